@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Settings shared by every target, in one place.
+// - ExistentialAny: https://github.com/swiftlang/swift-evolution/blob/main/proposals/0335-existential-any.md
+// - MemberImportVisibility: https://github.com/swiftlang/swift-evolution/blob/main/proposals/0444-member-import-visibility.md
+let upcomingFeatures = ["ExistentialAny", "MemberImportVisibility"]
+let swiftSettings: [SwiftSetting] = upcomingFeatures.map { .enableUpcomingFeature($0) }
+
+let package = Package(
+    name: "JSONModelKit",
+    // Mutex and Atomic (the Synchronization module) need these releases on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "JSONModelKit", targets: ["JSONModelKit"]),
+        .executable(name: "jsonmodel", targets: ["jsonmodel"]),
+        .executable(name: "jsonmodel-bench", targets: ["jsonmodel-bench"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "JSONModelKit", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "jsonmodel", dependencies: ["JSONModelKit"], path: "Tools/jsonmodel",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "jsonmodel-bench", dependencies: ["JSONModelKit"], path: "Tools/jsonmodel-bench",
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "JSONModelKitTests", dependencies: ["JSONModelKit"], path: "Tests/JSONModelKitTests",
+            swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,134 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// Options for scanning JSON text.
+public struct JSONParseOptions: Sendable, Equatable {
+    /// The deepest nesting of arrays and objects accepted; deeper input is an error.
+    public var maxDepth: Int
+    /// Whether a comma may stand before `]` or `}` (not JSON; off by default).
+    public var allowsTrailingCommas: Bool
+    /// Whether `//` and `/* */` comments count as white space (not JSON; off by default).
+    public var allowsComments: Bool
+
+    /// Creates options; the defaults are strict RFC 8259 with a nesting limit of 512.
+    public init(maxDepth: Int = 512, allowsTrailingCommas: Bool = false, allowsComments: Bool = false) {
+        self.maxDepth = max(0, maxDepth)
+        self.allowsTrailingCommas = allowsTrailingCommas
+        self.allowsComments = allowsComments
+    }
+}
+
+/// Validated JSON held as its bytes plus a flat tape of offsets.
+///
+/// Creating a document scans the input once, checks it against RFC 8259 (grammar, escapes,
+/// UTF-8) and records where every value lies. Nothing is decoded: strings and numbers are read
+/// from the bytes when asked for, through ``JSONNode`` views.
+///
+/// ```swift
+/// let document = try JSONDocument(string: #"{"name": "Ann", "id": 12345678901234567890}"#)
+/// document.root["name"]?.stringValue        // "Ann"
+/// document.root["id"]?.numberText           // "12345678901234567890", exactly
+/// ```
+///
+/// A document is immutable and `Sendable`; its views can be read from any thread. Lookups into
+/// large objects and arrays build an index on first use, shared by all views.
+///
+/// Duplicate keys are kept: lookup by key finds the last member with that key, while iteration
+/// and output keep every member in document order.
+///
+/// Limits: documents up to 4 GiB; a single string or number, and the element count of a single
+/// container, below 2^28.
+public final class JSONDocument: Sendable {
+    let bytes: [UInt8]
+    let tape: [UInt64]
+    /// The number of JSON values in the document (object keys are not counted).
+    public let valueCount: Int
+    /// The deepest nesting of arrays and objects: 0 for a top-level scalar, 1 for `[]`.
+    public let depth: Int
+    /// Indexes of large containers, built on first lookup.
+    let indexes = Mutex<ContainerIndexes>(ContainerIndexes())
+
+    /// Scans and validates `bytes`, keeping them.
+    ///
+    /// - Parameters:
+    ///   - bytes: UTF-8 JSON text. The document keeps this array; no copy is made.
+    ///   - options: Limits and leniency; strict by default.
+    /// - Throws: ``JSONParseError`` with the position of the first fault.
+    /// - Complexity: O(*n*) in the size of the input.
+    public init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
+        let result: Result<(tape: [UInt64], values: Int, depth: Int), JSONParseError> = bytes.withUnsafeBufferPointer {
+            var scanner = JSONScanner(bytes: $0, options: options)
+            do throws(JSONParseError) {
+                try scanner.scan()
+                return .success((scanner.tape.makeArray(), scanner.valueCount, scanner.deepest))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let scanned = try result.get()
+        self.bytes = bytes
+        self.tape = scanned.tape
+        self.valueCount = scanned.values
+        self.depth = scanned.depth
+    }
+
+    /// Scans and validates the bytes of `data`.
+    ///
+    /// - Complexity: O(*n*); the bytes are copied once.
+    public convenience init(data: Data, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
+        try self.init(bytes: [UInt8](data), options: options)
+    }
+
+    /// Scans and validates the UTF-8 of `string`.
+    public convenience init(string: String, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
+        try self.init(bytes: Array(string.utf8), options: options)
+    }
+
+    /// Scans and validates a copy of the bytes in `buffer`.
+    public convenience init(buffer: UnsafeRawBufferPointer, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
+        try self.init(bytes: Array(buffer), options: options)
+    }
+
+    /// The top-level value.
+    public var root: JSONNode { JSONNode(document: self, index: 0) }
+
+    /// The size of the input in bytes.
+    public var byteCount: Int { bytes.count }
+
+    /// The memory taken by the tape, in bytes (8 per value and per object key).
+    public var tapeByteCount: Int { tape.count * MemoryLayout<UInt64>.stride }
+
+    @inline(__always)
+    func entry(_ index: Int) -> TapeEntry { TapeEntry(bits: tape[index]) }
+
+    /// The tape index just past the value at `index`.
+    @inline(__always)
+    func next(after index: Int) -> Int {
+        let entry = entry(index)
+        return entry.isContainer ? entry.containerEnd : index + 1
+    }
+
+    /// Calls `body` with the bytes of a scalar.
+    @inline(__always)
+    func withBytes<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBufferPointer {
+            try body(UnsafeBufferPointer(rebasing: $0[range.offset..<range.upperBound]))
+        }
+    }
+}
+
+/// Lookup tables for large containers, keyed by the container's tape index.
+struct ContainerIndexes: Sendable {
+    /// Containers with more members or elements than this get an index on first lookup;
+    /// smaller ones are searched in place, which is faster at that size.
+    static let threshold = 16
+
+    /// Object tape index → (key → tape index of the value; the last duplicate wins).
+    var objects: [Int: [String: Int]] = [:]
+    /// Array tape index → tape indexes of its elements.
+    var arrays: [Int: [UInt32]] = [:]
+}

@@ -1,0 +1,343 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The kind of a JSON value.
+public enum JSONKind: Sendable, Hashable {
+    case null, bool, number, string, array, object
+}
+
+/// A view of one value inside a ``JSONDocument``.
+///
+/// A node is a document reference and a tape position: creating one costs nothing, and it reads
+/// its value from the document's bytes only when asked.
+///
+/// ```swift
+/// let document = try JSONDocument(string: #"{"users": [{"name": "Ann", "age": 31}]}"#)
+/// let user = document.root["users"]?[0]
+/// user?["name"]?.stringValue     // "Ann"
+/// user?["age"]?.intValue         // 31
+/// ```
+public struct JSONNode: Sendable {
+    /// The document this node reads from.
+    public let document: JSONDocument
+    /// The node's position on the document's tape.
+    let index: Int
+
+    init(document: JSONDocument, index: Int) {
+        self.document = document
+        self.index = index
+    }
+
+    @inline(__always) var entry: TapeEntry { document.entry(index) }
+
+    /// The kind of value.
+    public var kind: JSONKind {
+        switch entry.tag {
+        case .null: .null
+        case .false, .true: .bool
+        case .integer, .decimal: .number
+        case .string, .escapedString: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+
+    /// Whether the value is `null`.
+    public var isNull: Bool { entry.tag == .null }
+
+    /// The value of `true` or `false`; nil for other kinds.
+    public var boolValue: Bool? {
+        switch entry.tag {
+        case .true: true
+        case .false: false
+        default: nil
+        }
+    }
+
+    /// The decoded string (escapes resolved); nil for other kinds.
+    ///
+    /// - Complexity: O(*n*) in the string's length; strings without escapes are decoded in one
+    ///   validated copy.
+    public var stringValue: String? {
+        let entry = entry
+        switch entry.tag {
+        case .string: return document.withBytes(entry.byteRange) { String(decoding: $0, as: UTF8.self) }
+        case .escapedString: return document.withBytes(entry.byteRange) { JSONNode.unescape($0) }
+        default: return nil
+        }
+    }
+
+    /// The exact text of a number as it stands in the document; nil for other kinds.
+    public var numberText: String? {
+        withNumberText { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The number, keeping its exact text; nil for other kinds.
+    public var numberValue: JSONNumber? {
+        withNumberText { JSONNumber(text: String(decoding: $0, as: UTF8.self)) } ?? nil
+    }
+
+    /// The number as `Int` when it is integral and in range (`1.0` and `1e2` count), else nil.
+    public var intValue: Int? { int64Value.flatMap { Int(exactly: $0) } }
+
+    /// The number as `Int64` when it is integral and in range, else nil.
+    public var int64Value: Int64? { withNumberText { NumberParsing.int64($0) } ?? nil }
+
+    /// The number as `UInt64` when it is integral, not negative and in range, else nil.
+    public var uint64Value: UInt64? { withNumberText { NumberParsing.uint64($0) } ?? nil }
+
+    /// The nearest `Double` to the number (infinite when out of range); nil for other kinds.
+    public var doubleValue: Double? { withNumberText { NumberParsing.double($0) } }
+
+    @inline(__always)
+    func withNumberText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        let entry = entry
+        guard entry.tag == .integer || entry.tag == .decimal else { return nil }
+        return document.withBytes(entry.byteRange, body)
+    }
+
+    /// The number of elements of an array or members of an object; 0 for scalars.
+    ///
+    /// - Complexity: O(1).
+    public var count: Int {
+        let entry = entry
+        return entry.isContainer ? entry.containerCount : 0
+    }
+}
+
+// MARK: - Lookup
+
+extension JSONNode {
+    /// The value of the member named `key`, or nil when this is not an object or has no such
+    /// member. With duplicate keys the last member wins.
+    ///
+    /// - Complexity: O(*m*) for objects of up to 16 members; larger objects build a hash index
+    ///   on their first lookup, after which a lookup is O(1) on average.
+    public subscript(key: String) -> JSONNode? {
+        let entry = entry
+        guard entry.tag == .object else { return nil }
+        if entry.containerCount > ContainerIndexes.threshold {
+            return indexedMember(key, end: entry.containerEnd)
+        }
+        var key = key
+        return key.withUTF8 { member(utf8: $0, end: entry.containerEnd) }
+    }
+
+    /// The member whose key has the UTF-8 bytes `key`, searched in place.
+    func member(utf8 key: UnsafeBufferPointer<UInt8>, end: Int) -> JSONNode? {
+        let document = document
+        return document.bytes.withUnsafeBufferPointer { bytes -> JSONNode? in
+            var found: Int?
+            var position = index + 1
+            while position < end {
+                let keyEntry = document.entry(position)
+                let range = keyEntry.byteRange
+                if keyEntry.tag == .string {
+                    if range.count == key.count
+                        && (key.count == 0 || memcmp(bytes.baseAddress! + range.offset, key.baseAddress!, key.count) == 0) {
+                        found = position + 1
+                    }
+                } else if Array(JSONNode.unescape(UnsafeBufferPointer(rebasing: bytes[range.offset..<range.upperBound])).utf8)
+                    .elementsEqual(key) {
+                    found = position + 1
+                }
+                position = document.next(after: position + 1)
+            }
+            return found.map { JSONNode(document: document, index: $0) }
+        }
+    }
+
+    private func indexedMember(_ key: String, end: Int) -> JSONNode? {
+        let cached = document.indexes.withLock { $0.objects[index] }
+        let table: [String: Int]
+        if let cached {
+            table = cached
+        } else {
+            var built: [String: Int] = [:]
+            built.reserveCapacity(count)
+            var position = index + 1
+            while position < end {
+                built[JSONNode(document: document, index: position).stringValue!] = position + 1
+                position = document.next(after: position + 1)
+            }
+            table = built
+            document.indexes.withLock { $0.objects[index] = built }
+        }
+        return table[key].map { JSONNode(document: document, index: $0) }
+    }
+
+    /// The element at `index` of an array, or nil when this is not an array or the index is out
+    /// of bounds.
+    ///
+    /// - Complexity: O(*index*) for arrays of up to 16 elements; larger arrays build a table of
+    ///   element positions on their first access, after which access is O(1).
+    public subscript(index: Int) -> JSONNode? {
+        let entry = entry
+        guard entry.tag == .array, index >= 0, index < entry.containerCount else { return nil }
+        if entry.containerCount <= ContainerIndexes.threshold {
+            var position = self.index + 1
+            for _ in 0..<index { position = document.next(after: position) }
+            return JSONNode(document: document, index: position)
+        }
+        return JSONNode(document: document, index: Int(elementPositions()[index]))
+    }
+
+    /// The tape positions of this array's elements, built once and shared.
+    func elementPositions() -> [UInt32] {
+        if let cached = document.indexes.withLock({ $0.arrays[index] }) { return cached }
+        var positions: [UInt32] = []
+        positions.reserveCapacity(count)
+        var position = index + 1
+        let end = entry.containerEnd
+        while position < end {
+            positions.append(UInt32(position))
+            position = document.next(after: position)
+        }
+        document.indexes.withLock { $0.arrays[index] = positions }
+        return positions
+    }
+
+    /// The value at `path` below this node, or nil when any step is missing.
+    ///
+    /// - Complexity: The sum of the steps' lookups.
+    public subscript(path: JSONPath) -> JSONNode? {
+        var node = self
+        for segment in path.segments {
+            switch segment {
+            case .key(let key):
+                guard let next = node[key] else { return nil }
+                node = next
+            case .index(let index):
+                guard let next = node[index] else { return nil }
+                node = next
+            }
+        }
+        return node
+    }
+}
+
+// MARK: - Iteration
+
+extension JSONNode {
+    /// The elements of an array in order; empty for other kinds.
+    public var elements: Elements { Elements(node: self) }
+
+    /// The members of an object in document order, duplicates included; empty for other kinds.
+    public var members: Members { Members(node: self) }
+
+    /// The elements of an array, read in document order without building an index.
+    public struct Elements: Sequence, Sendable {
+        let node: JSONNode
+
+        public var underestimatedCount: Int { node.entry.tag == .array ? node.count : 0 }
+
+        public func makeIterator() -> Iterator {
+            let entry = node.entry
+            let isArray = entry.tag == .array
+            return Iterator(document: node.document, position: node.index + 1, end: isArray ? entry.containerEnd : 0)
+        }
+
+        public struct Iterator: IteratorProtocol {
+            let document: JSONDocument
+            var position: Int
+            let end: Int
+
+            public mutating func next() -> JSONNode? {
+                guard position < end else { return nil }
+                defer { position = document.next(after: position) }
+                return JSONNode(document: document, index: position)
+            }
+        }
+    }
+
+    /// The members of an object as key–value pairs, in document order.
+    public struct Members: Sequence, Sendable {
+        let node: JSONNode
+
+        public var underestimatedCount: Int { node.entry.tag == .object ? node.count : 0 }
+
+        public func makeIterator() -> Iterator {
+            let entry = node.entry
+            let isObject = entry.tag == .object
+            return Iterator(document: node.document, position: node.index + 1, end: isObject ? entry.containerEnd : 0)
+        }
+
+        public struct Iterator: IteratorProtocol {
+            let document: JSONDocument
+            var position: Int
+            let end: Int
+
+            public mutating func next() -> (key: String, value: JSONNode)? {
+                guard position < end else { return nil }
+                let key = JSONNode(document: document, index: position).stringValue ?? ""
+                let value = JSONNode(document: document, index: position + 1)
+                position = document.next(after: position + 1)
+                return (key, value)
+            }
+        }
+    }
+}
+
+// MARK: - String decoding
+
+extension JSONNode {
+    /// Decodes the content of a validated string that contains escapes.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        // Unescaped text is never longer than its source.
+        String(unsafeUninitializedCapacity: raw.count) { output in
+            var read = 0
+            var written = 0
+            while read < raw.count {
+                let byte = raw[read]
+                guard byte == UInt8(ascii: "\\") else {
+                    output[written] = byte
+                    written += 1
+                    read += 1
+                    continue
+                }
+                let code = raw[read + 1]
+                read += 2
+                let simple: UInt8? =
+                    switch code {
+                    case UInt8(ascii: "b"): 0x08
+                    case UInt8(ascii: "f"): 0x0C
+                    case UInt8(ascii: "n"): 0x0A
+                    case UInt8(ascii: "r"): 0x0D
+                    case UInt8(ascii: "t"): 0x09
+                    case UInt8(ascii: "u"): nil
+                    default: code  // \" \\ \/
+                    }
+                if let simple {
+                    output[written] = simple
+                    written += 1
+                    continue
+                }
+                var scalar = UInt32(hexQuad(raw, read))
+                read += 4
+                if scalar & 0xFC00 == 0xD800 {
+                    // The scanner guarantees the low surrogate follows as \uXXXX.
+                    let low = UInt32(hexQuad(raw, read + 2))
+                    read += 6
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                for unit in UTF8.encode(Unicode.Scalar(scalar).unsafelyUnwrapped).unsafelyUnwrapped {
+                    output[written] = unit
+                    written += 1
+                }
+            }
+            return written
+        }
+    }
+
+    private static func hexQuad(_ raw: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt16 {
+        var value: UInt16 = 0
+        for offset in 0..<4 { value = value << 4 | UInt16(hexDigitValue(raw[at + offset]) ?? 0) }
+        return value
+    }
+}

@@ -1,0 +1,359 @@
+/// Turns JSON bytes into a tape in one pass, validating everything RFC 8259 asks.
+///
+/// The scanner never recurses: open containers live on an explicit stack, so nesting depth is
+/// bounded only by `maxDepth`, not by the thread's stack. Strings are checked for escapes,
+/// control characters and well-formed UTF-8 eight bytes at a time where they are plain ASCII.
+struct JSONScanner: ~Copyable {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let start: UnsafePointer<UInt8>
+    private let end: UnsafePointer<UInt8>
+    private var p: UnsafePointer<UInt8>
+    private let options: JSONParseOptions
+    private(set) var tape: TapeBuilder
+    private(set) var valueCount = 0
+    private(set) var deepest = 0
+
+    /// An open container on the scanner's stack.
+    private struct Frame {
+        var tapeIndex: Int
+        var count: Int
+        var isObject: Bool
+    }
+
+    init(bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions) {
+        self.bytes = bytes
+        // An empty buffer may have no base address; any valid pointer serves, as nothing is read.
+        let base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1).unsafelyUnwrapped
+        start = base
+        end = base + bytes.count
+        p = base
+        self.options = options
+        // Typical documents need one tape word per 6 to 12 input bytes; the builder grows if not.
+        tape = TapeBuilder(capacity: bytes.count / 8 + 16)
+    }
+
+    private func error(_ kind: JSONParseError.Kind, at pointer: UnsafePointer<UInt8>) -> JSONParseError {
+        JSONParseError(kind, at: pointer - start, in: bytes)
+    }
+
+    // MARK: - The value loop
+
+    mutating func scan() throws(JSONParseError) {
+        guard bytes.count <= Int(UInt32.max) else { throw error(.documentTooLarge, at: start) }
+        var stack: [Frame] = []
+        stack.reserveCapacity(min(options.maxDepth, 64))
+        try skipWhitespace()
+        guard p < end else { throw error(.emptyInput, at: p) }
+
+        value: while true {
+            // Here a value must start at `p` (white space already skipped).
+            guard p < end else { throw error(.unexpectedEnd, at: p) }
+            valueCount += 1
+            switch p.pointee {
+            case UInt8(ascii: "\""):
+                try scanString(isKey: false)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                try scanNumber()
+            case UInt8(ascii: "t"):
+                try scanLiteral("true", .true)
+            case UInt8(ascii: "f"):
+                try scanLiteral("false", .false)
+            case UInt8(ascii: "n"):
+                try scanLiteral("null", .null)
+            case let opener where opener == UInt8(ascii: "[") || opener == UInt8(ascii: "{"):
+                let isObject = opener == UInt8(ascii: "{")
+                guard stack.count < options.maxDepth else {
+                    throw error(.tooDeep(limit: options.maxDepth), at: p)
+                }
+                stack.append(Frame(tapeIndex: tape.count, count: 0, isObject: isObject))
+                deepest = max(deepest, stack.count)
+                tape.append(TapeEntry(bits: 0))  // patched when the container closes
+                p += 1
+                try skipWhitespace()
+                guard p < end else { throw error(.unexpectedEnd, at: p) }
+                if p.pointee == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    p += 1
+                    try close(&stack)
+                } else if isObject {
+                    try scanKey()
+                    continue value
+                } else {
+                    continue value
+                }
+            default:
+                throw error(.unexpectedByte(p.pointee), at: p)
+            }
+
+            // A value just ended: a separator, a closer, or the end of the document follows.
+            while true {
+                guard !stack.isEmpty else {
+                    try skipWhitespace()
+                    guard p == end else { throw error(.trailingContent, at: p) }
+                    return
+                }
+                stack[stack.count - 1].count += 1
+                try skipWhitespace()
+                guard p < end else { throw error(.unexpectedEnd, at: p) }
+                let isObject = stack[stack.count - 1].isObject
+                let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                switch p.pointee {
+                case UInt8(ascii: ","):
+                    let comma = p
+                    p += 1
+                    try skipWhitespace()
+                    if p < end && p.pointee == closer {
+                        guard options.allowsTrailingCommas else { throw error(.trailingComma, at: comma) }
+                        p += 1
+                        try close(&stack)
+                        continue
+                    }
+                    if isObject { try scanKey() }
+                    continue value
+                case closer:
+                    p += 1
+                    try close(&stack)
+                default:
+                    throw error(.unexpectedByte(p.pointee), at: p)
+                }
+            }
+        }
+    }
+
+    /// Pops the innermost container and writes its tape entry.
+    @inline(__always)
+    private mutating func close(_ stack: inout [Frame]) throws(JSONParseError) {
+        let frame = stack.removeLast()
+        guard frame.count <= TapeEntry.maxField else { throw error(.valueTooLarge, at: p - 1) }
+        tape.patch(frame.tapeIndex, TapeEntry(frame.isObject ? .object : .array, high: frame.count, low: tape.count))
+    }
+
+    /// Scans `"key" :` and leaves `p` at the member's value.
+    @inline(__always)
+    private mutating func scanKey() throws(JSONParseError) {
+        guard p < end else { throw error(.unexpectedEnd, at: p) }
+        guard p.pointee == UInt8(ascii: "\"") else { throw error(.unexpectedByte(p.pointee), at: p) }
+        try scanString(isKey: true)
+        try skipWhitespace()
+        guard p < end else { throw error(.unexpectedEnd, at: p) }
+        guard p.pointee == UInt8(ascii: ":") else { throw error(.unexpectedByte(p.pointee), at: p) }
+        p += 1
+        try skipWhitespace()
+    }
+
+    // MARK: - White space and comments
+
+    @inline(__always)
+    private mutating func skipWhitespace() throws(JSONParseError) {
+        while p < end {
+            switch p.pointee {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                p += 1
+            case UInt8(ascii: "/") where options.allowsComments:
+                try skipComment()
+            default:
+                return
+            }
+        }
+    }
+
+    private mutating func skipComment() throws(JSONParseError) {
+        let opening = p
+        guard end - p >= 2 else { throw error(.unexpectedByte(p.pointee), at: p) }
+        switch p[1] {
+        case UInt8(ascii: "/"):
+            p += 2
+            while p < end && p.pointee != UInt8(ascii: "\n") { p += 1 }
+        case UInt8(ascii: "*"):
+            p += 2
+            while end - p >= 2 && !(p[0] == UInt8(ascii: "*") && p[1] == UInt8(ascii: "/")) { p += 1 }
+            guard end - p >= 2 else { throw error(.unexpectedEnd, at: opening) }
+            p += 2
+        default:
+            throw error(.unexpectedByte(p.pointee), at: p)
+        }
+    }
+
+    // MARK: - Scalars
+
+    private mutating func scanLiteral(_ word: StaticString, _ tag: TapeEntry.Tag) throws(JSONParseError) {
+        let length = word.utf8CodeUnitCount
+        let literalStart = p
+        for index in 0..<length {
+            guard p < end else { throw error(.unexpectedEnd, at: p) }
+            guard p.pointee == word.utf8Start[index] else { throw error(.invalidLiteral, at: literalStart) }
+            p += 1
+        }
+        tape.append(TapeEntry(tag, high: length, low: literalStart - start))
+    }
+
+    private mutating func scanNumber() throws(JSONParseError) {
+        let numberStart = p
+        var isInteger = true
+        if p.pointee == UInt8(ascii: "-") {
+            p += 1
+            guard p < end else { throw error(.unexpectedEnd, at: p) }
+        }
+        if p.pointee == UInt8(ascii: "0") {
+            p += 1
+            if p < end && isDigit(p.pointee) { throw error(.invalidNumber, at: numberStart) }
+        } else if isDigit(p.pointee) {
+            p += 1
+            skipDigits()
+        } else {
+            throw error(.invalidNumber, at: numberStart)
+        }
+        if p < end && p.pointee == UInt8(ascii: ".") {
+            isInteger = false
+            p += 1
+            guard p < end && isDigit(p.pointee) else { throw error(.invalidNumber, at: numberStart) }
+            skipDigits()
+        }
+        if p < end && (p.pointee | 0x20) == UInt8(ascii: "e") {
+            isInteger = false
+            p += 1
+            if p < end && (p.pointee == UInt8(ascii: "+") || p.pointee == UInt8(ascii: "-")) { p += 1 }
+            guard p < end && isDigit(p.pointee) else { throw error(.invalidNumber, at: numberStart) }
+            skipDigits()
+        }
+        let length = p - numberStart
+        guard length <= TapeEntry.maxField else { throw error(.valueTooLarge, at: numberStart) }
+        tape.append(TapeEntry(isInteger ? .integer : .decimal, high: length, low: numberStart - start))
+    }
+
+    @inline(__always) private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    @inline(__always)
+    private mutating func skipDigits() {
+        while p < end && isDigit(p.pointee) { p += 1 }
+    }
+
+    /// Scans a string starting at its opening quote and appends its tape entry.
+    private mutating func scanString(isKey: Bool) throws(JSONParseError) {
+        let opening = p
+        p += 1
+        let contentStart = p
+        var hasEscapes = false
+        while true {
+            // Fast path: skip eight bytes at a time while none is a quote, a backslash,
+            // a control character or non-ASCII.
+            while end - p >= 8 {
+                let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+                if Self.needsAttention(word) { break }
+                p += 8
+            }
+            guard p < end else { throw error(.unexpectedEnd, at: opening) }
+            let byte = p.pointee
+            if byte == UInt8(ascii: "\"") {
+                break
+            } else if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                try scanEscape()
+            } else if byte < 0x20 {
+                throw error(.controlCharacterInString, at: p)
+            } else if byte < 0x80 {
+                p += 1
+            } else {
+                try scanUTF8Sequence()
+            }
+        }
+        let length = p - contentStart
+        p += 1  // the closing quote
+        guard length <= TapeEntry.maxField else { throw error(.valueTooLarge, at: opening) }
+        tape.append(TapeEntry(hasEscapes ? .escapedString : .string, high: length, low: contentStart - start))
+    }
+
+    /// Whether any of eight bytes is `"`, `\`, below 0x20 or above 0x7F.
+    ///
+    /// The zero-byte tests may flag a byte above a true hit through a borrow, never one below;
+    /// a flag only sends the scanner to its byte-by-byte path, so false flags cost time, not
+    /// correctness.
+    @inline(__always)
+    private static func needsAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote
+        let hasBackslash = (backslash &- ones) & ~backslash
+        let hasControl = (word &- ones &* 0x20) & ~word
+        return (hasQuote | hasBackslash | hasControl | word) & highs != 0
+    }
+
+    /// Validates one escape sequence at `p` (the backslash) and steps past it.
+    private mutating func scanEscape() throws(JSONParseError) {
+        let escape = p
+        guard end - p >= 2 else { throw error(.unexpectedEnd, at: p) }
+        switch p[1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            p += 2
+        case UInt8(ascii: "u"):
+            let unit = try hexQuad(at: p + 2)
+            p += 6
+            if unit & 0xFC00 == 0xD800 {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard end - p >= 6, p[0] == UInt8(ascii: "\\"), p[1] == UInt8(ascii: "u") else {
+                    throw error(.loneSurrogate, at: escape)
+                }
+                let low = try hexQuad(at: p + 2)
+                guard low & 0xFC00 == 0xDC00 else { throw error(.loneSurrogate, at: escape) }
+                p += 6
+            } else if unit & 0xFC00 == 0xDC00 {
+                throw error(.loneSurrogate, at: escape)
+            }
+        default:
+            throw error(.invalidEscape, at: p)
+        }
+    }
+
+    private func hexQuad(at position: UnsafePointer<UInt8>) throws(JSONParseError) -> UInt16 {
+        guard end - position >= 4 else { throw error(.invalidUnicodeEscape, at: position - 2) }
+        var value: UInt16 = 0
+        for index in 0..<4 {
+            guard let digit = hexDigitValue(position[index]) else {
+                throw error(.invalidUnicodeEscape, at: position - 2)
+            }
+            value = value << 4 | UInt16(digit)
+        }
+        return value
+    }
+
+    /// Validates one multi-byte UTF-8 sequence at `p` and steps past it.
+    ///
+    /// Follows the table of well-formed sequences in the Unicode Standard (§3.9, table 3-7):
+    /// no overlong forms, no encoded surrogates, nothing above U+10FFFF.
+    @inline(__always)
+    private mutating func scanUTF8Sequence() throws(JSONParseError) {
+        let lead = p.pointee
+        let length: Int
+        var secondLow: UInt8 = 0x80
+        var secondHigh: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; secondLow = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; secondHigh = 0x9F
+        case 0xF0: length = 4; secondLow = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; secondHigh = 0x8F
+        default: throw error(.invalidUTF8, at: p)
+        }
+        guard end - p >= length else { throw error(.invalidUTF8, at: p) }
+        guard p[1] >= secondLow && p[1] <= secondHigh else { throw error(.invalidUTF8, at: p) }
+        for index in 2..<length where p[index] & 0xC0 != 0x80 {
+            throw error(.invalidUTF8, at: p)
+        }
+        p += length
+    }
+}
+
+/// The value of an ASCII hexadecimal digit, or nil.
+@inline(__always)
+func hexDigitValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+}

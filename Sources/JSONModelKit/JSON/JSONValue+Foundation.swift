@@ -1,0 +1,350 @@
+import Foundation
+
+/// An error converting a Foundation or Swift value into a ``JSONValue``.
+public struct JSONValueConversionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The name of the type that has no JSON form, such as `Date`.
+    public let typeName: String
+    /// Where in the converted value the problem was found.
+    public let path: JSONPath
+    /// Why the value could not be converted.
+    public let reason: String
+
+    /// A sentence naming the type and where it was found.
+    public var description: String {
+        "Cannot convert a value of type \(typeName) at \(path) to JSON: \(reason)"
+    }
+}
+
+/// Lets `init(any:)` look inside an `Optional` held in an `Any`.
+private protocol OptionalInAny {
+    var wrappedAsAny: Any? { get }
+}
+
+extension Optional: OptionalInAny {
+    fileprivate var wrappedAsAny: Any? {
+        switch self {
+        case .some(let wrapped): return wrapped
+        case .none: return nil
+        }
+    }
+}
+
+/// The class Foundation uses for Boolean `NSNumber`s (`__NSCFBoolean` on both
+/// Apple platforms and Linux), used to tell `true` from `1`.
+private let booleanNumberClass: AnyClass = type(of: NSNumber(value: true))
+
+extension JSONValue {
+    /// Creates a JSON value from Foundation or Swift values, such as the
+    /// result of `JSONSerialization.jsonObject(with:)`.
+    ///
+    /// Accepted: `NSNull` and `Optional.none` (null); `Bool`; every Swift
+    /// integer type; `Double` and `Float` (finite only); `Decimal`; `NSNumber`
+    /// (Booleans recognised as such); `String`; arrays (`[Any]`, `NSArray`);
+    /// dictionaries with string keys (`[String: Any]`, `NSDictionary`); and
+    /// `JSONValue`, `JSONObject` and `JSONNumber` themselves. Dictionary
+    /// members follow the dictionary's own iteration order.
+    ///
+    /// ```swift
+    /// let any = try JSONSerialization.jsonObject(with: data)
+    /// let value = try JSONValue(any: any)
+    /// ```
+    ///
+    /// - Parameter any: The value to convert.
+    /// - Throws: ``JSONValueConversionError`` naming the first unsupported
+    ///   type (for example `Date`), a non-finite number, or a dictionary key
+    ///   that is not a string, with the path where it was found.
+    /// - Complexity: O(*n*) for *n* nested values. Uses an explicit stack, not
+    ///   recursion.
+    public init(any: Any) throws {
+        /// A container being converted. Frames are updated in place on the
+        /// stack so that the arrays being built stay uniquely referenced.
+        struct Frame {
+            var isObject: Bool
+            var elements: [Any] = []
+            var members: [(key: String, value: Any)] = []
+            var next = 0
+            var builtArray: [JSONValue] = []
+            var builtObject = JSONObject()
+        }
+        var stack: [Frame] = []
+        var path: [JSONPath.Segment] = []
+        var current: Any? = any
+        var finished: JSONValue? = nil
+
+        while true {
+            if let input = current {
+                current = nil
+                switch try JSONValue.convertShallow(input, path: path) {
+                case .value(let value):
+                    finished = value
+                case .array(let elements):
+                    var frame = Frame(isObject: false, elements: elements)
+                    frame.builtArray.reserveCapacity(elements.count)
+                    stack.append(frame)
+                    finished = nil
+                case .object(let members):
+                    var frame = Frame(isObject: true, members: members)
+                    frame.builtObject.reserveCapacity(members.count)
+                    stack.append(frame)
+                    finished = nil
+                }
+            }
+            let top = stack.count - 1
+            guard top >= 0 else {
+                self = finished ?? .null
+                return
+            }
+            if let child = finished {
+                finished = nil
+                path.removeLast()
+                if stack[top].isObject {
+                    stack[top].builtObject.append(key: stack[top].members[stack[top].next - 1].key, value: child)
+                } else {
+                    stack[top].builtArray.append(child)
+                }
+            }
+            let next = stack[top].next
+            if stack[top].isObject {
+                if next < stack[top].members.count {
+                    current = stack[top].members[next].value
+                    path.append(.key(stack[top].members[next].key))
+                    stack[top].next = next + 1
+                } else {
+                    finished = .object(stack.removeLast().builtObject)
+                }
+            } else {
+                if next < stack[top].elements.count {
+                    current = stack[top].elements[next]
+                    path.append(.index(next))
+                    stack[top].next = next + 1
+                } else {
+                    finished = .array(stack.removeLast().builtArray)
+                }
+            }
+        }
+    }
+
+    private enum ShallowConversion {
+        case value(JSONValue)
+        case array([Any])
+        case object([(key: String, value: Any)])
+    }
+
+    /// Converts a scalar, or unpacks one level of a container.
+    private static func convertShallow(_ input: Any, path: [JSONPath.Segment]) throws -> ShallowConversion {
+        func failure(_ reason: String, _ value: Any) -> JSONValueConversionError {
+            JSONValueConversionError(
+                typeName: String(describing: type(of: value)), path: JSONPath(path), reason: reason)
+        }
+        func number(_ double: Double, _ original: Any) throws -> ShallowConversion {
+            guard let number = JSONNumber(double) else {
+                throw failure("JSON has no representation for \(double)", original)
+            }
+            return .value(.number(number))
+        }
+
+        if let optional = input as? any OptionalInAny {
+            guard let wrapped = optional.wrappedAsAny else { return .value(.null) }
+            return try convertShallow(wrapped, path: path)
+        }
+
+        // Swift types first, by exact type, so that no bridging to NSNumber
+        // blurs Bool and integers.
+        let inputType = type(of: input)
+        if inputType == Bool.self { return .value(.bool(input as! Bool)) }
+        if inputType == String.self { return .value(.string(input as! String)) }
+        if inputType == Int.self { return .value(JSONValue(input as! Int)) }
+        if inputType == Double.self { return try number(input as! Double, input) }
+        if inputType == Float.self {
+            guard let number = JSONNumber(input as! Float) else {
+                throw failure("JSON has no representation for \(input as! Float)", input)
+            }
+            return .value(.number(number))
+        }
+        if inputType == Int8.self { return .value(JSONValue(input as! Int8)) }
+        if inputType == Int16.self { return .value(JSONValue(input as! Int16)) }
+        if inputType == Int32.self { return .value(JSONValue(input as! Int32)) }
+        if inputType == Int64.self { return .value(JSONValue(input as! Int64)) }
+        if inputType == UInt.self { return .value(JSONValue(input as! UInt)) }
+        if inputType == UInt8.self { return .value(JSONValue(input as! UInt8)) }
+        if inputType == UInt16.self { return .value(JSONValue(input as! UInt16)) }
+        if inputType == UInt32.self { return .value(JSONValue(input as! UInt32)) }
+        if inputType == UInt64.self { return .value(JSONValue(input as! UInt64)) }
+        if inputType == Decimal.self { return try decimal(input as! Decimal, original: input, path: path) }
+        if let value = input as? JSONValue { return .value(value) }
+        if let object = input as? JSONObject { return .value(.object(object)) }
+        if let number = input as? JSONNumber { return .value(.number(number)) }
+
+        guard inputType is AnyObject.Type else {
+            // A Swift value type. Never cast these to Foundation classes: that
+            // bridges a Swift array or dictionary to NSArray/NSDictionary,
+            // which converts every nested level, recursively.
+            if let array = input as? [Any] { return .array(array) }
+            if let dictionary = input as? [String: Any] {
+                return .object(dictionary.map { (key: $0.key, value: $0.value) })
+            }
+            if input is [AnyHashable: Any] {
+                throw failure("dictionary keys must be strings", input)
+            }
+            throw failure("the type has no JSON form", input)
+        }
+
+        // A class instance: Foundation's own types.
+        if input is NSNull { return .value(.null) }
+        if let decimalNumber = input as? NSDecimalNumber {
+            return try decimal(decimalNumber.decimalValue, original: input, path: path)
+        }
+        if let nsNumber = input as? NSNumber {
+            if type(of: nsNumber) == booleanNumberClass { return .value(.bool(nsNumber.boolValue)) }
+            switch UInt8(bitPattern: nsNumber.objCType.pointee) {
+            case UInt8(ascii: "f"), UInt8(ascii: "d"):
+                return try number(nsNumber.doubleValue, input)
+            case UInt8(ascii: "C"), UInt8(ascii: "S"), UInt8(ascii: "I"), UInt8(ascii: "L"), UInt8(ascii: "Q"):
+                return .value(JSONValue(nsNumber.uint64Value))
+            default:
+                return .value(JSONValue(nsNumber.int64Value))
+            }
+        }
+        if let string = input as? NSString { return .value(.string(String(string))) }
+        if let array = input as? NSArray { return .array(array.map { $0 }) }
+        if let dictionary = input as? NSDictionary {
+            var members: [(key: String, value: Any)] = []
+            members.reserveCapacity(dictionary.count)
+            for (key, value) in dictionary {
+                guard let key = key as? String else {
+                    throw failure("dictionary keys must be strings, found \(type(of: key))", input)
+                }
+                members.append((key: key, value: value))
+            }
+            return .object(members)
+        }
+        throw failure("the type has no JSON form", input)
+    }
+
+    private static func decimal(_ value: Decimal, original: Any, path: [JSONPath.Segment]) throws
+        -> ShallowConversion
+    {
+        guard value.isFinite, let number = JSONNumber(text: value.description) else {
+            throw JSONValueConversionError(
+                typeName: String(describing: type(of: original)), path: JSONPath(path),
+                reason: "JSON has no representation for \(value)")
+        }
+        return .value(.number(number))
+    }
+
+    /// The value as Foundation-compatible values, as `JSONSerialization`
+    /// accepts them.
+    ///
+    /// Objects become `[String: Any]` (each key's last value), arrays `[Any]`,
+    /// `null` becomes `NSNull()`, strings `String`, Booleans `Bool`. Numbers
+    /// become `Int` when exactly integral and in range, else `UInt64` (large
+    /// positive integers), else `Int64`, else `Double`.
+    ///
+    /// ```swift
+    /// let data = try JSONSerialization.data(withJSONObject: value.anyValue)
+    /// ```
+    ///
+    /// - Complexity: O(*n*) for *n* nested values. Uses an explicit stack, not
+    ///   recursion.
+    public var anyValue: Any {
+        /// A container being converted, updated in place on the stack so that
+        /// the collections being built stay uniquely referenced.
+        struct Frame {
+            var elements: [JSONValue]?
+            var object: JSONObject?
+            var next = 0
+            var builtArray: [Any] = []
+            var builtObject: [String: Any] = [:]
+        }
+        func scalar(_ value: JSONValue) -> Any? {
+            switch value {
+            case .null: return NSNull()
+            case .bool(let b): return b
+            case .string(let s): return s
+            case .number(let n):
+                if let int = n.intValue { return int }
+                if let uint = n.uint64Value { return uint }
+                if let int64 = n.int64Value { return int64 }
+                return n.doubleValue
+            case .array, .object: return nil
+            }
+        }
+        var stack: [Frame] = []
+        var current: JSONValue? = self
+        var finished: Any? = nil
+        while true {
+            if let value = current {
+                current = nil
+                if let result = scalar(value) {
+                    finished = result
+                } else if case .array(let elements) = value {
+                    var frame = Frame(elements: elements)
+                    frame.builtArray.reserveCapacity(elements.count)
+                    stack.append(frame)
+                    finished = nil
+                } else if case .object(let object) = value {
+                    var frame = Frame(object: object)
+                    frame.builtObject.reserveCapacity(object.count)
+                    stack.append(frame)
+                    finished = nil
+                }
+            }
+            let top = stack.count - 1
+            guard top >= 0 else { return finished ?? NSNull() }
+            let next = stack[top].next
+            if let child = finished {
+                finished = nil
+                if let object = stack[top].object {
+                    stack[top].builtObject[object.members[next - 1].key] = child
+                } else {
+                    stack[top].builtArray.append(child)
+                }
+            }
+            if let object = stack[top].object {
+                if next < object.members.count {
+                    current = object.members[next].value
+                    stack[top].next = next + 1
+                } else {
+                    finished = stack.removeLast().builtObject
+                }
+            } else if let elements = stack[top].elements {
+                if next < elements.count {
+                    current = elements[next]
+                    stack[top].next = next + 1
+                } else {
+                    finished = stack.removeLast().builtArray
+                }
+            }
+        }
+    }
+
+    /// Parses UTF-8 JSON data into a value.
+    ///
+    /// ```swift
+    /// let value = try JSONValue(json: Data(#"{"a":[1,2]}"#.utf8))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - json: The JSON text as UTF-8 data.
+    ///   - options: Parsing options such as the depth limit.
+    /// - Throws: ``JSONParseError`` if the data is not valid JSON.
+    /// - Complexity: O(*n*) in the length of the data.
+    public init(json: Data, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
+        self = try JSONDocument(data: json, options: options).root.value
+    }
+
+    /// Parses JSON text into a value.
+    ///
+    /// ```swift
+    /// let value = try JSONValue(json: #"[1, "two", null]"#)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - json: The JSON text.
+    ///   - options: Parsing options such as the depth limit.
+    /// - Throws: ``JSONParseError`` if the text is not valid JSON.
+    /// - Complexity: O(*n*) in the length of the text.
+    public init(json: String, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
+        self = try JSONDocument(string: json, options: options).root.value
+    }
+}

@@ -1,0 +1,501 @@
+/// An owned JSON value, for building, mutating and reading JSON dynamically.
+///
+/// `JSONValue` is the in-memory tree form of JSON. Numbers keep their exact
+/// text (see ``JSONNumber``) and objects keep member order and duplicate keys
+/// (see ``JSONObject``), so a parsed document written back out is unchanged.
+///
+/// ```swift
+/// var user: JSONValue = ["name": "Ann", "tags": ["admin"], "age": 31]
+/// user["age"]?.intValue                     // 31
+/// user[JSONPath("address.city")] = "Oslo"   // creates the "address" object
+/// user[["tags", 0]]?.stringValue            // "admin"
+/// print(user)                        // {"name":"Ann","tags":["admin"],"age":31,"address":{"city":"Oslo"}}
+/// ```
+///
+/// Equality compares by meaning: numbers by exact decimal value
+/// (`1 == 1.0 == 1e0`, but `9007199254740993 != 9007199254740992`), objects by
+/// their effective members regardless of order. Hashing agrees.
+///
+/// Building from foreign values, comparing, hashing and writing use explicit
+/// stacks, never recursion per nesting level, so values nested hundreds of
+/// thousands of levels deep are handled on a small stack. The one exception is
+/// out of this type's hands: when the last reference to a deeply nested value
+/// goes away, Swift releases the nested arrays and objects recursively, which
+/// can overflow the stack for extremely deep values (tens of thousands of
+/// levels on a secondary thread). Values from ``JSONDocument`` are limited by
+/// ``JSONParseOptions/maxDepth`` and are not affected.
+public enum JSONValue: Sendable, Hashable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number, with its exact text.
+    case number(JSONNumber)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONValue])
+    /// An object, ordered, duplicate keys kept.
+    case object(JSONObject)
+}
+
+// MARK: - Literals
+
+extension JSONValue: ExpressibleByNilLiteral {
+    /// Creates `null`.
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension JSONValue: ExpressibleByBooleanLiteral {
+    /// Creates `true` or `false`.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+extension JSONValue: ExpressibleByIntegerLiteral {
+    /// Creates a number with the literal's exact value.
+    public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
+}
+
+extension JSONValue: ExpressibleByFloatLiteral {
+    /// Creates a number from the literal's `Double` value, written as its
+    /// shortest round-trip text (`0.1` stays `0.1`).
+    ///
+    /// - Precondition: The literal is finite.
+    public init(floatLiteral value: Double) {
+        guard let number = JSONNumber(value) else {
+            preconditionFailure("JSON has no representation for \(value)")
+        }
+        self = .number(number)
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral {
+    /// Creates a string.
+    public init(stringLiteral value: String) { self = .string(value) }
+}
+
+extension JSONValue: ExpressibleByArrayLiteral {
+    /// Creates an array.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+}
+
+extension JSONValue: ExpressibleByDictionaryLiteral {
+    /// Creates an object with the members in the order written.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        var object = JSONObject(minimumCapacity: elements.count)
+        for (key, value) in elements {
+            object.append(key: key, value: value)
+        }
+        self = .object(object)
+    }
+}
+
+// MARK: - Convenience initializers
+
+extension JSONValue {
+    /// Creates a number with the exact value of an integer.
+    ///
+    /// - Parameter value: Any integer.
+    public init<T: BinaryInteger>(_ value: T) {
+        self = .number(JSONNumber(value))
+    }
+
+    /// Creates a number from a `Double`, or `null` when it is NaN or infinite
+    /// (JSON has no representation for them).
+    ///
+    /// - Parameter value: A double.
+    public init(_ value: Double) {
+        self = JSONNumber(value).map(JSONValue.number) ?? .null
+    }
+}
+
+// MARK: - Accessors
+
+extension JSONValue {
+    /// Whether the value is `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The Boolean, if the value is `true` or `false`.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The string, if the value is a string.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The number, if the value is a number.
+    public var numberValue: JSONNumber? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    /// The number as an `Int`, if the value is a number that is exactly
+    /// integral and in range (`1e2` gives 100, `2.5` gives `nil`).
+    public var intValue: Int? { numberValue?.intValue }
+
+    /// The number as an `Int64`, if the value is a number that is exactly
+    /// integral and in range.
+    public var int64Value: Int64? { numberValue?.int64Value }
+
+    /// The number as a `UInt64`, if the value is a number that is exactly
+    /// integral and in range.
+    public var uint64Value: UInt64? { numberValue?.uint64Value }
+
+    /// The number as the nearest `Double`, if the value is a number.
+    public var doubleValue: Double? { numberValue?.doubleValue }
+
+    /// The elements, if the value is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The object, if the value is an object.
+    public var objectValue: JSONObject? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+}
+
+// MARK: - Subscripts
+
+extension JSONValue {
+    /// The value of the member with `key`, if this is an object that has it.
+    ///
+    /// The key is taken whole: `value["a.b"]` looks up the key `a.b`. Use a
+    /// ``JSONPath`` (`value[JSONPath("a.b")]`) to walk nested levels.
+    ///
+    /// Reading returns `nil` for a missing key and for values that are not
+    /// objects. Duplicate keys resolve to the last member (see ``JSONObject``).
+    ///
+    /// Setting writes the member (setting `nil` removes it). If this value is
+    /// not an object, setting a non-`nil` value first replaces it with an empty
+    /// object: the write always takes effect.
+    ///
+    /// ```swift
+    /// var value: JSONValue = nil
+    /// value["id"] = 7        // {"id":7}
+    /// ```
+    ///
+    /// - Complexity: O(1) on average for large objects.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            if case .object(let object) = self { return object[key] }
+            return nil
+        }
+        set {
+            setValue(newValue, at: [JSONPath.Segment.key(key)][...])
+        }
+    }
+
+    /// The element at `index`, if this is an array and the index is in range.
+    ///
+    /// Setting follows the rules of ``subscript(_:)-(JSONPath)``: an index in
+    /// range replaces the element (or removes it, for `nil`), the index equal
+    /// to the count appends, a larger index pads with `null` first.
+    ///
+    /// - Complexity: O(1) to read or replace.
+    public subscript(index: Int) -> JSONValue? {
+        get {
+            if case .array(let array) = self, array.indices.contains(index) { return array[index] }
+            return nil
+        }
+        set {
+            setValue(newValue, at: [JSONPath.Segment.index(index)][...])
+        }
+    }
+
+    /// The value at `path`, if every step of the path exists.
+    ///
+    /// Reading follows each segment: a key into an object, an index into an
+    /// array; any mismatch gives `nil`. The empty path is this value.
+    ///
+    /// Setting creates what is missing so that the write takes effect:
+    ///
+    /// - A missing level, or one that is `null` or of the wrong kind, becomes
+    ///   an empty object when the next segment is a key and an empty array
+    ///   when it is an index.
+    /// - A key segment sets the member (see ``JSONObject`` for duplicates).
+    /// - An index segment in range replaces the element; equal to the count it
+    ///   appends; beyond the count it pads with `null` first. Negative indices
+    ///   are ignored.
+    /// - Setting `nil` removes the member or element and never creates levels.
+    /// - Setting at the empty path replaces the whole value (`nil` gives `null`).
+    ///
+    /// ```swift
+    /// var value: JSONValue = [:]
+    /// value[JSONPath("a.b[1]")] = true    // {"a":{"b":[null,true]}}
+    /// value[JSONPath("a.b[0]")] = nil     // {"a":{"b":[true]}}
+    /// ```
+    ///
+    /// - Complexity: O(*k*) for a path of *k* segments, plus the cost of each
+    ///   object or array update.
+    public subscript(path: JSONPath) -> JSONValue? {
+        get {
+            var current = self
+            for segment in path.segments {
+                switch segment {
+                case .key(let key):
+                    guard case .object(let object) = current, let next = object[key] else { return nil }
+                    current = next
+                case .index(let index):
+                    guard case .array(let array) = current, array.indices.contains(index) else { return nil }
+                    current = array[index]
+                }
+            }
+            return current
+        }
+        set {
+            setValue(newValue, at: path.segments[...])
+        }
+    }
+
+    /// Writes `newValue` at the path given by `segments`, creating levels.
+    ///
+    /// Recurses once per path segment (paths are short), never per level of
+    /// the data itself. Each level is moved out of its parent while it is
+    /// changed, so the update happens in place without copying.
+    private mutating func setValue(_ newValue: JSONValue?, at segments: ArraySlice<JSONPath.Segment>) {
+        guard let segment = segments.first else {
+            self = newValue ?? .null
+            return
+        }
+        let rest = segments.dropFirst()
+        switch segment {
+        case .key(let key):
+            guard case .object(var object) = self else {
+                guard newValue != nil else { return }
+                var object = JSONObject()
+                var child = JSONValue.null
+                child.setValue(newValue, at: rest)
+                object[key] = child
+                self = .object(object)
+                return
+            }
+            self = .null  // release our reference so `object` is uniquely owned
+            if rest.isEmpty {
+                object[key] = newValue
+            } else if var child = object[key] {
+                object[key] = .null
+                child.setValue(newValue, at: rest)
+                object[key] = child
+            } else if newValue != nil {
+                var child = JSONValue.null
+                child.setValue(newValue, at: rest)
+                object[key] = child
+            }
+            self = .object(object)
+
+        case .index(let index):
+            guard index >= 0 else { return }
+            guard case .array(var array) = self else {
+                guard newValue != nil else { return }
+                var array: [JSONValue] = Array(repeating: .null, count: index)
+                var child = JSONValue.null
+                child.setValue(newValue, at: rest)
+                array.append(child)
+                self = .array(array)
+                return
+            }
+            self = .null  // release our reference so `array` is uniquely owned
+            if index < array.count {
+                if rest.isEmpty && newValue == nil {
+                    array.remove(at: index)
+                } else {
+                    var child = array[index]
+                    array[index] = .null
+                    child.setValue(newValue, at: rest)
+                    array[index] = child
+                }
+            } else if newValue != nil {
+                array.reserveCapacity(index + 1)
+                while array.count < index { array.append(.null) }
+                var child = JSONValue.null
+                child.setValue(newValue, at: rest)
+                array.append(child)
+            }
+            self = .array(array)
+        }
+    }
+}
+
+// MARK: - Equality and hashing
+
+extension JSONValue {
+    /// Returns whether two values are equal by meaning.
+    ///
+    /// Numbers compare by exact decimal value, objects by their effective
+    /// members (the last value of each key) regardless of order, arrays
+    /// element by element.
+    ///
+    /// - Complexity: O(*n*) on average, where *n* is the number of nested
+    ///   values. Uses an explicit stack, not recursion.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        var pending: [(JSONValue, JSONValue)] = []
+        var left = lhs
+        var right = rhs
+        while true {
+            switch (left, right) {
+            case (.null, .null):
+                break
+            case (.bool(let a), .bool(let b)):
+                if a != b { return false }
+            case (.number(let a), .number(let b)):
+                if a != b { return false }
+            case (.string(let a), .string(let b)):
+                if a != b { return false }
+            case (.array(let a), .array(let b)):
+                if a.count != b.count { return false }
+                for (x, y) in zip(a, b) { pending.append((x, y)) }
+            case (.object(let a), .object(let b)):
+                if a.effectiveCount != b.effectiveCount { return false }
+                for position in a.members.indices where a.isEffectiveMember(at: position) {
+                    let member = a.members[position]
+                    guard let other = b[member.key] else { return false }
+                    pending.append((member.value, other))
+                }
+            default:
+                return false
+            }
+            guard let next = pending.popLast() else { return true }
+            (left, right) = next
+        }
+    }
+
+    /// Hashes the value consistently with ``==(_:_:)``.
+    ///
+    /// Object members contribute independently of their order.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of nested values. Uses an
+    ///   explicit stack, not recursion.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(structuralDigest())
+    }
+
+    /// A hash of the whole value computed bottom-up with an explicit stack.
+    ///
+    /// Arrays feed their elements' digests in order; objects add up one
+    /// digest per effective member (key and value digest), which makes the
+    /// result independent of member order.
+    private func structuralDigest() -> Int {
+        enum Frame {
+            case array([JSONValue], next: Int, hasher: Hasher)
+            case object(JSONObject, next: Int, sum: Int, pendingKey: String)
+        }
+        func scalarDigest(_ value: JSONValue) -> Int? {
+            var hasher = Hasher()
+            switch value {
+            case .null: hasher.combine(0 as UInt8)
+            case .bool(let b): hasher.combine(1 as UInt8); hasher.combine(b)
+            case .number(let n): hasher.combine(2 as UInt8); hasher.combine(n)
+            case .string(let s): hasher.combine(3 as UInt8); hasher.combine(s)
+            case .array, .object: return nil
+            }
+            return hasher.finalize()
+        }
+        func memberDigest(key: String, valueDigest: Int) -> Int {
+            var hasher = Hasher()
+            hasher.combine(key)
+            hasher.combine(valueDigest)
+            return hasher.finalize()
+        }
+
+        var stack: [Frame] = []
+        var current: JSONValue? = self
+        var finished: Int? = nil  // digest of the value completed last
+        while true {
+            if let value = current {
+                current = nil
+                if let digest = scalarDigest(value) {
+                    finished = digest
+                } else if case .array(let elements) = value {
+                    var hasher = Hasher()
+                    hasher.combine(4 as UInt8)
+                    hasher.combine(elements.count)
+                    stack.append(.array(elements, next: 0, hasher: hasher))
+                    finished = nil
+                } else if case .object(let object) = value {
+                    stack.append(.object(object, next: 0, sum: 0, pendingKey: ""))
+                    finished = nil
+                }
+            }
+            guard let top = stack.popLast() else { return finished ?? 0 }
+            switch top {
+            case .array(let elements, let next, var hasher):
+                if let child = finished {
+                    hasher.combine(child)
+                    finished = nil
+                }
+                if next < elements.count {
+                    current = elements[next]
+                    stack.append(.array(elements, next: next + 1, hasher: hasher))
+                } else {
+                    finished = hasher.finalize()
+                }
+            case .object(let object, var next, var sum, let pendingKey):
+                if let child = finished {
+                    sum = sum &+ memberDigest(key: pendingKey, valueDigest: child)
+                    finished = nil
+                }
+                while next < object.members.count && !object.isEffectiveMember(at: next) { next += 1 }
+                if next < object.members.count {
+                    let member = object.members[next]
+                    current = member.value
+                    stack.append(.object(object, next: next + 1, sum: sum, pendingKey: member.key))
+                } else {
+                    var hasher = Hasher()
+                    hasher.combine(5 as UInt8)
+                    hasher.combine(object.effectiveCount)
+                    hasher.combine(sum)
+                    finished = hasher.finalize()
+                }
+            }
+        }
+    }
+}
+
+// MARK: - Description
+
+extension JSONValue: CustomStringConvertible {
+    /// The value as compact JSON text.
+    ///
+    /// ```swift
+    /// let value: JSONValue = ["a": [1, true, nil]]
+    /// value.description   // {"a":[1,true,null]}
+    /// ```
+    public var description: String { jsonString() }
+}
+
+// MARK: - Iterative teardown
+
+extension JSONValue {
+    /// Releases a value level by level with an explicit stack, leaving `null`.
+    ///
+    /// Swift releases nested arrays and objects recursively when their last
+    /// reference goes away, one chain of stack frames per nesting level.
+    /// This takes the value apart from the top instead, keeping every child
+    /// alive on a heap stack while its parent is freed, so no level is ever
+    /// released while it still owns a nested child. It only helps when
+    /// `value` holds the last reference to the tree.
+    static func releaseIteratively(_ value: inout JSONValue) {
+        var stack: [JSONValue] = [value]
+        value = .null
+        while let top = stack.popLast() {
+            switch top {
+            case .array(let elements):
+                stack.append(contentsOf: elements)
+            case .object(let object):
+                for member in object.members { stack.append(member.value) }
+            default:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+/// Reading JSON number text: grammar checks, exact integers, correctly rounded doubles.
+///
+/// Every function takes the number's text as bytes; none goes through `Double` to read an
+/// integer, so `9007199254740993` and `12345678901234567890` stay exact.
+enum NumberParsing {
+    /// Whether `text` is exactly one number in the RFC 8259 grammar.
+    static func isValid(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = text.count
+        func digit(_ at: Int) -> Bool { at < count && text[at] &- UInt8(ascii: "0") < 10 }
+        if index < count && text[index] == UInt8(ascii: "-") { index += 1 }
+        guard digit(index) else { return false }
+        if text[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while digit(index) { index += 1 }
+        }
+        if index < count && text[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digit(index) else { return false }
+            while digit(index) { index += 1 }
+        }
+        if index < count && text[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < count && (text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) { index += 1 }
+            guard digit(index) else { return false }
+            while digit(index) { index += 1 }
+        }
+        return index == count
+    }
+
+    /// The value as `Int64` when it is integral and in range ("1.0" and "1e2" count), else nil.
+    static func int64(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let (negative, magnitude) = exactInteger(text) else { return nil }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { return nil }
+        return Int64(magnitude)
+    }
+
+    /// The value as `UInt64` when it is integral, not negative and in range, else nil.
+    static func uint64(_ text: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard let (negative, magnitude) = exactInteger(text) else { return nil }
+        guard !negative || magnitude == 0 else { return nil }
+        return magnitude
+    }
+
+    /// The sign and magnitude of an integral value that fits in 64 bits.
+    ///
+    /// Works on the decimal digits alone: the value is its significant digits times a power of
+    /// ten, integral only when that power is not negative once trailing zeros are dropped.
+    static func exactInteger(_ text: UnsafeBufferPointer<UInt8>) -> (negative: Bool, magnitude: UInt64)? {
+        let count = text.count
+        var index = 0
+        let negative = count > 0 && text[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+
+        // Fast path: plain digits that cannot overflow.
+        var plain: UInt64 = 0
+        var plainEnd = index
+        while plainEnd < count, text[plainEnd] &- UInt8(ascii: "0") < 10, plainEnd - index < 19 {
+            plain = plain &* 10 &+ UInt64(text[plainEnd] &- UInt8(ascii: "0"))
+            plainEnd += 1
+        }
+        if plainEnd == count && plainEnd > index { return (negative, plain) }
+
+        // General path: collect where the digits are, then scale.
+        let integerStart = index
+        while index < count && text[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+        let integerEnd = index
+        var fractionStart = index
+        var fractionEnd = index
+        if index < count && text[index] == UInt8(ascii: ".") {
+            index += 1
+            fractionStart = index
+            while index < count && text[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            fractionEnd = index
+        }
+        var exponent = 0
+        if index < count && text[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var exponentNegative = false
+            if index < count && (text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) {
+                exponentNegative = text[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            while index < count && text[index] &- UInt8(ascii: "0") < 10 {
+                exponent = min(exponent * 10 + Int(text[index] &- UInt8(ascii: "0")), 1_000_000_000)
+                index += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        guard index == count, integerEnd > integerStart else { return nil }
+
+        // The digits in order, integer part then fraction, as positions in `text`.
+        let positions = Array(integerStart..<integerEnd) + Array(fractionStart..<fractionEnd)
+        var scale = exponent - (fractionEnd - fractionStart)
+        guard let firstNonZero = positions.firstIndex(where: { text[$0] != UInt8(ascii: "0") }) else {
+            return (negative, 0)
+        }
+        var lastNonZero = positions.count - 1
+        while text[positions[lastNonZero]] == UInt8(ascii: "0") {
+            lastNonZero -= 1
+            scale += 1
+        }
+        guard scale >= 0, lastNonZero - firstNonZero + 1 + scale <= 20 else { return nil }
+        var magnitude: UInt64 = 0
+        for position in positions[firstNonZero...lastNonZero] {
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(text[position] &- UInt8(ascii: "0")))
+            guard !overflow1 && !overflow2 else { return nil }
+            magnitude = sum
+        }
+        for _ in 0..<scale {
+            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            magnitude = times10
+        }
+        return (negative, magnitude)
+    }
+
+    private static let exactPowersOfTen: [Double] = (0...22).map { power in
+        (0..<power).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    /// The nearest `Double` to the number (ties to even); infinity when it is too large.
+    ///
+    /// Numbers with at most 15 significant digits and a small exponent take an exact fast path
+    /// (one multiplication or division of two exactly representable doubles); the rest go to
+    /// the C library's correctly rounded `strtod` through the standard library.
+    static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+        let count = text.count
+        var index = 0
+        let negative = count > 0 && text[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var mantissa: UInt64 = 0
+        var significantDigits = 0
+        var scale = 0
+        var fastPath = true
+        while index < count {
+            let byte = text[index]
+            if byte &- UInt8(ascii: "0") < 10 {
+                if mantissa != 0 || byte != UInt8(ascii: "0") { significantDigits += 1 }
+                mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+                index += 1
+            } else if byte == UInt8(ascii: ".") {
+                index += 1
+                while index < count, text[index] &- UInt8(ascii: "0") < 10 {
+                    if mantissa != 0 || text[index] != UInt8(ascii: "0") { significantDigits += 1 }
+                    mantissa = mantissa &* 10 &+ UInt64(text[index] &- UInt8(ascii: "0"))
+                    scale -= 1
+                    index += 1
+                }
+            } else {
+                // An exponent: only small ones stay on the fast path.
+                index += 1
+                var exponentNegative = false
+                if index < count && (text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) {
+                    exponentNegative = text[index] == UInt8(ascii: "-")
+                    index += 1
+                }
+                var exponent = 0
+                while index < count, text[index] &- UInt8(ascii: "0") < 10 {
+                    exponent = min(exponent * 10 + Int(text[index] &- UInt8(ascii: "0")), 100_000)
+                    index += 1
+                }
+                scale += exponentNegative ? -exponent : exponent
+                break
+            }
+        }
+        if significantDigits > 15 || scale < -22 || scale > 22 { fastPath = false }
+        if fastPath {
+            var value = Double(mantissa)
+            value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
+            return negative ? -value : value
+        }
+        let string = String(decoding: text, as: UTF8.self)
+        return Double(string) ?? .nan
+    }
+}

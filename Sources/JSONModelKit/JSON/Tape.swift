@@ -1,0 +1,96 @@
+/// One 64-bit word of a document's tape.
+///
+/// The tape is the flat result of scanning: one entry per value and per object key, in document
+/// order. Nothing is decoded while scanning; scalars point back into the bytes.
+///
+/// | bits  | scalars (strings, numbers, literals) | containers (arrays, objects)            |
+/// |-------|--------------------------------------|-----------------------------------------|
+/// | 60–63 | tag                                  | tag                                     |
+/// | 32–59 | byte length                          | element count (members for objects)     |
+/// | 0–31  | byte offset                          | tape index just past the container      |
+///
+/// A string's byte range excludes the quotes. An object's entries are key, value, key, value, …;
+/// its count is the number of members (key–value pairs), not the number of entries.
+struct TapeEntry: Equatable {
+    enum Tag: UInt8 {
+        case null = 0, `false`, `true`, integer, decimal, string, escapedString, array, object
+    }
+
+    static let maxField = (1 << 28) - 1
+
+    var bits: UInt64
+
+    init(bits: UInt64) { self.bits = bits }
+
+    @inline(__always)
+    init(_ tag: Tag, high: Int, low: Int) {
+        bits = UInt64(tag.rawValue) << 60 | UInt64(truncatingIfNeeded: high) << 32
+            | UInt64(truncatingIfNeeded: UInt32(truncatingIfNeeded: low))
+    }
+
+    @inline(__always) var tag: Tag { Tag(rawValue: UInt8(truncatingIfNeeded: bits >> 60)).unsafelyUnwrapped }
+    @inline(__always) var isContainer: Bool { bits >> 60 >= UInt64(Tag.array.rawValue) }
+
+    /// Scalars: where the value's text lies in the document's bytes.
+    @inline(__always) var byteRange: ByteRange {
+        ByteRange(offset: Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: bits)),
+                  count: Int(truncatingIfNeeded: (bits >> 32) & UInt64(Self.maxField)))
+    }
+
+    /// Containers: the tape index one past the container's last entry.
+    @inline(__always) var containerEnd: Int { Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: bits)) }
+
+    /// Containers: elements of an array, members (pairs) of an object.
+    @inline(__always) var containerCount: Int { Int(truncatingIfNeeded: (bits >> 32) & UInt64(Self.maxField)) }
+}
+
+/// A range of bytes in a document's input; distinct from a range of tape entries.
+struct ByteRange: Equatable {
+    var offset: Int
+    var count: Int
+    var upperBound: Int { offset + count }
+}
+
+/// A growable buffer of tape words, used only while scanning.
+///
+/// Scanning appends millions of entries and patches container starts; a raw buffer keeps that
+/// free of uniqueness and bounds checks. The result is copied once into an array.
+struct TapeBuilder: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt64>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    @inline(__always)
+    mutating func append(_ entry: TapeEntry) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: entry.bits)
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func patch(_ index: Int, _ entry: TapeEntry) {
+        precondition(index < count)
+        base[index] = entry.bits
+    }
+
+    private mutating func grow() {
+        let newCapacity = capacity * 2
+        let newBase = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
+        newBase.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// The entries written so far, as an exactly sized array.
+    func makeArray() -> [UInt64] {
+        Array(UnsafeBufferPointer(start: base, count: count))
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+@Suite("Scanning and validation")
+struct ScanningTests {
+    func parse(_ text: String, _ options: JSONParseOptions = JSONParseOptions()) throws -> JSONDocument {
+        try JSONDocument(string: text, options: options)
+    }
+
+    func failure(_ text: String, _ options: JSONParseOptions = JSONParseOptions()) -> JSONParseError? {
+        do {
+            _ = try JSONDocument(string: text, options: options)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func topLevelScalars() throws {
+        #expect(try parse("true").root.boolValue == true)
+        #expect(try parse(" null ").root.isNull)
+        #expect(try parse("\"x\"").root.stringValue == "x")
+        #expect(try parse("-0").root.numberText == "-0")
+        #expect(try parse("0e1").root.doubleValue == 0)
+    }
+
+    @Test func emptyContainers() throws {
+        let document = try parse(#"{"a": [], "b": {}}"#)
+        #expect(document.root["a"]?.count == 0)
+        #expect(document.root["b"]?.kind == .object)
+        #expect(document.root["b"]?.count == 0)
+        #expect(document.valueCount == 3)
+        #expect(document.depth == 2)
+    }
+
+    @Test(arguments: [
+        "[1,]", "{\"a\":1,}", "[01]", "[1.]", "[.5]", "[-]", "[1e]", "[+1]", "[NaN]", "[Infinity]",
+        "['a']", "[\"a\tb\"]", "[\"\\x\"]", "[\"\\u12\"]", "[\"\\uD800\"]", "[\"\\uDC00\"]",
+        "[\"\\uD800\\u0041\"]", "// c\n1", "[1 2]", "{\"a\" 1}", "{1: 2}", "[", "{", "\"abc", "[tru]",
+        "", "   ", "1 2", "[1]]", "{\"a\":1}}", "nul",
+    ])
+    func rejects(_ text: String) {
+        #expect(failure(text) != nil, "accepted \(text.debugDescription)")
+    }
+
+    @Test func invalidUTF8IsRejectedEverywhere() throws {
+        let bad: [[UInt8]] = [
+            [0xC0, 0xAF],  // overlong "/"
+            [0xE0, 0x80, 0xAF],  // overlong
+            [0xED, 0xA0, 0x80],  // encoded surrogate U+D800
+            [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
+            [0xFF],
+            [0x80],  // lone continuation
+            [0xE2, 0x82],  // truncated
+        ]
+        for sequence in bad {
+            let inString = Array("[\"ab".utf8) + sequence + Array("cd\"]".utf8)
+            #expect(throws: JSONParseError.self) { try JSONDocument(bytes: inString) }
+            let outside = Array("[".utf8) + sequence + Array("]".utf8)
+            #expect(throws: JSONParseError.self) { try JSONDocument(bytes: outside) }
+        }
+        let good = Array("[\"é€😀\"]".utf8)
+        #expect(try JSONDocument(bytes: good).root[0]?.stringValue == "é€😀")
+    }
+
+    @Test func errorKindsAndPositions() throws {
+        let text = "{\n  \"a\": 1,\n  \"b\": 2,}\n"
+        let error = try #require(failure(text))
+        #expect(error.kind == .trailingComma)
+        #expect(error.line == 3)
+        #expect(error.column == 9)
+        #expect(error.offset == 20)
+        #expect(error.description.contains("line 3, column 9"))
+        #expect(error.description.contains("trailing comma"))
+        #expect(error.excerpt.contains("\"b\": 2,}"))
+
+        #expect(failure("[1, 2")?.kind == .unexpectedEnd)
+        #expect(failure("[\"\\uD800x\"]")?.kind == .loneSurrogate)
+        #expect(failure("[\"\\q\"]")?.kind == .invalidEscape)
+        #expect(failure("[\"\\u00G0\"]")?.kind == .invalidUnicodeEscape)
+        #expect(failure("[\"a\u{01}\"]")?.kind == .controlCharacterInString)
+        #expect(failure("[01]")?.kind == .invalidNumber)
+        #expect(failure("1 x")?.kind == .trailingContent)
+        #expect(failure("")?.kind == .emptyInput)
+        #expect(failure("[}")?.kind == .unexpectedByte(UInt8(ascii: "}")))
+        let literal = try #require(failure("{\"price\": twelve}"))
+        #expect(literal.kind == .invalidLiteral)
+        #expect(literal.column == 11)
+    }
+
+    @Test func columnsCountScalarsNotBytes() throws {
+        let error = try #require(failure("[\"é\", x]"))
+        #expect(error.column == 7)
+        #expect(error.offset == 7)
+    }
+
+    @Test func leniencyFlags() throws {
+        let lenient = JSONParseOptions(allowsTrailingCommas: true, allowsComments: true)
+        let document = try parse("// head\n[1, /* two */ 2, {\"a\": 3,},]", lenient)
+        #expect(document.root.count == 3)
+        #expect(document.root[2]?["a"]?.intValue == 3)
+        #expect(failure("[1 /* open", lenient)?.kind == .unexpectedEnd)
+    }
+
+    @Test func depthLimit() throws {
+        let ok = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        #expect(try parse(ok).depth == 512)
+        let deep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
+        #expect(failure(deep)?.kind == .tooDeep(limit: 512))
+        #expect(failure(String(repeating: "[", count: 513))?.kind == .tooDeep(limit: 512))
+        #expect(try parse("[[1]]", JSONParseOptions(maxDepth: 2)).depth == 2)
+        #expect(failure("[[[1]]]", JSONParseOptions(maxDepth: 2))?.kind == .tooDeep(limit: 2))
+    }
+
+    @Test func millionOpenBracketsOnASmallStack() {
+        let outcome = onSmallStackThread { () -> String in
+            let arrays = [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000)
+            let objects = Array(String(repeating: "{\"a\":", count: 1_000_000).utf8)
+            var kinds: [String] = []
+            for input in [arrays, objects] {
+                do throws(JSONParseError) {
+                    _ = try JSONDocument(bytes: input)
+                    kinds.append("accepted")
+                } catch {
+                    kinds.append("\(error.kind)")
+                }
+            }
+            return kinds.joined(separator: ",")
+        }
+        #expect(outcome == "tooDeep(limit: 512),tooDeep(limit: 512)")
+    }
+
+    @Test func millionLevelsWithARaisedLimitParseWriteAndFree() {
+        let ok = onSmallStackThread { () -> Bool in
+            let levels = 1_000_000
+            let text = [UInt8](repeating: UInt8(ascii: "["), count: levels) + [UInt8](repeating: UInt8(ascii: "]"), count: levels)
+            guard let document = try? JSONDocument(bytes: text, options: JSONParseOptions(maxDepth: levels)) else {
+                return false
+            }
+            var node = document.root
+            for _ in 0..<(levels - 1) { node = node[0]! }
+            return document.depth == levels && node.count == 0 && document.root.jsonBytes() == text
+        }
+        #expect(ok)
+    }
+}
+
+@Suite("Reading values")
+struct ReadingTests {
+    @Test func exactNumbers() throws {
+        let document = try JSONDocument(string: "[9007199254740993, 12345678901234567890, -9223372036854775808, 0.1, 1e400, 1.0, 1e2, 2.5, -0, 18446744073709551616]")
+        let root = document.root
+        #expect(root[0]?.int64Value == 9_007_199_254_740_993)
+        #expect(root[1]?.uint64Value == 12_345_678_901_234_567_890)
+        #expect(root[1]?.int64Value == nil)
+        #expect(root[1]?.numberText == "12345678901234567890")
+        #expect(root[2]?.int64Value == Int64.min)
+        #expect(root[3]?.doubleValue == 0.1)
+        #expect(root[3]?.intValue == nil)
+        #expect(root[4]?.doubleValue == .infinity)
+        #expect(root[4]?.numberText == "1e400")
+        #expect(root[5]?.intValue == 1)
+        #expect(root[6]?.intValue == 100)
+        #expect(root[7]?.intValue == nil)
+        #expect(root[8]?.intValue == 0)
+        #expect(root[9]?.uint64Value == nil)
+        #expect(root[9]?.doubleValue == 18446744073709551616)
+    }
+
+    @Test(arguments: [
+        "0.1", "1e-7", "123456789012345678901234567890", "2.2250738585072011e-308", "4.9e-324",
+        "1.7976931348623157e308", "0.30000000000000004", "9007199254740993", "1e23", "8.41e21",
+        "-1.5e-5", "3.14159265358979323846264338327950288",
+    ])
+    func doublesAreCorrectlyRounded(_ text: String) throws {
+        let document = try JSONDocument(string: text)
+        #expect(document.root.doubleValue == Double(text)!)
+    }
+
+    @Test func escapesAndSurrogates() throws {
+        let document = try JSONDocument(string: #"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u20AC", "\ud83d\ude00", "plain", "\u0000"]"#)
+        #expect(document.root[0]?.stringValue == "a\"b\\c/d\u{08}\u{0C}\n\r\t")
+        #expect(document.root[1]?.stringValue == "é€")
+        #expect(document.root[2]?.stringValue == "😀")
+        #expect(document.root[3]?.stringValue == "plain")
+        #expect(document.root[4]?.stringValue == "\u{0}")
+        #expect(document.root[0]?.kind == .string)
+        #expect(document.root[0]?.numberText == nil)
+    }
+
+    @Test func duplicateKeysLastWinsIterationKeepsAll() throws {
+        let document = try JSONDocument(string: #"{"a": 1, "b": 2, "a": 3}"#)
+        #expect(document.root["a"]?.intValue == 3)
+        #expect(document.root.count == 3)
+        #expect(document.root.members.map(\.key) == ["a", "b", "a"])
+        #expect(document.root.jsonString() == #"{"a":1,"b":2,"a":3}"#)
+    }
+
+    @Test func escapedKeysMatch() throws {
+        let document = try JSONDocument(string: #"{"caf\u00e9": 1, "a\"b": 2}"#)
+        #expect(document.root["café"]?.intValue == 1)
+        #expect(document.root["a\"b"]?.intValue == 2)
+        #expect(document.root["cafe"] == nil)
+    }
+
+    @Test func bigObjectLookupsUseAnIndex() throws {
+        let count = 100_000
+        let text = "{" + (0..<count).map { "\"k\($0)\": \($0)" }.joined(separator: ",") + ", \"k7\": -7}"
+        let document = try JSONDocument(string: text)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            for index in stride(from: 0, to: count, by: 97) {
+                #expect(document.root["k\(index)"]?.intValue == (index == 7 ? -7 : index))
+            }
+        }
+        #expect(document.root["k7"]?.intValue == -7)
+        #expect(document.root["missing"] == nil)
+        #expect(elapsed < .seconds(5))  // quadratic search would take minutes
+    }
+
+    @Test func bigArrayIndexAndIteration() throws {
+        let count = 50_000
+        let text = "[" + (0..<count).map { "[\($0), {\"v\": \($0)}]" }.joined(separator: ",") + "]"
+        let document = try JSONDocument(string: text)
+        #expect(document.root.count == count)
+        #expect(document.root[count - 1]?[1]?["v"]?.intValue == count - 1)
+        #expect(document.root[count] == nil)
+        #expect(document.root[-1] == nil)
+        var sum = 0
+        for element in document.root.elements { sum += element[0]!.intValue! }
+        #expect(sum == (0..<count).reduce(0, +))
+    }
+
+    @Test func paths() throws {
+        let document = try JSONDocument(string: #"{"items": [{"owner": {"id": 7}}], "a.b": 1}"#)
+        #expect(document.root[JSONPath(parsing: "items[0].owner.id")]?.intValue == 7)
+        #expect(document.root[JSONPath([.key("a.b")])]?.intValue == 1)
+        #expect(document.root[JSONPath(parsing: "items[1]")] == nil)
+    }
+
+    @Test func wrongKindQueriesGiveNil() throws {
+        let document = try JSONDocument(string: #"{"s": "x", "n": 1, "a": [1]}"#)
+        #expect(document.root["s"]?.intValue == nil)
+        #expect(document.root["n"]?.stringValue == nil)
+        #expect(document.root["a"]?["x"] == nil)
+        #expect(document.root[0] == nil)
+        #expect(document.root["s"]?.count == 0)
+        #expect(Array(document.root["s"]!.elements).isEmpty)
+    }
+}
+
+@Suite("Output and materializing")
+struct DocumentOutputTests {
+    @Test func roundTripKeepsTextExactly() throws {
+        let text = #"{"big":12345678901234567890,"tenth":0.1,"huge":1e400,"esc":"\u00e9\n","list":[1,2.50,true,null],"o":{}}"#
+        let document = try JSONDocument(string: text)
+        #expect(document.root.jsonString() == text)
+        let pretty = document.root.jsonString(options: .prettyPrinted)
+        #expect(try JSONDocument(string: pretty).root.jsonString() == text)
+    }
+
+    @Test func sortedKeysFromTheTape() throws {
+        let document = try JSONDocument(string: #"{"b": 1, "a": {"d": 1, "c": 2}, "B": 0}"#)
+        #expect(document.root.jsonString(options: .sortedKeys) == #"{"B":0,"a":{"c":2,"d":1},"b":1}"#)
+    }
+
+    @Test func materializedValueMatches() throws {
+        let document = try JSONDocument(string: #"{"a": [1, "two", null, {"b": false}], "": {"": []}, "n": -1.5e3}"#)
+        let value = document.root.value
+        #expect(value == ["a": [1, "two", nil, ["b": false]], "": ["": []], "n": -1500])
+        #expect(value["n"]?.numberValue?.text == "-1.5e3")
+        #expect(try JSONDocument(string: "7").root.value == 7)
+    }
+}
