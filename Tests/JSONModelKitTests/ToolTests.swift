@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of the `jsonmodel` command-line tool: they run the built
+/// binary and check its exit status and output.
+///
+/// The binary is looked up in the build products folder next to the test
+/// bundle (`swift build` and `swift test` build it). Set `JSONMODEL_TOOL` to
+/// test another binary.
+@Suite("jsonmodel tool")
+struct ToolTests {
+    @Test func demoPrintsTheBigNumberExactly() throws {
+        guard let result = try Tool.run(["demo"]) else { return }
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.contains("12345678901234567890"))
+        #expect(result.standardOutput.contains("Zoë Łukasiewicz-Ørsted"))
+        // The invalid snippet's error is reported with its position.
+        #expect(result.standardOutput.contains("line 4"))
+    }
+
+    @Test func parseAcceptsAValidFile() throws {
+        let file = try TemporaryFile(contents: #"{"id": 12345678901234567890, "tags": ["a", "b"], "nested": {"x": [1, 2.5]}}"#)
+        defer { file.remove() }
+        guard let result = try Tool.run(["parse", file.path]) else { return }
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.contains(file.path))
+        #expect(result.standardOutput.contains("values"))
+    }
+
+    @Test func parseRejectsAnInvalidFileWithItsLine() throws {
+        let file = try TemporaryFile(contents: "{\n  \"a\": 1,\n  \"b\": tru\n}\n")
+        defer { file.remove() }
+        guard let result = try Tool.run(["parse", file.path]) else { return }
+        #expect(result.status == 1)
+        #expect((result.standardError + result.standardOutput).contains("line 3"),
+                "stdout: \(result.standardOutput)\nstderr: \(result.standardError)")
+    }
+
+    @Test func parseFailsWhenAnyFileIsInvalidOrMissing() throws {
+        let valid = try TemporaryFile(contents: "[1, 2, 3]")
+        defer { valid.remove() }
+        let missing = valid.path + ".missing"
+        guard let result = try Tool.run(["parse", valid.path, missing]) else { return }
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains(valid.path))
+        #expect(result.standardError.contains(missing))
+    }
+
+    @Test func unknownSubcommandIsAUsageError() throws {
+        guard let result = try Tool.run(["frobnicate"]) else { return }
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("USAGE"))
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func noArgumentsPrintsUsageAsAnError() throws {
+        guard let result = try Tool.run([]) else { return }
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("USAGE"))
+    }
+
+    @Test(arguments: [["--help"], ["help"], ["-h"], ["help", "parse"], ["parse", "--help"], ["demo", "--help"]])
+    func helpSucceeds(arguments: [String]) throws {
+        guard let result = try Tool.run(arguments) else { return }
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.contains("USAGE"))
+    }
+
+    @Test func unknownOptionIsAUsageError() throws {
+        guard let result = try Tool.run(["parse", "--no-such-option", "x.json"]) else { return }
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("--no-such-option"))
+    }
+}
+
+/// Runs the built `jsonmodel` binary.
+private enum Tool {
+    struct Output {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// The environment variable that overrides where the binary is looked for.
+    static let environmentVariable = "JSONMODEL_TOOL"
+
+    /// Places the binary may be: the products folder holding the test bundle
+    /// (the bundle is a folder on Apple platforms, an executable on Linux), then
+    /// the default debug folder of this package.
+    static func candidates(filePath: String = #filePath) -> [URL] {
+        var folders: [URL] = []
+        for bundleURL in [Bundle.main.bundleURL, Bundle(for: BundleToken.self).bundleURL] {
+            folders.append(bundleURL.pathExtension == "xctest" ? bundleURL.deletingLastPathComponent() : bundleURL)
+        }
+        if let executable = CommandLine.arguments.first {
+            folders.append(URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        // Tests/JSONModelKitTests/ToolTests.swift -> package root.
+        let packageRoot = URL(fileURLWithPath: filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        folders.append(packageRoot.appendingPathComponent(".build/debug"))
+
+        var urls: [URL] = []
+        if let override = ProcessInfo.processInfo.environment[environmentVariable] {
+            urls.append(URL(fileURLWithPath: override))
+        }
+        urls += folders.map { $0.appendingPathComponent("jsonmodel") }
+        return urls
+    }
+
+    /// The first candidate that is an executable file.
+    static var binary: URL? {
+        candidates().first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// Runs the tool with `arguments`, or records an issue and returns nil when
+    /// the binary was not built.
+    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Output? {
+        guard let binary else {
+            let looked = candidates().map(\.path).joined(separator: "\n  ")
+            Issue.record("jsonmodel binary not found; build it with `swift build` (or set \(environmentVariable)). Looked in:\n  \(looked)",
+                         sourceLocation: sourceLocation)
+            return nil
+        }
+        // Output goes to files, not pipes, so a chatty child cannot block on a full pipe.
+        let standardOutput = try TemporaryFile(contents: "")
+        let standardError = try TemporaryFile(contents: "")
+        defer {
+            standardOutput.remove()
+            standardError.remove()
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutput.path))
+        let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: standardError.path))
+        defer {
+            try? outputHandle.close()
+            try? errorHandle.close()
+        }
+        process.standardOutput = outputHandle
+        process.standardError = errorHandle
+        try process.run()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus,
+            standardOutput: try standardOutput.read(),
+            standardError: try standardError.read())
+    }
+}
+
+private final class BundleToken {}
+
+/// A file in the temporary folder with a unique name.
+private struct TemporaryFile {
+    let path: String
+
+    init(contents: String) throws {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("jsonmodel-tool-test-\(UUID().uuidString).json").path
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    func read() throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+
+// The measuring machinery shared by every section of the benchmark.
+
+/// Keeps a value alive and opaque to the optimizer, so the work that produced it
+/// cannot be removed as dead code.
+///
+/// `@_optimize(none)` stops the compiler from seeing that the body is empty;
+/// the same idiom the package-benchmark and swift-benchmark projects use.
+@inline(never) @_optimize(none)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// Times closures and reports the median of several runs.
+///
+/// The number of runs adapts to the cost of the closure: at least
+/// `minimumRuns`, and more for fast closures, so that one measurement takes
+/// about `targetSeconds`.
+///
+/// ```swift
+/// let benchmark = Benchmark()
+/// let seconds = try benchmark.measure(name: "parse", bytes: bytes.count) {
+///     try JSONDocument(bytes: bytes)
+/// }
+/// ```
+struct Benchmark: Sendable {
+    /// The fewest timed runs a measurement takes, whatever their cost.
+    var minimumRuns: Int = 7
+    /// The most timed runs a measurement takes, however cheap they are.
+    var maximumRuns: Int = 100_000
+    /// The wall-clock time one measurement aims for, warm-up excluded.
+    var targetSeconds: Double = 0.3
+    /// Prints each measurement to standard error as it finishes.
+    var isVerbose: Bool = false
+
+    /// Runs `body` a few times untimed, then the adaptive number of timed
+    /// runs, and returns the median duration of one run.
+    ///
+    /// Each run includes releasing what `body` returned, as a caller of the
+    /// measured API would pay that too.
+    ///
+    /// - Parameters:
+    ///   - name: A label for verbose output.
+    ///   - bytes: The input size, for verbose output in MB/s.
+    ///   - runs: A lower bound for the number of timed runs; the larger of this
+    ///     and `minimumRuns` applies.
+    ///   - body: The work to time. Its result is passed to `blackHole(_:)`.
+    /// - Returns: The median seconds of one run.
+    /// - Throws: Whatever `body` throws; the measurement stops at the first error.
+    func measure<Result>(
+        name: String, bytes: Int, runs: Int = 0, body: () throws -> Result
+    ) throws -> Double {
+        let clock = ContinuousClock()
+
+        // Warm up: at least two runs, and at least a tenth of the target time,
+        // which also gives an estimate of the cost of one run.
+        var warmUpRuns = 0
+        let warmUpStart = clock.now
+        var warmUpElapsed = 0.0
+        repeat {
+            blackHole(try body())
+            warmUpRuns += 1
+            warmUpElapsed = (clock.now - warmUpStart).seconds
+        } while warmUpRuns < 2 || warmUpElapsed < targetSeconds / 10
+        let estimate = warmUpElapsed / Double(warmUpRuns)
+
+        let wanted = estimate > 0 ? Int((targetSeconds / estimate).rounded(.up)) : maximumRuns
+        let runCount = min(max(wanted, minimumRuns, runs), max(maximumRuns, minimumRuns, runs))
+
+        var samples: [Double] = []
+        samples.reserveCapacity(runCount)
+        for _ in 0..<runCount {
+            let start = clock.now
+            blackHole(try body())
+            samples.append((clock.now - start).seconds)
+        }
+        let median = samples.median
+        if isVerbose {
+            let rate = Double(bytes) / median / 1_000_000
+            let line = "  \(name): \(runCount) runs, median \(Format.seconds(median)), \(Format.decimal(rate, digits: 1)) MB/s\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        return median
+    }
+}
+
+extension Duration {
+    /// The duration as a floating-point number of seconds.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+}
+
+extension Array where Element == Double {
+    /// The middle value once sorted; the mean of the two middle values for an
+    /// even count; zero when empty.
+    var median: Double {
+        guard !isEmpty else { return 0 }
+        let sorted = self.sorted()
+        let middle = sorted.count / 2
+        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+}
+
+/// Number formatting for the tables, independent of the current locale.
+enum Format {
+    /// `value` with exactly `digits` fractional digits.
+    static func decimal(_ value: Double, digits: Int) -> String {
+        guard value.isFinite else { return "-" }
+        return String(format: "%.\(digits)f", value)
+    }
+
+    /// Throughput in megabytes (10^6 bytes) per second.
+    static func megabytesPerSecond(bytes: Int, seconds: Double) -> String {
+        guard seconds > 0 else { return "-" }
+        return decimal(Double(bytes) / seconds / 1_000_000, digits: 1)
+    }
+
+    /// A ratio such as `2.41x`.
+    static func ratio(_ value: Double) -> String {
+        value.isFinite ? decimal(value, digits: 2) + "x" : "-"
+    }
+
+    /// A byte count in the most readable unit: `631.5 KB`, `2.3 MB`.
+    static func size(_ bytes: Int) -> String {
+        switch bytes {
+        case ..<1_000: "\(bytes) B"
+        case ..<1_000_000: decimal(Double(bytes) / 1_000, digits: 1) + " KB"
+        default: decimal(Double(bytes) / 1_000_000, digits: 1) + " MB"
+        }
+    }
+
+    /// A duration in ms or µs.
+    static func seconds(_ value: Double) -> String {
+        value >= 1e-3 ? decimal(value * 1e3, digits: 3) + " ms" : decimal(value * 1e6, digits: 1) + " µs"
+    }
+}
+
+/// A plain-text table with a header row, aligned columns and a rule.
+struct TextTable {
+    /// How a column lines up its cells.
+    enum Alignment: Sendable { case left, right }
+
+    /// One column: its heading and alignment.
+    struct Column: Sendable {
+        var heading: String
+        var alignment: Alignment
+
+        static func left(_ heading: String) -> Column { Column(heading: heading, alignment: .left) }
+        static func right(_ heading: String) -> Column { Column(heading: heading, alignment: .right) }
+    }
+
+    var columns: [Column]
+    var rows: [[String]] = []
+
+    init(_ columns: [Column]) {
+        self.columns = columns
+    }
+
+    /// Appends a row; missing trailing cells print as empty.
+    mutating func append(_ row: [String]) {
+        rows.append(row)
+    }
+
+    /// The table, one line per row, each ending with a newline.
+    func rendered() -> String {
+        var widths = columns.map { $0.heading.count }
+        for row in rows {
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = Swift.max(widths[index], cell.count)
+            }
+        }
+        func line(_ cells: [String]) -> String {
+            var parts: [String] = []
+            for (index, column) in columns.enumerated() {
+                let cell = index < cells.count ? cells[index] : ""
+                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                parts.append(column.alignment == .left ? cell + padding : padding + cell)
+            }
+            var text = parts.joined(separator: "  ")
+            while text.last == " " { text.removeLast() }
+            return text + "\n"
+        }
+        var output = line(columns.map(\.heading))
+        output += line(widths.map { String(repeating: "-", count: $0) })
+        for row in rows {
+            output += line(row)
+        }
+        return output
+    }
+}
+
+/// One input file, loaded once and shared by every measurement.
+struct BenchFile: Sendable {
+    /// The file name without directories, used as the row label.
+    var name: String
+    var path: String
+    /// The bytes as Foundation reads them.
+    var data: Data
+    /// The same bytes as JSONModelKit reads them.
+    var bytes: [UInt8]
+
+    init(path: String) throws {
+        self.path = path
+        self.name = URL(fileURLWithPath: path).lastPathComponent
+        self.data = try Data(contentsOf: URL(fileURLWithPath: path))
+        self.bytes = [UInt8](data)
+    }
+}
+
+/// Finds the benchmark documents.
+enum BenchData {
+    /// The environment variable naming a bench-data folder, checked first.
+    static let environmentVariable = "JSONMODEL_BENCH_DATA"
+
+    /// The folders searched when no paths are given, nearest first: relative
+    /// to the current directory, then to the package root of this source file.
+    static func candidateDirectories(filePath: String = #filePath) -> [String] {
+        var candidates: [String] = []
+        if let fromEnvironment = ProcessInfo.processInfo.environment[environmentVariable] {
+            candidates.append(fromEnvironment)
+        }
+        let current = FileManager.default.currentDirectoryPath
+        for relative in ["bench-data", "shared/bench-data", "../shared/bench-data", "../../shared/bench-data"] {
+            candidates.append(URL(fileURLWithPath: current).appendingPathComponent(relative).standardized.path)
+        }
+        // Tools/jsonmodel-bench/Harness.swift -> the package root is three levels up.
+        let packageRoot = URL(fileURLWithPath: filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(packageRoot.appendingPathComponent("../shared/bench-data").standardized.path)
+        var seen: Set<String> = []
+        return candidates.filter { seen.insert($0).inserted }
+    }
+
+    /// The `.json` files of `directory`, the classic documents first in a
+    /// fixed order, then any others by name.
+    static func jsonFiles(in directory: String) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        let preferred = ["twitter.json", "twitterescaped.json", "citm_catalog.json", "canada.json", "numbers.json"]
+        let jsonNames = names.filter { $0.hasSuffix(".json") }
+        let ordered = preferred.filter(jsonNames.contains) + jsonNames.filter { !preferred.contains($0) }.sorted()
+        return ordered.map { URL(fileURLWithPath: directory).appendingPathComponent($0).path }
+    }
+
+    /// Expands arguments (files or folders) into file paths; with no
+    /// arguments, the first candidate folder holding JSON files.
+    ///
+    /// - Returns: The paths, or a reason why none were found.
+    static func locate(arguments: [String]) -> Result<[String], LocateFailure> {
+        if !arguments.isEmpty {
+            var paths: [String] = []
+            for argument in arguments {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
+                    return .failure(LocateFailure(reason: "no such file or folder: \(argument)"))
+                }
+                paths += isDirectory.boolValue ? jsonFiles(in: argument) : [argument]
+            }
+            return paths.isEmpty
+                ? .failure(LocateFailure(reason: "no .json files in \(arguments.joined(separator: ", "))"))
+                : .success(paths)
+        }
+        let candidates = candidateDirectories()
+        for directory in candidates {
+            let files = jsonFiles(in: directory)
+            if !files.isEmpty { return .success(files) }
+        }
+        let looked = candidates.map { "  \($0)" }.joined(separator: "\n")
+        return .failure(LocateFailure(
+            reason: "bench data not found; looked for .json files in:\n\(looked)\n"
+                + "pass files or a folder as arguments, or set \(environmentVariable)"))
+    }
+
+    /// Why no benchmark input was found.
+    struct LocateFailure: Error {
+        var reason: String
+    }
+}
