@@ -36,7 +36,7 @@ extension JSONNode {
             case .array, .object:
                 var frame = Frame(end: entry.containerEnd)
                 if entry.tag == .object {
-                    frame.object = JSONObject()
+                    frame.object = JSONObject(minimumCapacity: entry.containerCount)
                 } else {
                     frame.elements.reserveCapacity(entry.containerCount)
                 }

@@ -80,7 +80,7 @@ public struct JSONNode: Sendable {
 
     /// The number, keeping its exact text; nil for other kinds.
     public var numberValue: JSONNumber? {
-        withNumberText { JSONNumber(text: String(decoding: $0, as: UTF8.self)) } ?? nil
+        withNumberText { JSONNumber(validatedText: String(decoding: $0, as: UTF8.self)) }
     }
 
     /// The number as `Int` when it is integral and in range (`1.0` and `1e2` count), else nil.

@@ -333,60 +333,66 @@ extension JSONValue {
 
     /// Sends this value to a writer as events, using an explicit stack.
     func write(to writer: inout JSONWriter) {
-        enum Frame {
-            case array([JSONValue], next: Int)
-            case object([JSONObject.Element], order: [Int]?, next: Int)
+        /// An open container; advanced in place on the stack.
+        struct Frame {
+            var elements: [JSONValue] = []
+            var members: [JSONObject.Element] = []
+            var order: [Int]? = nil
+            var isObject: Bool
+            var next = 0
         }
         let sortsKeys = writer.options.contains(.sortedKeys)
         var stack: [Frame] = []
-        var current: JSONValue? = self
+        var current = self
         while true {
-            if let value = current {
-                current = nil
-                switch value {
-                case .null:
-                    writer.writeNull()
-                case .bool(let b):
-                    writer.writeBool(b)
-                case .number(let n):
-                    writer.writeNumber(n)
-                case .string(let s):
-                    writer.writeString(s)
-                case .array(let elements):
-                    writer.beginArray()
-                    stack.append(.array(elements, next: 0))
-                case .object(let object):
-                    writer.beginObject()
-                    let members = object.members
-                    var order: [Int]? = nil
-                    if sortsKeys && members.count > 1 {
-                        // Array.sort is not stable; break ties by position.
-                        order = members.indices.sorted { a, b in
-                            if members[a].key == members[b].key { return a < b }
-                            return JSONWriter.keyPrecedes(members[a].key, members[b].key)
-                        }
+            switch current {
+            case .null:
+                writer.writeNull()
+            case .bool(let b):
+                writer.writeBool(b)
+            case .number(let n):
+                writer.writeNumber(n)
+            case .string(let s):
+                writer.writeString(s)
+            case .array(let elements):
+                writer.beginArray()
+                stack.append(Frame(elements: elements, isObject: false))
+            case .object(let object):
+                writer.beginObject()
+                let members = object.members
+                var order: [Int]? = nil
+                if sortsKeys && members.count > 1 {
+                    // Array.sort is not stable; break ties by position.
+                    order = members.indices.sorted { a, b in
+                        if members[a].key == members[b].key { return a < b }
+                        return JSONWriter.keyPrecedes(members[a].key, members[b].key)
                     }
-                    stack.append(.object(members, order: order, next: 0))
                 }
+                stack.append(Frame(members: members, order: order, isObject: true))
             }
-            guard let top = stack.popLast() else { return }
-            switch top {
-            case .array(let elements, let next):
-                if next < elements.count {
-                    current = elements[next]
-                    stack.append(.array(elements, next: next + 1))
+            // Find the next value to write, closing finished containers.
+            while true {
+                let top = stack.count - 1
+                guard top >= 0 else { return }
+                let next = stack[top].next
+                if stack[top].isObject {
+                    if next < stack[top].members.count {
+                        let member = stack[top].members[stack[top].order?[next] ?? next]
+                        writer.writeKey(member.key)
+                        current = member.value
+                        stack[top].next = next + 1
+                        break
+                    }
+                    writer.endObject()
                 } else {
+                    if next < stack[top].elements.count {
+                        current = stack[top].elements[next]
+                        stack[top].next = next + 1
+                        break
+                    }
                     writer.endArray()
                 }
-            case .object(let members, let order, let next):
-                if next < members.count {
-                    let member = members[order?[next] ?? next]
-                    writer.writeKey(member.key)
-                    current = member.value
-                    stack.append(.object(members, order: order, next: next + 1))
-                } else {
-                    writer.endObject()
-                }
+                stack.removeLast()
             }
         }
     }
