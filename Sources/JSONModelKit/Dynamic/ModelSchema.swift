@@ -1,0 +1,353 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Models declared as data: a schema that a host loads at run time.
+///
+/// A schema is JSON of the form
+///
+/// ```json
+/// {"models": [{"name": "Invoice", "properties": [
+///     {"name": "total", "type": "Decimal"},
+///     {"name": "customer", "type": "Customer?", "jsonPath": "customer_ref"}]}]}
+/// ```
+///
+/// Register it with ``ModelRegistry/register(_:)-(ModelSchema)``; its models then behave like
+/// compiled ones and are created by name:
+///
+/// ```swift
+/// let schema = try ModelSchema(json: pluginSchemaData)
+/// try ModelRegistry.shared.register(schema)
+/// let invoice = try ModelRegistry.shared.makeModel(named: "Invoice", json: data)
+/// let total: Decimal? = invoice.total
+/// ```
+///
+/// Types: `Int`, `Int8`…`Int64`, `UInt`, `UInt8`…`UInt64`, `Double`, `Float`, `Bool`, `String`,
+/// `Decimal`, `Date`, `URL`, `UUID`, `Data`, `JSON`, a model name, `[T]`, `[String: T]` and
+/// `T?`. Property options: `jsonPath` (dotted text or a list of keys and indices), `anyOf`,
+/// `default`, `enumValues`, `serialize`, `readOnly`, `dateFormat`, `embedPath`, `converter`,
+/// `inverse`, `group`. A model may have `extends` and a `discriminator`.
+public struct ModelSchema: Sendable, Equatable {
+    /// The models, in the order the schema lists them.
+    public var models: [Model]
+
+    /// One model of a schema.
+    public struct Model: Sendable, Equatable {
+        /// The model's name, unique in its registry.
+        public var name: String
+        /// The model whose properties this one inherits.
+        public var extends: String?
+        /// How to choose a more specific model from the JSON, for polymorphism.
+        public var discriminator: Discriminator?
+        /// The model's own properties, in declaration order.
+        public var properties: [Property]
+    }
+
+    /// Chooses a model by the value at a path: `{"jsonPath": "type", "map": {"circle": "Circle"}}`.
+    public struct Discriminator: Sendable, Equatable {
+        /// Where the type's tag is.
+        public var path: JSONPath
+        /// Tag to model name.
+        public var map: [String: String]
+    }
+
+    /// One property of a schema model.
+    public struct Property: Sendable, Equatable {
+        public var name: String
+        public var type: TypeName
+        /// Where the value is; empty means the property's name.
+        public var paths: [JSONPath]
+        public var defaultValue: JSONValue?
+        public var enumValues: [String]?
+        public var serialize: Bool
+        public var readOnly: Bool
+        public var dateFormat: String?
+        public var embedPath: JSONPath?
+        public var converter: String?
+        public var inverse: String?
+        public var group: Bool
+    }
+
+    /// A type as written in a schema: `Int`, `[Order]`, `[String: Double?]`, `Customer?`.
+    public indirect enum TypeName: Sendable, Hashable, CustomStringConvertible {
+        case named(String)
+        case array(TypeName)
+        case dictionary(TypeName)
+        case optional(TypeName)
+
+        /// Parses a type expression.
+        ///
+        /// - Throws: A message saying what is wrong, when the text is not a type.
+        public init(parsing text: String) throws(ModelSchemaError) {
+            var parser = TypeParser(text: Array(text.unicodeScalars))
+            guard let type = parser.parseType(), parser.atEnd else {
+                throw ModelSchemaError("'\(text)' is not a type (expected a name, [T], [String: T] or T?)")
+            }
+            self = type
+        }
+
+        public var description: String {
+            switch self {
+            case .named(let name): name
+            case .array(let element): "[\(element)]"
+            case .dictionary(let value): "[String: \(value)]"
+            case .optional(let wrapped): "\(wrapped)?"
+            }
+        }
+
+        /// Every name the type mentions.
+        var names: [String] {
+            switch self {
+            case .named(let name): [name]
+            case .array(let inner), .dictionary(let inner), .optional(let inner): inner.names
+            }
+        }
+    }
+
+    /// Creates a schema from models built in code.
+    public init(models: [Model]) {
+        self.models = models
+    }
+
+    /// Reads a schema from its JSON form, checking every field.
+    ///
+    /// The check covers the form of the schema alone; names that refer to other models are
+    /// checked when the schema is registered.
+    ///
+    /// - Throws: ``ModelSchemaError`` naming the model and property at fault.
+    public init(json: JSONValue) throws(ModelSchemaError) {
+        guard let root = json.objectValue else { throw ModelSchemaError("a schema must be a JSON object") }
+        try Self.checkKeys(root, allowed: ["models"], context: "schema")
+        guard let list = root["models"]?.arrayValue else {
+            throw ModelSchemaError("a schema needs \"models\": a list of models")
+        }
+        var models: [Model] = []
+        for (index, entry) in list.enumerated() {
+            models.append(try Self.model(from: entry, index: index))
+        }
+        self.models = models
+    }
+
+    /// Parses and reads a schema from JSON bytes.
+    ///
+    /// - Throws: ``ModelSchemaError``, also for JSON that does not parse (with its line and column).
+    public init(data: Data) throws(ModelSchemaError) {
+        do {
+            try self.init(json: try JSONDocument(data: data).root.value)
+        } catch let error as ModelSchemaError {
+            throw error
+        } catch {
+            throw ModelSchemaError("invalid JSON: \(error)")
+        }
+    }
+
+    /// Parses and reads a schema from JSON text.
+    public init(string: String) throws(ModelSchemaError) {
+        try self.init(data: Data(string.utf8))
+    }
+
+    // MARK: Reading
+
+    private static func model(from value: JSONValue, index: Int) throws(ModelSchemaError) -> Model {
+        guard let object = value.objectValue else { throw ModelSchemaError("models[\(index)] must be an object") }
+        guard let name = object["name"]?.stringValue, !name.isEmpty else {
+            throw ModelSchemaError("models[\(index)] needs a \"name\"")
+        }
+        try checkKeys(object, allowed: ["name", "extends", "discriminator", "properties"], context: "model \(name)")
+        var model = Model(name: name, extends: nil, discriminator: nil, properties: [])
+        if let extends = object["extends"] {
+            guard let parent = extends.stringValue else { throw ModelSchemaError("\"extends\" must be a model name", model: name) }
+            model.extends = parent
+        }
+        if let discriminator = object["discriminator"] {
+            guard let fields = discriminator.objectValue, let pathValue = fields["jsonPath"],
+                let map = fields["map"]?.objectValue
+            else {
+                throw ModelSchemaError("\"discriminator\" needs \"jsonPath\" and \"map\"", model: name)
+            }
+            var names: [String: String] = [:]
+            for (tag, target) in map {
+                guard let target = target.stringValue else {
+                    throw ModelSchemaError("discriminator map values must be model names", model: name)
+                }
+                names[tag] = target
+            }
+            model.discriminator = Discriminator(path: try path(pathValue, model: name, option: "jsonPath"), map: names)
+        }
+        guard let properties = (object["properties"] ?? .array([])).arrayValue else {
+            throw ModelSchemaError("\"properties\" must be a list", model: name)
+        }
+        for entry in properties {
+            model.properties.append(try property(from: entry, model: name))
+        }
+        return model
+    }
+
+    private static let propertyKeys: Set<String> = [
+        "name", "type", "jsonPath", "anyOf", "default", "enumValues", "serialize", "readOnly", "dateFormat",
+        "embedPath", "converter", "inverse", "group",
+    ]
+
+    private static func property(from value: JSONValue, model: String) throws(ModelSchemaError) -> Property {
+        guard let object = value.objectValue, let name = object["name"]?.stringValue, !name.isEmpty else {
+            throw ModelSchemaError("each property needs a \"name\"", model: model)
+        }
+        func fail(_ message: String) -> ModelSchemaError { ModelSchemaError(message, model: model, property: name) }
+        for key in object.keys where !propertyKeys.contains(key) {
+            throw fail("unknown option \"\(key)\"")
+        }
+        guard let typeText = object["type"]?.stringValue else { throw fail("needs a \"type\"") }
+        let type: TypeName
+        do {
+            type = try TypeName(parsing: typeText)
+        } catch {
+            throw fail(error.message)
+        }
+        var paths: [JSONPath] = []
+        if let jsonPath = object["jsonPath"] { paths.append(try path(jsonPath, model: model, property: name, option: "jsonPath")) }
+        if let anyOf = object["anyOf"] {
+            guard let list = anyOf.arrayValue, !list.isEmpty else { throw fail("\"anyOf\" must be a non-empty list of paths") }
+            for entry in list {
+                let alternative = try path(entry, model: model, property: name, option: "anyOf")
+                if !paths.contains(alternative) { paths.append(alternative) }
+            }
+        }
+        func bool(_ key: String, _ defaultValue: Bool) throws(ModelSchemaError) -> Bool {
+            guard let value = object[key] else { return defaultValue }
+            guard let flag = value.boolValue else { throw fail("\"\(key)\" must be true or false") }
+            return flag
+        }
+        func string(_ key: String) throws(ModelSchemaError) -> String? {
+            guard let value = object[key] else { return nil }
+            guard let text = value.stringValue else { throw fail("\"\(key)\" must be a string") }
+            return text
+        }
+        var enumValues: [String]?
+        if let list = object["enumValues"] {
+            guard let strings = list.arrayValue?.compactMap(\.stringValue), strings.count == list.arrayValue?.count else {
+                throw fail("\"enumValues\" must be a list of strings")
+            }
+            enumValues = strings
+        }
+        var embedPath: JSONPath?
+        if let embed = object["embedPath"] { embedPath = try path(embed, model: model, property: name, option: "embedPath") }
+        return Property(
+            name: name, type: type, paths: paths, defaultValue: object["default"], enumValues: enumValues,
+            serialize: try bool("serialize", true), readOnly: try bool("readOnly", false),
+            dateFormat: try string("dateFormat"), embedPath: embedPath, converter: try string("converter"),
+            inverse: try string("inverse"), group: try bool("group", false))
+    }
+
+    /// A path given as dotted text or as a list of keys (strings) and indices (integers).
+    private static func path(
+        _ value: JSONValue, model: String, property: String? = nil, option: String
+    ) throws(ModelSchemaError) -> JSONPath {
+        if let text = value.stringValue, !text.isEmpty { return JSONPath(parsing: text) }
+        if let list = value.arrayValue, !list.isEmpty {
+            var segments: [JSONPath.Segment] = []
+            for entry in list {
+                if let key = entry.stringValue {
+                    segments.append(.key(key))
+                } else if let index = entry.intValue, index >= 0 {
+                    segments.append(.index(index))
+                } else {
+                    throw ModelSchemaError("\"\(option)\" segments must be strings or non-negative integers",
+                                           model: model, property: property)
+                }
+            }
+            return JSONPath(segments)
+        }
+        throw ModelSchemaError("\"\(option)\" must be a dotted string or a list of segments", model: model, property: property)
+    }
+
+    private static func checkKeys(_ object: JSONObject, allowed: Set<String>, context: String) throws(ModelSchemaError) {
+        for key in object.keys where !allowed.contains(key) {
+            throw ModelSchemaError("unknown key \"\(key)\" in \(context)")
+        }
+    }
+}
+
+/// A mistake in a schema, naming where it is.
+public struct ModelSchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+    /// The model at fault, when known.
+    public var model: String?
+    /// The property at fault, when known.
+    public var property: String?
+    /// The schema file, when the schema came from one.
+    public var file: String?
+
+    public init(_ message: String, model: String? = nil, property: String? = nil, file: String? = nil) {
+        self.message = message
+        self.model = model
+        self.property = property
+        self.file = file
+    }
+
+    public var description: String {
+        var place = [file, model.map { m in property.map { "\(m).\($0)" } ?? m }].compactMap { $0 }.joined(separator: ": ")
+        if !place.isEmpty { place += ": " }
+        return "schema error: \(place)\(message)"
+    }
+}
+
+/// A small recursive-descent parser for type expressions; nesting is bounded by the text.
+private struct TypeParser {
+    let text: [Unicode.Scalar]
+    var position = 0
+    var depth = 0
+
+    var atEnd: Bool {
+        mutating get {
+            skipSpaces()
+            return position == text.count
+        }
+    }
+
+    mutating func skipSpaces() {
+        while position < text.count && text[position] == " " { position += 1 }
+    }
+
+    mutating func parseType() -> ModelSchema.TypeName? {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth < 32 else { return nil }
+        skipSpaces()
+        guard position < text.count else { return nil }
+        var type: ModelSchema.TypeName
+        if text[position] == "[" {
+            position += 1
+            guard let first = parseType() else { return nil }
+            skipSpaces()
+            if position < text.count && text[position] == ":" {
+                guard first == .named("String") else { return nil }
+                position += 1
+                guard let value = parseType() else { return nil }
+                type = .dictionary(value)
+            } else {
+                type = .array(first)
+            }
+            skipSpaces()
+            guard position < text.count && text[position] == "]" else { return nil }
+            position += 1
+        } else {
+            let start = position
+            while position < text.count, text[position].properties.isAlphabetic || text[position] == "_"
+                || (position > start && ("0"..."9").contains(text[position]))
+            {
+                position += 1
+            }
+            guard position > start else { return nil }
+            type = .named(String(String.UnicodeScalarView(text[start..<position])))
+        }
+        skipSpaces()
+        while position < text.count && text[position] == "?" {
+            position += 1
+            type = .optional(type)
+        }
+        return type
+    }
+}

@@ -1,0 +1,16 @@
+// Codable: a model encodes and decodes as its JSON object, through any coder.
+//
+// `init(from:)` is declared in the class itself (a required initializer of a
+// non-final class must be); it decodes a `JSONValue` and wraps it.
+
+extension JSONModel: Codable {
+    /// Encodes the model's current JSON object.
+    ///
+    /// ```swift
+    /// struct Envelope: Codable { var user: User }
+    /// let data = try JSONEncoder().encode(Envelope(user: user))
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        try json().encode(to: encoder)
+    }
+}

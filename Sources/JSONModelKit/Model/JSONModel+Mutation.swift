@@ -1,0 +1,221 @@
+import Synchronization
+
+// Writes, copies and the mutation overlay.
+//
+// The first write materializes the current JSON object as an owned
+// `JSONValue` (the overlay); the original stays untouched and readable as
+// `originalJSON`. Each write changes the overlay and empties the cache slots
+// of the properties whose paths overlap the written one.
+//
+// A nested model read from a mutable model is mutable and linked (weakly)
+// to its parent with its path there; after each of its own writes it writes
+// its whole current object into the parent at that path, and the parent does
+// the same upward. So `user.address.city = "Rome"` shows in `user.json()`,
+// and the child the parent caches stays the one the caller holds.
+
+extension JSONModel {
+    /// Sets a declared property from dynamic code, throwing instead of stopping the program.
+    ///
+    /// The value may have the property's Swift type, or be anything that converts
+    /// to it the way JSON does (`"42"` or `42` for an `Int64`, a `JSONValue`, a
+    /// dictionary for a model). nil removes the property's JSON.
+    ///
+    /// ```swift
+    /// try user.set(31, forProperty: "age")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The new value, or nil.
+    ///   - name: The property name.
+    /// - Throws: ``JSONModelError`` when the model is immutable, the property is
+    ///   unknown or read-only, or the value does not convert.
+    public func set(_ value: Any?, forProperty name: String) throws(JSONModelError) {
+        guard let ordinal = metadata.ordinal(of: name) else {
+            throw .unknownProperty(model: metadata.modelName, property: name)
+        }
+        try assign(value, at: ordinal)
+    }
+
+    /// Writes a value of the property's type, or one that converts to it exactly.
+    func assign(_ value: Any?, at ordinal: Int) throws(JSONModelError) {
+        let name = metadata.properties[ordinal].name
+        guard let value else {
+            try apply(nil, to: metadata.properties[ordinal])
+            return
+        }
+        let property = metadata.properties[ordinal]
+        if property.valueType.cast(value) != nil {
+            try write(value, at: ordinal)
+            return
+        }
+        var json: JSONValue?
+        if let model = value as? JSONModel {
+            json = model.json()
+        } else if let given = value as? JSONValue {
+            json = given
+        } else {
+            json = try? JSONValue(any: value)
+        }
+        if let json, json.isNull {
+            try apply(nil, to: property)
+            return
+        }
+        var context = makeContext(for: property, validating: false)
+        guard let json, let converted = property.valueType.convertAny(.value(json), context: &context),
+            context.diagnostics.isEmpty
+        else {
+            throw .typeMismatch(
+                model: metadata.modelName, property: name, expected: property.type.description,
+                found: String(describing: type(of: value)))
+        }
+        try write(converted, at: ordinal)
+    }
+
+    /// Writes a value of the property's Swift type.
+    func write(_ newValue: Any, at ordinal: Int) throws(JSONModelError) {
+        let property = metadata.properties[ordinal]
+        if let optional = newValue as? any OptionalPropertyValue, optional.wrappedValue == nil {
+            try apply(nil, to: property)
+            return
+        }
+        guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
+        let path = property.paths[0]
+        guard let encoded = property.valueType.jsonValue(ofAny: newValue, replacing: currentSource[path]) else {
+            throw .typeMismatch(
+                model: metadata.modelName, property: property.name, expected: property.type.description,
+                found: String(describing: type(of: newValue)))
+        }
+        try apply(encoded, to: property)
+    }
+
+    /// Writes JSON (nil removes) at the property's first path.
+    ///
+    /// Writing the default where there was no value writes nothing.
+    func apply(_ encoded: JSONValue?, to property: PropertyMetadata) throws(JSONModelError) {
+        guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
+        guard !property.options.readOnly else { throw .readOnly(model: metadata.modelName, property: property.name) }
+        let path = property.paths[0]
+        let propagates = parentLink != nil
+        let changed: JSONValue? = state.withLock { state in
+            if let encoded, encoded == property.defaultJSON {
+                let existed = state.current.map { $0[path] != nil } ?? (original[path] != nil)
+                if !existed { return nil }
+            }
+            // The overlay is changed in place; only the first write copies the original.
+            if state.current == nil { state.current = original.jsonValue }
+            if let encoded {
+                state.current![path] = encoded
+                invalidate(&state, overlapping: path, except: nil)
+            } else {
+                // nil removes the value at every alternative path, so no older one shows through.
+                let present = property.paths.filter { state.current![$0] != nil }
+                guard !present.isEmpty else { return nil }
+                for alternative in present {
+                    state.current![alternative] = nil
+                    invalidate(&state, overlapping: alternative, except: nil)
+                }
+            }
+            return propagates ? state.current : nil
+        }
+        if let changed { propagate(changed) }
+    }
+
+    /// Called by a nested model after it changed: takes its object at `link.path`.
+    func childDidChange(_ link: ParentLink, object: JSONValue) {
+        let changed: JSONValue = state.withLock { state in
+            var current = state.current ?? original.jsonValue
+            current[link.path] = object
+            state.current = current
+            invalidate(&state, overlapping: link.path, except: link.ordinal)
+            return current
+        }
+        propagate(changed)
+    }
+
+    /// Passes this model's new object up to its parent, if it has one.
+    private func propagate(_ object: JSONValue) {
+        guard let link = parentLink, let parent = link.parent else { return }
+        parent.childDidChange(link, object: object)
+    }
+
+    /// Empties the cache slots of properties whose paths overlap `path`, and
+    /// marks conversions in flight as stale.
+    private func invalidate(_ state: inout ModelState, overlapping path: JSONPath, except kept: Int?) {
+        state.generation += 1
+        guard !state.cache.isEmpty else { return }
+        for property in metadata.properties where property.ordinal != kept {
+            if property.paths.contains(where: { $0.overlaps(path) }) {
+                state.cache[property.ordinal] = nil
+            }
+        }
+    }
+
+    /// An immutable model of the same class with this model's current JSON.
+    ///
+    /// An immutable model returns itself.
+    ///
+    /// - Complexity: O(1): the copy shares the JSON.
+    public func copy() -> Self {
+        if !isMutable { return self }
+        return Self(ModelStorage(metadata: metadata, source: currentSource, mutable: false))
+    }
+
+    /// A mutable model of the same class with this model's current JSON.
+    ///
+    /// - Complexity: O(1): the copy shares the JSON until its first write.
+    public func mutableCopy() -> Self {
+        Self(ModelStorage(metadata: metadata, source: currentSource, mutable: true))
+    }
+
+    /// Returns an immutable copy changed by `body`, which gets a mutable copy.
+    ///
+    /// ```swift
+    /// let older = user.mutate { $0.age = 31 }
+    /// ```
+    ///
+    /// - Parameter body: Changes the mutable copy.
+    /// - Returns: An immutable model of the same class.
+    public func mutate(_ body: (Self) throws -> Void) rethrows -> Self {
+        let mutable = mutableCopy()
+        try body(mutable)
+        return mutable.copy()
+    }
+
+    /// Drops every write, returning the model to its original JSON.
+    public func clearMutations() {
+        let hadChanges = state.withLock { state in
+            let had = state.current != nil
+            state.current = nil
+            state.cache = []
+            state.generation += 1
+            return had
+        }
+        if hadChanges { propagate(original.jsonValue) }
+    }
+
+    /// Whether the model has been written to since it was created or last cleared.
+    public var hasMutations: Bool {
+        state.withLock { $0.current != nil }
+    }
+
+    /// The JSON object the model was created from, unchanged by writes.
+    public var originalJSON: JSONValue {
+        original.jsonValue
+    }
+}
+
+extension JSONPath {
+    /// Whether one path is a prefix of the other (writing one changes the other).
+    func overlaps(_ other: JSONPath) -> Bool {
+        let count = Swift.min(segments.count, other.segments.count)
+        return segments.prefix(count) == other.segments.prefix(count)
+    }
+}
+
+extension PropertyType {
+    /// Whether this is an optional type.
+    var isOptional: Bool {
+        if case .optional = self { return true }
+        return false
+    }
+}

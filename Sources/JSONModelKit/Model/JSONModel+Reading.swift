@@ -1,0 +1,346 @@
+import Synchronization
+
+// Reading properties: the member syntax, the dynamic API, the cache and diagnostics.
+
+extension JSONModel {
+    /// Reads (or, on a mutable model, writes) a declared property with its Swift type.
+    ///
+    /// ```swift
+    /// let age: Int = user.age
+    /// let next = user.age + 1
+    /// mutableUser.age = 31
+    /// ```
+    ///
+    /// The first read converts the JSON and caches the value; a value that does
+    /// not convert gives the property's default and records a diagnostic.
+    /// Reading an undeclared name, or with a Swift type the property does not
+    /// have, is a programmer error and stops the program with a message that
+    /// names the class and property. Writing to an immutable model stops the
+    /// program too; use ``set(_:forProperty:)`` to get an error instead. A
+    /// written value of another type is accepted when it converts exactly
+    /// (`user.id = 6` for an `Int64` property).
+    ///
+    /// - Complexity: O(1) on average once cached: a name lookup, a lock and an
+    ///   array slot.
+    // Inlinable so a client's read knows `T`: a cached read is then a name
+    // lookup, a lock, an array slot and a class cast (measured: the
+    // unspecialized generic spent most of its time instantiating metadata).
+    @inlinable
+    public subscript<T>(dynamicMember name: String) -> T {
+        get {
+            let entry = _cacheEntry(forMember: name)
+            if let box = entry as? CacheBox<T> { return box.value }
+            return _typedValue(entry, forMember: name)
+        }
+        set {
+            _assign(newValue, forMember: name)
+        }
+    }
+
+    /// The cache entry of a declared property; stops the program for an undeclared name.
+    @usableFromInline
+    func _cacheEntry(forMember name: String) -> CacheEntry {
+        guard let ordinal = metadata.ordinal(of: name) else { unrecognizedProperty(name) }
+        return entry(at: ordinal)
+    }
+
+    /// A cached value read as a type other than the declared one (`Int?` for an `Int`),
+    /// or a stop with a message for a type it does not have.
+    @usableFromInline
+    func _typedValue<T>(_ entry: CacheEntry, forMember name: String) -> T {
+        let value = entry.anyValue
+        if let typed = value as? T { return typed }
+        let property = metadata.property(named: name)!
+        if unwrappedValue(value) == nil && !(T.self is any OptionalPropertyValue.Type) {
+            preconditionFailure(
+                "\(metadata.modelName).\(name) is nil; read the \(property.type) property as an optional")
+        }
+        preconditionFailure("\(metadata.modelName).\(name) is declared \(property.type) but was read as \(T.self)")
+    }
+
+    /// Writes through the member syntax; stops the program on failure.
+    @usableFromInline
+    func _assign(_ newValue: Any, forMember name: String) {
+        guard let ordinal = metadata.ordinal(of: name) else { unrecognizedProperty(name) }
+        do {
+            try assign(newValue, at: ordinal)
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// Reads a declared property without stating its type, for logs and chaining.
+    ///
+    /// ```swift
+    /// print("age: \(user.age)")                  // age: 30
+    /// let city: String? = user.address.city      // reads through a nested model
+    /// ```
+    public subscript(dynamicMember name: String) -> ModelValue {
+        guard let ordinal = metadata.ordinal(of: name) else { unrecognizedProperty(name) }
+        return ModelValue(model: metadata.modelName, property: name, value: unwrappedValue(value(at: ordinal)))
+    }
+
+    /// The value of a declared property, or nil when the name is not declared or the value is nil.
+    ///
+    /// Never stops the program; for code that knows property names only at run time.
+    ///
+    /// ```swift
+    /// user.value(forProperty: "age") as? Int   // 30
+    /// ```
+    ///
+    /// - Parameter name: The property name.
+    /// - Returns: The converted value (optionals unwrapped), or nil.
+    public func value(forProperty name: String) -> Any? {
+        guard let ordinal = metadata.ordinal(of: name) else { return nil }
+        return unwrappedValue(value(at: ordinal))
+    }
+
+    /// The value of a declared property turned back into JSON, or nil when the name is not declared.
+    ///
+    /// A nil value gives `.null`; a model gives its current JSON object.
+    ///
+    /// - Parameter name: The property name.
+    public func jsonValue(forProperty name: String) -> JSONValue? {
+        guard let ordinal = metadata.ordinal(of: name) else { return nil }
+        let property = metadata.properties[ordinal]
+        let value = value(at: ordinal)
+        return (property.valueType.jsonValue(ofAny: value, replacing: nil) ?? nil) ?? .null
+    }
+
+    /// Whether `name` is a declared property of this model.
+    public func hasProperty(_ name: String) -> Bool {
+        metadata.ordinal(of: name) != nil
+    }
+
+    /// The names of the declared properties, inherited ones first.
+    public var propertyNames: [String] {
+        metadata.properties.map(\.name)
+    }
+
+    /// The name of the model's class (or schema).
+    public var modelName: String { metadata.modelName }
+
+    /// The diagnostics recorded by the reads so far, in the order they happened.
+    ///
+    /// Nested models keep their own; ``validate()`` gathers all of them.
+    public var diagnostics: [ModelDiagnostic] {
+        state.withLock { $0.diagnostics }
+    }
+
+    /// Converts every property (nested models included) and throws if any value did not convert cleanly.
+    ///
+    /// - Throws: ``ModelValidationError`` listing every diagnostic with its path
+    ///   from this model's object.
+    /// - Complexity: O(*n*) in the size of the JSON.
+    public func validate() throws(ModelValidationError) {
+        let diagnostics = validationDiagnostics()
+        if !diagnostics.isEmpty {
+            throw ModelValidationError(model: metadata.modelName, diagnostics: diagnostics)
+        }
+    }
+
+    // MARK: Internals
+
+    /// Stops the program for a name that is not a declared property.
+    func unrecognizedProperty(_ name: String) -> Never {
+        preconditionFailure(
+            "\(metadata.modelName) has no declared property '\(name)' (unrecognized selector); "
+                + "declared: \(metadata.properties.map(\.name).joined(separator: ", "))")
+    }
+
+    /// The JSON object as it is now: the overlay after writes, the original before.
+    var currentSource: JSONInput {
+        state.withLock { $0.current }.map(JSONInput.value) ?? original
+    }
+
+    /// The value of a property: from the cache, or converted and cached.
+    ///
+    /// Conversion runs outside the lock (it may create nested models); if two
+    /// threads convert at once, the first to store wins and both return it.
+    func value(at ordinal: Int) -> any Sendable {
+        entry(at: ordinal).anyValue
+    }
+
+    /// The cache entry of a property, converting and caching on first use.
+    func entry(at ordinal: Int) -> CacheEntry {
+        enum Lookup {
+            case cached(CacheEntry)
+            case missing(current: JSONValue?, generation: Int)
+        }
+        let lookup: Lookup = state.withLock { state in
+            if ordinal < state.cache.count, let entry = state.cache[ordinal] { return .cached(entry) }
+            return .missing(current: state.current, generation: state.generation)
+        }
+        switch lookup {
+        case .cached(let entry):
+            return entry
+        case .missing(let current, let generation):
+            let property = metadata.properties[ordinal]
+            var context = makeContext(for: property, validating: false)
+            let value = convert(property, from: current.map(JSONInput.value) ?? original, context: &context)
+            let entry = property.valueType.makeCacheEntry(value)
+            let diagnostics = context.diagnostics
+            return state.withLock { state in
+                guard state.generation == generation else { return entry }
+                if state.cache.isEmpty {
+                    state.cache = Array(repeating: nil, count: metadata.properties.count)
+                }
+                if let stored = state.cache[ordinal] { return stored }
+                state.cache[ordinal] = entry
+                state.diagnostics += diagnostics
+                return entry
+            }
+        }
+    }
+
+    func makeContext(for property: PropertyMetadata, validating: Bool) -> ConversionContext {
+        var context = ConversionContext(
+            modelName: metadata.modelName, property: property.name, segments: [], mutable: isMutable,
+            owner: isMutable ? self : nil, ordinal: property.ordinal, validating: validating)
+        context.schemaModel = property.schemaModel?.metadata
+        return context
+    }
+
+    /// Converts a property from `source`: the first present, non-null path wins;
+    /// missing, null and unconvertible values give the default.
+    func convert(_ property: PropertyMetadata, from source: JSONInput, context: inout ConversionContext) -> any Sendable {
+        for path in property.paths {
+            guard let found = source[path], !found.isNull else { continue }
+            context.segments = path.segments
+            if let value = property.valueType.convertAny(found, context: &context) { return value }
+            return defaultValue(of: property, context: &context)
+        }
+        // Nothing found. A path cut short by a value of the wrong kind is worth a diagnostic;
+        // one that meets a missing key or null is simply missing.
+        for path in property.paths where path.segments.count > 1 {
+            if let (prefix, kind) = source.blockingValue(on: path) {
+                context.segments = prefix.segments
+                context.record(.typeMismatch, "expected an object or array on the way to \(path), found \(kind)")
+                break
+            }
+        }
+        return defaultValue(of: property, context: &context)
+    }
+
+    /// The default of a property; models in it are created for this model (linked when mutable).
+    func defaultValue(of property: PropertyMetadata, context: inout ConversionContext) -> any Sendable {
+        if let stored = property.storedDefault { return stored }
+        context.segments = property.paths[0].segments
+        var defaultContext = context
+        defaultContext.validating = false
+        guard let json = property.defaultJSON,
+            let value = property.valueType.convertAny(.value(json), context: &defaultContext)
+        else {
+            preconditionFailure("\(metadata.modelName).\(property.name) has no usable default")
+        }
+        return value
+    }
+
+    /// Converts every property afresh, filling empty cache slots, and returns
+    /// every diagnostic, nested models' included with their full paths.
+    func validationDiagnostics() -> [ModelDiagnostic] {
+        let (current, generation) = state.withLock { ($0.current, $0.generation) }
+        let source = current.map(JSONInput.value) ?? original
+        var all: [ModelDiagnostic] = []
+        for property in metadata.properties {
+            var context = makeContext(for: property, validating: true)
+            let value = convert(property, from: source, context: &context)
+            all += context.diagnostics
+            all += context.nestedDiagnostics
+            let own = context.diagnostics
+            state.withLock { state in
+                guard state.generation == generation else { return }
+                if state.cache.isEmpty {
+                    state.cache = Array(repeating: nil, count: metadata.properties.count)
+                }
+                if state.cache[property.ordinal] == nil {
+                    state.cache[property.ordinal] = property.valueType.makeCacheEntry(value)
+                    state.diagnostics += own
+                }
+            }
+        }
+        return all
+    }
+
+    /// How many properties have a cached value; for tests of laziness.
+    var cachedPropertyCount: Int {
+        state.withLock { $0.cache.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+    }
+}
+
+/// A property value read without a stated type: printable, and chainable
+/// into nested models.
+///
+/// ```swift
+/// print(user.age)                          // 30
+/// let city: String? = user.address.city    // chains through the nested model
+/// let typed: Int = user.age                // typed reads need no ModelValue
+/// ```
+@dynamicMemberLookup
+public struct ModelValue: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The model class the value was read from.
+    public let model: String
+    /// The property read.
+    public let property: String
+    /// The value, nil for nil.
+    public let value: (any Sendable)?
+
+    /// The value as a nested model, or nil.
+    public var nestedModel: JSONModel? { value as? JSONModel }
+
+    /// Reads (or writes) a property of the nested model this value holds.
+    ///
+    /// Reading through a nil model gives nil when `T` is optional.
+    public subscript<T>(dynamicMember name: String) -> T {
+        get {
+            guard let nested = nestedModel else {
+                if value == nil, let none = (Optional<Any>.none as Any) as? T { return none }
+                notAModel(name)
+            }
+            return nested[dynamicMember: name]
+        }
+        nonmutating set {
+            guard let nested = nestedModel else { notAModel(name) }
+            nested[dynamicMember: name] = newValue
+        }
+    }
+
+    /// Reads a property of the nested model this value holds, untyped.
+    public subscript(dynamicMember name: String) -> ModelValue {
+        guard let nested = nestedModel else {
+            if value == nil { return ModelValue(model: model, property: "\(property).\(name)", value: nil) }
+            notAModel(name)
+        }
+        return nested[dynamicMember: name]
+    }
+
+    private func notAModel(_ name: String) -> Never {
+        if value == nil {
+            preconditionFailure("\(model).\(property) is nil, so it has no property '\(name)'")
+        }
+        preconditionFailure(
+            "\(model).\(property) is \(type(of: value!)), not a model; read it with a type "
+                + "(let value: \(type(of: value!)) = ….\(property)) to use its '\(name)'")
+    }
+
+    /// Whether the value is nil: `user.nickname == nil`.
+    public static func == (lhs: ModelValue, rhs: _OptionalNilComparisonType) -> Bool {
+        lhs.value == nil
+    }
+
+    /// Whether the value is not nil: `user.nickname != nil`.
+    public static func != (lhs: ModelValue, rhs: _OptionalNilComparisonType) -> Bool {
+        lhs.value != nil
+    }
+
+    /// The value as `print` would show it unwrapped; `nil` for nil.
+    public var description: String {
+        guard let value else { return "nil" }
+        return String(describing: value)
+    }
+
+    public var debugDescription: String {
+        guard let value else { return "nil" }
+        return String(reflecting: value)
+    }
+}

@@ -1,0 +1,176 @@
+import Synchronization
+
+/// A model object over a JSON object: declared properties, read lazily.
+///
+/// Subclass it and declare properties in the registration block; read them as
+/// members:
+///
+/// ```swift
+/// final class User: JSONModel {
+///     override class func properties(_ p: PropertyRegistrar) {
+///         p.firstName(String.self, jsonPath: "first_name")
+///         p.age(Int.self, default: 18)
+///         p.address(Address?.self)
+///     }
+/// }
+///
+/// let user = try User(json: #"{"first_name": "Ann", "age": 30}"#)
+/// let name: String = user.firstName   // converted now, then cached
+/// let next = user.age + 1             // 31
+/// let older = user.mutate { $0.age = 31 }
+/// ```
+///
+/// A model keeps the JSON it was created from (a view into a parsed
+/// ``JSONDocument`` or an owned ``JSONValue``) and converts nothing until a
+/// property is read; each converted value is cached by the property's
+/// ordinal. Models are immutable unless created mutable, and immutable
+/// models may be read from any number of threads at once.
+@dynamicMemberLookup
+open class JSONModel: @unchecked Sendable {
+    // @unchecked Sendable: every stored property is an immutable `let` of a
+    // Sendable type except `state`, whose contents change only while its Mutex
+    // is held. Subclasses keep their properties in the JSON, not in stored
+    // properties of their own.
+
+    /// The metadata of this model's class (or schema).
+    let metadata: ModelMetadata
+    /// The JSON object the model was created from; never changed.
+    let original: JSONInput
+    /// Whether the model accepts writes.
+    public let isMutable: Bool
+    /// For a mutable model read from a mutable parent: where to write changes through.
+    let parentLink: ParentLink?
+    /// The cache, the mutation overlay and the diagnostics.
+    let state: Mutex<ModelState>
+
+    /// Declares this class's properties; override it in each subclass.
+    ///
+    /// Declare one property per line through the registrar's member syntax.
+    /// Properties of superclasses are inherited whether or not the override
+    /// calls `super`.
+    ///
+    /// ```swift
+    /// override class func properties(_ p: PropertyRegistrar) {
+    ///     p.city(String.self)
+    ///     p.zip(String?.self, jsonPath: "postal_code")
+    /// }
+    /// ```
+    ///
+    /// - Parameter p: The registrar collecting the declarations.
+    open class func properties(_ p: PropertyRegistrar) {}
+
+    /// Checks this class's declarations (inherited ones included).
+    ///
+    /// A class with declaration problems stops the program when a model of it
+    /// is created; call this in a test to see the problems as an error instead.
+    ///
+    /// ```swift
+    /// @Test func declarations() throws { try User.validateDeclarations() }
+    /// ```
+    ///
+    /// - Throws: ``ModelDeclarationError`` naming the class and property of each problem.
+    public class func validateDeclarations() throws(ModelDeclarationError) {
+        let problems = ModelRegistry.shared.metadata(for: self).problems
+        if !problems.isEmpty { throw ModelDeclarationError(problems: problems) }
+    }
+
+    /// The metadata of this class: its properties, inherited ones included.
+    public class var modelMetadata: ModelMetadata {
+        ModelRegistry.shared.metadata(for: self)
+    }
+
+    /// Creates a model from storage prepared by the engine.
+    ///
+    /// Use the other initializers (`init(json:)`, `init(node:)`, …); this one
+    /// exists so the engine can create any subclass from its type.
+    ///
+    /// - Complexity: O(1).
+    public required init(_ storage: ModelStorage) {
+        let metadata = storage.metadata ?? ModelRegistry.shared.metadata(for: Self.self)
+        if !metadata.problems.isEmpty {
+            preconditionFailure(ModelDeclarationError(problems: metadata.problems).description)
+        }
+        self.metadata = metadata
+        self.original = storage.source
+        self.isMutable = storage.mutable
+        self.parentLink = storage.parent
+        self.state = Mutex(ModelState())
+    }
+
+    /// Decodes a model from any `Decoder` as a JSON object; see `JSONModel+Codable.swift`.
+    public required convenience init(from decoder: any Decoder) throws {
+        let value = try JSONValue(from: decoder)
+        try self.init(json: value)
+    }
+}
+
+/// What the engine hands to ``JSONModel/init(_:)``; opaque to users.
+public struct ModelStorage: Sendable {
+    let metadata: ModelMetadata?
+    let source: JSONInput
+    let mutable: Bool
+    let parent: ParentLink?
+
+    init(metadata: ModelMetadata? = nil, source: JSONInput, mutable: Bool, parent: ParentLink? = nil) {
+        self.metadata = metadata
+        self.source = source
+        self.mutable = mutable
+        self.parent = parent
+    }
+}
+
+/// The changing part of a model, kept behind its Mutex.
+struct ModelState {
+    /// Converted values by property ordinal; empty until the first read.
+    var cache: [CacheEntry?] = []
+    /// Diagnostics recorded by reads so far.
+    var diagnostics: [ModelDiagnostic] = []
+    /// The current JSON object once a write happened (the mutation overlay); nil before.
+    var current: JSONValue?
+    /// Counts writes, so a conversion started before a write is not cached after it.
+    var generation = 0
+}
+
+/// A converted value in a model's cache.
+///
+/// Each value is boxed in a `CacheBox` of the property's own Swift type, so a
+/// typed read is a class cast (`as? CacheBox<T>`) rather than an existential cast.
+@usableFromInline
+class CacheEntry: @unchecked Sendable {
+    // @unchecked Sendable: immutable after init; subclasses hold only Sendable values.
+    /// The value, boxed as an existential for untyped reads.
+    let anyValue: any Sendable
+
+    init(anyValue: any Sendable) {
+        self.anyValue = anyValue
+    }
+}
+
+/// A cached value of type `Value`.
+@usableFromInline
+final class CacheBox<Value>: CacheEntry, @unchecked Sendable {
+    // @unchecked Sendable: created only with values of property types, which are all Sendable.
+    @usableFromInline
+    let value: Value
+
+    init(_ value: Value, anyValue: any Sendable) {
+        self.value = value
+        super.init(anyValue: anyValue)
+    }
+}
+
+/// Where a nested model of a mutable model writes its changes: its parent and
+/// its path there. Weak, so a parent's cache holding the child makes no cycle.
+final class ParentLink: Sendable {
+    weak let parent: JSONModel?
+    /// The child's path in the parent's object.
+    let path: JSONPath
+    /// The parent's property the child was read through.
+    let ordinal: Int
+
+    init(parent: JSONModel, path: JSONPath, ordinal: Int) {
+        self.parent = parent
+        self.path = path
+        self.ordinal = ordinal
+    }
+}

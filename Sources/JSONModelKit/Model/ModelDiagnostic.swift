@@ -1,0 +1,121 @@
+/// A note about a JSON value that did not convert cleanly to its property's type.
+///
+/// Reads never throw. When a value does not convert, the read gives the
+/// property's default (nil for optionals) and the model records a diagnostic;
+/// ``JSONModel/diagnostics`` lists the ones recorded so far.
+///
+/// ```swift
+/// let user = try User(json: #"{"age": "old"}"#)
+/// user.age                       // 0, the default
+/// user.diagnostics.first?.path   // age
+/// ```
+public struct ModelDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: String, Sendable, Hashable {
+        /// The JSON value has a kind the property's type cannot be read from.
+        case typeMismatch
+        /// The value converted, but not exactly (2.5 read as an `Int` gives 3).
+        case lossy
+        /// A number does not fit the property's type.
+        case outOfRange
+        /// The value has the right JSON kind but its text is not valid for the type
+        /// (an unparsable date, URL, UUID or base64 string).
+        case invalidValue
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// Where the value is, relative to the model's JSON object.
+    public let path: JSONPath
+    /// The declared property being read.
+    public let property: String
+    /// The model class that declares the property.
+    public let model: String
+    /// A sentence that explains the problem.
+    public let message: String
+
+    /// Creates a diagnostic.
+    public init(kind: Kind, path: JSONPath, property: String, model: String, message: String) {
+        self.kind = kind
+        self.path = path
+        self.property = property
+        self.model = model
+        self.message = message
+    }
+
+    /// `path: message (Model.property, kind)`.
+    public var description: String {
+        "\(path.isEmpty ? "$" : path.description): \(message) (\(model).\(property), \(kind.rawValue))"
+    }
+
+    /// The same diagnostic seen from a containing model, with `prefix` put before its path.
+    func prefixed(by prefix: JSONPath) -> ModelDiagnostic {
+        ModelDiagnostic(kind: kind, path: prefix.appending(contentsOf: path), property: property, model: model, message: message)
+    }
+}
+
+/// The error a validating initializer throws: every diagnostic found while
+/// converting every property, with its JSON path.
+///
+/// ```swift
+/// do { _ = try User(validating: data) } catch let error as ModelValidationError {
+///     for diagnostic in error.diagnostics { print(diagnostic) }
+/// }
+/// ```
+public struct ModelValidationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The model class validated.
+    public let model: String
+    /// Every problem found, in property order; nested models' problems carry the full path.
+    public let diagnostics: [ModelDiagnostic]
+
+    /// Creates the error.
+    public init(model: String, diagnostics: [ModelDiagnostic]) {
+        self.model = model
+        self.diagnostics = diagnostics
+    }
+
+    /// One line per diagnostic after a summary line.
+    public var description: String {
+        let count = diagnostics.count
+        var text = "\(model) failed validation with \(count) problem\(count == 1 ? "" : "s"):"
+        for diagnostic in diagnostics { text += "\n  \(diagnostic)" }
+        return text
+    }
+}
+
+/// Errors from creating or changing a model.
+public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The JSON is valid but its top level is not an object.
+    case notAnObject(model: String, found: JSONKind)
+    /// A value given as `[String: Any]` holds something JSON cannot represent.
+    case notRepresentable(model: String, detail: String)
+    /// A write to a model created immutable.
+    case immutable(model: String, property: String)
+    /// A write to a property declared `readOnly`.
+    case readOnly(model: String, property: String)
+    /// A model name nothing is registered under.
+    case unknownModel(name: String)
+    /// A name that is not a declared property.
+    case unknownProperty(model: String, property: String)
+    /// A written value that cannot be turned into the property's type.
+    case typeMismatch(model: String, property: String, expected: String, found: String)
+
+    public var description: String {
+        switch self {
+        case .notAnObject(let model, let found):
+            return "\(model) needs a JSON object at the top level, found \(found)"
+        case .notRepresentable(let model, let detail):
+            return "\(model) cannot be created from a value JSON cannot represent: \(detail)"
+        case .immutable(let model, let property):
+            return "cannot set '\(property)' on an immutable \(model); use mutableCopy() or mutate { }"
+        case .readOnly(let model, let property):
+            return "cannot set '\(property)' on \(model): the property is declared readOnly"
+        case .unknownModel(let name):
+            return "no model is registered under the name '\(name)'"
+        case .unknownProperty(let model, let property):
+            return "\(model) has no declared property '\(property)'"
+        case .typeMismatch(let model, let property, let expected, let found):
+            return "cannot set '\(property)' on \(model): expected \(expected), got \(found)"
+        }
+    }
+}

@@ -1,0 +1,814 @@
+import Foundation
+
+// Conversion between JSON and property values, in both directions.
+//
+// Each supported Swift type conforms to `PropertyValue`, which reads a value
+// from JSON (recording a diagnostic when it cannot) and writes one back,
+// keeping the JSON kind already stored. Collections and optionals conform
+// conditionally, so `[String: [Int?]]` converts element by element into a
+// properly typed Swift value, without `[Any]` in between.
+
+// MARK: - Input
+
+/// A JSON value to read from: a view into a parsed document, or an owned value.
+enum JSONInput: Sendable {
+    case node(JSONNode)
+    case value(JSONValue)
+
+    var kind: JSONKind {
+        switch self {
+        case .node(let node): return node.kind
+        case .value(let value):
+            switch value {
+            case .null: return .null
+            case .bool: return .bool
+            case .number: return .number
+            case .string: return .string
+            case .array: return .array
+            case .object: return .object
+            }
+        }
+    }
+
+    var isNull: Bool {
+        switch self {
+        case .node(let node): return node.isNull
+        case .value(let value): return value.isNull
+        }
+    }
+
+    var boolValue: Bool? {
+        switch self {
+        case .node(let node): return node.boolValue
+        case .value(let value): return value.boolValue
+        }
+    }
+
+    var stringValue: String? {
+        switch self {
+        case .node(let node): return node.stringValue
+        case .value(let value): return value.stringValue
+        }
+    }
+
+    /// The exact source text of a number.
+    var numberText: String? {
+        switch self {
+        case .node(let node): return node.numberText
+        case .value(let value): return value.numberValue?.text
+        }
+    }
+
+    subscript(key: String) -> JSONInput? {
+        switch self {
+        case .node(let node): return node[key].map(JSONInput.node)
+        case .value(let value): return value[key].map(JSONInput.value)
+        }
+    }
+
+    subscript(index: Int) -> JSONInput? {
+        switch self {
+        case .node(let node): return node[index].map(JSONInput.node)
+        case .value(let value): return value[index].map(JSONInput.value)
+        }
+    }
+
+    subscript(path: JSONPath) -> JSONInput? {
+        switch self {
+        case .node(let node): return node[path].map(JSONInput.node)
+        case .value(let value): return value[path].map(JSONInput.value)
+        }
+    }
+
+    /// Where `path` runs into a value that cannot hold its next segment (a string where a key
+    /// is needed, an object where an index is), with that value's kind; nil when the path
+    /// resolves or stops at a missing key or null.
+    func blockingValue(on path: JSONPath) -> (prefix: JSONPath, kind: JSONKind)? {
+        var current = self
+        var prefix = JSONPath([])
+        for segment in path.segments {
+            if current.isNull { return nil }
+            let next: JSONInput?
+            switch segment {
+            case .key(let key):
+                guard current.kind == .object else { return (prefix, current.kind) }
+                next = current[JSONPath([.key(key)])]
+            case .index(let index):
+                guard current.kind == .array else { return (prefix, current.kind) }
+                next = current[JSONPath([.index(index)])]
+            }
+            guard let next else { return nil }
+            prefix.append(segment)
+            current = next
+        }
+        return nil
+    }
+
+    /// Calls `body` with each array element and its index; nothing for other kinds.
+    func forEachElement(_ body: (Int, JSONInput) -> Void) {
+        switch self {
+        case .node(let node):
+            for (index, element) in node.elements.enumerated() { body(index, .node(element)) }
+        case .value(let value):
+            guard case .array(let elements) = value else { return }
+            for (index, element) in elements.enumerated() { body(index, .value(element)) }
+        }
+    }
+
+    /// Calls `body` with each object member in order, duplicates included.
+    func forEachMember(_ body: (String, JSONInput) -> Void) {
+        switch self {
+        case .node(let node):
+            for member in node.members { body(member.key, .node(member.value)) }
+        case .value(let value):
+            guard case .object(let object) = value else { return }
+            for member in object { body(member.key, .value(member.value)) }
+        }
+    }
+
+    /// The value as an owned `JSONValue`; O(size) for a node.
+    var jsonValue: JSONValue {
+        switch self {
+        case .node(let node): return node.value
+        case .value(let value): return value
+        }
+    }
+
+    /// A short name of the value's kind for messages: `a string "abc"`, `a number 2.5`.
+    var summary: String {
+        switch kind {
+        case .null: return "null"
+        case .bool: return "a bool \(boolValue!)"
+        case .number: return "a number \(numberText!)"
+        case .string:
+            let text = stringValue!
+            return text.count > 40 ? "a string \"\(text.prefix(40))…\"" : "a string \"\(text)\""
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+// MARK: - Context
+
+/// What a conversion needs to know besides the value: where it is, and where
+/// its diagnostics and any child models go.
+struct ConversionContext {
+    /// The model class being read, for diagnostics.
+    let modelName: String
+    /// The declared property being read.
+    let property: String
+    /// The path of the value being converted, relative to the model's object.
+    var segments: [JSONPath.Segment]
+    /// Diagnostics recorded so far.
+    var diagnostics: [ModelDiagnostic] = []
+    /// Whether nested models are created mutable.
+    let mutable: Bool
+    /// For a mutable model, the model itself, so nested models write through to it.
+    let owner: JSONModel?
+    /// The ordinal of the property being read in `owner`.
+    let ordinal: Int
+    /// Whether nested models are validated as they are created (``JSONModel/validate()``).
+    var validating = false
+    /// Diagnostics of nested models found while validating, with full paths.
+    var nestedDiagnostics: [ModelDiagnostic] = []
+    /// The metadata of the schema model the property's type refers to, if it refers to one.
+    var schemaModel: ModelMetadata?
+
+    init(
+        modelName: String, property: String, segments: [JSONPath.Segment], mutable: Bool, owner: JSONModel?,
+        ordinal: Int, validating: Bool = false
+    ) {
+        self.modelName = modelName
+        self.property = property
+        self.segments = segments
+        self.mutable = mutable
+        self.owner = owner
+        self.ordinal = ordinal
+        self.validating = validating
+    }
+
+    var path: JSONPath { JSONPath(segments) }
+
+    mutating func record(_ kind: ModelDiagnostic.Kind, _ message: String) {
+        diagnostics.append(
+            ModelDiagnostic(kind: kind, path: path, property: property, model: modelName, message: message))
+    }
+
+    mutating func typeMismatch(_ input: JSONInput, expected: String) {
+        record(.typeMismatch, "expected \(expected), found \(input.summary)")
+    }
+}
+
+// MARK: - The conversion protocol
+
+/// A Swift type a model property can have.
+///
+/// Internal: the set of property types is closed in this issue; a later
+/// converter chain adds user types through its own protocol.
+protocol PropertyValue: Sendable {
+    /// The descriptor of this type.
+    static var propertyType: PropertyType { get }
+    /// The value a property of this type has when its JSON is missing or null and
+    /// nothing was declared; nil when the type has no natural default.
+    static var implicitDefault: Self? { get }
+    /// The value an array or dictionary element that does not convert takes;
+    /// nil leaves the element out. Only optionals have one (nil).
+    static var failedElementValue: Self? { get }
+    /// Reads a value from non-null JSON, or records a diagnostic and returns nil.
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> Self?
+    /// The JSON for this value, keeping the kind of `existing` where it makes
+    /// sense ("42" stays a string); nil means no value (an optional's nil).
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue?
+}
+
+extension PropertyValue {
+    static var failedElementValue: Self? { nil }
+
+    /// `convert` with the result boxed, for callers that hold only a metatype.
+    static func convertAny(_ input: JSONInput, context: inout ConversionContext) -> (any Sendable)? {
+        convert(input, context: &context)
+    }
+
+    /// The JSON for `value` if it has this type; `.failure` when it does not.
+    static func jsonValue(ofAny value: Any, replacing existing: JSONInput?) -> JSONValue?? {
+        guard let typed = value as? Self else { return .none }
+        return .some(typed.jsonValue(replacing: existing))
+    }
+
+    /// A cache entry for a value of this type.
+    static func makeCacheEntry(_ value: any Sendable) -> CacheEntry {
+        CacheBox(value as! Self, anyValue: value)
+    }
+
+    /// The value given, if it already has this type (boxed for storage).
+    static func cast(_ value: Any) -> (any Sendable)? {
+        value as? Self
+    }
+}
+
+/// Implemented by `Optional` so boxed values can be unwrapped without knowing their type.
+protocol OptionalPropertyValue {
+    /// The wrapped value, or nil.
+    var wrappedValue: (any Sendable)? { get }
+}
+
+extension Optional: OptionalPropertyValue where Wrapped: PropertyValue {
+    var wrappedValue: (any Sendable)? {
+        switch self {
+        case .some(let value):
+            if let nested = value as? any OptionalPropertyValue { return nested.wrappedValue }
+            return value
+        case .none: return nil
+        }
+    }
+}
+
+/// Unwraps any levels of `Optional` in a boxed value; nil when one of them is nil.
+func unwrappedValue(_ value: (any Sendable)?) -> (any Sendable)? {
+    guard let value else { return nil }
+    if let optional = value as? any OptionalPropertyValue { return optional.wrappedValue }
+    return value
+}
+
+// MARK: - Numbers
+
+enum NumberText {
+    /// Whether `text` follows the JSON number grammar exactly (no spaces, no `+`, no hex).
+    static func isValid(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        var next = bytes.next()
+        if next == UInt8(ascii: "-") { next = bytes.next() }
+        guard let first = next, isDigit(first) else { return false }
+        next = bytes.next()
+        if first != UInt8(ascii: "0") {
+            while let byte = next, isDigit(byte) { next = bytes.next() }
+        }
+        if next == UInt8(ascii: ".") {
+            next = bytes.next()
+            guard let byte = next, isDigit(byte) else { return false }
+            while let byte = next, isDigit(byte) { next = bytes.next() }
+        }
+        if next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
+            next = bytes.next()
+            if next == UInt8(ascii: "+") || next == UInt8(ascii: "-") { next = bytes.next() }
+            guard let byte = next, isDigit(byte) else { return false }
+            while let byte = next, isDigit(byte) { next = bytes.next() }
+        }
+        return next == nil
+    }
+
+    /// Whether valid number text has neither fraction nor exponent.
+    static func isPlainInteger(_ text: String) -> Bool {
+        !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    /// The number text of a JSON number, or of a string holding one; records a
+    /// type mismatch otherwise.
+    static func text(of input: JSONInput, expected: String, context: inout ConversionContext) -> String? {
+        switch input.kind {
+        case .number:
+            return input.numberText!
+        case .string:
+            let text = input.stringValue!
+            if isValid(text) { return text }
+            context.typeMismatch(input, expected: expected)
+            return nil
+        default:
+            context.typeMismatch(input, expected: expected)
+            return nil
+        }
+    }
+}
+
+extension FixedWidthInteger where Self: PropertyValue {
+    static var implicitDefault: Self? { 0 }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> Self? {
+        let typeName = String(describing: Self.self)
+        guard let text = NumberText.text(of: input, expected: typeName, context: &context) else { return nil }
+        if let exact = Self(text) { return exact }
+        if NumberText.isPlainInteger(text) {
+            context.record(.outOfRange, "\(text) does not fit in \(typeName)")
+            return nil
+        }
+        guard let double = Double(text), double.isFinite else {
+            context.record(.outOfRange, "\(text) does not fit in \(typeName)")
+            return nil
+        }
+        let rounded = double.rounded(.toNearestOrAwayFromZero)
+        guard let value = Self(exactly: rounded) else {
+            context.record(.outOfRange, "\(text) does not fit in \(typeName)")
+            return nil
+        }
+        if rounded != double {
+            context.record(.lossy, "\(text) rounded to \(value) to fit \(typeName)")
+        }
+        return value
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
+        if existing?.kind == .string { return .string(String(self)) }
+        return .number(JSONNumber(self))
+    }
+}
+
+extension Int: PropertyValue { static var propertyType: PropertyType { .int } }
+extension Int8: PropertyValue { static var propertyType: PropertyType { .int8 } }
+extension Int16: PropertyValue { static var propertyType: PropertyType { .int16 } }
+extension Int32: PropertyValue { static var propertyType: PropertyType { .int32 } }
+extension Int64: PropertyValue { static var propertyType: PropertyType { .int64 } }
+extension UInt: PropertyValue { static var propertyType: PropertyType { .uint } }
+extension UInt8: PropertyValue { static var propertyType: PropertyType { .uint8 } }
+extension UInt16: PropertyValue { static var propertyType: PropertyType { .uint16 } }
+extension UInt32: PropertyValue { static var propertyType: PropertyType { .uint32 } }
+extension UInt64: PropertyValue { static var propertyType: PropertyType { .uint64 } }
+
+extension Double: PropertyValue {
+    static var propertyType: PropertyType { .double }
+    static var implicitDefault: Double? { 0 }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> Double? {
+        guard let text = NumberText.text(of: input, expected: "Double", context: &context) else { return nil }
+        guard let value = Double(text), value.isFinite else {
+            context.record(.outOfRange, "\(text) does not fit in Double")
+            return nil
+        }
+        return value
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
+        guard let number = JSONNumber(self) else { return .null }
+        return existing?.kind == .string ? .string(number.text) : .number(number)
+    }
+}
+
+extension Float: PropertyValue {
+    static var propertyType: PropertyType { .float }
+    static var implicitDefault: Float? { 0 }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> Float? {
+        guard let text = NumberText.text(of: input, expected: "Float", context: &context) else { return nil }
+        guard let value = Float(text), value.isFinite else {
+            context.record(.outOfRange, "\(text) does not fit in Float")
+            return nil
+        }
+        return value
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
+        guard let number = JSONNumber(self) else { return .null }
+        return existing?.kind == .string ? .string(number.text) : .number(number)
+    }
+}
+
+extension Decimal: PropertyValue {
+    static var propertyType: PropertyType { .decimal }
+    static var implicitDefault: Decimal? { 0 }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> Decimal? {
+        guard let text = NumberText.text(of: input, expected: "Decimal", context: &context) else { return nil }
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN else {
+            context.record(.outOfRange, "\(text) does not fit in Decimal")
+            return nil
+        }
+        return value
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
+        guard !isNaN, let number = JSONNumber(text: description) else { return .null }
+        return existing?.kind == .string ? .string(number.text) : .number(number)
+    }
+}
+
+// MARK: - Bool and String
+
+extension Bool: PropertyValue {
+    static var propertyType: PropertyType { .bool }
+    static var implicitDefault: Bool? { false }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> Bool? {
+        switch input.kind {
+        case .bool:
+            return input.boolValue!
+        case .number:
+            switch Double(input.numberText!) {
+            case 0: return false
+            case 1: return true
+            default: break
+            }
+        case .string:
+            switch input.stringValue!.lowercased() {
+            case "true", "yes", "y", "t", "1": return true
+            case "false", "no", "n", "f", "0": return false
+            default: break
+            }
+        default:
+            break
+        }
+        context.typeMismatch(input, expected: "Bool")
+        return nil
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
+        switch existing?.kind {
+        case .string: return .string(self ? "true" : "false")
+        case .number: return .number(JSONNumber(self ? 1 : 0))
+        default: return .bool(self)
+        }
+    }
+}
+
+extension String: PropertyValue {
+    static var propertyType: PropertyType { .string }
+    static var implicitDefault: String? { "" }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> String? {
+        switch input.kind {
+        case .string: return input.stringValue!
+        case .number: return input.numberText!
+        case .bool: return input.boolValue! ? "true" : "false"
+        default:
+            context.typeMismatch(input, expected: "String")
+            return nil
+        }
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
+        switch existing?.kind {
+        case .number:
+            if let number = JSONNumber(text: self) { return .number(number) }
+        case .bool:
+            if self == "true" || self == "false" { return .bool(self == "true") }
+        default:
+            break
+        }
+        return .string(self)
+    }
+}
+
+// MARK: - Text-backed Foundation types
+
+/// Reads a string and parses it; records a mismatch for other kinds and an
+/// invalid value for text that does not parse.
+private func parseString<T>(
+    _ input: JSONInput, expected: String, context: inout ConversionContext, _ parse: (String) -> T?
+) -> T? {
+    guard let text = input.stringValue else {
+        context.typeMismatch(input, expected: expected)
+        return nil
+    }
+    if let value = parse(text) { return value }
+    context.record(.invalidValue, "\"\(text.prefix(60))\" is not a valid \(expected)")
+    return nil
+}
+
+extension URL: PropertyValue {
+    static var propertyType: PropertyType { .url }
+    static var implicitDefault: URL? { nil }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> URL? {
+        parseString(input, expected: "URL", context: &context) { $0.isEmpty ? nil : URL(string: $0) }
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { .string(absoluteString) }
+}
+
+extension UUID: PropertyValue {
+    static var propertyType: PropertyType { .uuid }
+    static var implicitDefault: UUID? { nil }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> UUID? {
+        parseString(input, expected: "UUID", context: &context) { UUID(uuidString: $0) }
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { .string(uuidString) }
+}
+
+extension Data: PropertyValue {
+    static var propertyType: PropertyType { .data }
+    static var implicitDefault: Data? { Data() }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> Data? {
+        parseString(input, expected: "base64 Data", context: &context) { Data(base64Encoded: $0) }
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { .string(base64EncodedString()) }
+}
+
+extension Date: PropertyValue {
+    static var propertyType: PropertyType { .date }
+    static var implicitDefault: Date? { nil }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> Date? {
+        if input.kind == .number {
+            guard let seconds = Double(input.numberText!), seconds.isFinite else {
+                context.record(.outOfRange, "\(input.numberText!) is out of range for a Date")
+                return nil
+            }
+            return Date(timeIntervalSince1970: seconds)
+        }
+        return parseString(input, expected: "ISO 8601 date", context: &context, ISO8601Text.date(from:))
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
+        if existing?.kind == .number, let number = JSONNumber(timeIntervalSince1970) { return .number(number) }
+        return .string(ISO8601Text.string(from: self))
+    }
+}
+
+extension JSONValue: PropertyValue {
+    static var propertyType: PropertyType { .json }
+    static var implicitDefault: JSONValue? { .null }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> JSONValue? {
+        input.jsonValue
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { self }
+}
+
+// MARK: - Models
+
+extension JSONModel: PropertyValue {
+    static var propertyType: PropertyType { .model(self) }
+    static var implicitDefault: Self? { nil }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> Self? {
+        guard input.kind == .object else {
+            context.typeMismatch(input, expected: "a \(self) object")
+            return nil
+        }
+        let path = context.path
+        let link = context.owner.map { ParentLink(parent: $0, path: path, ordinal: context.ordinal) }
+        let model = Self(ModelStorage(metadata: context.schemaModel, source: input, mutable: context.mutable, parent: link))
+        if context.validating {
+            context.nestedDiagnostics += model.validationDiagnostics().map { $0.prefixed(by: path) }
+        }
+        return model
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { json() }
+}
+
+// MARK: - Collections
+
+extension Optional: PropertyValue where Wrapped: PropertyValue {
+    static var propertyType: PropertyType { .optional(Wrapped.propertyType) }
+    static var implicitDefault: Wrapped?? { .some(nil) }
+    static var failedElementValue: Wrapped?? { .some(nil) }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> Wrapped?? {
+        if input.isNull { return .some(nil) }
+        guard let value = Wrapped.convert(input, context: &context) else { return nil }
+        return .some(value)
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
+        guard let self else { return nil }
+        return self.jsonValue(replacing: existing)
+    }
+}
+
+extension Array: PropertyValue where Element: PropertyValue {
+    static var propertyType: PropertyType { .array(Element.propertyType) }
+    static var implicitDefault: [Element]? { [] }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> [Element]? {
+        guard input.kind == .array else {
+            context.typeMismatch(input, expected: "an array of \(Element.propertyType)")
+            return nil
+        }
+        var result: [Element] = []
+        input.forEachElement { index, element in
+            context.segments.append(.index(index))
+            defer { context.segments.removeLast() }
+            if let value = Element.convert(element, context: &context) {
+                result.append(value)
+            } else if let fallback = Element.failedElementValue {
+                result.append(fallback)
+            }
+        }
+        return result
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(count)
+        for (index, element) in enumerated() {
+            elements.append(element.jsonValue(replacing: existing?[index]) ?? .null)
+        }
+        return .array(elements)
+    }
+}
+
+extension Dictionary: PropertyValue where Key == String, Value: PropertyValue {
+    static var propertyType: PropertyType { .dictionary(Value.propertyType) }
+    static var implicitDefault: [String: Value]? { [:] }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> [String: Value]? {
+        guard input.kind == .object else {
+            context.typeMismatch(input, expected: "an object of \(Value.propertyType)")
+            return nil
+        }
+        var result: [String: Value] = [:]
+        input.forEachMember { key, member in
+            context.segments.append(.key(key))
+            defer { context.segments.removeLast() }
+            if let value = Value.convert(member, context: &context) {
+                result[key] = value
+            } else if let fallback = Value.failedElementValue {
+                result[key] = fallback
+            } else {
+                result[key] = nil  // a later duplicate that fails hides an earlier one
+            }
+        }
+        return result
+    }
+
+    /// Keys that were already in the JSON keep their order; new keys follow, sorted.
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
+        var object = JSONObject(minimumCapacity: count)
+        var written = Set<String>()
+        existing?.forEachMember { key, old in
+            guard let value = self[key], written.insert(key).inserted else { return }
+            object[key] = value.jsonValue(replacing: old) ?? .null
+        }
+        for key in keys.sorted() where !written.contains(key) {
+            object[key] = self[key]!.jsonValue(replacing: nil) ?? .null
+        }
+        return .object(object)
+    }
+}
+
+// MARK: - ISO 8601
+
+/// A small ISO 8601 reader and writer (dates issue 4 replaces with the full date engine).
+///
+/// Reads `yyyy-MM-dd`, optionally followed by `T` (or a space) and
+/// `HH:mm`, `HH:mm:ss` or `HH:mm:ss.fraction`, then optionally `Z` or an
+/// offset `±HH:mm`, `±HHmm`, `±HH`; UTC when no zone is given. Writes
+/// `yyyy-MM-ddTHH:mm:ssZ` in UTC, with milliseconds only when not zero.
+enum ISO8601Text {
+    static func date(from text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        var position = 0
+
+        func number(_ digits: Int) -> Int? {
+            guard position + digits <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[position..<position + digits] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            position += digits
+            return value
+        }
+        func skip(_ byte: UInt8) -> Bool {
+            guard position < bytes.count, bytes[position] == byte else { return false }
+            position += 1
+            return true
+        }
+
+        guard let year = number(4), skip(UInt8(ascii: "-")), let month = number(2), skip(UInt8(ascii: "-")),
+            let day = number(2), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
+        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        guard position < bytes.count else { return Date(timeIntervalSince1970: seconds) }
+
+        guard skip(UInt8(ascii: "T")) || skip(UInt8(ascii: "t")) || skip(UInt8(ascii: " ")),
+            let hour = number(2), hour < 24, skip(UInt8(ascii: ":")), let minute = number(2), minute < 60
+        else { return nil }
+        var second = 0
+        var fraction = 0.0
+        if skip(UInt8(ascii: ":")) {
+            guard let value = number(2), value <= 60 else { return nil }
+            second = value
+            if skip(UInt8(ascii: ".")) || skip(UInt8(ascii: ",")) {
+                var scale = 0.1
+                let start = position
+                while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
+                    fraction += Double(bytes[position] - UInt8(ascii: "0")) * scale
+                    scale /= 10
+                    position += 1
+                }
+                guard position > start else { return nil }
+            }
+        }
+        seconds += Double(hour * 3600 + minute * 60 + second) + fraction
+
+        if position < bytes.count {
+            if skip(UInt8(ascii: "Z")) || skip(UInt8(ascii: "z")) {
+                // UTC
+            } else {
+                let sign: Double
+                if skip(UInt8(ascii: "+")) { sign = 1 } else if skip(UInt8(ascii: "-")) { sign = -1 } else { return nil }
+                guard let offsetHours = number(2), offsetHours < 24 else { return nil }
+                var offsetMinutes = 0
+                if position < bytes.count {
+                    _ = skip(UInt8(ascii: ":"))
+                    guard let minutes = number(2), minutes < 60 else { return nil }
+                    offsetMinutes = minutes
+                }
+                seconds -= sign * Double(offsetHours * 3600 + offsetMinutes * 60)
+            }
+        }
+        guard position == bytes.count else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    static func string(from date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        var milliseconds = Int64((interval * 1000).rounded(.toNearestOrAwayFromZero))
+        var days = milliseconds / 86_400_000
+        milliseconds -= days * 86_400_000
+        if milliseconds < 0 {
+            days -= 1
+            milliseconds += 86_400_000
+        }
+        let (year, month, day) = civil(fromDays: Int(days))
+        let secondsOfDay = Int(milliseconds / 1000)
+        let millis = Int(milliseconds % 1000)
+
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        }
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
+        text += "\(pad(secondsOfDay / 3600, 2)):\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2))"
+        if millis != 0 { text += ".\(pad(millis, 3))" }
+        return text + "Z"
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

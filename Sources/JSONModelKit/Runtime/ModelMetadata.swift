@@ -1,0 +1,280 @@
+/// Options of a declared property besides its name, type, paths and default.
+public struct PropertyOptions: Sendable, Hashable {
+    /// Whether output for other systems (``JSONOutputOptions/forOutput``) includes the property.
+    public var serialize: Bool
+    /// Whether writes are refused; two properties may share a JSON key only if all but one are read-only.
+    public var readOnly: Bool
+    /// The valid strings of a string enumeration (used by a later issue).
+    public var enumValues: [String]?
+    /// The date format of a `Date` property (ISO 8601 when nil; a later issue adds the others).
+    public var dateFormat: String?
+    /// The path of an embedded array (used by a later issue).
+    public var embedPath: JSONPath?
+    /// The name of a registered converter (used by a later issue).
+    public var converter: String?
+    /// Whether the value is an identifier resolved through an object cache (used by a later issue).
+    public var cachedObject: Bool
+
+    /// Creates options; every argument has the default a plain declaration gets.
+    public init(
+        serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: String? = nil,
+        embedPath: JSONPath? = nil, converter: String? = nil, cachedObject: Bool = false
+    ) {
+        self.serialize = serialize
+        self.readOnly = readOnly
+        self.enumValues = enumValues
+        self.dateFormat = dateFormat
+        self.embedPath = embedPath
+        self.converter = converter
+        self.cachedObject = cachedObject
+    }
+}
+
+/// One property as declared, before the class's metadata is assembled.
+///
+/// The registration block produces these; a schema loaded at run time can
+/// produce them too, so both end up in the same ``ModelMetadata``.
+public struct PropertyDeclaration: Sendable, Equatable {
+    /// The property's name, used with the member syntax.
+    public var name: String
+    /// The property's type.
+    public var type: PropertyType
+    /// Where the value is: the first present path wins on read, writes go to the first.
+    public var paths: [JSONPath]
+    /// The declared default as JSON, or nil for the type's natural default.
+    public var defaultValue: JSONValue?
+    /// The other options.
+    public var options: PropertyOptions
+
+    /// A problem found while declaring (an unsupported Swift type).
+    var problem: String?
+
+    /// Creates a declaration; `paths` empty means the property's name as a single key.
+    public init(
+        name: String, type: PropertyType, paths: [JSONPath] = [], defaultValue: JSONValue? = nil,
+        options: PropertyOptions = PropertyOptions()
+    ) {
+        self.name = name
+        self.type = type
+        self.paths = paths.isEmpty ? [JSONPath([.key(name)])] : paths
+        self.defaultValue = defaultValue
+        self.options = options
+    }
+
+    public static func == (lhs: PropertyDeclaration, rhs: PropertyDeclaration) -> Bool {
+        lhs.name == rhs.name && lhs.type == rhs.type && lhs.paths == rhs.paths
+            && lhs.defaultValue == rhs.defaultValue && lhs.options == rhs.options && lhs.problem == rhs.problem
+    }
+}
+
+/// Everything the engine knows about one declared property.
+public struct PropertyMetadata: Sendable {
+    /// The position of the property in its model's ``ModelMetadata/properties``
+    /// (inherited ones first); also its cache slot.
+    public let ordinal: Int
+    /// The property's name.
+    public let name: String
+    /// The property's type.
+    public let type: PropertyType
+    /// Where the value is: the first present path wins on read, writes go to the first.
+    public let paths: [JSONPath]
+    /// The declared default as JSON, or nil when none was declared.
+    public let declaredDefault: JSONValue?
+    /// The other options.
+    public let options: PropertyOptions
+    /// The class whose registration block declared the property.
+    public let declaringModel: String
+
+    /// The Swift type that converts values of this property.
+    let valueType: any PropertyValue.Type
+    /// The default as a Swift value when it can be shared; nil when it must be
+    /// converted from `defaultJSON` for each model (defaults holding models).
+    let storedDefault: (any Sendable)?
+    /// The default as JSON, declared or natural; nil for nil (optionals).
+    let defaultJSON: JSONValue?
+    /// The schema model the type refers to, resolved by name when read.
+    let schemaModel: SchemaModelReference?
+}
+
+/// The metadata of one model class: its properties, inherited ones included.
+///
+/// Built once per class, on first use, by ``ModelRegistry``.
+public final class ModelMetadata: Sendable {
+    /// The model's name (the class name for compiled models).
+    public let modelName: String
+    /// The model class.
+    public let modelType: JSONModel.Type
+    /// Every usable property, superclasses' first, in declaration order.
+    public let properties: [PropertyMetadata]
+    /// Mistakes found in the declarations; a class with any cannot be instantiated.
+    public let problems: [ModelDeclarationError.Problem]
+
+    /// Name to ordinal.
+    let ordinals: [String: Int]
+    /// Property names by ordinal, for the lookup table.
+    private let names: [String]
+    /// Open-addressing table of ordinals by a hash of the name's UTF-8 bytes; -1 is empty.
+    private let nameSlots: [Int32]
+    private let nameMask: Int
+    /// Whether some property's type contains a model (then output options recurse).
+    let hasModelProperties: Bool
+
+    /// Assembles metadata from declarations in order; later duplicates of a name are reported.
+    ///
+    /// - Parameters:
+    ///   - modelName: The name used in messages and by ``ModelRegistry/modelType(named:)``.
+    ///   - modelType: The class instantiated for this model.
+    ///   - declarations: Each property with the name of the model that declared it.
+    ///   - problems: Problems already found while collecting the declarations.
+    ///   - registry: Where the names of schema models in property types are looked up.
+    init(
+        modelName: String, modelType: JSONModel.Type,
+        declarations: [(declaration: PropertyDeclaration, declaringModel: String)],
+        problems: [ModelDeclarationError.Problem] = [], registry: ModelRegistry? = nil
+    ) {
+        var problems = problems
+        var properties: [PropertyMetadata] = []
+        var ordinals: [String: Int] = [:]
+        var writers: [JSONPath: String] = [:]
+        func report(_ property: String, _ message: String) {
+            problems.append(ModelDeclarationError.Problem(model: modelName, property: property, message: message))
+        }
+        for (declaration, declaringModel) in declarations {
+            let name = declaration.name
+            if let problem = declaration.problem {
+                report(name, problem)
+                continue
+            }
+            if name.isEmpty {
+                report(name, "a property needs a name")
+                continue
+            }
+            if ordinals[name] != nil {
+                report(name, "'\(name)' is declared more than once")
+                continue
+            }
+            let valueType = declaration.type.swiftType
+            let storedDefault: (any Sendable)?
+            let defaultJSON: JSONValue?
+            if let declared = declaration.defaultValue {
+                defaultJSON = declared
+                if declaration.type.containsModel {
+                    storedDefault = nil
+                } else {
+                    var context = ConversionContext(
+                        modelName: modelName, property: name, segments: [], mutable: false, owner: nil, ordinal: 0)
+                    guard let converted = valueType.convertAny(.value(declared), context: &context) else {
+                        report(name, "the default \(declared) is not a valid \(declaration.type)")
+                        continue
+                    }
+                    storedDefault = converted
+                }
+            } else if let natural = valueType.implicitDefaultAny {
+                storedDefault = natural
+                defaultJSON = valueType.jsonValue(ofAny: natural, replacing: nil) ?? nil
+            } else if declaration.type.isModel {
+                storedDefault = nil
+                defaultJSON = .object(JSONObject())
+            } else {
+                report(name, "a non-optional \(declaration.type) has no natural default; declare a default or make it optional")
+                continue
+            }
+            if !declaration.options.readOnly {
+                let path = declaration.paths[0]
+                if let other = writers[path] {
+                    report(name, "'\(other)' and '\(name)' both write JSON path \(path); mark one readOnly")
+                    continue
+                }
+                writers[path] = name
+            }
+            ordinals[name] = properties.count
+            properties.append(
+                PropertyMetadata(
+                    ordinal: properties.count, name: name, type: declaration.type, paths: declaration.paths,
+                    declaredDefault: declaration.defaultValue, options: declaration.options,
+                    declaringModel: declaringModel, valueType: valueType, storedDefault: storedDefault,
+                    defaultJSON: defaultJSON,
+                    schemaModel: declaration.type.schemaModelName.map { SchemaModelReference(name: $0, registry: registry) }))
+        }
+        self.modelName = modelName
+        self.modelType = modelType
+        self.properties = properties
+        self.problems = problems
+        self.ordinals = ordinals
+        self.hasModelProperties = properties.contains { $0.type.containsModel }
+        let names = properties.map(\.name)
+        var capacity = 4
+        while capacity < names.count * 2 { capacity *= 2 }
+        var slots = [Int32](repeating: -1, count: capacity)
+        for (ordinal, name) in names.enumerated() {
+            var slot = ModelMetadata.hash(name) & (capacity - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
+            slots[slot] = Int32(ordinal)
+        }
+        self.names = names
+        self.nameSlots = slots
+        self.nameMask = capacity - 1
+    }
+
+    /// FNV-1a over the UTF-8 bytes: cheaper than `Hasher` for short names, and
+    /// the table holds only a class's own property names.
+    @inline(__always)
+    private static func hash(_ name: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
+
+    /// The property named `name`, or nil.
+    ///
+    /// - Complexity: O(1) on average.
+    public func property(named name: String) -> PropertyMetadata? {
+        ordinals[name].map { properties[$0] }
+    }
+
+    /// The ordinal of the property named `name`, or nil.
+    ///
+    /// - Complexity: O(1) on average; no allocation.
+    func ordinal(of name: String) -> Int? {
+        var slot = ModelMetadata.hash(name) & nameMask
+        while true {
+            let ordinal = Int(nameSlots[slot])
+            if ordinal < 0 { return nil }
+            if names[ordinal] == name { return ordinal }
+            slot = (slot + 1) & nameMask
+        }
+    }
+}
+
+extension PropertyValue {
+    /// `implicitDefault`, boxed.
+    static var implicitDefaultAny: (any Sendable)? { implicitDefault }
+}
+
+/// Mistakes in a model's declarations, each naming the class and the property.
+///
+/// ```swift
+/// #expect(throws: Never.self) { try User.validateDeclarations() }
+/// ```
+public struct ModelDeclarationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// One mistake.
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        /// The model class whose metadata has the problem.
+        public let model: String
+        /// The property concerned.
+        public let property: String
+        /// What is wrong.
+        public let message: String
+
+        /// `Model.property: message`.
+        public var description: String { "\(model).\(property): \(message)" }
+    }
+
+    /// Every mistake found.
+    public let problems: [Problem]
+
+    /// One line per problem.
+    public var description: String {
+        "invalid model declarations:\n" + problems.map { "  \($0)" }.joined(separator: "\n")
+    }
+}

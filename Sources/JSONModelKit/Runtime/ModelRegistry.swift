@@ -1,0 +1,181 @@
+import Foundation
+import Synchronization
+
+/// The registry of model types and their metadata.
+///
+/// Metadata of a class is built on first use (the first model created or
+/// the first call to ``metadata(for:)``), from its registration block and
+/// those of its superclasses, and kept for the life of the process. Any
+/// thread may use the registry at any time.
+///
+/// ```swift
+/// ModelRegistry.shared.register(User.self, name: "User")
+/// let type = ModelRegistry.shared.modelType(named: "User")   // User.self
+/// ```
+public final class ModelRegistry: Sendable {
+    /// The registry every model uses.
+    public static let shared = ModelRegistry()
+
+    private struct State {
+        var metadata: [ObjectIdentifier: ModelMetadata] = [:]
+        var types: [String: JSONModel.Type] = [:]
+        /// Models declared by registered schemas, by name.
+        var schemaModels: [String: ModelMetadata] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates an empty registry.
+    ///
+    /// Models use ``shared``; a registry of your own holds schema models apart from it (the
+    /// Specs runner gives each case one). Compiled classes are always described by ``shared``.
+    public init() {}
+
+    /// The metadata of the schema model named `name`, or nil.
+    public func schemaMetadata(named name: String) -> ModelMetadata? {
+        state.withLock { $0.schemaModels[name] }
+    }
+
+    /// Stores schema models, all or none: nil when every name was free, else the first taken name.
+    func store(schemaModels models: [ModelMetadata]) -> String? {
+        state.withLock { state in
+            for model in models where state.schemaModels[model.modelName] != nil || state.types[model.modelName] != nil {
+                return model.modelName
+            }
+            for model in models { state.schemaModels[model.modelName] = model }
+            return nil
+        }
+    }
+
+    /// The metadata of a model class, built on first use.
+    ///
+    /// Building calls the registration block of each class from `JSONModel`
+    /// down to `type`, outside the registry's lock (a block may use other
+    /// models); if two threads build at once, the first stored wins.
+    ///
+    /// - Complexity: O(1) on average once built.
+    public func metadata(for type: JSONModel.Type) -> ModelMetadata {
+        let key = ObjectIdentifier(type)
+        if let known = state.withLock({ $0.metadata[key] }) { return known }
+        let built = ModelRegistry.buildMetadata(for: type)
+        return state.withLock { state in
+            if let raced = state.metadata[key] { return raced }
+            state.metadata[key] = built
+            if state.types[built.modelName] == nil { state.types[built.modelName] = type }
+            return built
+        }
+    }
+
+    /// Registers a model class under a name, replacing an earlier registration of the name.
+    ///
+    /// Classes are also registered under their own name on first use unless the name is taken.
+    ///
+    /// - Parameters:
+    ///   - type: The model class.
+    ///   - name: The name; the class name when nil.
+    public func register(_ type: JSONModel.Type, name: String? = nil) {
+        let name = name ?? String(describing: type)
+        state.withLock { $0.types[name] = type }
+    }
+
+    /// The model class registered under `name`, or nil.
+    public func modelType(named name: String) -> JSONModel.Type? {
+        state.withLock { $0.types[name] }
+    }
+
+    /// Parses JSON and creates a model of the class registered under `name`.
+    ///
+    /// - Throws: ``JSONModelError/unknownModel(name:)``, `JSONParseError`, or
+    ///   ``JSONModelError/notAnObject(model:found:)``.
+    public func makeModel(named name: String, json data: Data, mutable: Bool = false) throws -> JSONModel {
+        if let schemaModel = schemaMetadata(named: name) {
+            let document = try JSONDocument(data: data)
+            return try DynamicModel.make(metadata: schemaModel, source: .node(document.root), mutable: mutable)
+        }
+        guard let type = modelType(named: name) else { throw JSONModelError.unknownModel(name: name) }
+        return try type.make(json: data, mutable: mutable)
+    }
+
+    /// Creates a model of the class registered under `name` over an object value.
+    ///
+    /// - Throws: ``JSONModelError/unknownModel(name:)`` or ``JSONModelError/notAnObject(model:found:)``.
+    public func makeModel(named name: String, json value: JSONValue, mutable: Bool = false) throws(JSONModelError)
+        -> JSONModel
+    {
+        if let schemaModel = schemaMetadata(named: name) {
+            return try DynamicModel.make(metadata: schemaModel, source: .value(value), mutable: mutable)
+        }
+        guard let type = modelType(named: name) else { throw .unknownModel(name: name) }
+        return try type.make(json: value, mutable: mutable)
+    }
+
+    /// Checks the declarations of every registered and every used model class.
+    ///
+    /// - Throws: ``ModelDeclarationError`` listing every problem found.
+    public func validateDeclarations() throws(ModelDeclarationError) {
+        let types: [JSONModel.Type] = state.withLock { state in
+            var byIdentity: [ObjectIdentifier: JSONModel.Type] = [:]
+            for type in state.types.values { byIdentity[ObjectIdentifier(type)] = type }
+            for known in state.metadata.values { byIdentity[ObjectIdentifier(known.modelType)] = known.modelType }
+            return Array(byIdentity.values)
+        }
+        let problems = types.flatMap { metadata(for: $0).problems }
+        if !problems.isEmpty { throw ModelDeclarationError(problems: problems) }
+    }
+
+    /// Forgets everything; for tests.
+    func reset() {
+        state.withLock { $0 = State() }
+    }
+
+    // MARK: Building
+
+    /// Collects the declarations of `type` and its superclasses.
+    ///
+    /// Each class's registration block runs on its own. A class that does not
+    /// override the block returns exactly what its superclass returned; that
+    /// list is recognized and adds nothing. A declaration repeated identically
+    /// (the block called `super`) is skipped; a name declared again differently
+    /// is a problem.
+    static func buildMetadata(for type: JSONModel.Type) -> ModelMetadata {
+        var chain: [JSONModel.Type] = []
+        var current: AnyClass? = type
+        while let someClass = current, someClass != JSONModel.self, let modelClass = someClass as? JSONModel.Type {
+            chain.append(modelClass)
+            current = _getSuperclass(someClass)
+        }
+        chain.reverse()
+
+        let modelName = String(describing: type)
+        var collected: [(declaration: PropertyDeclaration, declaringModel: String)] = []
+        var problems: [ModelDeclarationError.Problem] = []
+        var previous: [PropertyDeclaration] = []
+        for modelClass in chain {
+            let registrar = PropertyRegistrar()
+            modelClass.properties(registrar)
+            let list = registrar.declarations
+            if list == previous { continue }
+            previous = list
+            let className = String(describing: modelClass)
+            var seenHere = Set<String>()
+            for declaration in list {
+                if !seenHere.insert(declaration.name).inserted {
+                    problems.append(
+                        .init(model: modelName, property: declaration.name,
+                              message: "'\(declaration.name)' is declared more than once in \(className)"))
+                    continue
+                }
+                if let earlier = collected.first(where: { $0.declaration.name == declaration.name }) {
+                    if earlier.declaration != declaration {
+                        problems.append(
+                            .init(model: modelName, property: declaration.name,
+                                  message: "'\(declaration.name)' is declared in \(earlier.declaringModel) and again, differently, in \(className)"))
+                    }
+                    continue
+                }
+                collected.append((declaration, className))
+            }
+        }
+        return ModelMetadata(modelName: modelName, modelType: type, declarations: collected, problems: problems)
+    }
+}

@@ -1,0 +1,101 @@
+/// Collects a model class's property declarations in its registration block.
+///
+/// Override ``JSONModel/properties(_:)`` and declare one property per line;
+/// the member name is the property name:
+///
+/// ```swift
+/// final class User: JSONModel {
+///     override class func properties(_ p: PropertyRegistrar) {
+///         p.firstName(String.self, jsonPath: "first_name")
+///         p.age(Int.self, default: 18)
+///         p.id(Int64.self, anyOf: ["id", "objectId", "object_id"])
+///         p.add("not-an-identifier", String?.self)
+///     }
+/// }
+/// ```
+///
+/// Calling `super.properties(p)` is allowed but not needed: the registry reads
+/// each class of the hierarchy on its own.
+@dynamicMemberLookup
+public final class PropertyRegistrar {
+    /// The declarations so far, in order.
+    private(set) var declarations: [PropertyDeclaration] = []
+
+    init() {}
+
+    /// A declarator for the property `name`; call it with the type and options.
+    public subscript(dynamicMember name: String) -> PropertyDeclarator {
+        PropertyDeclarator(registrar: self, name: name)
+    }
+
+    /// Declares a property whose name is not a Swift identifier (or clashes with `add`).
+    ///
+    /// - Parameters:
+    ///   - name: The property name, used by the member syntax and the dynamic API.
+    ///   - type: The Swift type: an integer, `Double`, `Float`, `Bool`, `String`,
+    ///     `Decimal`, `URL`, `UUID`, `Data`, `Date`, `JSONValue`, a model class, or an
+    ///     optional, array or `[String: …]` dictionary of those.
+    ///   - jsonPath: Where the value is; the property name by default. Dotted text
+    ///     (`"user.address.city"`) nests.
+    ///   - anyOf: Alternative paths: the first present wins on read, writes go to the first.
+    ///   - default: The value when the JSON lacks one; otherwise nil for optionals,
+    ///     zero, empty, or an empty model.
+    ///   - serialize: Whether ``JSONOutputOptions/forOutput`` output includes the property.
+    ///   - readOnly: Whether writes are refused.
+    ///   - enumValues: Valid strings of a string enumeration (a later issue).
+    ///   - dateFormat: The format of a `Date` (a later issue; ISO 8601 now).
+    ///   - embedPath: Path of an embedded array (a later issue).
+    ///   - converter: Name of a registered converter (a later issue).
+    ///   - cachedObject: Whether the value is resolved through an object cache (a later issue).
+    public func add<T>(
+        _ name: String, _ type: T.Type, jsonPath: JSONPath? = nil, anyOf: [JSONPath]? = nil, default: T? = nil,
+        serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: String? = nil,
+        embedPath: JSONPath? = nil, converter: String? = nil, cachedObject: Bool = false
+    ) {
+        var paths: [JSONPath] = []
+        if let jsonPath { paths.append(jsonPath) }
+        if let anyOf { paths += anyOf.filter { !paths.contains($0) } }
+        let options = PropertyOptions(
+            serialize: serialize, readOnly: readOnly, enumValues: enumValues, dateFormat: dateFormat,
+            embedPath: embedPath, converter: converter, cachedObject: cachedObject)
+
+        guard let valueType = type as? any PropertyValue.Type else {
+            var declaration = PropertyDeclaration(name: name, type: .json, paths: paths, options: options)
+            declaration.problem = "the type \(T.self) is not supported"
+            declarations.append(declaration)
+            return
+        }
+        var defaultJSON: JSONValue?
+        if let value = `default` {
+            defaultJSON = valueType.jsonValue(ofAny: value, replacing: nil) ?? nil
+        }
+        declarations.append(
+            PropertyDeclaration(
+                name: name, type: valueType.propertyType, paths: paths, defaultValue: defaultJSON, options: options))
+    }
+}
+
+@available(*, unavailable)
+extension PropertyRegistrar: Sendable {}
+
+/// The callable a registration block gets for `p.someName`; call it to declare `someName`.
+public struct PropertyDeclarator {
+    let registrar: PropertyRegistrar
+    let name: String
+
+    /// Declares the property; see ``PropertyRegistrar/add(_:_:jsonPath:anyOf:default:serialize:readOnly:enumValues:dateFormat:embedPath:converter:cachedObject:)``
+    /// for the parameters.
+    public func callAsFunction<T>(
+        _ type: T.Type, jsonPath: JSONPath? = nil, anyOf: [JSONPath]? = nil, default: T? = nil,
+        serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: String? = nil,
+        embedPath: JSONPath? = nil, converter: String? = nil, cachedObject: Bool = false
+    ) {
+        registrar.add(
+            name, type, jsonPath: jsonPath, anyOf: anyOf, default: `default`, serialize: serialize,
+            readOnly: readOnly, enumValues: enumValues, dateFormat: dateFormat, embedPath: embedPath,
+            converter: converter, cachedObject: cachedObject)
+    }
+}
+
+@available(*, unavailable)
+extension PropertyDeclarator: Sendable {}

@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+@Suite("Model conversion rules")
+struct ModelConversionTests {
+    func kinds(_ model: JSONModel) -> [ModelDiagnostic.Kind] { model.diagnostics.map(\.kind) }
+
+    // MARK: Integers
+
+    @Test func intFromIntegralNumbers() throws {
+        #expect(try scalars(#"{"int": 42}"#).int as Int? == 42)
+        #expect(try scalars(#"{"int": -7}"#).int as Int? == -7)
+        let exponent = try scalars(#"{"int": 1e2, "int64": 2.0}"#)
+        #expect(exponent.int as Int? == 100)
+        #expect(exponent.int64 as Int64? == 2)
+        #expect(exponent.diagnostics.isEmpty)
+    }
+
+    @Test(arguments: [("2.5", 3), ("-2.5", -3), ("2.4", 2), ("0.5", 1), ("-0.5", -1), ("2.6", 3)])
+    func intRoundsHalfAwayFromZeroWithALossyDiagnostic(text: String, expected: Int) throws {
+        let model = try scalars(#"{"int": \#(text)}"#)
+        #expect(model.int as Int? == expected)
+        #expect(kinds(model) == [.lossy])
+        #expect(model.diagnostics.first?.path == "int")
+        #expect(model.diagnostics.first?.property == "int")
+    }
+
+    @Test func intFromNumericString() throws {
+        let model = try scalars(#"{"int": "42", "uint8": "255", "int16": "2.5"}"#)
+        #expect(model.int as Int? == 42)
+        #expect(model.uint8 as UInt8? == 255)
+        #expect(model.int16 as Int16? == 3)
+        #expect(kinds(model) == [.lossy])
+    }
+
+    @Test(arguments: [
+        #"{"int8": 128}"#, #"{"int8": -129}"#, #"{"uint": -1}"#, #"{"uint8": 256}"#, #"{"int64": 9223372036854775808}"#,
+        #"{"int": 1e30}"#, #"{"int32": "4294967296"}"#, #"{"uint16": 65535.6}"#,
+    ])
+    func integersOutOfRangeGiveDefaultAndDiagnostic(json: String) throws {
+        let model = try scalars(json)
+        let key = String(json.dropFirst(2).prefix { $0 != "\"" })
+        #expect(model.value(forProperty: key) == nil, "\(key)")
+        #expect(kinds(model) == [.outOfRange])
+    }
+
+    @Test func bigUnsignedIntegersAreExact() throws {
+        let model = try scalars(#"{"uint64": 18446744073709551615, "int64": -9223372036854775808}"#)
+        #expect(model.uint64 as UInt64? == UInt64.max)
+        #expect(model.int64 as Int64? == Int64.min)
+    }
+
+    @Test(arguments: [#"true"#, #""abc""#, #"" 42""#, #""0x10""#, #""+5""#, #"[1]"#, #"{"a": 1}"#])
+    func intFromWrongKinds(json: String) throws {
+        let model = try scalars(#"{"int": \#(json), "plainInt": \#(json)}"#)
+        #expect((model.int as Int?).isNone)
+        #expect(model.plainInt == 0)
+        #expect(kinds(model) == [.typeMismatch, .typeMismatch])
+    }
+
+    // MARK: Floating point and Decimal
+
+    @Test func doublesAndFloats() throws {
+        let model = try scalars(#"{"double": "3.5", "float": 0.1, "plainDouble": 1e2}"#)
+        #expect(model.double as Double? == 3.5)
+        #expect(model.float as Float? == 0.1)
+        #expect(model.plainDouble == 100.0 as Double)
+        #expect(model.diagnostics.isEmpty)
+    }
+
+    @Test func doubleBadInput() throws {
+        let model = try scalars(#"{"double": 1e400, "float": 1e39, "plainDouble": "nan"}"#)
+        #expect((model.double as Double?).isNone)
+        #expect((model.float as Float?).isNone)
+        #expect(model.plainDouble == 0.0 as Double)
+        #expect(kinds(model) == [.outOfRange, .outOfRange, .typeMismatch])
+        #expect((try scalars(#"{"double": true}"#).double as Double?).isNone)
+    }
+
+    @Test func decimalsAreExact() throws {
+        let model = try scalars(#"{"decimal": 0.1, "plainDecimal": "12.50"}"#)
+        #expect(model.decimal as Decimal? == Decimal(string: "0.1"))
+        #expect(model.plainDecimal == Decimal(string: "12.5")! as Decimal)
+        #expect((try scalars(#"{"decimal": "x"}"#).decimal as Decimal?).isNone)
+    }
+
+    // MARK: Bool and String
+
+    @Test(arguments: [
+        ("true", true), ("false", false), ("1", true), ("0", false), ("1.0", true), (#""yes""#, true), (#""NO""#, false),
+        (#""y""#, true), (#""n""#, false), (#""T""#, true), (#""f""#, false), (#""1""#, true), (#""0""#, false),
+        (#""TRUE""#, true), (#""False""#, false),
+    ])
+    func boolSpellings(json: String, expected: Bool) throws {
+        let model = try scalars(#"{"bool": \#(json)}"#)
+        #expect(model.bool as Bool? == expected)
+        #expect(model.diagnostics.isEmpty)
+    }
+
+    @Test(arguments: ["2", #""maybe""#, #""""#, "[]", "{}"])
+    func boolFromWrongValues(json: String) throws {
+        let model = try scalars(#"{"bool": \#(json), "plainBool": \#(json)}"#)
+        #expect((model.bool as Bool?).isNone)
+        #expect(model.plainBool == false)
+        #expect(kinds(model) == [.typeMismatch, .typeMismatch])
+    }
+
+    @Test func stringFromNumbersAndBools() throws {
+        #expect(try scalars(#"{"string": 5}"#).string as String? == "5")
+        #expect(try scalars(#"{"string": 5.50}"#).string as String? == "5.50")
+        #expect(try scalars(#"{"string": 12345678901234567890}"#).string as String? == "12345678901234567890")
+        #expect(try scalars(#"{"string": true}"#).string as String? == "true")
+        #expect(try scalars(#"{"string": false}"#).string as String? == "false")
+        let wrong = try scalars(#"{"string": [1], "plainString": {}}"#)
+        #expect((wrong.string as String?).isNone)
+        #expect(wrong.plainString == "")
+        #expect(kinds(wrong) == [.typeMismatch, .typeMismatch])
+    }
+
+    // MARK: Foundation types
+
+    @Test func urlUUIDData() throws {
+        let model = try scalars(
+            #"{"url": "https://example.com/a?b=1", "uuid": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "data": "aGk="}"#)
+        #expect(model.url as URL? == URL(string: "https://example.com/a?b=1"))
+        #expect(model.uuid as UUID? == UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        #expect(model.data as Data? == Data("hi".utf8))
+        let bad = try scalars(#"{"url": "", "uuid": "nope", "data": "!!", "plainData": 5}"#)
+        #expect((bad.url as URL?).isNone)
+        #expect((bad.uuid as UUID?).isNone)
+        #expect((bad.data as Data?).isNone)
+        #expect(bad.plainData == Data() as Data)
+        #expect(kinds(bad) == [.invalidValue, .invalidValue, .invalidValue, .typeMismatch])
+    }
+
+    @Test(arguments: [
+        ("2018-05-06T00:00:00Z", 1_525_564_800.0), ("2018-05-06T02:00:00+02:00", 1_525_564_800.0),
+        ("2018-05-06T00:00:00.250Z", 1_525_564_800.25), ("2018-05-06", 1_525_564_800.0),
+        ("2018-05-05T19:00:00-0500", 1_525_564_800.0), ("1969-12-31T23:59:59Z", -1.0),
+    ])
+    func isoDates(text: String, seconds: Double) throws {
+        let model = try scalars(#"{"date": "\#(text)"}"#)
+        #expect(model.date as Date? == Date(timeIntervalSince1970: seconds))
+    }
+
+    @Test func datesFromNumbersAndBadText() throws {
+        #expect(try scalars(#"{"date": 1525564800}"#).date as Date? == Date(timeIntervalSince1970: 1_525_564_800))
+        let bad = try scalars(#"{"date": "2018-02-30"}"#)
+        #expect((bad.date as Date?).isNone)
+        #expect(kinds(bad) == [.invalidValue])
+        #expect(ISO8601Text.string(from: Date(timeIntervalSince1970: 1_525_564_800)) == "2018-05-06T00:00:00Z")
+        #expect(ISO8601Text.string(from: Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
+    }
+
+    @Test func rawJSON() throws {
+        let model = try scalars(#"{"raw": {"a": [1, "x"]}, "plainJSON": 1.50}"#)
+        #expect(model.raw as JSONValue? == ["a": [1, "x"]])
+        #expect(model.plainJSON == JSONValue.number(JSONNumber(text: "1.50")!))
+        #expect(try scalars("{}").plainJSON == JSONValue.null)
+    }
+
+    // MARK: Collections
+
+    @Test func arraysLeaveOutElementsThatDoNotConvert() throws {
+        let model = try scalars(#"{"ints": [1, "2", 2.5, "x", null, true]}"#)
+        #expect(model.ints == [1, 2, 3] as [Int])
+        #expect(kinds(model) == [.lossy, .typeMismatch, .typeMismatch, .typeMismatch])
+        #expect(model.diagnostics.map(\.path.description) == ["ints[2]", "ints[3]", "ints[4]", "ints[5]"])
+    }
+
+    @Test func optionalElementsReadAsNil() throws {
+        let model = try scalars(#"{"optionalInts": [1, null, "x", 4]}"#)
+        #expect(model.optionalInts == [1, nil, nil, 4] as [Int?])
+        #expect(kinds(model) == [.typeMismatch])
+    }
+
+    @Test func dictionariesLeaveOutValuesThatDoNotConvert() throws {
+        let model = try scalars(#"{"intsByName": {"a": 1, "b": "x", "c": "3"}, "plainDict": {"k": 5}}"#)
+        #expect(model.intsByName == ["a": 1, "c": 3] as [String: Int])
+        #expect(model.plainDict == ["k": "5"] as [String: String])
+        #expect(model.diagnostics.map(\.path) == [JSONPath(["intsByName", "b"])])
+    }
+
+    @Test func collectionsFromWrongKinds() throws {
+        let model = try scalars(#"{"ints": {"a": 1}, "intsByName": [1], "plainModel": [1]}"#)
+        #expect(model.ints == [Int]())
+        #expect(model.intsByName == [String: Int]())
+        let address: TestAddress = model.plainModel
+        #expect(address.json() == [:])
+        #expect(kinds(model) == [.typeMismatch, .typeMismatch, .typeMismatch])
+    }
+
+    @Test func nestedModelArraysLeaveOutNonObjects() throws {
+        let user = try TestUser(json: #"{"homes": [{"city": "A"}, 5, {"city": "B"}]}"#)
+        let homes: [TestAddress] = user.homes
+        #expect(homes.count == 2)
+        #expect(user.diagnostics.map(\.path.description) == ["homes[1]"])
+    }
+
+    // MARK: Validation
+
+    @Test func validatingInitializerListsEveryDiagnosticWithItsPath() throws {
+        let json = #"{"age": "old", "address": {"city": [1]}, "homes": [{"zip": 1, "city": {}}], "tags": [1, {}]}"#
+        #expect(throws: ModelValidationError.self) { try TestUser(validating: json) }
+        do {
+            _ = try TestUser(validating: json)
+        } catch let error as ModelValidationError {
+            #expect(error.model == "TestUser")
+            let paths = Set(error.diagnostics.map(\.path.description))
+            #expect(paths == ["age", "address.city", "homes[0].city", "tags[1]"])
+            #expect(error.description.contains("address.city"))
+            #expect(error.description.contains("TestAddress.city"))
+        }
+    }
+
+    @Test func validatingInitializerAcceptsCleanInput() throws {
+        let user = try TestUser(validating: #"{"age": 3, "address": {"city": "X"}, "homes": [{"postal_code": "1"}]}"#)
+        #expect(user.age == 3)
+        #expect(try TestUser(validating: Data(#"{"age": "3"}"#.utf8)).age == 3)
+        #expect(try TestUser(validating: ["age": 4] as JSONValue).age == 4)
+    }
+
+    @Test func lossyValuesAreReportedByValidation() throws {
+        #expect(throws: ModelValidationError.self) { try Scalars(validating: #"{"int": 2.5}"#) }
+    }
+
+    @Test func propertyTypeDescriptors() {
+        #expect(PropertyType(of: Int.self) == .int)
+        #expect(PropertyType(of: [String: [Int?]].self) == .dictionary(.array(.optional(.int))))
+        #expect(PropertyType(of: TestAddress?.self) == .optional(.model(TestAddress.self)))
+        #expect(PropertyType(of: [Int: String].self) == nil)
+        #expect(PropertyType(of: Character.self) == nil)
+        #expect(PropertyType.dictionary(.optional(.model(TestAddress.self))).description == "[String: TestAddress?]")
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+@Suite("Model output, equality and Codable")
+struct ModelOutputTests {
+    let text = #"{"first_name":"Ann","big":12345678901234567890,"price":1.10,"address":{"city":"Paris","secret":"s","other":1}}"#
+
+    @Test func outputKeepsUnknownKeysAndExactNumberText() throws {
+        let user = try TestUser(json: text)
+        #expect(user.jsonString() == text)
+        let mutable = user.mutableCopy()
+        mutable.age = 5
+        #expect(mutable.jsonString().contains(#""big":12345678901234567890,"price":1.10"#))
+        #expect(String(decoding: user.jsonData(), as: UTF8.self) == text)
+        #expect(try TestUser(json: user.jsonBytes()) == user)
+    }
+
+    @Test func prettyOutput() throws {
+        let user = try TestUser(json: #"{"age": 1, "tags": []}"#)
+        #expect(user.jsonString(pretty: true) == "{\n  \"age\": 1,\n  \"tags\": []\n}")
+    }
+
+    @Test func onlyDeclared() throws {
+        let user = try TestUser(json: text)
+        #expect(user.json(options: .onlyDeclared) == ["first_name": "Ann", "address": ["city": "Paris", "secret": "s"]])
+    }
+
+    @Test func forOutputLeavesOutNonSerializedPropertiesInNestedModelsToo() throws {
+        let user = try TestUser(json: text)
+        let json = user.json(options: .forOutput)
+        #expect(json["address"] == ["city": "Paris", "other": 1])
+        #expect(json["big"] != nil)
+    }
+
+    @Test func includeNulls() throws {
+        let address = try TestAddress(json: #"{"city": "Paris"}"#)
+        #expect(address.json(options: .includeNulls) == ["city": "Paris", "postal_code": nil, "secret": nil])
+        #expect(address.json(options: [.includeNulls, .forOutput]) == ["city": "Paris", "postal_code": nil])
+        let kept = try TestAddress(json: #"{"city": null}"#)
+        #expect(kept.json() == ["city": nil])   // an original null is kept
+    }
+
+    @Test func description() throws {
+        let address = try TestAddress(json: #"{"city": "Paris"}"#)
+        #expect(address.description == #"TestAddress({"city":"Paris"})"#)
+        #expect("\(address)" == #"TestAddress({"city":"Paris"})"#)
+    }
+
+    @Test func equalityIsSameClassAndEqualJSON() throws {
+        let a = try TestAddress(json: #"{"city": "Paris", "postal_code": "1"}"#)
+        let b = try TestAddress(json: #"{"postal_code": "1", "city": "Paris"}"#)
+        let c = try TestAddress(json: #"{"city": "Rome"}"#)
+        let d = try Nested(json: #"{"city": "Paris", "postal_code": "1"}"#)
+        #expect(a == b)
+        #expect(a != c)
+        #expect((a as JSONModel) != (d as JSONModel))
+        #expect(Set<JSONModel>([a, b, c, d]).count == 3)
+        let changed = a.mutate { $0.city = "Rome" as String? }
+        #expect(changed != a)
+        #expect(changed.mutate { $0.city = "Paris" as String? } == a)
+    }
+
+    struct Envelope: Codable, Equatable {
+        var user: TestUser
+        var addresses: [TestAddress]
+        var note: String
+    }
+
+    @Test func codableNestsInsideOtherCodableTypes() throws {
+        let envelope = Envelope(
+            user: try TestUser(json: #"{"first_name": "Ann", "age": 3, "address": {"city": "X"}}"#),
+            addresses: [try TestAddress(json: #"{"city": "Y"}"#)], note: "n")
+        let data = try JSONEncoder().encode(envelope)
+        let decoded = try JSONDecoder().decode(Envelope.self, from: data)
+        #expect(decoded == envelope)
+        #expect(decoded.user.firstName == "Ann")
+        let city: String? = decoded.user.address.city
+        #expect(city == "X")
+        #expect(!decoded.user.isMutable)
+    }
+
+    @Test func decodingANonObjectFails() {
+        #expect(throws: (any Error).self) {
+            try JSONDecoder().decode([TestAddress].self, from: Data("[1]".utf8))
+        }
+    }
+}
+
+@Suite("Model creation")
+struct ModelCreationTests {
+    @Test func fromEveryInput() throws {
+        let text = #"{"city": "Paris"}"#
+        let expected: JSONValue = ["city": "Paris"]
+        #expect(try TestAddress(json: text).json() == expected)
+        #expect(try TestAddress(json: Data(text.utf8)).json() == expected)
+        #expect(try TestAddress(json: Array(text.utf8)).json() == expected)
+        #expect(try TestAddress(json: expected).json() == expected)
+        #expect(try TestAddress(dictionary: ["city": "Paris"]).json() == expected)
+        let document = try JSONDocument(string: #"{"items": [{"city": "Paris"}]}"#)
+        let node = document.root["items"]![0]!
+        let fromNode = try TestAddress(node: node)
+        #expect(fromNode.json() == expected)
+        #expect(fromNode.city as String? == "Paris")
+    }
+
+    @Test func invalidJSONThrowsTheParseError() {
+        #expect(throws: JSONParseError.self) { try TestAddress(json: #"{"city": }"#) }
+        #expect(throws: JSONParseError.self) { try TestAddress(json: "") }
+        #expect(throws: JSONParseError.self) { try TestAddress(validating: Data([0xFF])) }
+    }
+
+    @Test(arguments: ["[1]", "5", #""text""#, "null", "true"])
+    func nonObjectJSONThrows(json: String) {
+        #expect(throws: JSONModelError.self) { try TestAddress(json: json) }
+    }
+
+    @Test func nonObjectValuesThrowClearErrors() throws {
+        #expect(throws: JSONModelError.notAnObject(model: "TestAddress", found: .array)) {
+            try TestAddress(json: [1, 2] as JSONValue)
+        }
+        let document = try JSONDocument(string: "[1]")
+        #expect(throws: JSONModelError.notAnObject(model: "TestAddress", found: .array)) {
+            try TestAddress(node: document.root)
+        }
+        #expect(throws: JSONModelError.self) { try TestAddress(dictionary: ["x": NSObject()]) }
+        let error = JSONModelError.notAnObject(model: "TestAddress", found: .number)
+        #expect(error.description == "TestAddress needs a JSON object at the top level, found number")
+    }
+}
