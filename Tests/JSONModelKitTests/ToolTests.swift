@@ -46,6 +46,29 @@ struct ToolTests {
         #expect(result.standardError.contains(missing))
     }
 
+    @Test func checkSpecsPassesOnTheBundledSpecs() throws {
+        let specs = SharedData.packageRoot.appendingPathComponent("Specs").path
+        guard let result = try Tool.run(["check-specs", specs]) else { return }
+        #expect(result.status == 0, "stdout: \(result.standardOutput)")
+        let last = result.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasSuffix(" passed, 0 failed"), "\(last)")
+    }
+
+    @Test func checkSpecsReportsAFailingCase() throws {
+        let file = try TemporaryFile(contents: """
+            {"name": "wrong on purpose", "schema": {"models": [{"name": "T", "properties": [{"name": "n", "type": "Int"}]}]},
+             "model": "T", "input": {"n": 2}, "reads": {"n": 3}}
+            """)
+        defer { file.remove() }
+        guard let result = try Tool.run(["check-specs", file.path]) else { return }
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("FAIL"))
+        #expect(result.standardOutput.contains("wrong on purpose: read n: expected 3, got 2"))
+        #expect(result.standardOutput.contains("0 passed, 1 failed"))
+        guard let missing = try Tool.run(["check-specs", file.path + ".missing"]) else { return }
+        #expect(missing.status == 1)
+    }
+
     @Test func unknownSubcommandIsAUsageError() throws {
         guard let result = try Tool.run(["frobnicate"]) else { return }
         #expect(result.status == 2)
@@ -59,7 +82,7 @@ struct ToolTests {
         #expect(result.standardError.contains("USAGE"))
     }
 
-    @Test(arguments: [["--help"], ["help"], ["-h"], ["help", "parse"], ["parse", "--help"], ["demo", "--help"]])
+    @Test(arguments: [["--help"], ["help"], ["-h"], ["help", "parse"], ["parse", "--help"], ["demo", "--help"], ["check-specs", "--help"]])
     func helpSucceeds(arguments: [String]) throws {
         guard let result = try Tool.run(arguments) else { return }
         #expect(result.status == 0, "stderr: \(result.standardError)")

@@ -24,6 +24,12 @@ public enum SpecRunner {
         /// One line per expectation that did not hold; empty when the case passed.
         public let failures: [String]
 
+        public init(file: String, name: String, failures: [String]) {
+            self.file = file
+            self.name = name
+            self.failures = failures
+        }
+
         public var passed: Bool { failures.isEmpty }
 
         public var description: String {
