@@ -1,0 +1,336 @@
+import Foundation
+import JSONModelKit
+
+/// Models: lazy `JSONModel`s over a parsed document against `JSONDecoder` into
+/// `Codable` structs with exactly the same fields, on the statuses of the
+/// twitter documents.
+///
+/// Three measurements, with the targets of the model engine's issue:
+/// (a) parse and create the models, nothing read (≥ 3× faster than decoding);
+/// (b) parse, create, and read every declared property once (≥ 1.5× faster);
+/// (c) a second, cached read of one property against a stored-property read
+///     of the struct (at most 10× slower).
+struct ModelSection: BenchSection {
+    let name = "model"
+    let summary = "JSONModel over JSONDocument vs JSONDecoder into Codable structs (twitter statuses)"
+
+    /// The passes over every model per timed run of (c), so one run is long
+    /// enough for the clock.
+    let readPasses = 100
+
+    func run(files: [BenchFile], benchmark: Benchmark) -> String {
+        var table = TextTable([
+            .left("file"), .left("measurement"), .right("JSONModelKit"), .right("Codable"),
+            .right("ratio"), .right("target"), .left("result"),
+        ])
+        var problems: [String] = []
+
+        for file in files {
+            guard file.name.hasPrefix("twitter") else {
+                problems.append("\(file.name): skipped, the model section reads twitter statuses only")
+                continue
+            }
+            measure(file, benchmark: benchmark, into: &table, problems: &problems)
+        }
+
+        var output = """
+            Both sides start from the file in memory: ours from [UInt8], Foundation's from Data.
+              JSONModelKit: JSONDocument(bytes:), then TwitterStatus(node:) per element of "statuses"
+              Codable:      JSONDecoder().decode(StatusSubset.Page.self, from:), same 14 fields
+              (a) parse + create        nothing read; nested user models are created on first read
+              (b) + read every property each of the 10 status and 4 user properties read once
+              (c) cached read           ns per read of retweetCount, \(readPasses) passes over the
+                                        models after a first read, vs the struct's stored property
+            (a), (b): median time of one document, ratio = Codable / ours (times faster).
+            (c): median ns per read, ratio = ours / Codable (times slower).
+
+
+            """
+        output += table.rendered()
+        for problem in problems {
+            output += "  note: \(problem)\n"
+        }
+        return output
+    }
+
+    private func measure(
+        _ file: BenchFile, benchmark: Benchmark, into table: inout TextTable, problems: inout [String]
+    ) {
+        // Both sides must see the same values, or the timings compare nothing.
+        do {
+            let ours = try TwitterStatus.models(from: file.bytes).map(StatusSubset.init(model:))
+            let theirs = try StatusSubset.decode(file.data)
+            guard ours == theirs else {
+                let index = zip(ours, theirs).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                    ?? min(ours.count, theirs.count)
+                problems.append("\(file.name): the models and the structs differ (status \(index)); not measured")
+                return
+            }
+        } catch {
+            problems.append("\(file.name): could not read the statuses: \(error)")
+            return
+        }
+
+        // (a) Parse and create, nothing read.
+        let createOurs = attempt(&problems, file, "create models") {
+            try benchmark.measure(name: "\(file.name) (a) models", bytes: file.bytes.count) {
+                try TwitterStatus.models(from: file.bytes)
+            }
+        }
+        let createTheirs = attempt(&problems, file, "decode structs") {
+            try benchmark.measure(name: "\(file.name) (a) JSONDecoder", bytes: file.bytes.count) {
+                try StatusSubset.decode(file.data)
+            }
+        }
+        table.append(
+            [file.name, "(a) parse + create"] + timeRow(ours: createOurs, theirs: createTheirs, atLeast: 3))
+
+        // (b) Parse, create, and read every declared property once.
+        let readOurs = attempt(&problems, file, "create and read models") {
+            try benchmark.measure(name: "\(file.name) (b) models", bytes: file.bytes.count) {
+                try TwitterStatus.models(from: file.bytes).reduce(0) { $0 &+ $1.checksum }
+            }
+        }
+        let readTheirs = attempt(&problems, file, "decode and read structs") {
+            try benchmark.measure(name: "\(file.name) (b) JSONDecoder", bytes: file.bytes.count) {
+                try StatusSubset.decode(file.data).reduce(0) { $0 &+ $1.checksum }
+            }
+        }
+        table.append(
+            [file.name, "(b) + read every property"] + timeRow(ours: readOurs, theirs: readTheirs, atLeast: 1.5))
+
+        // (c) A cached read against a stored-property read.
+        guard let models = try? TwitterStatus.models(from: file.bytes), !models.isEmpty,
+            let structs = try? StatusSubset.decode(file.data)
+        else { return }
+        for model in models {
+            let first: Int = model.retweetCount
+            blackHole(first)
+        }
+        let reads = readPasses * models.count
+        let cachedRead = attempt(&problems, file, "cached read") {
+            try benchmark.measure(name: "\(file.name) (c) cached read", bytes: 0) {
+                var sum = 0
+                for _ in 0..<readPasses {
+                    for model in opaque(models) {
+                        let count: Int = model.retweetCount
+                        sum &+= count
+                    }
+                }
+                return sum
+            }
+        }
+        let storedRead = attempt(&problems, file, "stored read") {
+            try benchmark.measure(name: "\(file.name) (c) stored read", bytes: 0) {
+                var sum = 0
+                for _ in 0..<readPasses {
+                    for status in opaque(structs) {
+                        sum &+= status.retweetCount
+                    }
+                }
+                return sum
+            }
+        }
+        table.append([file.name, "(c) cached read"] + readRow(ours: cachedRead, theirs: storedRead, reads: reads))
+    }
+
+    /// Cells for a time measurement whose target is a speed-up of at least `target`.
+    private func timeRow(ours: Double?, theirs: Double?, atLeast target: Double) -> [String] {
+        let time = { (seconds: Double?) in seconds.map(Format.seconds) ?? "-" }
+        guard let ours, let theirs, ours > 0 else { return [time(ours), time(theirs), "-", "≥ \(target)x", "-"] }
+        let speedUp = theirs / ours
+        return [
+            time(ours), time(theirs), Format.ratio(speedUp), "≥ \(Format.ratio(target))",
+            speedUp >= target ? "PASS" : "MISS",
+        ]
+    }
+
+    /// Cells for a per-read measurement whose target is a slow-down of at most 10×.
+    private func readRow(ours: Double?, theirs: Double?, reads: Int) -> [String] {
+        let target = 10.0
+        let perRead = { (seconds: Double?) in
+            seconds.map { Format.decimal($0 / Double(reads) * 1e9, digits: 2) + " ns" } ?? "-"
+        }
+        guard let ours, let theirs, theirs > 0 else {
+            return [perRead(ours), perRead(theirs), "-", "≤ \(Format.ratio(target))", "-"]
+        }
+        let slowDown = ours / theirs
+        return [
+            perRead(ours), perRead(theirs), Format.ratio(slowDown), "≤ \(Format.ratio(target))",
+            slowDown <= target ? "PASS" : "MISS",
+        ]
+    }
+}
+
+/// Returns its argument through a call the optimizer cannot see into, so a
+/// loop over it cannot be hoisted out of the loop around it.
+@inline(never) @_optimize(none)
+private func opaque<T>(_ value: T) -> T {
+    value
+}
+
+// MARK: - The models
+
+/// A status of twitter.json as a model: the fields of ``StatusSubset``.
+final class TwitterStatus: JSONModel, @unchecked Sendable {
+    // @unchecked Sendable: restates JSONModel's; no stored properties of its own.
+    override class func properties(_ p: PropertyRegistrar) {
+        p.id(Int64.self)
+        p.text(String.self)
+        p.createdAt(String.self, jsonPath: "created_at")
+        p.source(String.self)
+        p.inReplyToStatusID(Int64?.self, jsonPath: "in_reply_to_status_id")
+        p.user(TwitterUser.self)
+        p.retweetCount(Int.self, jsonPath: "retweet_count")
+        p.favoriteCount(Int.self, jsonPath: "favorite_count")
+        p.favorited(Bool.self)
+        p.language(String?.self, jsonPath: "lang")
+    }
+
+    /// Parses a search page and creates one model per status; nothing is read.
+    static func models(from bytes: [UInt8]) throws -> [TwitterStatus] {
+        let document = try JSONDocument(bytes: bytes)
+        guard let statuses = document.root["statuses"] else { return [] }
+        var models: [TwitterStatus] = []
+        models.reserveCapacity(statuses.count)
+        for node in statuses.elements {
+            models.append(try TwitterStatus(node: node))
+        }
+        return models
+    }
+
+    /// Reads every declared property once, the user's included, and folds them
+    /// into a number the same way as ``StatusSubset/checksum``.
+    var checksum: Int {
+        let id: Int64 = self.id
+        let text: String = self.text
+        let createdAt: String = self.createdAt
+        let source: String = self.source
+        let inReplyToStatusID: Int64? = self.inReplyToStatusID
+        let user: TwitterUser = self.user
+        let userID: Int64 = user.id
+        let name: String = user.name
+        let screenName: String = user.screenName
+        let followersCount: Int = user.followersCount
+        let retweetCount: Int = self.retweetCount
+        let favoriteCount: Int = self.favoriteCount
+        let favorited: Bool = self.favorited
+        let language: String? = self.language
+        return StatusSubset.fold(
+            id, text, createdAt, source, inReplyToStatusID, userID, name, screenName, followersCount,
+            retweetCount, favoriteCount, favorited, language)
+    }
+}
+
+/// The author of a ``TwitterStatus``.
+final class TwitterUser: JSONModel, @unchecked Sendable {
+    // @unchecked Sendable: restates JSONModel's; no stored properties of its own.
+    override class func properties(_ p: PropertyRegistrar) {
+        p.id(Int64.self)
+        p.name(String.self)
+        p.screenName(String.self, jsonPath: "screen_name")
+        p.followersCount(Int.self, jsonPath: "followers_count")
+    }
+}
+
+// MARK: - The structs
+
+/// A status decoded by `JSONDecoder`: the same fields as ``TwitterStatus``, a
+/// subset of the full ``Status`` of `CodableModels.swift`.
+struct StatusSubset: Codable, Sendable, Equatable {
+    var id: Int64
+    var text: String
+    var createdAt: String
+    var source: String
+    var inReplyToStatusID: Int64?
+    var user: User
+    var retweetCount: Int
+    var favoriteCount: Int
+    var favorited: Bool
+    var language: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, text
+        case createdAt = "created_at"
+        case source
+        case inReplyToStatusID = "in_reply_to_status_id"
+        case user
+        case retweetCount = "retweet_count"
+        case favoriteCount = "favorite_count"
+        case favorited
+        case language = "lang"
+    }
+
+    /// The author: the same fields as ``TwitterUser``.
+    struct User: Codable, Sendable, Equatable {
+        var id: Int64
+        var name: String
+        var screenName: String
+        var followersCount: Int
+
+        enum CodingKeys: String, CodingKey {
+            case id, name
+            case screenName = "screen_name"
+            case followersCount = "followers_count"
+        }
+    }
+
+    /// The search page, decoded only for its statuses.
+    struct Page: Codable, Sendable {
+        var statuses: [StatusSubset]
+    }
+
+    /// Decodes a search page with a fresh `JSONDecoder` and returns its statuses.
+    static func decode(_ data: Data) throws -> [StatusSubset] {
+        try JSONDecoder().decode(Page.self, from: data).statuses
+    }
+
+    /// Copies every property of a model, to check both sides read the same values.
+    init(model: TwitterStatus) {
+        let user: TwitterUser = model.user
+        self.init(
+            id: model.id, text: model.text, createdAt: model.createdAt, source: model.source,
+            inReplyToStatusID: model.inReplyToStatusID,
+            user: User(id: user.id, name: user.name, screenName: user.screenName, followersCount: user.followersCount),
+            retweetCount: model.retweetCount, favoriteCount: model.favoriteCount, favorited: model.favorited,
+            language: model.language)
+    }
+
+    init(
+        id: Int64, text: String, createdAt: String, source: String, inReplyToStatusID: Int64?, user: User,
+        retweetCount: Int, favoriteCount: Int, favorited: Bool, language: String?
+    ) {
+        self.id = id
+        self.text = text
+        self.createdAt = createdAt
+        self.source = source
+        self.inReplyToStatusID = inReplyToStatusID
+        self.user = user
+        self.retweetCount = retweetCount
+        self.favoriteCount = favoriteCount
+        self.favorited = favorited
+        self.language = language
+    }
+
+    /// Touches every field once, folding them into a number.
+    var checksum: Int {
+        Self.fold(
+            id, text, createdAt, source, inReplyToStatusID, user.id, user.name, user.screenName, user.followersCount,
+            retweetCount, favoriteCount, favorited, language)
+    }
+
+    /// Folds the values of one status into a number; strings count their UTF-8 bytes.
+    @inline(__always)
+    static func fold(
+        _ id: Int64, _ text: String, _ createdAt: String, _ source: String, _ inReplyToStatusID: Int64?,
+        _ userID: Int64, _ name: String, _ screenName: String, _ followersCount: Int,
+        _ retweetCount: Int, _ favoriteCount: Int, _ favorited: Bool, _ language: String?
+    ) -> Int {
+        var sum = Int(truncatingIfNeeded: id) &+ Int(truncatingIfNeeded: userID)
+        sum &+= Int(truncatingIfNeeded: inReplyToStatusID ?? 0)
+        sum &+= text.utf8.count &+ createdAt.utf8.count &+ source.utf8.count
+        sum &+= name.utf8.count &+ screenName.utf8.count &+ (language?.utf8.count ?? 0)
+        sum &+= followersCount &+ retweetCount &+ favoriteCount &+ (favorited ? 1 : 0)
+        return sum
+    }
+}
