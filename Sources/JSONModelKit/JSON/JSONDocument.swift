@@ -124,8 +124,10 @@ public final class JSONDocument: Sendable {
 /// Lookup tables for large containers, keyed by the container's tape index.
 struct ContainerIndexes: Sendable {
     /// Containers with more members or elements than this get an index on first lookup;
-    /// smaller ones are searched in place, which is faster at that size.
-    static let threshold = 16
+    /// smaller ones are searched in place, which is faster at that size. Model reads look up
+    /// a handful of keys in objects of 20 to 50 members once each, where building an index
+    /// costs more than it saves.
+    static let threshold = 64
 
     /// Object tape index → (key → tape index of the value; the last duplicate wins).
     var objects: [Int: [String: Int]] = [:]

@@ -95,6 +95,11 @@ public struct JSONNode: Sendable {
     /// The nearest `Double` to the number (infinite when out of range); nil for other kinds.
     public var doubleValue: Double? { withNumberText { NumberParsing.double($0) } }
 
+    /// The sign and magnitude of an integral number that fits in 64 bits, else nil.
+    var exactInteger: (negative: Bool, magnitude: UInt64)? {
+        withNumberText { NumberParsing.exactInteger($0) } ?? nil
+    }
+
     @inline(__always)
     func withNumberText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         let entry = entry
@@ -117,7 +122,7 @@ extension JSONNode {
     /// The value of the member named `key`, or nil when this is not an object or has no such
     /// member. With duplicate keys the last member wins.
     ///
-    /// - Complexity: O(*m*) for objects of up to 16 members; larger objects build a hash index
+    /// - Complexity: O(*m*) for objects of up to 64 members; larger objects build a hash index
     ///   on their first lookup, after which a lookup is O(1) on average.
     public subscript(key: String) -> JSONNode? {
         let entry = entry
@@ -175,7 +180,7 @@ extension JSONNode {
     /// The element at `index` of an array, or nil when this is not an array or the index is out
     /// of bounds.
     ///
-    /// - Complexity: O(*index*) for arrays of up to 16 elements; larger arrays build a table of
+    /// - Complexity: O(*index*) for arrays of up to 64 elements; larger arrays build a table of
     ///   element positions on their first access, after which access is O(1).
     public subscript(index: Int) -> JSONNode? {
         let entry = entry

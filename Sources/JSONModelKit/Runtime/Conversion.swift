@@ -327,6 +327,14 @@ extension FixedWidthInteger where Self: PropertyValue {
     static var implicitDefault: Self? { 0 }
 
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> Self? {
+        // Fast path: a JSON integer read straight from the document's bytes.
+        if case .node(let node) = input, let (negative, magnitude) = node.exactInteger {
+            if negative {
+                if magnitude <= UInt64(Int64.max), let value = Self(exactly: -Int64(magnitude)) { return value }
+            } else if let value = Self(exactly: magnitude) {
+                return value
+            }
+        }
         let typeName = String(describing: Self.self)
         guard let text = NumberText.text(of: input, expected: typeName, context: &context) else { return nil }
         if let exact = Self(text) { return exact }
