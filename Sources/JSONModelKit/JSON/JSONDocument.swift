@@ -50,7 +50,7 @@ public final class JSONDocument: Sendable {
     /// The deepest nesting of arrays and objects: 0 for a top-level scalar, 1 for `[]`.
     public let depth: Int
     /// Indexes of large containers, built on first lookup.
-    let indexes = Mutex<ContainerIndexes>(ContainerIndexes())
+    let indexes = Locked<ContainerIndexes>(ContainerIndexes())
 
     /// Scans and validates `bytes`, keeping them.
     ///

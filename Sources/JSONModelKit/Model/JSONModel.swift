@@ -41,7 +41,7 @@ open class JSONModel: @unchecked Sendable {
     /// For a mutable model read from a mutable parent: where to write changes through.
     let parentLink: ParentLink?
     /// The cache, the mutation overlay and the diagnostics.
-    let state: Mutex<ModelState>
+    let state: Locked<ModelState>
 
     /// Declares this class's properties; override it in each subclass.
     ///
@@ -94,7 +94,7 @@ open class JSONModel: @unchecked Sendable {
         self.original = storage.source
         self.isMutable = storage.mutable
         self.parentLink = storage.parent
-        self.state = Mutex(ModelState())
+        self.state = Locked(ModelState())
     }
 
     /// Decodes a model from any `Decoder` as a JSON object; see `JSONModel+Codable.swift`.

@@ -23,7 +23,7 @@ public final class ModelRegistry: Sendable {
         var schemaModels: [String: ModelMetadata] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an empty registry.
     ///

@@ -1,0 +1,147 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import JSONModelKit
+
+/// Many threads on shared objects with wide race windows; run under
+/// `swift test --sanitize=thread --filter Stress` to prove the absence of data races.
+@Suite("Concurrency stress")
+struct StressTests {
+    static let threads = 8
+
+    /// Runs `body` on `threads` threads that all start together, `rounds` times each.
+    ///
+    /// Real threads, not `concurrentPerform`, which runs only as many at once as there are cores.
+    static func hammer(rounds: Int = 200, _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void) {
+        let ready = Atomic<Int>(0)
+        let finished = DispatchGroup()
+        for thread in 0..<threads {
+            finished.enter()
+            Thread {
+                // Wait for every thread, so they race from the first round.
+                ready.add(1, ordering: .relaxed)
+                while ready.load(ordering: .relaxed) < threads { sched_yield() }
+                for round in 0..<rounds { body(thread, round) }
+                finished.leave()
+            }.start()
+        }
+        finished.wait()
+    }
+
+    final class Item: JSONModel, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.id(Int64.self)
+            p.name(String.self)
+            p.price(Double.self, jsonPath: "pricing.amount")
+            p.tags([String].self)
+            p.owner(Owner?.self)
+            p.size(Int.self, default: 1)
+        }
+    }
+
+    final class Owner: JSONModel, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.login(String.self)
+        }
+    }
+
+    static let itemJSON = #"{"id": 12345678901, "name": "Lamp", "pricing": {"amount": "19.5"}, "tags": ["a", 1, {}], "owner": {"login": "ann"}, "size": 2.5}"#
+
+    @Test func oneImmutableModelFromEightThreads() throws {
+        let item = try Item(json: Self.itemJSON)
+        Self.hammer { thread, round in
+            // Each thread reads in a different order, so first reads race.
+            switch (thread + round) % 4 {
+            case 0:
+                let id: Int64 = item.id
+                #expect(id == 12_345_678_901)
+            case 1:
+                let price: Double = item.price
+                #expect(price == 19.5)
+            case 2:
+                let tags: [String] = item.tags
+                #expect(tags == ["a", "1"])
+            default:
+                let owner: Owner? = item.owner
+                let login: String? = owner?.login
+                #expect(login == "ann")
+            }
+            _ = item.json()
+            _ = item.diagnostics
+        }
+        // Two diagnostics (tags[2] and the lossy size) are recorded once, however many threads raced.
+        let size: Int = item.size
+        #expect(size == 3)
+        #expect(item.diagnostics.count == 2)
+    }
+
+    @Test func freshModelsOverOneDocument() throws {
+        let count = 300
+        let text = "[" + (0..<count).map { #"{"id": \#($0), "name": "n\#($0)", "pricing": {"amount": \#($0)}}"# }.joined(separator: ",") + "]"
+        let document = try JSONDocument(string: text)
+        Self.hammer(rounds: 50) { thread, round in
+            let index = (thread * 37 + round * 11) % count
+            guard let node = document.root[index], let item = try? Item(node: node) else {
+                Issue.record("missing element \(index)")
+                return
+            }
+            let id: Int64 = item.id
+            #expect(id == Int64(index))
+        }
+    }
+
+    @Test func containerIndexesBuiltConcurrently() throws {
+        let count = 5_000
+        let text = "{" + (0..<count).map { "\"k\($0)\": [\($0)]" }.joined(separator: ",") + ", \"list\": [" + (0..<count).map(String.init).joined(separator: ",") + "]}"
+        for _ in 0..<5 {
+            // A new document each time, so the lazy indexes are built while threads race.
+            let document = try JSONDocument(string: text)
+            Self.hammer(rounds: 20) { thread, round in
+                let index = (thread * 613 + round * 97) % count
+                #expect(document.root["k\(index)"]?[0]?.intValue == index)
+                #expect(document.root["list"]?[index]?.intValue == index)
+            }
+        }
+    }
+
+    @Test func metadataBuiltOnceUnderRace() {
+        final class Late: JSONModel, @unchecked Sendable {
+            override class func properties(_ p: PropertyRegistrar) { p.value(Int.self) }
+        }
+        let seen = Mutex<Set<ObjectIdentifier>>([])
+        Self.hammer(rounds: 20) { _, _ in
+            let metadata = ModelRegistry.shared.metadata(for: Late.self)
+            seen.withLock { _ = $0.insert(ObjectIdentifier(metadata)) }
+        }
+        #expect(seen.withLock { $0.count } == 1)
+    }
+
+    @Test func registeringSchemasWhileReading() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: #"{"models": [{"name": "Base", "properties": [{"name": "n", "type": "Int"}]}]}"#))
+        let base = try registry.makeModel(named: "Base", json: ["n": 7])
+        Self.hammer(rounds: 30) { thread, round in
+            if thread == 0 {
+                let schema = #"{"models": [{"name": "M\#(round)", "properties": [{"name": "n", "type": "Base"}]}]}"#
+                #expect(throws: Never.self) { try registry.register(ModelSchema(string: schema)) }
+            } else {
+                let n: Int = base.n
+                #expect(n == 7)
+                if round > 0, let model = try? registry.makeModel(named: "M\(round - 1)", json: ["n": ["n": 3]]) {
+                    #expect(model.jsonValue(forProperty: "n") == ["n": 3])
+                }
+            }
+        }
+    }
+
+    @Test func mutableModelsArePerThread() throws {
+        let item = try Item(json: Self.itemJSON)
+        Self.hammer(rounds: 50) { thread, round in
+            let copy = item.mutate { $0.size = thread * 1000 + round }
+            let size: Int = copy.size
+            #expect(size == thread * 1000 + round)
+        }
+        let size: Int = item.size
+        #expect(size == 3)
+    }
+}
