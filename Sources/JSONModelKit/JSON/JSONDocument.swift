@@ -60,27 +60,46 @@ public final class JSONDocument: Sendable {
     /// - Throws: ``JSONParseError`` with the position of the first fault.
     /// - Complexity: O(*n*) in the size of the input.
     public init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
-        let result: Result<(tape: [UInt64], values: Int, depth: Int), JSONParseError> = bytes.withUnsafeBufferPointer {
-            var scanner = JSONScanner(bytes: $0, options: options)
-            do throws(JSONParseError) {
-                try scanner.scan()
-                return .success((scanner.tape.makeArray(), scanner.valueCount, scanner.deepest))
-            } catch {
-                return .failure(error)
+        // The scanner writes straight into the tape array's storage, so the tape is never copied
+        // (issue 5: a copy doubled the tape's share of peak memory on large arrays). The capacity,
+        // one word per four input bytes, is reserved but only touched as far as it is used;
+        // denser input (more than one value per four bytes) spills into the builder's own
+        // storage and is copied once, as before.
+        var failure: JSONParseError?
+        var spilled: [UInt64]?
+        var values = 0
+        var depth = 0
+        let lent = [UInt64](unsafeUninitializedCapacity: bytes.count / 4 + 16) { buffer, initialized in
+            initialized = 0
+            bytes.withUnsafeBufferPointer { input in
+                var scanner = JSONScanner(bytes: input, options: options, tapeBuffer: buffer)
+                do throws(JSONParseError) {
+                    try scanner.scan()
+                    values = scanner.valueCount
+                    depth = scanner.deepest
+                    if scanner.tape.isUsingLentBuffer {
+                        initialized = scanner.tape.count
+                    } else {
+                        spilled = scanner.tape.makeArray()
+                    }
+                } catch {
+                    failure = error
+                }
             }
         }
-        let scanned = try result.get()
+        if let failure { throw failure }
         self.bytes = bytes
-        self.tape = scanned.tape
-        self.valueCount = scanned.values
-        self.depth = scanned.depth
+        self.tape = spilled ?? lent
+        self.valueCount = values
+        self.depth = depth
     }
 
     /// Scans and validates the bytes of `data`.
     ///
     /// - Complexity: O(*n*); the bytes are copied once.
     public convenience init(data: Data, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
-        try self.init(bytes: [UInt8](data), options: options)
+        // One memcpy; `[UInt8](data)` copied through Data's iterator, several times slower.
+        try self.init(bytes: data.withUnsafeBytes { Array($0.bindMemory(to: UInt8.self)) }, options: options)
     }
 
     /// Scans and validates the UTF-8 of `string`.

@@ -20,7 +20,8 @@ struct JSONScanner: ~Copyable {
         var isObject: Bool
     }
 
-    init(bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions) {
+    /// - Parameter tapeBuffer: Storage to write the tape into while it fits (see ``TapeBuilder``).
+    init(bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, tapeBuffer: UnsafeMutableBufferPointer<UInt64>? = nil) {
         self.bytes = bytes
         // An empty buffer may have no base address; any valid pointer serves, as nothing is read.
         let base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1).unsafelyUnwrapped
@@ -29,7 +30,11 @@ struct JSONScanner: ~Copyable {
         p = base
         self.options = options
         // Typical documents need one tape word per 6 to 12 input bytes; the builder grows if not.
-        tape = TapeBuilder(capacity: bytes.count / 8 + 16)
+        if let tapeBuffer, tapeBuffer.count > 0 {
+            tape = TapeBuilder(lending: tapeBuffer)
+        } else {
+            tape = TapeBuilder(capacity: bytes.count / 8 + 16)
+        }
     }
 
     private func error(_ kind: JSONParseError.Kind, at pointer: UnsafePointer<UInt8>) -> JSONParseError {

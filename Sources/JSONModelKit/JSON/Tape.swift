@@ -59,13 +59,28 @@ struct TapeBuilder: ~Copyable {
     private var base: UnsafeMutablePointer<UInt64>
     private var capacity: Int
     private(set) var count = 0
+    /// Whether `base` is the builder's own (false while it writes into a lent buffer).
+    private var ownsBase: Bool
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
+        ownsBase = true
     }
 
-    deinit { base.deallocate() }
+    /// Writes into `buffer` (not freed by the builder) while it has room, then moves to
+    /// storage of its own; ``isUsingLentBuffer`` tells which happened.
+    init(lending buffer: UnsafeMutableBufferPointer<UInt64>) {
+        precondition(buffer.count > 0)
+        base = buffer.baseAddress!
+        capacity = buffer.count
+        ownsBase = false
+    }
+
+    deinit { if ownsBase { base.deallocate() } }
+
+    /// Whether every entry so far is in the lent buffer.
+    var isUsingLentBuffer: Bool { !ownsBase }
 
     @inline(__always)
     mutating func append(_ entry: TapeEntry) {
@@ -84,7 +99,8 @@ struct TapeBuilder: ~Copyable {
         let newCapacity = capacity * 2
         let newBase = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
         newBase.moveInitialize(from: base, count: count)
-        base.deallocate()
+        if ownsBase { base.deallocate() }
+        ownsBase = true
         base = newBase
         capacity = newCapacity
     }
