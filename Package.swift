@@ -27,6 +27,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "JSONModelKitTests", dependencies: ["JSONModelKit"], path: "Tests/JSONModelKitTests",
+            exclude: ["__Snapshots__"],  // expected texts the tests read by path
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

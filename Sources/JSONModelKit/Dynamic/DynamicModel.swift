@@ -23,7 +23,8 @@ public final class DynamicModel: JSONModel, @unchecked Sendable {
     /// Creates a model of a schema model over an object.
     static func make(metadata: ModelMetadata, source: JSONInput, mutable: Bool) throws(JSONModelError) -> DynamicModel {
         guard source.kind == .object else { throw .notAnObject(model: metadata.modelName, found: source.kind) }
-        return DynamicModel(ModelStorage(metadata: metadata, source: source, mutable: mutable))
+        let resolved = metadata.resolvedSchemaModel(for: source)
+        return DynamicModel(ModelStorage(metadata: resolved, source: source, mutable: mutable))
     }
 }
 
@@ -105,10 +106,13 @@ extension ModelRegistry {
                     let type = try resolve(property.type, model: ancestor.name, property: property.name)
                     let options = PropertyOptions(
                         serialize: property.serialize, readOnly: property.readOnly, enumValues: property.enumValues,
-                        dateFormat: property.dateFormat, embedPath: property.embedPath, converter: property.converter)
+                        dateFormat: property.dateFormat.map(DateFormat.init(parsing:)), embedPath: property.embedPath,
+                        converter: property.converter.map(ConverterReference.named),
+                        inverse: property.inverse, group: property.group)
                     let declaration = PropertyDeclaration(
                         name: property.name, type: type, paths: property.paths, defaultValue: property.defaultValue,
-                        options: options)
+                        options: options
+                    ).checkingStructure()
                     declarations.append((declaration, ancestor.name))
                 }
             }
@@ -118,7 +122,10 @@ extension ModelRegistry {
                 }
             }
             let metadata = ModelMetadata(
-                modelName: model.name, modelType: DynamicModel.self, declarations: declarations, registry: self)
+                modelName: model.name, modelType: DynamicModel.self, declarations: declarations, registry: self,
+                discriminator: model.discriminator.map {
+                    ModelDiscriminator(path: $0.path, map: $0.map, registry: self)
+                })
             if let problem = metadata.problems.first {
                 throw ModelSchemaError(problem.message, model: problem.model, property: problem.property)
             }

@@ -95,7 +95,7 @@ public enum SpecRunner {
         guard let modelName = object["model"]?.stringValue else { return fail("the case has no \"model\"") }
         let input = object["input"] ?? .object(JSONObject())
         let writes = object["writes"]?.arrayValue ?? []
-        let mutable = object["mutable"]?.boolValue ?? !writes.isEmpty
+        let mutable = object["mutable"]?.boolValue ?? (!writes.isEmpty || object["merge"] != nil)
 
         // Validation runs on an instance of its own, so it does not touch the counted diagnostics.
         if let expected = object["error"]?.stringValue {
@@ -125,6 +125,13 @@ public enum SpecRunner {
         if let expected = object["description"]?.stringValue, model.description != expected {
             failures.append("description: expected \(expected.debugDescription), got \(model.description.debugDescription)")
         }
+        // A string, or a list of lines (easier to read in a case file).
+        if let given = object["fullDescription"],
+            let expected = given.stringValue ?? given.arrayValue?.compactMap(\.stringValue).joined(separator: "\n"),
+            model.fullDescription != expected
+        {
+            failures.append("fullDescription: expected \(expected.debugDescription), got \(model.fullDescription.debugDescription)")
+        }
         for (index, write) in writes.enumerated() {
             guard let assignments = write.objectValue else {
                 failures.append("writes[\(index)] must be an object")
@@ -136,6 +143,14 @@ public enum SpecRunner {
                 } catch {
                     failures.append("write \(property) = \(value): \(error)")
                 }
+            }
+        }
+        // `merge` (issue 5): a partial object merged in after the writes, by `update(with:)`.
+        if let partial = object["merge"] {
+            do {
+                try model.update(with: partial)
+            } catch {
+                failures.append("merge \(partial): \(error)")
             }
         }
         check(reads: object["readsAfterWrites"], on: model, label: "read after writes", into: &failures)

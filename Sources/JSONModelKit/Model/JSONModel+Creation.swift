@@ -110,7 +110,7 @@ extension JSONModel {
     /// - Complexity: O(1).
     public class func make(node: JSONNode, mutable: Bool = false) throws(JSONModelError) -> Self {
         guard node.kind == .object else { throw .notAnObject(model: String(describing: self), found: node.kind) }
-        return Self(ModelStorage(source: .node(node), mutable: mutable))
+        return makeResolved(.node(node), metadata: nil, mutable: mutable)
     }
 
     /// Creates a model of this class over an owned object value; usable through a metatype.
@@ -120,7 +120,7 @@ extension JSONModel {
         guard case .object = value else {
             throw .notAnObject(model: String(describing: self), found: JSONInput.value(value).kind)
         }
-        return Self(ModelStorage(source: .value(value), mutable: mutable))
+        return makeResolved(.value(value), metadata: nil, mutable: mutable)
     }
 
     /// Parses JSON and creates a model of this class; usable through a metatype.

@@ -44,8 +44,8 @@ extension JSONModel {
             return
         }
         let property = metadata.properties[ordinal]
-        if property.valueType.cast(value) != nil {
-            try write(value, at: ordinal)
+        if let cast = property.valueType.cast(value) {
+            try write(cast, at: ordinal)
             return
         }
         var json: JSONValue?
@@ -61,9 +61,14 @@ extension JSONModel {
             return
         }
         var context = makeContext(for: property, validating: false)
-        guard let json, let converted = property.valueType.convertAny(.value(json), context: &context),
-            context.diagnostics.isEmpty
-        else {
+        context.embedPath = nil  // a written array holds the models' objects, not their wrappers
+        // Through the property's converter first (a date in its declared format), then as the type alone.
+        var converted = json.flatMap { property.convertValue(.value($0), context: &context) }
+        if converted == nil || !context.diagnostics.isEmpty, let json {
+            context = makeContext(for: property, validating: false)
+            converted = property.valueType.convertAny(.value(json), context: &context)
+        }
+        guard let converted, context.diagnostics.isEmpty else {
             throw .typeMismatch(
                 model: metadata.modelName, property: name, expected: property.type.description,
                 found: String(describing: type(of: value)))
@@ -80,7 +85,8 @@ extension JSONModel {
         }
         guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
         let path = property.paths[0]
-        guard let encoded = property.valueType.jsonValue(ofAny: newValue, replacing: currentSource[path]) else {
+        let adopted = property.adoptingStructure(newValue)  // embedded arrays wrap at this property's embedPath
+        guard let encoded = property.jsonValue(ofAny: adopted, replacing: currentSource[path]) else {
             throw .typeMismatch(
                 model: metadata.modelName, property: property.name, expected: property.type.description,
                 found: String(describing: type(of: newValue)))
@@ -94,6 +100,8 @@ extension JSONModel {
     func apply(_ encoded: JSONValue?, to property: PropertyMetadata) throws(JSONModelError) {
         guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
         guard !property.options.readOnly else { throw .readOnly(model: metadata.modelName, property: property.name) }
+        syncWithGroupParent()
+        if property.options.group { return replaceGroup(encoded, of: property) }
         let path = property.paths[0]
         let propagates = parentLink != nil
         let changed: JSONValue? = state.withLock { state in
@@ -157,14 +165,14 @@ extension JSONModel {
     /// - Complexity: O(1): the copy shares the JSON.
     public func copy() -> Self {
         if !isMutable { return self }
-        return Self(ModelStorage(metadata: metadata, source: currentSource, mutable: false))
+        return makeCopy(source: currentSource, mutable: false)
     }
 
     /// A mutable model of the same class with this model's current JSON.
     ///
     /// - Complexity: O(1): the copy shares the JSON until its first write.
     public func mutableCopy() -> Self {
-        Self(ModelStorage(metadata: metadata, source: currentSource, mutable: true))
+        makeCopy(source: currentSource, mutable: true)
     }
 
     /// Returns an immutable copy changed by `body`, which gets a mutable copy.

@@ -63,7 +63,7 @@ extension JSONModel {
         if options.contains(.onlyDeclared) {
             result = .object(JSONObject())
             for property in metadata.properties {
-                for path in property.paths {
+                for path in property.declaredOutputPaths {
                     if let value = object[path] { result[path] = value }
                 }
             }
@@ -72,12 +72,12 @@ extension JSONModel {
         }
         let included = metadata.properties.filter { !options.contains(.forOutput) || $0.options.serialize }
         if options.contains(.forOutput) {
-            for property in metadata.properties where !property.options.serialize {
+            for property in metadata.properties where !property.options.serialize && !property.options.group {
                 for path in property.paths { result[path] = nil }
             }
         }
         if metadata.hasModelProperties {
-            for property in included where property.type.containsModel {
+            for property in included where property.type.containsModel && !property.options.group {
                 for path in property.paths {
                     if let value = result[path], !value.isNull {
                         result[path] = shapeNested(value, type: property.type, schema: property.schemaModel, options: options)
@@ -86,7 +86,7 @@ extension JSONModel {
             }
         }
         if options.contains(.includeNulls) {
-            for property in included where !property.paths.contains(where: { result[$0] != nil }) {
+            for property in included where !property.options.group && !property.paths.contains(where: { result[$0] != nil }) {
                 result[property.paths[0]] = .null
             }
         }
@@ -98,10 +98,12 @@ extension JSONModel {
     ) -> JSONValue {
         switch (type, value) {
         case (.model(let modelType), .object):
-            return shape(value, metadata: ModelRegistry.shared.metadata(for: modelType), options: options)
+            // Polymorphism: shaped as the class the object calls for.
+            let resolved = modelType.resolvedClass(for: .value(value))
+            return shape(value, metadata: ModelRegistry.shared.metadata(for: resolved), options: options)
         case (.schemaModel, .object):
             guard let metadata = schema?.metadata else { return value }
-            return shape(value, metadata: metadata, options: options)
+            return shape(value, metadata: metadata.resolvedSchemaModel(for: .value(value)), options: options)
         case (.optional(let wrapped), _):
             return shapeNested(value, type: wrapped, schema: schema, options: options)
         case (.array(let element), .array(let elements)):
@@ -115,12 +117,5 @@ extension JSONModel {
         default:
             return value
         }
-    }
-}
-
-extension JSONModel: CustomStringConvertible {
-    /// The class name and the current JSON, compact: `User({"first_name":"Ann"})`.
-    public var description: String {
-        "\(metadata.modelName)(\(jsonString()))"
     }
 }

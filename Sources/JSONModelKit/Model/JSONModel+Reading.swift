@@ -50,6 +50,8 @@ extension JSONModel {
     func _typedValue<T>(_ entry: CacheEntry, forMember name: String) -> T {
         let value = entry.anyValue
         if let typed = value as? T { return typed }
+        // A lazy collection read as the Swift collection it stands for (`[Item]`).
+        if let bridged: T = bridgedLazyCollection(value) { return bridged }
         let property = metadata.property(named: name)!
         if unwrappedValue(value) == nil && !(T.self is any OptionalPropertyValue.Type) {
             preconditionFailure(
@@ -162,7 +164,10 @@ extension JSONModel {
     }
 
     /// The cache entry of a property, converting and caching on first use.
-    func entry(at ordinal: Int) -> CacheEntry {
+    ///
+    /// A cached value whose converter validates cached values (Converters/) is checked
+    /// first; when no longer valid it is converted again, once.
+    func entry(at ordinal: Int, revalidate: Bool = true) -> CacheEntry {
         enum Lookup {
             case cached(CacheEntry)
             case missing(current: JSONValue?, generation: Int)
@@ -173,12 +178,18 @@ extension JSONModel {
         }
         switch lookup {
         case .cached(let entry):
+            if revalidate, let validator = entry.validator, !validator(entry.anyValue) {
+                state.withLock { state in
+                    if ordinal < state.cache.count, state.cache[ordinal] === entry { state.cache[ordinal] = nil }
+                }
+                return self.entry(at: ordinal, revalidate: false)
+            }
             return entry
         case .missing(let current, let generation):
             let property = metadata.properties[ordinal]
             var context = makeContext(for: property, validating: false)
             let value = convert(property, from: current.map(JSONInput.value) ?? original, context: &context)
-            let entry = property.valueType.makeCacheEntry(value)
+            let entry = property.makeCacheEntry(value)
             let diagnostics = context.diagnostics
             return state.withLock { state in
                 guard state.generation == generation else { return entry }
@@ -187,7 +198,7 @@ extension JSONModel {
                 }
                 if let stored = state.cache[ordinal] { return stored }
                 state.cache[ordinal] = entry
-                state.diagnostics += diagnostics
+                if !diagnostics.isEmpty { state.diagnostics += diagnostics }
                 return entry
             }
         }
@@ -198,6 +209,8 @@ extension JSONModel {
             modelName: metadata.modelName, property: property.name, segments: [], mutable: isMutable,
             owner: isMutable ? self : nil, ordinal: property.ordinal, validating: validating)
         context.schemaModel = property.schemaModel?.metadata
+        context.inverse = property.options.inverse.map { InverseLink(name: $0, parent: self) }
+        context.embedPath = property.options.embedPath
         return context
     }
 
@@ -207,7 +220,7 @@ extension JSONModel {
         for path in property.paths {
             guard let found = source[path], !found.isNull else { continue }
             context.segments = path.segments
-            if let value = property.valueType.convertAny(found, context: &context) { return value }
+            if let value = property.convertValue(found, context: &context) { return value }
             return defaultValue(of: property, context: &context)
         }
         // Nothing found. A path cut short by a value of the wrong kind is worth a diagnostic;
@@ -254,7 +267,7 @@ extension JSONModel {
                     state.cache = Array(repeating: nil, count: metadata.properties.count)
                 }
                 if state.cache[property.ordinal] == nil {
-                    state.cache[property.ordinal] = property.valueType.makeCacheEntry(value)
+                    state.cache[property.ordinal] = property.makeCacheEntry(value)
                     state.diagnostics += own
                 }
             }

@@ -59,6 +59,22 @@ open class JSONModel: @unchecked Sendable {
     /// - Parameter p: The registrar collecting the declarations.
     open class func properties(_ p: PropertyRegistrar) {}
 
+    /// The class to create for `json`; override it for polymorphism (see `JSONModel+Polymorphism.swift`).
+    ///
+    /// ```swift
+    /// override class func modelClass(for json: JSONView) -> JSONModel.Type {
+    ///     json["type"]?.stringValue == "circle" ? Circle.self : self
+    /// }
+    /// ```
+    ///
+    /// Every creation asks: `make`, nested properties, arrays (lazily, per element),
+    /// dictionaries and copies. The answer must be this class or a subclass; a subclass
+    /// may refine further. Anything else is ignored (the model keeps this class).
+    ///
+    /// - Parameter json: The object the model is about to be created over.
+    /// - Returns: The class to instantiate; `self` by default.
+    open class func modelClass(for json: JSONView) -> JSONModel.Type { self }
+
     /// Checks this class's declarations (inherited ones included).
     ///
     /// A class with declaration problems stops the program when a model of it
@@ -129,6 +145,8 @@ struct ModelState {
     var current: JSONValue?
     /// Counts writes, so a conversion started before a write is not cached after it.
     var generation = 0
+    /// The models this one is a child of, by inverse name (weak; see `JSONModel+Relationships.swift`).
+    var inverses: [String: WeakModel] = [:]
 }
 
 /// A converted value in a model's cache.
@@ -140,6 +158,9 @@ class CacheEntry: @unchecked Sendable {
     // @unchecked Sendable: immutable after init; subclasses hold only Sendable values.
     /// The value, boxed as an existential for untyped reads.
     let anyValue: any Sendable
+    /// Asked on each read when the property's converter validates cached values (false
+    /// converts again); set once, before the entry is stored (Converters/PropertyConversion.swift).
+    var validator: (@Sendable (Any) -> Bool)?
 
     init(anyValue: any Sendable) {
         self.anyValue = anyValue

@@ -99,6 +99,8 @@ public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownProperty(model: String, property: String)
     /// A written value that cannot be turned into the property's type.
     case typeMismatch(model: String, property: String, expected: String, found: String)
+    /// The JSON is valid but is not an array where an array of models was asked for.
+    case notAnArray(model: String, found: JSONKind)
 
     public var description: String {
         switch self {
@@ -116,6 +118,8 @@ public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(model) has no declared property '\(property)'"
         case .typeMismatch(let model, let property, let expected, let found):
             return "cannot set '\(property)' on \(model): expected \(expected), got \(found)"
+        case .notAnArray(let model, let found):
+            return "an array of \(model) needs a JSON array, found \(found)"
         }
     }
 }

@@ -174,6 +174,10 @@ struct ConversionContext {
     var nestedDiagnostics: [ModelDiagnostic] = []
     /// The metadata of the schema model the property's type refers to, if it refers to one.
     var schemaModel: ModelMetadata?
+    /// For a relationship property (`inverse:`): the parent its child models refer back to.
+    var inverse: InverseLink?
+    /// For a property with `embedPath`: where each array element holds the model's object.
+    var embedPath: JSONPath?
 
     init(
         modelName: String, property: String, segments: [JSONPath.Segment], mutable: Bool, owner: JSONModel?,
@@ -220,6 +224,14 @@ protocol PropertyValue: Sendable {
     /// The JSON for this value, keeping the kind of `existing` where it makes
     /// sense ("42" stays a string); nil means no value (an optional's nil).
     func jsonValue(replacing existing: JSONInput?) -> JSONValue?
+
+    // Requirements with default implementations below, so that the converted types of
+    // Converters/CustomValue.swift can store values of a type other than themselves.
+    static func convertAny(_ input: JSONInput, context: inout ConversionContext) -> (any Sendable)?
+    static func jsonValue(ofAny value: Any, replacing existing: JSONInput?) -> JSONValue??
+    static func makeCacheEntry(_ value: any Sendable) -> CacheEntry
+    static func cast(_ value: Any) -> (any Sendable)?
+    static var implicitDefaultAny: (any Sendable)? { get }
 }
 
 extension PropertyValue {
@@ -550,15 +562,10 @@ extension Date: PropertyValue {
     static var propertyType: PropertyType { .date }
     static var implicitDefault: Date? { nil }
 
+    /// ISO 8601 first, then the other formats in ``DateFormat/fallbackOrder`` (see Converters/DateFormat.swift);
+    /// a declared `dateFormat` goes through the converter lookup instead.
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> Date? {
-        if input.kind == .number {
-            guard let seconds = Double(input.numberText!), seconds.isFinite else {
-                context.record(.outOfRange, "\(input.numberText!) is out of range for a Date")
-                return nil
-            }
-            return Date(timeIntervalSince1970: seconds)
-        }
-        return parseString(input, expected: "ISO 8601 date", context: &context, ISO8601Text.date(from:))
+        DateReading.date(from: input, format: .iso8601, context: &context)
     }
 
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
@@ -591,7 +598,9 @@ extension JSONModel: PropertyValue {
         }
         let path = context.path
         let link = context.owner.map { ParentLink(parent: $0, path: path, ordinal: context.ordinal) }
-        let model = Self(ModelStorage(metadata: context.schemaModel, source: input, mutable: context.mutable, parent: link))
+        // Polymorphism: the class (or schema model) is chosen from the object itself.
+        let model = makeResolved(
+            input, metadata: context.schemaModel, mutable: context.mutable, parent: link, inverse: context.inverse)
         if context.validating {
             context.nestedDiagnostics += model.validationDiagnostics().map { $0.prefixed(by: path) }
         }

@@ -4,21 +4,27 @@ public struct PropertyOptions: Sendable, Hashable {
     public var serialize: Bool
     /// Whether writes are refused; two properties may share a JSON key only if all but one are read-only.
     public var readOnly: Bool
-    /// The valid strings of a string enumeration (used by a later issue).
+    /// The valid strings of a `String` property: known values read as one interned string.
     public var enumValues: [String]?
-    /// The date format of a `Date` property (ISO 8601 when nil; a later issue adds the others).
-    public var dateFormat: String?
+    /// The date format of a `Date` property (ISO 8601 when nil); `"MM/dd/yyyy"` reads as a pattern.
+    public var dateFormat: DateFormat?
     /// The path of an embedded array (used by a later issue).
     public var embedPath: JSONPath?
-    /// The name of a registered converter (used by a later issue).
-    public var converter: String?
-    /// Whether the value is an identifier resolved through an object cache (used by a later issue).
+    /// The converter the declaration names: a registered name (`"hexColor"`) or an instance.
+    public var converter: ConverterReference?
+    /// Whether the value is an identifier resolved through the object store registered for its type.
     public var cachedObject: Bool
+    /// The name under which each child model of this property refers back to its parent
+    /// (weakly; see `JSONModel+Relationships.swift`).
+    public var inverse: String?
+    /// Whether the property is a property group: a submodel over its parent's own object.
+    public var group: Bool
 
     /// Creates options; every argument has the default a plain declaration gets.
     public init(
-        serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: String? = nil,
-        embedPath: JSONPath? = nil, converter: String? = nil, cachedObject: Bool = false
+        serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: DateFormat? = nil,
+        embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
+        inverse: String? = nil, group: Bool = false
     ) {
         self.serialize = serialize
         self.readOnly = readOnly
@@ -27,6 +33,8 @@ public struct PropertyOptions: Sendable, Hashable {
         self.embedPath = embedPath
         self.converter = converter
         self.cachedObject = cachedObject
+        self.inverse = inverse
+        self.group = group
     }
 }
 
@@ -94,6 +102,8 @@ public struct PropertyMetadata: Sendable {
     let defaultJSON: JSONValue?
     /// The schema model the type refers to, resolved by name when read.
     let schemaModel: SchemaModelReference?
+    /// The converter lookup's cached choice for this property (Converters/PropertyConversion.swift).
+    let conversion: PropertyConversion
 }
 
 /// The metadata of one model class: its properties, inherited ones included.
@@ -118,6 +128,8 @@ public final class ModelMetadata: Sendable {
     private let nameMask: Int
     /// Whether some property's type contains a model (then output options recurse).
     let hasModelProperties: Bool
+    /// How a schema model picks a more specific model from the JSON (``ModelSchema``'s `discriminator`).
+    let discriminator: ModelDiscriminator?
 
     /// Assembles metadata from declarations in order; later duplicates of a name are reported.
     ///
@@ -130,7 +142,8 @@ public final class ModelMetadata: Sendable {
     init(
         modelName: String, modelType: JSONModel.Type,
         declarations: [(declaration: PropertyDeclaration, declaringModel: String)],
-        problems: [ModelDeclarationError.Problem] = [], registry: ModelRegistry? = nil
+        problems: [ModelDeclarationError.Problem] = [], registry: ModelRegistry? = nil,
+        discriminator: ModelDiscriminator? = nil
     ) {
         var problems = problems
         var properties: [PropertyMetadata] = []
@@ -153,7 +166,15 @@ public final class ModelMetadata: Sendable {
                 report(name, "'\(name)' is declared more than once")
                 continue
             }
-            let valueType = declaration.type.swiftType
+            let valueType = declaration.type.storageType
+            if let problem = declaration.options.dateFormat?.problem {
+                report(name, problem)
+                continue
+            }
+            let conversion = PropertyConversion(
+                name: name, modelName: modelName, type: declaration.type, options: declaration.options,
+                models: ModelKey.chain(modelName: modelName, modelType: modelType, declaringModel: declaringModel),
+                registry: registry)
             let storedDefault: (any Sendable)?
             let defaultJSON: JSONValue?
             if let declared = declaration.defaultValue {
@@ -163,7 +184,11 @@ public final class ModelMetadata: Sendable {
                 } else {
                     var context = ConversionContext(
                         modelName: modelName, property: name, segments: [], mutable: false, owner: nil, ordinal: 0)
-                    guard let converted = valueType.convertAny(.value(declared), context: &context) else {
+                    // Through the property's converter (stored form), else as the type alone (value form).
+                    var scratch = context
+                    guard let converted = conversion.convert(.value(declared), valueType: valueType, context: &scratch)
+                        ?? valueType.convertAny(.value(declared), context: &context)
+                    else {
                         report(name, "the default \(declared) is not a valid \(declaration.type)")
                         continue
                     }
@@ -194,7 +219,8 @@ public final class ModelMetadata: Sendable {
                     declaredDefault: declaration.defaultValue, options: declaration.options,
                     declaringModel: declaringModel, valueType: valueType, storedDefault: storedDefault,
                     defaultJSON: defaultJSON,
-                    schemaModel: declaration.type.schemaModelName.map { SchemaModelReference(name: $0, registry: registry) }))
+                    schemaModel: declaration.type.schemaModelName.map { SchemaModelReference(name: $0, registry: registry) },
+                    conversion: conversion))
         }
         self.modelName = modelName
         self.modelType = modelType
@@ -202,6 +228,7 @@ public final class ModelMetadata: Sendable {
         self.problems = problems
         self.ordinals = ordinals
         self.hasModelProperties = properties.contains { $0.type.containsModel }
+        self.discriminator = discriminator
         let names = properties.map(\.name)
         var capacity = 4
         while capacity < names.count * 2 { capacity *= 2 }

@@ -24,6 +24,8 @@ public final class ModelRegistry: Sendable {
     }
 
     private let state = Locked(State())
+    /// Converters, named converters and object stores registered here (Converters/ConverterRegistry.swift).
+    let converters = ConverterTable()
 
     /// Creates an empty registry.
     ///

@@ -42,24 +42,48 @@ public final class PropertyRegistrar {
     ///     zero, empty, or an empty model.
     ///   - serialize: Whether ``JSONOutputOptions/forOutput`` output includes the property.
     ///   - readOnly: Whether writes are refused.
-    ///   - enumValues: Valid strings of a string enumeration (a later issue).
-    ///   - dateFormat: The format of a `Date` (a later issue; ISO 8601 now).
+    ///   - enumValues: Valid strings of a `String` property; known values read interned.
+    ///   - dateFormat: The format of a `Date`: `.iso8601` (the default), `.secondsSince1970`,
+    ///     `.millisecondsSince1970`, or a pattern such as `"MM/dd/yyyy"`; see ``DateFormat``.
     ///   - embedPath: Path of an embedded array (a later issue).
-    ///   - converter: Name of a registered converter (a later issue).
-    ///   - cachedObject: Whether the value is resolved through an object cache (a later issue).
+    ///   - converter: A registered converter's name (`"hexColor"`), or `.using(someConverter)`.
+    ///   - cachedObject: Whether the JSON holds an id resolved by the ``JSONObjectStore`` registered for the type.
+    ///   - inverse: For a model or `[Model]` property: the name under which each child refers
+    ///     back to this model (weakly), read with ``JSONModel/inverse(_:)``.
+    ///   - group: For a model property: a property group, reading the parent's own object.
     public func add<T>(
         _ name: String, _ type: T.Type, jsonPath: JSONPath? = nil, anyOf: [JSONPath]? = nil, default: T? = nil,
-        serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: String? = nil,
-        embedPath: JSONPath? = nil, converter: String? = nil, cachedObject: Bool = false
+        serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: DateFormat? = nil,
+        embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
+        inverse: String? = nil, group: Bool = false
     ) {
         var paths: [JSONPath] = []
         if let jsonPath { paths.append(jsonPath) }
         if let anyOf { paths += anyOf.filter { !paths.contains($0) } }
         let options = PropertyOptions(
             serialize: serialize, readOnly: readOnly, enumValues: enumValues, dateFormat: dateFormat,
-            embedPath: embedPath, converter: converter, cachedObject: cachedObject)
+            embedPath: embedPath, converter: converter, cachedObject: cachedObject,
+            inverse: inverse, group: group)
 
         guard let valueType = type as? any PropertyValue.Type else {
+            // The user's own type (an enum, a JSONConvertible, a type with a registered converter).
+            if let custom = CustomValueType.descriptor(for: T.self) {
+                var defaultJSON: JSONValue?
+                if let value = `default` {
+                    let converter = custom.builtin
+                        ?? ModelRegistry.shared.converters.converter(forType: ObjectIdentifier(custom.baseType), in: nil)
+                    defaultJSON = custom.json(of: value, with: converter, replacing: nil) ?? nil
+                    if defaultJSON == nil {
+                        var declaration = PropertyDeclaration(name: name, type: .custom(custom), paths: paths, options: options)
+                        declaration.problem = "the default of \(T.self) has no JSON: conform \(custom.baseType) to JSONConvertible or register its converter first"
+                        declarations.append(declaration)
+                        return
+                    }
+                }
+                declarations.append(
+                    PropertyDeclaration(name: name, type: .custom(custom), paths: paths, defaultValue: defaultJSON, options: options))
+                return
+            }
             var declaration = PropertyDeclaration(name: name, type: .json, paths: paths, options: options)
             declaration.problem = "the type \(T.self) is not supported"
             declarations.append(declaration)
@@ -71,7 +95,8 @@ public final class PropertyRegistrar {
         }
         declarations.append(
             PropertyDeclaration(
-                name: name, type: valueType.propertyType, paths: paths, defaultValue: defaultJSON, options: options))
+                name: name, type: valueType.propertyType, paths: paths, defaultValue: defaultJSON, options: options
+            ).checkingStructure())
     }
 }
 
@@ -83,17 +108,18 @@ public struct PropertyDeclarator {
     let registrar: PropertyRegistrar
     let name: String
 
-    /// Declares the property; see ``PropertyRegistrar/add(_:_:jsonPath:anyOf:default:serialize:readOnly:enumValues:dateFormat:embedPath:converter:cachedObject:)``
+    /// Declares the property; see ``PropertyRegistrar/add(_:_:jsonPath:anyOf:default:serialize:readOnly:enumValues:dateFormat:embedPath:converter:cachedObject:inverse:group:)``
     /// for the parameters.
     public func callAsFunction<T>(
         _ type: T.Type, jsonPath: JSONPath? = nil, anyOf: [JSONPath]? = nil, default: T? = nil,
-        serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: String? = nil,
-        embedPath: JSONPath? = nil, converter: String? = nil, cachedObject: Bool = false
+        serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: DateFormat? = nil,
+        embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
+        inverse: String? = nil, group: Bool = false
     ) {
         registrar.add(
             name, type, jsonPath: jsonPath, anyOf: anyOf, default: `default`, serialize: serialize,
             readOnly: readOnly, enumValues: enumValues, dateFormat: dateFormat, embedPath: embedPath,
-            converter: converter, cachedObject: cachedObject)
+            converter: converter, cachedObject: cachedObject, inverse: inverse, group: group)
     }
 }
 

@@ -29,6 +29,9 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
     case dictionary(PropertyType)
     /// `Wrapped?`.
     case optional(PropertyType)
+    /// A type of the user's (or an optional of it), converted by a registered converter, its
+    /// `JSONConvertible` conformance, or its raw values (Converters/CustomValue.swift).
+    case custom(CustomValueType)
 
     /// The descriptor of a Swift type, or nil when the engine cannot store that type.
     ///
@@ -111,6 +114,7 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
         case .json: return "JSONValue"
         case .model(let type): return String(describing: type)
         case .schemaModel(let name): return name
+        case .custom(let custom): return custom.description
         case .array(let element): return "[\(element)]"
         case .dictionary(let value): return "[String: \(value)]"
         case .optional(let wrapped):
@@ -144,6 +148,7 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
         case .json: return JSONValue.self
         case .model(let type): return type
         case .schemaModel: return DynamicModel.self
+        case .custom(let custom): return custom.valueType
         case .array(let element): return PropertyType.arrayType(of: element.swiftType)
         case .dictionary(let value): return PropertyType.dictionaryType(of: value.swiftType)
         case .optional(let wrapped): return PropertyType.optionalType(of: wrapped.swiftType)
@@ -166,6 +171,8 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
         switch (lhs, rhs) {
         case (.model(let a), .model(let b)): return a == b
         case (.schemaModel(let a), .schemaModel(let b)): return a == b
+        case (.custom(let a), .custom(let b)): return a == b
+        case (.custom, _), (_, .custom): return false
         case (.array(let a), .array(let b)), (.dictionary(let a), .dictionary(let b)),
             (.optional(let a), .optional(let b)):
             return a == b
@@ -181,6 +188,7 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .model(let type): hasher.combine(ObjectIdentifier(type))
         case .schemaModel(let name): hasher.combine("schema:" + name)
+        case .custom(let custom): hasher.combine(custom)
         default: hasher.combine(description)
         }
     }

@@ -1,0 +1,140 @@
+// Lazy collections as property values.
+//
+// A property declared `[Item]` (or `[Item]?`, or `ModelArray<Item>`) is stored as a
+// lazy `ModelArray<Item>`: reading the property indexes the JSON array, and each
+// element is built when it is first read. Its declared type stays `[Item]`, so
+// `let items: [Item] = order.items` still works (it builds every element and
+// returns a Swift array of the cached instances); `let items: ModelArray<Item> =
+// order.items` reads lazily. Dictionaries of models work the same way with
+// `ModelDictionary`.
+
+extension ModelArray: PropertyValue {
+    static var propertyType: PropertyType { .array(Element.propertyType) }
+    static var implicitDefault: ModelArray? { ModelArray() }
+
+    /// Indexes a JSON array; a single object reads as one element for a relationship
+    /// (`inverse:`). Non-object elements are left out with a diagnostic each.
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> ModelArray? {
+        let single = input.kind == .object && context.inverse != nil
+        guard input.kind == .array || single else {
+            context.typeMismatch(input, expected: "an array of \(Element.propertyType)")
+            return nil
+        }
+        let base = ModelArrayBase<Element>(array: input, configuration: ElementConfiguration(context))
+        context.diagnostics += base.diagnostics
+        if context.validating {
+            for index in 0..<base.count {
+                let prefix = JSONPath(context.segments + base.suffix(of: index))
+                context.nestedDiagnostics += base.element(at: index).validationDiagnostics().map { $0.prefixed(by: prefix) }
+            }
+        }
+        return ModelArray(base: base)
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { json() }
+
+    /// Accepts a `ModelArray` of this element type, or a Swift array of models of it.
+    static func cast(_ value: Any) -> (any Sendable)? {
+        if let same = value as? ModelArray<Element> { return same }
+        if let models = value as? [Element] { return ModelArray(models) }
+        if let models = value as? [JSONModel] {
+            var typed: [Element] = []
+            for model in models {
+                guard let element = model as? Element else { return nil }
+                typed.append(element)
+            }
+            return ModelArray(typed)
+        }
+        return nil
+    }
+}
+
+/// A lazy collection that a typed read may turn into the Swift collection it stands for.
+protocol LazyModelCollection {
+    /// The collection as `T` (`[Item]`, `[Item]?`, `[String: Item]`), building every element; nil
+    /// when `T` is not such a type.
+    func bridged<T>(to type: T.Type) -> T?
+}
+
+extension ModelArray: LazyModelCollection {
+    func bridged<T>(to type: T.Type) -> T? {
+        Array(self) as? T
+    }
+}
+
+/// `value` (a lazy collection, possibly optional) as `T`, or nil.
+func bridgedLazyCollection<T>(_ value: Any) -> T? {
+    guard let lazy = value as? any LazyModelCollection else { return nil }
+    return lazy.bridged(to: T.self)
+}
+
+extension Optional where Wrapped: PropertyValue {
+    /// Accepts what `Wrapped` accepts, wrapped (so `[Item]` is taken for `ModelArray<Item>?`).
+    static func cast(_ value: Any) -> (any Sendable)? {
+        if let same = value as? Self { return same }
+        guard let wrapped = Wrapped.cast(value) as? Wrapped else { return nil }
+        return Optional(wrapped)
+    }
+}
+
+extension PropertyType {
+    /// The Swift type a property of this type is stored as: lazy collections for arrays and
+    /// dictionaries of models (also when optional), `swiftType` otherwise.
+    var storageType: any PropertyValue.Type {
+        switch self {
+        case .array(.model(let element)): return element.lazyArrayType
+        case .array(.schemaModel): return ModelArray<DynamicModel>.self
+        case .dictionary(.model(let value)): return value.lazyDictionaryType
+        case .dictionary(.schemaModel): return ModelDictionary<DynamicModel>.self
+        case .optional(let wrapped):
+            switch wrapped {
+            case .array(.model), .array(.schemaModel), .dictionary(.model), .dictionary(.schemaModel):
+                return Self.optionalStorage(of: wrapped.storageType)
+            default: return swiftType
+            }
+        default: return swiftType
+        }
+    }
+
+    /// The array and dictionary element types a lazy collection can be stored for.
+    var modelArrayElement: PropertyType? {
+        switch self {
+        case .array(let element) where element.isModel: return element
+        case .optional(let wrapped): return wrapped.modelArrayElement
+        default: return nil
+        }
+    }
+
+    private static func optionalStorage<Wrapped: PropertyValue>(of _: Wrapped.Type) -> any PropertyValue.Type {
+        Wrapped?.self
+    }
+}
+
+extension JSONModel {
+    /// `ModelArray<Self>`, for the class this is called on.
+    static var lazyArrayType: any PropertyValue.Type { ModelArray<Self>.self }
+    /// `ModelDictionary<Self>`, for the class this is called on.
+    static var lazyDictionaryType: any PropertyValue.Type { ModelDictionary<Self>.self }
+}
+
+/// A value whose JSON depends on the structure options of the property it is written to.
+protocol PropertyStructureAdopting {
+    /// The value as written to `property` (an array wrapping elements at its `embedPath`).
+    func adopting(_ property: PropertyMetadata) -> any Sendable
+}
+
+extension ModelArray: PropertyStructureAdopting {
+    func adopting(_ property: PropertyMetadata) -> any Sendable {
+        var copy = self
+        copy.outputEmbedPath = .some(property.options.embedPath)
+        return copy
+    }
+}
+
+extension PropertyMetadata {
+    /// `value` prepared for writing to this property (see ``PropertyStructureAdopting``).
+    func adoptingStructure(_ value: Any) -> Any {
+        if let adopting = value as? any PropertyStructureAdopting { return adopting.adopting(self) }
+        return value
+    }
+}

@@ -1,0 +1,232 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// A lazy array of models over a JSON array: elements are built when first read, then kept.
+///
+/// ```swift
+/// let shapes = try Shape.array(from: data)     // one scan of the bytes; no model built yet
+/// let third = shapes[2]                        // built now (a Circle, if the JSON says so)
+/// shapes[2] === third                          // true: the same instance from now on
+/// ```
+///
+/// Creating the array costs the parse and nothing per element beyond the document's
+/// table of element positions. Each element is created through
+/// ``JSONModel/modelClass(for:)`` on first access and the same instance is returned
+/// afterwards, from any number of threads at once.
+///
+/// **Elements that are not objects** (`null`, numbers, strings, arrays) are left out
+/// when the array is created, each with a diagnostic in ``diagnostics`` (and, for a
+/// property, in the model's diagnostics) — the rule `[T]` properties follow for values
+/// that do not convert. Indices are therefore positions among the objects; they are
+/// fixed when the array is created and never shift while it is read.
+/// ``jsonIndex(of:)`` gives an element's position in the JSON array.
+///
+/// The array is a value: `append`, `insert`, `remove` and replacing an element change
+/// this copy only, and its ``json()`` (or the model property it is assigned back to)
+/// shows the change. Copies share the elements already built.
+public struct ModelArray<Element: JSONModel>: Sendable {
+    /// The JSON the array was created over, with the elements built so far.
+    let base: ModelArrayBase<Element>
+    /// The elements after a change (insert, remove, replace); nil while the array is as created.
+    var changed: [ModelArraySlot<Element>]?
+    /// The embed path of the property the array is being written to (set just before the write);
+    /// nil outside writes, when ``json()`` gives the elements themselves.
+    var outputEmbedPath: JSONPath??
+
+    init(base: ModelArrayBase<Element>) {
+        self.base = base
+    }
+
+    /// Creates an empty array.
+    public init() {
+        self.base = ModelArrayBase(empty: ())
+    }
+
+    /// Creates an array of the given models.
+    ///
+    /// - Complexity: O(*n*).
+    public init<S: Sequence>(_ elements: S) where S.Element == Element {
+        self.base = ModelArrayBase(empty: ())
+        self.changed = elements.map { .model($0) }
+    }
+
+    /// The diagnostics recorded when the array was created: one per element left out.
+    public var diagnostics: [ModelDiagnostic] { base.diagnostics }
+
+    /// The position in the JSON array of the element at `index`, or nil for an element
+    /// added after creation.
+    ///
+    /// - Complexity: O(1).
+    public func jsonIndex(of index: Int) -> Int? {
+        guard let changed else { return base.jsonIndex(of: index) }
+        if case .base(let position) = changed[index] { return base.jsonIndex(of: position) }
+        return nil
+    }
+
+    /// Whether the element at `index` has been built; for tests of laziness.
+    ///
+    /// - Complexity: O(1).
+    public func isElementBuilt(at index: Int) -> Bool {
+        guard let changed else { return base.isBuilt(index) }
+        if case .base(let position) = changed[index] { return base.isBuilt(position) }
+        return true
+    }
+
+    /// The array as JSON: each element's current object.
+    ///
+    /// Written to a property with an `embedPath`, each element is wrapped again at that path
+    /// (in its original wrapper, for elements read through it).
+    ///
+    /// Elements never read are copied from the JSON without building them.
+    ///
+    /// - Complexity: O(*n*) in the size of the JSON.
+    public func json() -> JSONValue {
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(count)
+        for slot in slots {
+            elements.append(base.json(of: slot, embedPath: outputEmbedPath ?? nil))
+        }
+        return .array(elements)
+    }
+
+    /// The array as compact JSON bytes.
+    public func jsonData() -> [UInt8] {
+        json().jsonBytes()
+    }
+
+    /// The slots in order, whether or not the array changed.
+    var slots: [ModelArraySlot<Element>] {
+        changed ?? (0..<base.count).map { .base($0) }
+    }
+
+    /// Switches to explicit slots before a change.
+    mutating func makeChangeable() {
+        if changed == nil { changed = (0..<base.count).map { .base($0) } }
+    }
+}
+
+/// One element of a changed ``ModelArray``: a position in its JSON, or a model given.
+enum ModelArraySlot<Element: JSONModel>: Sendable {
+    case base(Int)
+    case model(Element)
+}
+
+// MARK: - Collection
+
+extension ModelArray: RandomAccessCollection, MutableCollection, RangeReplaceableCollection {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { changed?.count ?? base.count }
+
+    /// The element at `position`, built on first access and kept.
+    ///
+    /// - Complexity: O(1); the first access of an element creates its model (O(1) too:
+    ///   nothing is converted until a property is read).
+    public subscript(position: Int) -> Element {
+        get {
+            guard let changed else { return base.element(at: position) }
+            switch changed[position] {
+            case .base(let index): return base.element(at: index)
+            case .model(let model): return model
+            }
+        }
+        set {
+            makeChangeable()
+            changed![position] = .model(newValue)
+        }
+    }
+
+    /// Replaces a range of elements; the rest of the array keeps its built elements.
+    ///
+    /// - Complexity: O(*n*) the first time the array changes, then O(*m* + the elements moved).
+    public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
+    where C.Element == Element {
+        makeChangeable()
+        changed!.replaceSubrange(subrange, with: newElements.map { .model($0) })
+    }
+
+    public mutating func reserveCapacity(_ n: Int) {
+        makeChangeable()
+        changed!.reserveCapacity(n)
+    }
+}
+
+extension ModelArray: CustomStringConvertible {
+    /// `ModelArray<Shape>(3 elements)`; elements are not built to describe the array.
+    public var description: String {
+        "ModelArray<\(Element.self)>(\(count) element\(count == 1 ? "" : "s"))"
+    }
+}
+
+extension ModelArray: Equatable {
+    /// Whether two arrays have equal elements (models compare by class and JSON).
+    public static func == (lhs: ModelArray, rhs: ModelArray) -> Bool {
+        lhs.count == rhs.count && lhs.json() == rhs.json()
+    }
+}
+
+// MARK: - Creating from JSON
+
+/// Lets every model class create lazy collections of itself: `Shape.array(from: data)`.
+public protocol ModelCollectionCreating: JSONModel {}
+
+extension JSONModel: ModelCollectionCreating {}
+
+extension ModelCollectionCreating {
+    /// Parses a JSON array and returns a lazy array of models over it.
+    ///
+    /// ```swift
+    /// let users = try User.array(from: data)
+    /// print(users.count)            // no model built yet
+    /// let name: String = users[10].name
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - data: UTF-8 JSON text whose top level is an array.
+    ///   - mutable: Whether the elements accept writes.
+    /// - Throws: `JSONParseError`, or ``JSONModelError/notAnArray(model:found:)``.
+    /// - Complexity: O(*n*) to scan the bytes; O(1) per element for the position table.
+    public static func array(from data: Data, mutable: Bool = false) throws -> ModelArray<Self> {
+        try array(from: JSONDocument(data: data).root, mutable: mutable)
+    }
+
+    /// Parses UTF-8 JSON bytes whose top level is an array; see ``array(from:mutable:)-(Data,_)``.
+    public static func array(from bytes: [UInt8], mutable: Bool = false) throws -> ModelArray<Self> {
+        try array(from: JSONDocument(bytes: bytes).root, mutable: mutable)
+    }
+
+    /// A lazy array of models over an array node of a parsed document.
+    ///
+    /// - Throws: ``JSONModelError/notAnArray(model:found:)`` when the node is not an array.
+    /// - Complexity: O(*n*) in the element count, for the position table (shared by the document).
+    public static func array(from node: JSONNode, mutable: Bool = false) throws(JSONModelError) -> ModelArray<Self> {
+        let input = JSONInput.node(node)
+        guard input.kind == .array else { throw .notAnArray(model: String(describing: self), found: input.kind) }
+        return ModelArray(base: ModelArrayBase(array: input, configuration: .topLevel(mutable: mutable)))
+    }
+
+    /// A lazy array of models over an owned JSON array value.
+    ///
+    /// - Throws: ``JSONModelError/notAnArray(model:found:)`` when the value is not an array.
+    public static func array(from value: JSONValue, mutable: Bool = false) throws(JSONModelError) -> ModelArray<Self> {
+        let input = JSONInput.value(value)
+        guard input.kind == .array else { throw .notAnArray(model: String(describing: self), found: input.kind) }
+        return ModelArray(base: ModelArrayBase(array: input, configuration: .topLevel(mutable: mutable)))
+    }
+
+    /// A lazy array of models over Foundation-style objects (as `JSONSerialization` returns).
+    ///
+    /// - Throws: ``JSONModelError/notRepresentable(model:detail:)`` when a value has no JSON form.
+    public static func array(from objects: [Any], mutable: Bool = false) throws(JSONModelError) -> ModelArray<Self> {
+        let value: JSONValue
+        do {
+            value = try JSONValue(any: objects)
+        } catch {
+            throw .notRepresentable(model: String(describing: self), detail: "\(error)")
+        }
+        return try array(from: value, mutable: mutable)
+    }
+}

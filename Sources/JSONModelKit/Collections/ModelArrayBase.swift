@@ -1,0 +1,274 @@
+import Synchronization
+
+/// How the elements of a lazy collection are created: mutability, the model they write
+/// through to, polymorphism and relationships. Taken from the conversion context of the
+/// property that read the collection, or the defaults for a collection made at top level.
+struct ElementConfiguration: Sendable {
+    /// Whether elements accept writes.
+    let mutable: Bool
+    /// The mutable model elements write their changes through to (weak: it holds the collection).
+    let owner: WeakModel
+    /// The collection's path in the owner.
+    let path: JSONPath
+    /// The owner's property the collection was read through.
+    let ordinal: Int
+    /// The model and property names for diagnostics.
+    let modelName: String
+    let property: String
+    /// The schema model of the elements, for schema models.
+    let schemaModel: ModelMetadata?
+    /// The parent each element refers back to, for relationships.
+    let inverse: InverseLink?
+    /// Where each JSON element holds the model's object, for embedded arrays.
+    let embedPath: JSONPath?
+
+    static func topLevel(mutable: Bool, modelName: String = "") -> ElementConfiguration {
+        ElementConfiguration(
+            mutable: mutable, owner: WeakModel(model: nil), path: JSONPath([]), ordinal: 0, modelName: modelName,
+            property: "", schemaModel: nil, inverse: nil, embedPath: nil)
+    }
+
+    init(
+        mutable: Bool, owner: WeakModel, path: JSONPath, ordinal: Int, modelName: String, property: String,
+        schemaModel: ModelMetadata?, inverse: InverseLink?, embedPath: JSONPath?
+    ) {
+        self.mutable = mutable
+        self.owner = owner
+        self.path = path
+        self.ordinal = ordinal
+        self.modelName = modelName
+        self.property = property
+        self.schemaModel = schemaModel
+        self.inverse = inverse
+        self.embedPath = embedPath
+    }
+
+    init(_ context: ConversionContext) {
+        self.init(
+            mutable: context.mutable, owner: WeakModel(model: context.owner), path: context.path,
+            ordinal: context.ordinal, modelName: context.modelName, property: context.property,
+            schemaModel: context.schemaModel, inverse: context.inverse, embedPath: context.embedPath)
+    }
+
+    /// A diagnostic for an element left out, at `suffix` below the collection.
+    func leftOut(_ found: JSONInput, at suffix: [JSONPath.Segment], expected: String) -> ModelDiagnostic {
+        ModelDiagnostic(
+            kind: .typeMismatch, path: JSONPath(path.segments + suffix), property: property, model: modelName,
+            message: "expected \(expected) object, found \(found.summary); left out")
+    }
+
+    /// Creates the element model over `input`, linked at `suffix` below the collection.
+    func makeElement<Element: JSONModel>(_ type: Element.Type, _ input: JSONInput, at suffix: [JSONPath.Segment]) -> Element {
+        var link: ParentLink?
+        if mutable, let owner = owner.model {
+            link = ParentLink(parent: owner, path: JSONPath(path.segments + suffix), ordinal: ordinal)
+        }
+        return Element.makeResolved(input, metadata: schemaModel, mutable: mutable, parent: link, inverse: inverse)
+    }
+}
+
+/// The JSON a ``ModelArray`` was created over and the elements built from it so far.
+///
+/// Shared by the copies of an array; immutable apart from the slots, which are behind a Mutex.
+final class ModelArrayBase<Element: JSONModel>: Sendable {
+    /// Where the element objects are.
+    enum Source: Sendable {
+        case empty
+        /// Tape positions of the element objects in a parsed document.
+        case nodes(JSONDocument, [UInt32])
+        /// The element objects as owned values.
+        case values([JSONValue])
+    }
+
+    let source: Source
+    /// The JSON array itself (for embedded arrays, whose wrappers output keeps).
+    let array: JSONInput?
+    /// The JSON index of each element, when some JSON elements were left out; nil when they match.
+    let jsonIndices: [Int]?
+    /// Whether the JSON was a single object read as a one-element array (a to-many relationship).
+    let isSingleObject: Bool
+    let configuration: ElementConfiguration
+    /// One diagnostic per JSON element left out.
+    let diagnostics: [ModelDiagnostic]
+    let count: Int
+    /// The elements built so far, by index; empty until the first is built.
+    private let slots = Locked<[Element?]>([])
+
+    init(empty: ()) {
+        source = .empty
+        array = nil
+        jsonIndices = nil
+        isSingleObject = false
+        configuration = .topLevel(mutable: false)
+        diagnostics = []
+        count = 0
+    }
+
+    /// Indexes the element objects of `array` (an array, or an object read as one element).
+    ///
+    /// - Complexity: O(*n*) in the element count: one tape read per element, no model built.
+    init(array input: JSONInput, configuration: ElementConfiguration) {
+        self.configuration = configuration
+        self.array = input
+        let expected = configuration.schemaModel?.modelName ?? String(describing: Element.self)
+        var diagnostics: [ModelDiagnostic] = []
+        var indices: [Int] = []
+        var leftOut = false
+        let embed = configuration.embedPath
+
+        if input.kind == .object {
+            isSingleObject = true
+            if let embed, let inner = input[embed], inner.kind == .object {
+                source = Self.single(inner)
+            } else if embed == nil {
+                source = Self.single(input)
+            } else {
+                diagnostics.append(configuration.leftOut(input, at: embed!.segments, expected: "a \(expected)"))
+                source = .empty
+            }
+        } else if case .node(let node) = input {
+            isSingleObject = false
+            let positions = node.elementTapePositions()
+            if let embed {
+                var kept: [UInt32] = []
+                for (index, position) in positions.enumerated() {
+                    let element = node.node(atTapePosition: position)
+                    if let inner = element[embed], inner.kind == .object {
+                        kept.append(UInt32(inner.index))
+                        indices.append(index)
+                    } else {
+                        diagnostics.append(
+                            configuration.leftOut(.node(element[embed] ?? element), at: [.index(index)] + embed.segments,
+                                                  expected: "a \(expected)"))
+                    }
+                }
+                leftOut = true  // positions are explicit
+                source = .nodes(node.document, kept)
+            } else if let firstOther = positions.firstIndex(where: { !node.isObject(atTapePosition: $0) }) {
+                // Rare: some elements are not objects. Keep the objects' positions and JSON indices.
+                var kept = Array(positions[..<firstOther])
+                indices = Array(0..<firstOther)
+                for index in firstOther..<positions.count {
+                    if node.isObject(atTapePosition: positions[index]) {
+                        kept.append(positions[index])
+                        indices.append(index)
+                    } else {
+                        diagnostics.append(
+                            configuration.leftOut(.node(node.node(atTapePosition: positions[index])), at: [.index(index)],
+                                                  expected: "a \(expected)"))
+                    }
+                }
+                leftOut = true
+                source = .nodes(node.document, kept)
+            } else {
+                // The common case: every element is an object; nothing else to do.
+                source = .nodes(node.document, positions)
+            }
+        } else if case .value(.array(let elements)) = input {
+            isSingleObject = false
+            var kept: [JSONValue] = []
+            for (index, var element) in elements.enumerated() {
+                if let embed {
+                    guard let inner = element[embed] else {
+                        diagnostics.append(configuration.leftOut(.value(element), at: [.index(index)] + embed.segments, expected: "a \(expected)"))
+                        leftOut = true
+                        continue
+                    }
+                    element = inner
+                }
+                if case .object = element {
+                    if leftOut || embed != nil { kept.append(element); indices.append(index) }
+                } else {
+                    if !leftOut && embed == nil {
+                        kept = Array(elements[..<index])
+                        indices = Array(0..<index)
+                    }
+                    leftOut = true
+                    diagnostics.append(configuration.leftOut(.value(element), at: [.index(index)] + (embed?.segments ?? []), expected: "a \(expected)"))
+                }
+            }
+            source = .values(leftOut || embed != nil ? kept : elements)
+        } else {
+            isSingleObject = false
+            source = .empty
+        }
+        self.jsonIndices = leftOut || embed != nil ? indices : nil
+        self.diagnostics = diagnostics
+        switch source {
+        case .empty: count = 0
+        case .nodes(_, let positions): count = positions.count
+        case .values(let values): count = values.count
+        }
+    }
+
+    /// A single object as a one-element source.
+    private static func single(_ input: JSONInput) -> Source {
+        switch input {
+        case .node(let node): return .nodes(node.document, [UInt32(node.index)])
+        case .value(let value): return .values([value])
+        }
+    }
+
+    /// The JSON index of element `index`.
+    func jsonIndex(of index: Int) -> Int {
+        jsonIndices?[index] ?? index
+    }
+
+    /// The path of element `index` below the collection.
+    func suffix(of index: Int) -> [JSONPath.Segment] {
+        let embed = configuration.embedPath?.segments ?? []
+        if isSingleObject { return embed }
+        return [.index(jsonIndex(of: index))] + embed
+    }
+
+    /// The object of element `index`.
+    func input(at index: Int) -> JSONInput {
+        switch source {
+        case .empty: preconditionFailure("index out of range")
+        case .nodes(let document, let positions): return .node(JSONNode(document: document, index: Int(positions[index])))
+        case .values(let values): return .value(values[index])
+        }
+    }
+
+    /// The element at `index`, built on first access; the first stored wins a race, so every
+    /// caller gets the same instance.
+    func element(at index: Int) -> Element {
+        precondition(index >= 0 && index < count, "ModelArray index \(index) out of range 0..<\(count)")
+        if let built = slots.withLock({ $0.isEmpty ? nil : $0[index] }) { return built }
+        let model = configuration.makeElement(Element.self, input(at: index), at: suffix(of: index))
+        return slots.withLock { slots in
+            if slots.isEmpty { slots = Array(repeating: nil, count: count) }
+            if let stored = slots[index] { return stored }
+            slots[index] = model
+            return model
+        }
+    }
+
+    /// The element at `index` if it has been built.
+    func builtElement(at index: Int) -> Element? {
+        slots.withLock { $0.isEmpty ? nil : $0[index] }
+    }
+
+    func isBuilt(_ index: Int) -> Bool { builtElement(at: index) != nil }
+
+    /// The JSON of one slot: the built element's current object, or the JSON as it was;
+    /// wrapped at the embed path (in its original wrapper when there was one).
+    func json(of slot: ModelArraySlot<Element>, embedPath: JSONPath?) -> JSONValue {
+        let inner: JSONValue
+        var original: JSONInput?
+        switch slot {
+        case .base(let index):
+            inner = builtElement(at: index)?.json() ?? input(at: index).jsonValue
+            if !isSingleObject { original = array?[jsonIndex(of: index)] } else { original = array }
+        case .model(let model):
+            inner = model.json()
+        }
+        guard let embed = embedPath else { return inner }
+        var wrapper: JSONValue = .object(JSONObject())
+        // Elements read through the same embed path keep the rest of their original wrapper.
+        if configuration.embedPath == embed, let original, original.kind == .object { wrapper = original.jsonValue }
+        wrapper[embed] = inner
+        return wrapper
+    }
+}
+

@@ -1,0 +1,237 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// A lazy dictionary of models over a JSON object: values are built when first read, then kept.
+///
+/// ```swift
+/// let byID = try ModelDictionary<User>(json: data)   // {"u1": {...}, "u2": {...}}
+/// let ann = byID["u1"]                                // built now, the same instance afterwards
+/// ```
+///
+/// Creating it indexes the keys (the last of duplicate keys wins) and builds no model.
+/// Members whose values are not objects are left out, each with a diagnostic, as in
+/// ``ModelArray``. Values are created through ``JSONModel/modelClass(for:)``; reading
+/// is safe from many threads. Setting a key changes this copy only; ``json()`` (or the
+/// property it is assigned back to) shows the change.
+public struct ModelDictionary<Value: JSONModel>: Sendable {
+    let base: ModelDictionaryBase<Value>
+    /// Keys in output order and their slots, after a change; nil while as created.
+    var changedKeys: [String]?
+    var changedSlots: [String: ModelArraySlot<Value>] = [:]
+
+    init(base: ModelDictionaryBase<Value>) {
+        self.base = base
+    }
+
+    /// Creates an empty dictionary.
+    public init() {
+        self.base = ModelDictionaryBase(object: .value(.object(JSONObject())), configuration: .topLevel(mutable: false))
+    }
+
+    /// Parses a JSON object and indexes its members.
+    ///
+    /// - Throws: `JSONParseError`, or ``JSONModelError/notAnObject(model:found:)``.
+    /// - Complexity: O(*n*) in the number of members; no model is built.
+    public init(json data: Data, mutable: Bool = false) throws {
+        let root = try JSONDocument(data: data).root
+        guard root.kind == .object else { throw JSONModelError.notAnObject(model: "[String: \(Value.self)]", found: root.kind) }
+        self.base = ModelDictionaryBase(object: .node(root), configuration: .topLevel(mutable: mutable))
+    }
+
+    /// Indexes the members of an owned JSON object value.
+    ///
+    /// - Throws: ``JSONModelError/notAnObject(model:found:)``.
+    public init(json value: JSONValue, mutable: Bool = false) throws(JSONModelError) {
+        guard case .object = value else {
+            throw .notAnObject(model: "[String: \(Value.self)]", found: JSONInput.value(value).kind)
+        }
+        self.base = ModelDictionaryBase(object: .value(value), configuration: .topLevel(mutable: mutable))
+    }
+
+    /// The keys, in JSON order (new keys last).
+    public var keys: [String] { changedKeys ?? base.keys }
+
+    /// The number of members.
+    public var count: Int { keys.count }
+
+    /// Whether there are no members.
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// The diagnostics recorded when the dictionary was created: one per member left out.
+    public var diagnostics: [ModelDiagnostic] { base.diagnostics }
+
+    /// The model under `key`, built on first access; setting nil removes the key.
+    ///
+    /// - Complexity: O(1) on average.
+    public subscript(key: String) -> Value? {
+        get {
+            if changedKeys != nil {
+                switch changedSlots[key] {
+                case .base(let index): return base.element(at: index)
+                case .model(let model): return model
+                case nil: return nil
+                }
+            }
+            return base.index(of: key).map { base.element(at: $0) }
+        }
+        set {
+            makeChangeable()
+            if let newValue {
+                if changedSlots.updateValue(.model(newValue), forKey: key) == nil { changedKeys!.append(key) }
+            } else if changedSlots.removeValue(forKey: key) != nil {
+                changedKeys!.removeAll { $0 == key }
+            }
+        }
+    }
+
+    /// The dictionary as a JSON object: each value's current object.
+    ///
+    /// - Complexity: O(*n*) in the size of the JSON.
+    public func json() -> JSONValue {
+        var object = JSONObject(minimumCapacity: count)
+        for key in keys {
+            let slot: ModelArraySlot<Value> = changedKeys == nil ? .base(base.index(of: key)!) : changedSlots[key]!
+            switch slot {
+            case .base(let index): object[key] = base.builtElement(at: index)?.json() ?? base.input(at: index).jsonValue
+            case .model(let model): object[key] = model.json()
+            }
+        }
+        return .object(object)
+    }
+
+    mutating func makeChangeable() {
+        guard changedKeys == nil else { return }
+        changedKeys = base.keys
+        for (index, key) in base.keys.enumerated() { changedSlots[key] = .base(index) }
+    }
+}
+
+extension ModelDictionary: Sequence {
+    /// The members in key order, building each value.
+    public func makeIterator() -> AnyIterator<(key: String, value: Value)> {
+        var keyIterator = keys.makeIterator()
+        return AnyIterator {
+            guard let key = keyIterator.next() else { return nil }
+            return (key, self[key]!)
+        }
+    }
+}
+
+extension ModelDictionary: CustomStringConvertible {
+    /// `ModelDictionary<User>(2 members)`; values are not built to describe it.
+    public var description: String {
+        "ModelDictionary<\(Value.self)>(\(count) member\(count == 1 ? "" : "s"))"
+    }
+}
+
+extension ModelDictionary: Equatable {
+    public static func == (lhs: ModelDictionary, rhs: ModelDictionary) -> Bool {
+        lhs.json() == rhs.json()
+    }
+}
+
+extension ModelDictionary: PropertyValue, LazyModelCollection {
+    static var propertyType: PropertyType { .dictionary(Value.propertyType) }
+    static var implicitDefault: ModelDictionary? { ModelDictionary() }
+
+    static func convert(_ input: JSONInput, context: inout ConversionContext) -> ModelDictionary? {
+        guard input.kind == .object else {
+            context.typeMismatch(input, expected: "an object of \(Value.propertyType)")
+            return nil
+        }
+        let base = ModelDictionaryBase<Value>(object: input, configuration: ElementConfiguration(context))
+        context.diagnostics += base.diagnostics
+        if context.validating {
+            for (index, key) in base.keys.enumerated() {
+                let prefix = JSONPath(context.segments + [.key(key)])
+                context.nestedDiagnostics += base.element(at: index).validationDiagnostics().map { $0.prefixed(by: prefix) }
+            }
+        }
+        return ModelDictionary(base: base)
+    }
+
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { json() }
+
+    static func cast(_ value: Any) -> (any Sendable)? {
+        if let same = value as? ModelDictionary<Value> { return same }
+        if let models = value as? [String: Value] {
+            var dictionary = ModelDictionary()
+            for key in models.keys.sorted() { dictionary[key] = models[key] }
+            return dictionary
+        }
+        return nil
+    }
+
+    func bridged<T>(to type: T.Type) -> T? {
+        var result: [String: Value] = [:]
+        for (key, value) in self { result[key] = value }
+        return result as? T
+    }
+}
+
+/// The JSON object a ``ModelDictionary`` was created over and the values built so far.
+final class ModelDictionaryBase<Value: JSONModel>: Sendable {
+    let keys: [String]
+    private let inputs: [JSONInput]
+    private let indexes: [String: Int]
+    let configuration: ElementConfiguration
+    let diagnostics: [ModelDiagnostic]
+    private let slots = Locked<[Value?]>([])
+
+    init(object: JSONInput, configuration: ElementConfiguration) {
+        self.configuration = configuration
+        let expected = configuration.schemaModel?.modelName ?? String(describing: Value.self)
+        var keys: [String] = []
+        var inputs: [JSONInput] = []
+        var indexes: [String: Int] = [:]
+        var diagnostics: [ModelDiagnostic] = []
+        object.forEachMember { key, member in
+            guard member.kind == .object else {
+                diagnostics.append(configuration.leftOut(member, at: [.key(key)], expected: "a \(expected)"))
+                if let earlier = indexes.removeValue(forKey: key) { inputs[earlier] = .value(.null) }
+                return
+            }
+            if let earlier = indexes[key] {
+                inputs[earlier] = member  // the last duplicate wins, at the first one's place
+            } else {
+                indexes[key] = inputs.count
+                keys.append(key)
+                inputs.append(member)
+            }
+        }
+        // Drop keys a later non-object duplicate removed.
+        if keys.count != indexes.count {
+            let keptKeys = keys.filter { indexes[$0] != nil }
+            inputs = keptKeys.map { inputs[indexes[$0]!] }
+            indexes = Dictionary(uniqueKeysWithValues: keptKeys.enumerated().map { ($1, $0) })
+            keys = keptKeys
+        }
+        self.keys = keys
+        self.inputs = inputs
+        self.indexes = indexes
+        self.diagnostics = diagnostics
+    }
+
+    func index(of key: String) -> Int? { indexes[key] }
+
+    func input(at index: Int) -> JSONInput { inputs[index] }
+
+    func element(at index: Int) -> Value {
+        if let built = slots.withLock({ $0.isEmpty ? nil : $0[index] }) { return built }
+        let model = configuration.makeElement(Value.self, inputs[index], at: [.key(keys[index])])
+        return slots.withLock { slots in
+            if slots.isEmpty { slots = Array(repeating: nil, count: inputs.count) }
+            if let stored = slots[index] { return stored }
+            slots[index] = model
+            return model
+        }
+    }
+
+    func builtElement(at index: Int) -> Value? {
+        slots.withLock { $0.isEmpty ? nil : $0[index] }
+    }
+}

@@ -1,0 +1,182 @@
+import Synchronization
+
+/// Identifies a model for converter registrations: a compiled class, or a schema model by name.
+enum ModelKey: Hashable, Sendable {
+    case type(ObjectIdentifier)
+    case schema(String)
+}
+
+/// The converters, named converters and object stores registered in one ``ModelRegistry``.
+///
+/// Registrations are rare and reads frequent: each property caches its choice in its own
+/// ``PropertyConversion``; a registration clears only the choices it could change.
+final class ConverterTable: Sendable {
+    struct PropertyKey: Hashable {
+        let model: ModelKey
+        let property: String
+    }
+
+    struct TypeKey: Hashable {
+        let model: ModelKey?
+        let type: ObjectIdentifier
+    }
+
+    /// A change, described so that affected properties can be found.
+    enum Change {
+        case property(ModelKey, String)
+        case type(ModelKey?, ObjectIdentifier)
+        case named(String)
+        case store(ObjectIdentifier)
+    }
+
+    private struct WeakConversion {
+        weak var conversion: PropertyConversion?
+    }
+
+    private struct State {
+        var byProperty: [PropertyKey: AnyConverter] = [:]
+        var byType: [TypeKey: AnyConverter] = [:]
+        var named: [String: AnyConverter] = [:]
+        var stores: [ObjectIdentifier: AnyConverter] = [:]
+        var watchers: [WeakConversion] = []
+    }
+
+    private let state = Locked(State())
+
+    func converter(forProperty name: String, in model: ModelKey) -> AnyConverter? {
+        state.withLock { $0.byProperty[PropertyKey(model: model, property: name)] }
+    }
+
+    func converter(forType type: ObjectIdentifier, in model: ModelKey?) -> AnyConverter? {
+        state.withLock { $0.byType[TypeKey(model: model, type: type)] }
+    }
+
+    func converter(named name: String) -> AnyConverter? {
+        state.withLock { $0.named[name] }
+    }
+
+    func store(for type: ObjectIdentifier) -> AnyConverter? {
+        state.withLock { $0.stores[type] }
+    }
+
+    /// Asks to be told (through ``PropertyConversion/invalidate(for:)``) about later changes.
+    func watch(_ conversion: PropertyConversion) {
+        state.withLock { $0.watchers.append(WeakConversion(conversion: conversion)) }
+    }
+
+    /// Stores a registration and clears the choices it affects.
+    func apply(_ change: Change, converter: AnyConverter?) {
+        let affected: [PropertyConversion] = state.withLock { state in
+            switch change {
+            case .property(let model, let name): state.byProperty[PropertyKey(model: model, property: name)] = converter
+            case .type(let model, let type): state.byType[TypeKey(model: model, type: type)] = converter
+            case .named(let name): state.named[name] = converter
+            case .store(let type): state.stores[type] = converter
+            }
+            state.watchers.removeAll { $0.conversion == nil }
+            return state.watchers.compactMap(\.conversion).filter { $0.isAffected(by: change) }
+        }
+        for conversion in affected { conversion.invalidate() }
+    }
+
+    /// Forgets every registration and every cached choice; for tests.
+    func reset() {
+        let all: [PropertyConversion] = state.withLock { state in
+            let watchers = state.watchers.filter { $0.conversion != nil }
+            state = State()
+            state.watchers = watchers
+            return watchers.compactMap(\.conversion)
+        }
+        for conversion in all { conversion.invalidate() }
+    }
+}
+
+/// Resolves a model's id into an object and back, for properties declared `cachedObject: true`.
+///
+/// ```swift
+/// final class CustomerStore: JSONObjectStore {
+///     func object(forID id: JSONValue) -> Customer? { customers[id.intValue ?? -1] }
+///     func id(of object: Customer) -> JSONValue? { .number(JSONNumber(object.id as Int)) }
+/// }
+/// ModelRegistry.shared.register(objectStore: CustomerStore())
+/// p.customer(Customer?.self, jsonPath: "customer_id", cachedObject: true)
+/// ```
+public protocol JSONObjectStore<Object>: Sendable {
+    /// The type of the objects held.
+    associatedtype Object: Sendable
+    /// The object with this id, or nil when there is none (the property reads its default,
+    /// with a diagnostic).
+    func object(forID id: JSONValue) -> Object?
+    /// The id written for an object; nil writes nothing.
+    func id(of object: Object) -> JSONValue?
+}
+
+extension AnyConverter {
+    init<S: JSONObjectStore>(store: S) {
+        self.init(
+            valueType: S.Object.self, name: "\(S.self)",
+            read: { input, context in
+                let id = input.jsonValue
+                if let object = store.object(forID: id) { return object }
+                context.record(.invalidValue, "no \(S.Object.self) with id \(id) in the object store")
+                return nil
+            },
+            write: { value, _ in
+                guard let object = value as? S.Object else { return .none }
+                return .some(store.id(of: object))
+            })
+    }
+}
+
+extension ModelRegistry {
+    /// Registers a converter for one property of a model class (and its subclasses).
+    ///
+    /// The first tier of the lookup: it wins over everything else for that property.
+    ///
+    /// ```swift
+    /// ModelRegistry.shared.register(.millisecondsSince1970, forProperty: "createdAt", of: User.self)
+    /// ```
+    public func register<C: JSONConverter>(_ converter: C, forProperty name: String, of model: JSONModel.Type) {
+        converters.apply(.property(.type(ObjectIdentifier(model)), name), converter: AnyConverter(converter, name: "\(C.self)"))
+    }
+
+    /// Registers a converter for one property of a schema model.
+    public func register<C: JSONConverter>(_ converter: C, forProperty name: String, ofModelNamed model: String) {
+        converters.apply(.property(.schema(model), name), converter: AnyConverter(converter, name: "\(C.self)"))
+    }
+
+    /// Registers a converter for every property of type `type` on a model class (and its
+    /// subclasses), or on every model when `model` is nil.
+    ///
+    /// ```swift
+    /// ModelRegistry.shared.register(.dates("dd/MM/yyyy"), for: Date.self, in: EuropeanInvoice.self)
+    /// ModelRegistry.shared.register(HexColorConverter(), for: Color.self)
+    /// ```
+    ///
+    /// Properties of type `T?`, `[T]`, `[T?]` and `[String: T]` use it for each value.
+    public func register<C: JSONConverter>(_ converter: C, for type: C.Value.Type, in model: JSONModel.Type? = nil) {
+        let key = model.map { ModelKey.type(ObjectIdentifier($0)) }
+        converters.apply(.type(key, ObjectIdentifier(type)), converter: AnyConverter(converter, name: "\(C.self)"))
+    }
+
+    /// Registers a converter for every property of type `type` on a schema model.
+    public func register<C: JSONConverter>(_ converter: C, for type: C.Value.Type, inModelNamed model: String) {
+        converters.apply(.type(.schema(model), ObjectIdentifier(type)), converter: AnyConverter(converter, name: "\(C.self)"))
+    }
+
+    /// Registers a converter under a name that declarations (`converter: "hexColor"`) and
+    /// schemas (`"converter": "hexColor"`) refer to. A later registration of the name replaces it.
+    public func register<C: JSONConverter>(_ converter: C, named name: String) {
+        converters.apply(.named(name), converter: AnyConverter(converter, name: name))
+    }
+
+    /// Registers the store that resolves ids of `S.Object` for `cachedObject: true` properties.
+    public func register<S: JSONObjectStore>(objectStore store: S) {
+        converters.apply(.store(ObjectIdentifier(S.Object.self)), converter: AnyConverter(store: store))
+    }
+
+    /// Removes every converter and object store registered here; for tests.
+    func resetConverters() {
+        converters.reset()
+    }
+}

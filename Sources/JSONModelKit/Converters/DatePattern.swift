@@ -1,0 +1,285 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// A compiled Unicode date pattern: a list of fields and literals, read and written
+/// in the POSIX locale and the Gregorian calendar, UTC unless the text has a zone.
+///
+/// Fields: `yyyy` `yy` `y`, `MM` `M` `MMM` `MMMM`, `dd` `d`, `HH` `H`, `hh` `h` with `a`,
+/// `mm` `m`, `ss` `s`, `S…` (fraction, as many digits as letters), `EEE` `EEEE` (weekday,
+/// checked on read), `Z` `ZZ` `ZZZ` (`+0300`), `ZZZZZ` `XXX` (`+03:00` or `Z`), `XX`
+/// (`+0300` or `Z`), `X` (`+03` or `Z`), `z` `zz` `zzz` (`GMT`, `UTC`, `GMT+3`,
+/// `GMT+03:00`). Text in single quotes is literal (`''` is a quote); other non-letters too.
+///
+/// Compiled once per distinct text ( ``compiled(_:)``) and immutable afterwards, so one
+/// instance serves every thread.
+final class DatePattern: Sendable {
+    enum Field: Sendable, Equatable {
+        case year(width: Int)
+        case month(width: Int)
+        case day(width: Int)
+        case hour24(width: Int)
+        case hour12(width: Int)
+        case amPm
+        case minute(width: Int)
+        case second(width: Int)
+        case fraction(digits: Int)
+        case weekday(full: Bool)
+        case zoneRFC822              // +0300
+        case zoneISO(colon: Bool, minutes: Bool)  // Z or +03:00 / +0300 / +03
+        case zoneName                // GMT, UTC, GMT+03:00
+        case literal([UInt8])
+    }
+
+    let text: String
+    let fields: [Field]
+    let problem: String?
+
+    init(text: String) {
+        self.text = text
+        var problem: String?
+        self.fields = DatePattern.compile(text, problem: &problem)
+        self.problem = problem
+    }
+
+    private static let cache = Locked<[String: DatePattern]>([:])
+
+    /// The shared compiled pattern for `text`.
+    static func compiled(_ text: String) -> DatePattern {
+        if let known = cache.withLock({ $0[text] }) { return known }
+        let pattern = DatePattern(text: text)
+        return cache.withLock { cache in
+            if let raced = cache[text] { return raced }
+            if cache.count < 1024 { cache[text] = pattern }
+            return pattern
+        }
+    }
+
+    private static func compile(_ text: String, problem: inout String?) -> [Field] {
+        let scalars = Array(text.unicodeScalars)
+        var fields: [Field] = []
+        var literal: [UInt8] = []
+        func flushLiteral() {
+            if !literal.isEmpty { fields.append(.literal(literal)) }
+            literal = []
+        }
+        var index = 0
+        if scalars.isEmpty { problem = "an empty date pattern" }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "'" {
+                if index + 1 < scalars.count && scalars[index + 1] == "'" {
+                    literal.append(UInt8(ascii: "'"))
+                    index += 2
+                    continue
+                }
+                index += 1
+                while index < scalars.count && scalars[index] != "'" {
+                    literal += Array(String(scalars[index]).utf8)
+                    index += 1
+                }
+                if index == scalars.count { problem = "an unterminated quote in date pattern \"\(text)\"" }
+                index += 1
+                continue
+            }
+            guard scalar.properties.isAlphabetic && scalar.isASCII else {
+                literal += Array(String(scalar).utf8)
+                index += 1
+                continue
+            }
+            var width = 1
+            while index + width < scalars.count && scalars[index + width] == scalar { width += 1 }
+            index += width
+            flushLiteral()
+            switch scalar {
+            case "y": fields.append(.year(width: width))
+            case "M", "L": fields.append(.month(width: width))
+            case "d": fields.append(.day(width: width))
+            case "H": fields.append(.hour24(width: width))
+            case "h": fields.append(.hour12(width: width))
+            case "a": fields.append(.amPm)
+            case "m": fields.append(.minute(width: width))
+            case "s": fields.append(.second(width: width))
+            case "S": fields.append(.fraction(digits: min(width, 9)))
+            case "E": fields.append(.weekday(full: width >= 4))
+            case "Z": fields.append(width >= 5 ? .zoneISO(colon: true, minutes: true) : .zoneRFC822)
+            case "X", "x":
+                fields.append(.zoneISO(colon: width >= 3, minutes: width >= 2))
+            case "z": fields.append(.zoneName)
+            default:
+                problem = "unsupported field '\(String(repeating: String(scalar), count: width))' in date pattern \"\(text)\""
+            }
+        }
+        flushLiteral()
+        return fields
+    }
+
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December",
+    ]
+    static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    // MARK: Reading
+
+    /// The date the whole of `bytes` spells, or nil.
+    func date(from bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard problem == nil else { return nil }
+        var scanner = ByteScanner(bytes: bytes)
+        var year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0
+        var fraction = 0.0
+        var offset = 0
+        var pm: Bool?
+        var weekday: Int?
+        for field in fields {
+            switch field {
+            case .year(let width):
+                if width == 2 {
+                    guard let value = scanner.digits(2) else { return nil }
+                    year = 2000 + value
+                } else {
+                    guard let value = width >= 4 ? scanner.digits(width) : scanner.digits(minimum: 1, maximum: 4)
+                    else { return nil }
+                    year = value
+                }
+            case .month(let width):
+                if width >= 3 {
+                    guard let value = DatePattern.name(in: &scanner, names: DatePattern.monthNames, full: width >= 4)
+                    else { return nil }
+                    month = value + 1
+                } else {
+                    guard let value = number(&scanner, width) else { return nil }
+                    month = value
+                }
+            case .day(let width):
+                guard let value = number(&scanner, width) else { return nil }
+                day = value
+            case .hour24(let width), .hour12(let width):
+                guard let value = number(&scanner, width) else { return nil }
+                hour = value
+            case .amPm:
+                if scanner.skip(word: "AM") { pm = false } else if scanner.skip(word: "PM") { pm = true } else { return nil }
+            case .minute(let width):
+                guard let value = number(&scanner, width), value < 60 else { return nil }
+                minute = value
+            case .second(let width):
+                guard let value = number(&scanner, width), value <= 60 else { return nil }
+                second = value
+            case .fraction(let digits):
+                guard let value = scanner.fraction(exactly: digits) else { return nil }
+                fraction = value
+            case .weekday(let full):
+                guard let value = DatePattern.name(in: &scanner, names: DatePattern.weekdayNames, full: full)
+                else { return nil }
+                weekday = value
+            case .zoneRFC822:
+                guard let value = scanner.zoneOffset(colon: .forbidden, minutes: true) else { return nil }
+                offset = value
+            case .zoneISO(let colon, let minutes):
+                guard let value = scanner.zoneOffset(colon: colon ? .required : .forbidden, minutes: minutes)
+                else { return nil }
+                offset = value
+            case .zoneName:
+                guard scanner.skip(word: "GMT") || scanner.skip(word: "UTC") else { return nil }
+                if scanner.peek == UInt8(ascii: "+") || scanner.peek == UInt8(ascii: "-") {
+                    let sign = scanner.skip("+") ? 1 : (scanner.skip("-") ? -1 : 1)
+                    guard let hours = scanner.digits(minimum: 1, maximum: 2), hours < 24 else { return nil }
+                    var minutes = 0
+                    if scanner.skip(":") {
+                        guard let value = scanner.digits(2), value < 60 else { return nil }
+                        minutes = value
+                    }
+                    offset = sign * (hours * 3600 + minutes * 60)
+                }
+            case .literal(let expected):
+                for byte in expected {
+                    guard scanner.peek == byte else { return nil }
+                    scanner.position += 1
+                }
+            }
+        }
+        guard scanner.atEnd else { return nil }
+        if let pm {
+            guard (1...12).contains(hour) else { return nil }
+            hour = hour % 12 + (pm ? 12 : 0)
+        }
+        guard (1...12).contains(month), day >= 1, day <= ISO8601Text.daysIn(month: month, year: year), hour < 24
+        else { return nil }
+        let days = ISO8601Text.daysFromCivil(year: year, month: month, day: day)
+        if let weekday, DatePattern.weekday(ofDays: days) != weekday { return nil }
+        let seconds = Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second) + fraction - Double(offset)
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// A fixed-width number for widths of 2 or more, one or two digits for width 1.
+    private func number(_ scanner: inout ByteScanner, _ width: Int) -> Int? {
+        width == 1 ? scanner.digits(minimum: 1, maximum: 2) : scanner.digits(width)
+    }
+
+    /// The index of the month or weekday name at the cursor (three-letter or full, any case).
+    private static func name(in scanner: inout ByteScanner, names: [String], full: Bool) -> Int? {
+        for (index, name) in names.enumerated() {
+            if full, scanner.skip(word: name) { return index }
+        }
+        for (index, name) in names.enumerated() where scanner.skip(word: String(name.prefix(3))) {
+            return index
+        }
+        return nil
+    }
+
+    /// 0 for Sunday.
+    static func weekday(ofDays days: Int) -> Int {
+        ((days % 7) + 7 + 4) % 7  // 1970-01-01 was a Thursday
+    }
+
+    // MARK: Writing
+
+    /// The text of `date` in UTC (zone fields write `Z`, `+0000` or `GMT`).
+    func string(from date: Date) -> String {
+        var milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.toNearestOrAwayFromZero))
+        var days = milliseconds / 86_400_000
+        milliseconds -= days * 86_400_000
+        if milliseconds < 0 {
+            days -= 1
+            milliseconds += 86_400_000
+        }
+        let (year, month, day) = ISO8601Text.civil(fromDays: Int(days))
+        let secondsOfDay = Int(milliseconds / 1000)
+        let millis = Int(milliseconds % 1000)
+        let hour = secondsOfDay / 3600
+
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        }
+        var text = ""
+        for field in fields {
+            switch field {
+            case .year(let width): text += width == 2 ? pad(year % 100, 2) : pad(year, width)
+            case .month(let width):
+                let name = DatePattern.monthNames[month - 1]
+                text += width >= 4 ? name : width == 3 ? String(name.prefix(3)) : pad(month, width)
+            case .day(let width): text += pad(day, width)
+            case .hour24(let width): text += pad(hour, width)
+            case .hour12(let width): text += pad(hour % 12 == 0 ? 12 : hour % 12, width)
+            case .amPm: text += hour < 12 ? "AM" : "PM"
+            case .minute(let width): text += pad(secondsOfDay / 60 % 60, width)
+            case .second(let width): text += pad(secondsOfDay % 60, width)
+            case .fraction(let digits):
+                let three = pad(millis, 3)
+                text += digits <= 3 ? String(three.prefix(digits)) : three + String(repeating: "0", count: digits - 3)
+            case .weekday(let full):
+                let name = DatePattern.weekdayNames[DatePattern.weekday(ofDays: Int(days))]
+                text += full ? name : String(name.prefix(3))
+            case .zoneRFC822: text += "+0000"
+            case .zoneISO: text += "Z"
+            case .zoneName: text += "GMT"
+            case .literal(let bytes): text += String(decoding: bytes, as: UTF8.self)
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,214 @@
+import Synchronization
+
+/// A string kept once per process, so equal values share one storage.
+///
+/// Equality of two interned values is an identity check and hashing uses a hash computed
+/// once, so both are O(1). A value read from JSON that was never interned (an unknown
+/// enum value) is kept as it is, not added to the table, so unexpected input cannot grow it;
+/// it still compares equal, by text, to the same text.
+///
+/// ```swift
+/// let a = InternedString("active"), b = InternedString("active")
+/// a == b     // identity check: same storage
+/// ```
+public struct InternedString: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+    final class Storage: Sendable {
+        let text: String
+        let hash: UInt64
+        let isInterned: Bool
+
+        init(text: String, hash: UInt64, isInterned: Bool) {
+            self.text = text
+            self.hash = hash
+            self.isInterned = isInterned
+        }
+    }
+
+    let storage: Storage
+
+    init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// The interned value of `text`, added to the table if new.
+    public init(_ text: String) {
+        self.storage = InternTable.shared.intern(text)
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    /// The interned value of `text` if it was interned before; else a value of its own
+    /// that is not added to the table.
+    public static func existing(_ text: String) -> InternedString {
+        if let found = InternTable.shared.lookUp(text) { return InternedString(storage: found) }
+        return InternedString(storage: Storage(text: text, hash: InternTable.hash(text), isInterned: false))
+    }
+
+    /// The text.
+    public var string: String { storage.text }
+
+    /// Whether the value is in the intern table.
+    public var isInterned: Bool { storage.isInterned }
+
+    public var description: String { storage.text }
+
+    /// O(1) when both are interned; compares text otherwise.
+    public static func == (lhs: InternedString, rhs: InternedString) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        if lhs.storage.isInterned && rhs.storage.isInterned { return false }
+        return lhs.storage.hash == rhs.storage.hash && lhs.storage.text == rhs.storage.text
+    }
+
+    /// O(1): the hash of the text is computed once, when the value is made.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.hash)
+    }
+}
+
+/// The process-wide table of interned strings.
+final class InternTable: Sendable {
+    static let shared = InternTable()
+
+    private let table = Locked<[String: InternedString.Storage]>([:])
+
+    func intern(_ text: String) -> InternedString.Storage {
+        table.withLock { table in
+            if let found = table[text] { return found }
+            let storage = InternedString.Storage(text: text, hash: InternTable.hash(text), isInterned: true)
+            table[text] = storage
+            return storage
+        }
+    }
+
+    func lookUp(_ text: String) -> InternedString.Storage? {
+        table.withLock { $0[text] }
+    }
+
+    /// FNV-1a over UTF-8 bytes; the same for a `String` and for raw bytes from a document.
+    static func hash(_ text: String) -> UInt64 {
+        var text = text
+        return text.withUTF8 { hash(bytes: $0) }
+    }
+
+    static func hash(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return hash
+    }
+}
+
+/// A fixed set of interned strings looked up straight from UTF-8 bytes, without allocating.
+struct KnownStrings: Sendable {
+    private let byHash: [UInt64: [InternedString.Storage]]
+
+    init(_ values: [InternedString]) {
+        var byHash: [UInt64: [InternedString.Storage]] = [:]
+        for value in values where !(byHash[value.storage.hash]?.contains { $0 === value.storage } ?? false) {
+            byHash[value.storage.hash, default: []].append(value.storage)
+        }
+        self.byHash = byHash
+    }
+
+    var isEmpty: Bool { byHash.isEmpty }
+
+    func lookUp(_ bytes: UnsafeBufferPointer<UInt8>) -> InternedString.Storage? {
+        guard let candidates = byHash[InternTable.hash(bytes: bytes)] else { return nil }
+        for candidate in candidates {
+            var text = candidate.text
+            if text.withUTF8({ $0.elementsEqual(bytes) }) { return candidate }
+        }
+        return nil
+    }
+
+    /// The interned value a JSON string spells, or nil when it is not one of the set.
+    func lookUp(_ input: JSONInput) -> InternedString.Storage? {
+        input.withStringUTF8 { lookUp($0) } ?? nil
+    }
+}
+
+/// A string enumeration whose values are interned: O(1) equality and hashing, one
+/// storage per value however many models hold it, unknown values kept and written back
+/// unchanged.
+///
+/// ```swift
+/// struct Status: JSONStringEnum {
+///     let value: InternedString
+///     init(_ value: InternedString) { self.value = value }
+///     static let active: Status = "active"
+///     static let suspended: Status = "suspended"
+///     static let knownValues: [Status] = [.active, .suspended]
+/// }
+/// p.status(Status.self, default: .active)
+/// if user.status == Status.active { … }     // identity check
+/// ```
+///
+/// A value not in ``knownValues`` reads as it is, with a diagnostic (none when the list is empty).
+public protocol JSONStringEnum: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
+    CustomStringConvertible where RawValue == String, StringLiteralType == String
+{
+    /// Wraps an interned value.
+    init(_ value: InternedString)
+    /// The interned value.
+    var value: InternedString { get }
+    /// The values the type declares; reading checks against them. Empty by default.
+    static var knownValues: [Self] { get }
+}
+
+extension JSONStringEnum {
+    public init(stringLiteral value: String) {
+        self.init(InternedString(value))
+    }
+
+    /// The known value spelled `rawValue`, or an unknown value kept as it is.
+    public init(rawValue: String) {
+        self.init(InternedString.existing(rawValue))
+    }
+
+    public var rawValue: String { value.string }
+    public var description: String { value.string }
+    public static var knownValues: [Self] { [] }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
+    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}
+
+extension AnyConverter {
+    /// Reads a `JSONStringEnum` from a JSON string, interned when known.
+    init<E: JSONStringEnum>(stringEnum _: E.Type) {
+        let known = KnownStrings(E.knownValues.map(\.value))
+        self.init(
+            valueType: E.self, name: "\(E.self) values",
+            read: { input, context in
+                if let storage = known.lookUp(input) { return E(InternedString(storage: storage)) }
+                guard let text = input.stringValue else {
+                    context.typeMismatch(input, expected: "a \(E.self) string")
+                    return nil
+                }
+                let value = InternedString.existing(text)
+                if !known.isEmpty && !value.isInterned {
+                    context.record(.invalidValue, "unknown value \"\(text.prefix(60))\" for \(E.self), kept as it is")
+                }
+                return E(value)
+            },
+            write: { value, _ in (value as? E).map { .some(.string($0.rawValue)) } })
+    }
+
+    /// `enumValues` on a `String` property: known values come back as one shared, interned
+    /// string; others as they are, with a diagnostic.
+    init(enumValues values: [String]) {
+        let known = KnownStrings(values.map { InternedString($0) })
+        self.init(
+            valueType: String.self, name: "enumValues",
+            read: { input, context in
+                if let storage = known.lookUp(input) { return storage.text }
+                guard let text = String.convert(input, context: &context) else { return nil }
+                var bytes = text
+                if let storage = bytes.withUTF8({ known.lookUp($0) }) { return storage.text }  // a number's text
+                context.record(.invalidValue, "\"\(text.prefix(60))\" is not one of the enumValues")
+                return text
+            },
+            write: { value, existing in (value as? String).map { $0.jsonValue(replacing: existing) } })
+    }
+}

@@ -1,0 +1,234 @@
+/// Turns JSON into values of one type and back, and may say whether a cached value is still valid.
+///
+/// Register a converter for a property name, for a value type on a model class, for a
+/// value type everywhere, or under a name that declarations and schemas refer to:
+///
+/// ```swift
+/// struct HexColorConverter: JSONConverter {
+///     func value(from json: JSONValue) throws(JSONConversionError) -> Color {
+///         guard let text = json.stringValue, let color = Color(hex: text) else {
+///             throw JSONConversionError("expected a colour like #ff8800")
+///         }
+///         return color
+///     }
+///     func json(from value: Color) -> JSONValue { .string(value.hex) }
+/// }
+/// ModelRegistry.shared.register(HexColorConverter(), named: "hexColor")
+/// ModelRegistry.shared.register(HexColorConverter(), for: Color.self)
+/// ```
+///
+/// For property `createdAt: Date` on `User` the registry uses the first of: a converter
+/// registered for the property name on `User` or a superclass; the one the declaration
+/// names (`converter:`, or what `dateFormat:`, `enumValues:` and `cachedObject:` imply); one
+/// registered for `Date` on `User` or a superclass, then globally; `Date`'s conformance to
+/// ``JSONConvertible``; the built-in conversion. The choice is cached per class and
+/// property; a later registration clears exactly the choices it could change.
+public protocol JSONConverter<Value>: Sendable {
+    /// The type of the values made.
+    associatedtype Value: Sendable
+
+    /// Converts non-null JSON into a value, or throws to record a diagnostic (the property
+    /// then reads its default).
+    func value(from json: JSONValue) throws(JSONConversionError) -> Value
+
+    /// The JSON for a value; nil writes nothing (the key is removed).
+    func json(from value: Value) -> JSONValue?
+
+    /// Whether this converter checks cached values; false (the default) skips ``isStillValid(_:)``.
+    var validatesCachedValues: Bool { get }
+
+    /// Whether a cached value may still be used; false makes the next read convert again.
+    ///
+    /// Called on every read of a cached value when ``validatesCachedValues`` is true.
+    func isStillValid(_ value: Value) -> Bool
+}
+
+extension JSONConverter {
+    public var validatesCachedValues: Bool { false }
+    public func isStillValid(_ value: Value) -> Bool { true }
+}
+
+/// Why a converter could not make a value; becomes a model diagnostic.
+public struct JSONConversionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, for the diagnostic.
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// A type that converts itself from and to JSON (the third tier of the converter lookup).
+///
+/// ```swift
+/// struct Money: JSONConvertible {
+///     var cents: Int
+///     init(json: JSONValue) throws(JSONConversionError) {
+///         guard let cents = json.intValue else { throw JSONConversionError("expected cents") }
+///         self.cents = cents
+///     }
+///     var json: JSONValue { .number(JSONNumber(cents)) }
+/// }
+/// p.price(Money.self, default: Money(cents: 0))
+/// ```
+public protocol JSONConvertible: Sendable {
+    /// Creates a value from non-null JSON, or throws to record a diagnostic.
+    init(json: JSONValue) throws(JSONConversionError)
+    /// The value's JSON.
+    var json: JSONValue { get }
+    /// Whether cached values of this type are checked by ``isStillValid``; false by default.
+    static var validatesCachedValues: Bool { get }
+    /// Whether a cached value may still be used; false converts the JSON again.
+    var isStillValid: Bool { get }
+}
+
+extension JSONConvertible {
+    public static var validatesCachedValues: Bool { false }
+    public var isStillValid: Bool { true }
+}
+
+/// A converter as a declaration names it: by registered name, or an instance.
+///
+/// ```swift
+/// p.color(Color.self, converter: "hexColor")
+/// p.title(String.self, converter: .using(UppercaseConverter()))
+/// ```
+public struct ConverterReference: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    enum Storage: Sendable {
+        case named(String)
+        case instance(AnyConverter)
+    }
+
+    let storage: Storage
+
+    /// A converter registered under `name` (looked up when first needed, so it may be registered later).
+    public static func named(_ name: String) -> ConverterReference {
+        ConverterReference(storage: .named(name))
+    }
+
+    /// This converter instance.
+    public static func using<C: JSONConverter>(_ converter: C) -> ConverterReference {
+        ConverterReference(storage: .instance(AnyConverter(converter, name: String(describing: C.self))))
+    }
+
+    public init(stringLiteral value: String) {
+        self.storage = .named(value)
+    }
+
+    init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// The registered name, when the reference is by name.
+    public var name: String? {
+        if case .named(let name) = storage { return name }
+        return nil
+    }
+
+    public var description: String {
+        switch storage {
+        case .named(let name): return name
+        case .instance(let converter): return converter.name
+        }
+    }
+
+    public static func == (lhs: ConverterReference, rhs: ConverterReference) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case (.named(let a), .named(let b)): return a == b
+        case (.instance(let a), .instance(let b)): return a.identity == b.identity
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch storage {
+        case .named(let name): hasher.combine(name)
+        case .instance(let converter): hasher.combine(converter.identity)
+        }
+    }
+}
+
+/// A converter with its value type erased, as the registry stores it.
+///
+/// Values travel as `any Sendable` holding exactly `valueType`.
+struct AnyConverter: Sendable {
+    /// The converted type.
+    let valueType: Any.Type
+    /// For messages: the converter's name or type.
+    let name: String
+    /// Distinguishes instances for equality of declarations.
+    var identity: ObjectIdentifier { ObjectIdentifier(token) }
+    private let token: Token
+    let read: @Sendable (JSONInput, inout ConversionContext) -> (any Sendable)?
+    /// nil for a value of another type; `.some(nil)` writes nothing.
+    let write: @Sendable (Any, JSONInput?) -> JSONValue??
+    /// Present when cached values must be checked on each read.
+    let validate: (@Sendable (Any) -> Bool)?
+
+    private final class Token: Sendable {}
+
+    init(
+        valueType: Any.Type, name: String, read: @escaping @Sendable (JSONInput, inout ConversionContext) -> (any Sendable)?,
+        write: @escaping @Sendable (Any, JSONInput?) -> JSONValue??, validate: (@Sendable (Any) -> Bool)? = nil
+    ) {
+        self.valueType = valueType
+        self.name = name
+        self.token = Token()
+        self.read = read
+        self.write = write
+        self.validate = validate
+    }
+
+    init<C: JSONConverter>(_ converter: C, name: String) {
+        self.valueType = C.Value.self
+        self.name = name
+        self.token = Token()
+        self.read = { input, context in
+            do throws(JSONConversionError) {
+                return try converter.value(from: input.jsonValue)
+            } catch {
+                context.record(.invalidValue, error.message)
+                return nil
+            }
+        }
+        self.write = { value, _ in
+            guard let typed = value as? C.Value else { return .none }
+            return .some(converter.json(from: typed))
+        }
+        if converter.validatesCachedValues {
+            self.validate = { (value: Any) -> Bool in
+                guard let typed = value as? C.Value else { return true }
+                return converter.isStillValid(typed)
+            }
+        } else {
+            self.validate = nil
+        }
+    }
+
+    /// The conversion a ``JSONConvertible`` type provides.
+    init<T: JSONConvertible>(convertible _: T.Type) {
+        let read: @Sendable (JSONInput, inout ConversionContext) -> (any Sendable)? = { input, context in
+            AnyConverter.make(T.self, from: input, context: &context)
+        }
+        let write: @Sendable (Any, JSONInput?) -> JSONValue?? = { value, _ in
+            guard let typed = value as? T else { return .none }
+            return .some(typed.json)
+        }
+        var validate: (@Sendable (Any) -> Bool)?
+        if T.validatesCachedValues {
+            validate = { value in (value as? T)?.isStillValid ?? true }
+        }
+        self.init(valueType: T.self, name: "\(T.self)", read: read, write: write, validate: validate)
+    }
+
+    private static func make<T: JSONConvertible>(_: T.Type, from input: JSONInput, context: inout ConversionContext) -> T? {
+        do {
+            return try T(json: input.jsonValue)
+        } catch {
+            context.record(.invalidValue, error.message)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,200 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The converters JSONModelKit provides; call sites read `.iso8601`, `.hexColor`, `.closure { … }`.
+///
+/// ```swift
+/// ModelRegistry.shared.register(.millisecondsSince1970, for: Date.self, in: Event.self)
+/// ModelRegistry.shared.register(.closure(read: { $0.stringValue?.uppercased() }, write: { .string($0) }),
+///                               named: "shout")
+/// ```
+///
+/// Every registry also knows these by name, for schemas: `iso8601`, `secondsSince1970`,
+/// `millisecondsSince1970` (Date), `hexColor` (Int from `#rrggbb`), `uppercase` and
+/// `lowercase` (String).
+public enum JSONConverters {
+    /// Dates in one ``DateFormat``: reads it first, then the fallbacks; writes it.
+    public struct Dates: JSONConverter {
+        public let format: DateFormat
+
+        public init(_ format: DateFormat) {
+            self.format = format
+        }
+
+        public func value(from json: JSONValue) throws(JSONConversionError) -> Date {
+            var context = ConversionContext(
+                modelName: "", property: "", segments: [], mutable: false, owner: nil, ordinal: 0)
+            if let date = DateReading.date(from: .value(json), format: format, context: &context) { return date }
+            throw JSONConversionError(context.diagnostics.first?.message ?? "not a date")
+        }
+
+        public func json(from value: Date) -> JSONValue? {
+            format.json(from: value, replacing: nil)
+        }
+    }
+
+    /// A converter made of two closures, and optionally a validity check.
+    public struct Closure<Value: Sendable>: JSONConverter {
+        let read: @Sendable (JSONValue) -> Value?
+        let write: @Sendable (Value) -> JSONValue?
+        let check: (@Sendable (Value) -> Bool)?
+
+        /// - Parameters:
+        ///   - read: The value for non-null JSON, or nil when it does not convert.
+        ///   - write: The JSON for a value; nil writes nothing.
+        ///   - isStillValid: Asked on each read of a cached value; false converts again.
+        public init(
+            read: @escaping @Sendable (JSONValue) -> Value?, write: @escaping @Sendable (Value) -> JSONValue?,
+            isStillValid: (@Sendable (Value) -> Bool)? = nil
+        ) {
+            self.read = read
+            self.write = write
+            self.check = isStillValid
+        }
+
+        public func value(from json: JSONValue) throws(JSONConversionError) -> Value {
+            guard let value = read(json) else { throw JSONConversionError("\(json) does not convert to \(Value.self)") }
+            return value
+        }
+
+        public func json(from value: Value) -> JSONValue? { write(value) }
+        public var validatesCachedValues: Bool { check != nil }
+        public func isStillValid(_ value: Value) -> Bool { check?(value) ?? true }
+    }
+
+    /// An `Int` colour from `#rrggbb` (or `rrggbb`, or `#rgb`), written back as lowercase `#rrggbb`.
+    public struct HexColor: JSONConverter {
+        public init() {}
+
+        public func value(from json: JSONValue) throws(JSONConversionError) -> Int {
+            guard let text = json.stringValue else { throw JSONConversionError("expected a colour like \"#ff8800\"") }
+            var digits = Substring(text)
+            if digits.hasPrefix("#") { digits = digits.dropFirst() }
+            if digits.count == 3 { digits = Substring(digits.map { "\($0)\($0)" }.joined()) }
+            guard digits.count == 6, let value = Int(digits, radix: 16), value >= 0 else {
+                throw JSONConversionError("\"\(text.prefix(40))\" is not a colour like \"#ff8800\"")
+            }
+            return value
+        }
+
+        public func json(from value: Int) -> JSONValue? {
+            let hex = String(value & 0xFF_FFFF, radix: 16)
+            return .string("#" + String(repeating: "0", count: 6 - hex.count) + hex)
+        }
+    }
+
+    /// A `String` changed to upper or lower case on read (written as it is).
+    public struct Case: JSONConverter {
+        let upper: Bool
+
+        public init(upper: Bool) {
+            self.upper = upper
+        }
+
+        public func value(from json: JSONValue) throws(JSONConversionError) -> String {
+            guard let text = json.stringValue else { throw JSONConversionError("expected a string") }
+            return upper ? text.uppercased() : text.lowercased()
+        }
+
+        public func json(from value: String) -> JSONValue? { .string(value) }
+    }
+
+    /// The converters every registry knows by name.
+    static let builtinNamed: [String: AnyConverter] = [
+        "iso8601": AnyConverter(Dates(.iso8601), name: "iso8601"),
+        "secondsSince1970": AnyConverter(Dates(.secondsSince1970), name: "secondsSince1970"),
+        "millisecondsSince1970": AnyConverter(Dates(.millisecondsSince1970), name: "millisecondsSince1970"),
+        "hexColor": AnyConverter(HexColor(), name: "hexColor"),
+        "uppercase": AnyConverter(Case(upper: true), name: "uppercase"),
+        "lowercase": AnyConverter(Case(upper: false), name: "lowercase"),
+    ]
+}
+
+extension JSONConverter where Self == JSONConverters.Dates {
+    /// ISO 8601 dates; see ``DateFormat/iso8601``.
+    public static var iso8601: Self { JSONConverters.Dates(.iso8601) }
+    /// Seconds since 1970.
+    public static var secondsSince1970: Self { JSONConverters.Dates(.secondsSince1970) }
+    /// Milliseconds since 1970.
+    public static var millisecondsSince1970: Self { JSONConverters.Dates(.millisecondsSince1970) }
+    /// Dates in any ``DateFormat``, such as `.dates("dd/MM/yyyy")`.
+    public static func dates(_ format: DateFormat) -> Self { JSONConverters.Dates(format) }
+}
+
+extension JSONConverter where Self == JSONConverters.HexColor {
+    /// `#rrggbb` text as an `Int`.
+    public static var hexColor: Self { JSONConverters.HexColor() }
+}
+
+extension JSONConverter where Self == JSONConverters.Case {
+    /// Strings read upper-cased.
+    public static var uppercase: Self { JSONConverters.Case(upper: true) }
+    /// Strings read lower-cased.
+    public static var lowercase: Self { JSONConverters.Case(upper: false) }
+}
+
+extension JSONConverter {
+    /// A converter made of closures; see ``JSONConverters/Closure``.
+    public static func closure<Value>(
+        read: @escaping @Sendable (JSONValue) -> Value?, write: @escaping @Sendable (Value) -> JSONValue?,
+        isStillValid: (@Sendable (Value) -> Bool)? = nil
+    ) -> Self where Self == JSONConverters.Closure<Value> {
+        JSONConverters.Closure(read: read, write: write, isStillValid: isStillValid)
+    }
+}
+
+// MARK: - Dates as the built-in conversion
+
+extension AnyConverter {
+    /// A declared `dateFormat`: reads it first, then the fallbacks; writes it, keeping a
+    /// stored string a string for the epoch formats.
+    init(dateFormat format: DateFormat) {
+        self.init(
+            valueType: Date.self, name: "dateFormat \(format)",
+            read: { input, context in DateReading.date(from: input, format: format, context: &context) },
+            write: { value, existing in
+                guard let date = value as? Date else { return .none }
+                return .some(format.json(from: date, replacing: existing))
+            })
+    }
+}
+
+/// Reading dates from JSON input with a declared format and the fallbacks.
+enum DateReading {
+    static func date(from input: JSONInput, format: DateFormat, context: inout ConversionContext) -> Date? {
+        switch input.kind {
+        case .number:
+            let text = input.numberText!
+            if let date = format.date(fromNumber: text) { return date }
+            context.record(.outOfRange, "\(text) is out of range for a Date")
+            return nil
+        case .string:
+            if let date = input.withStringUTF8({ format.dateTryingFallbacks(fromUTF8: $0) }) ?? nil { return date }
+            let text = input.stringValue!
+            context.record(.invalidValue, "\"\(text.prefix(60))\" is not a date in \(format) or a known date format")
+            return nil
+        default:
+            context.typeMismatch(input, expected: "a date (\(format))")
+            return nil
+        }
+    }
+}
+
+extension JSONInput {
+    /// Calls `body` with a string's UTF-8 bytes; straight from the document when it has no escapes.
+    func withStringUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        switch self {
+        case .node(let node):
+            let entry = node.entry
+            if entry.tag == .string { return node.document.withBytes(entry.byteRange, body) }
+            guard var text = node.stringValue else { return nil }
+            return text.withUTF8(body)
+        case .value(let value):
+            guard var text = value.stringValue else { return nil }
+            return text.withUTF8(body)
+        }
+    }
+}

@@ -1,0 +1,357 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// How one property of one model converts: the converter lookup's cached choice.
+///
+/// Created with the property's metadata; the choice is made on first use and kept until a
+/// registration that could change it (see ``ConverterTable/apply(_:converter:)``).
+final class PropertyConversion: Sendable {
+    /// The outcome of the lookup.
+    enum Choice: Sendable {
+        /// The engine's own conversion of the type.
+        case builtin
+        /// A converter, applied to the property's base type inside optionals and collections.
+        case converter(AnyConverter)
+        /// A converter the declaration asks for is missing or of the wrong type.
+        case problem(String)
+    }
+
+    let propertyName: String
+    let modelName: String
+    let type: PropertyType
+    /// The registration keys of the model and its superclasses, most derived first.
+    let models: [ModelKey]
+    /// The type converters are registered for: the property's type without optionals and collections.
+    let baseType: Any.Type
+    let options: PropertyOptions
+    /// Where the lookup happens: the schema's registry, then the shared one.
+    private let registries: [ModelRegistry]
+    /// A converter implied by the declaration alone (`dateFormat`, `enumValues`).
+    private let declared: AnyConverter?
+
+    private struct State {
+        var choice: Choice?
+        var version = 0
+        var watching = false
+        /// How many times the lookup ran; for tests of caching.
+        var lookups = 0
+    }
+
+    private let state = Locked(State())
+
+    init(name: String, modelName: String, type: PropertyType, options: PropertyOptions, models: [ModelKey],
+         registry: ModelRegistry?) {
+        self.propertyName = name
+        self.modelName = modelName
+        self.type = type
+        self.options = options
+        self.models = models
+        self.baseType = PropertyConversion.baseType(of: type)
+        var registries: [ModelRegistry] = []
+        if let registry, registry !== ModelRegistry.shared { registries.append(registry) }
+        registries.append(ModelRegistry.shared)
+        self.registries = registries
+        if let format = options.dateFormat, baseType == Date.self {
+            self.declared = AnyConverter(dateFormat: format)
+        } else if let values = options.enumValues, baseType == String.self {
+            self.declared = AnyConverter(enumValues: values)
+        } else {
+            self.declared = nil
+        }
+    }
+
+    /// Whether the declaration alone already asks for a converter (then it is never the builtin).
+    var isPlain: Bool {
+        declared == nil && options.converter == nil && !options.cachedObject
+    }
+
+    static func baseType(of type: PropertyType) -> Any.Type {
+        switch type {
+        case .optional(let inner), .array(let inner), .dictionary(let inner): return baseType(of: inner)
+        case .custom(let custom): return custom.baseType
+        default: return type.swiftType
+        }
+    }
+
+    // MARK: The choice
+
+    /// The cached choice, looked up on first use.
+    var choice: Choice {
+        let (cached, version, watching) = state.withLock { ($0.choice, $0.version, $0.watching) }
+        if let cached { return cached }
+        if !watching {
+            state.withLock { $0.watching = true }
+            for registry in registries { registry.converters.watch(self) }
+        }
+        let made = lookUp()
+        return state.withLock { state in
+            state.lookups += 1
+            if state.version == version, state.choice == nil { state.choice = made }
+            return made
+        }
+    }
+
+    /// How many times the lookup ran; for tests.
+    var lookupCount: Int { state.withLock { $0.lookups } }
+
+    func invalidate() {
+        state.withLock { state in
+            state.choice = nil
+            state.version += 1
+        }
+    }
+
+    /// Whether a registration could change this property's choice.
+    func isAffected(by change: ConverterTable.Change) -> Bool {
+        switch change {
+        case .property(let model, let name): return name == propertyName && models.contains(model)
+        case .type(let model, let type): return type == ObjectIdentifier(baseType) && (model.map(models.contains) ?? true)
+        case .named(let name): return options.converter?.name == name
+        case .store(let type): return options.cachedObject && type == ObjectIdentifier(baseType)
+        }
+    }
+
+    /// The lookup: property name, then the declaration, then the type on the model, then
+    /// globally, then the type's conformance, then the built-in conversion.
+    private func lookUp() -> Choice {
+        // 1. Registered for the property name on the model or a superclass.
+        for registry in registries {
+            for model in models {
+                if let found = registry.converters.converter(forProperty: propertyName, in: model) {
+                    return checked(found)
+                }
+            }
+        }
+        // 1b. What the declaration names.
+        if let reference = options.converter {
+            switch reference.storage {
+            case .instance(let converter): return checked(converter)
+            case .named(let name):
+                for registry in registries {
+                    if let found = registry.converters.converter(named: name) { return checked(found) }
+                }
+                if let found = JSONConverters.builtinNamed[name] { return checked(found) }
+                return .problem("no converter is registered under the name \"\(name)\"")
+            }
+        }
+        if options.cachedObject {
+            for registry in registries {
+                if let found = registry.converters.store(for: ObjectIdentifier(baseType)) { return checked(found) }
+            }
+            return .problem("cachedObject: no object store is registered for \(baseType)")
+        }
+        if let declared { return .converter(declared) }
+        // 2. Registered for the value type on the model or a superclass, then globally.
+        let typeKey = ObjectIdentifier(baseType)
+        for registry in registries {
+            for model in models {
+                if let found = registry.converters.converter(forType: typeKey, in: model) { return .converter(found) }
+            }
+        }
+        for registry in registries {
+            if let found = registry.converters.converter(forType: typeKey, in: nil) { return .converter(found) }
+        }
+        // 3. The type's own conversion (JSONConvertible; for the user's types, also enums).
+        if let custom = type.customType {
+            return custom.builtin.map(Choice.converter) ?? .builtin
+        }
+        if let convertible = baseType as? any JSONConvertible.Type {
+            return .converter(AnyConverter(convertible: convertible))
+        }
+        // 4. Built in.
+        return .builtin
+    }
+
+    private func checked(_ converter: AnyConverter) -> Choice {
+        if converter.valueType == baseType { return .converter(converter) }
+        return .problem("the converter \(converter.name) makes \(converter.valueType), but \(propertyName) holds \(baseType)")
+    }
+
+    // MARK: Converting
+
+    /// Reads non-null JSON (or null, for optionals) with the chosen conversion.
+    func convert(_ input: JSONInput, valueType: any PropertyValue.Type, context: inout ConversionContext) -> (any Sendable)? {
+        switch choice {
+        case .builtin:
+            return valueType.convertAny(input, context: &context)
+        case .problem(let message):
+            context.record(.invalidValue, message)
+            return nil
+        case .converter(let converter):
+            return read(input, type: type, converter: converter, context: &context)
+        }
+    }
+
+    private func read(
+        _ input: JSONInput, type: PropertyType, converter: AnyConverter, context: inout ConversionContext
+    ) -> (any Sendable)? {
+        switch type {
+        case .custom(let custom):
+            return custom.convert(input, with: converter, context: &context)
+        case .optional(let inner):
+            if input.isNull { return inner.swiftType.noneAny }
+            guard let value = read(input, type: inner, converter: converter, context: &context) else { return nil }
+            return inner.swiftType.someAny(value)
+        case .array(let inner):
+            guard input.kind == .array else {
+                context.typeMismatch(input, expected: "an array of \(inner)")
+                return nil
+            }
+            var values: [any Sendable] = []
+            input.forEachElement { index, element in
+                context.segments.append(.index(index))
+                defer { context.segments.removeLast() }
+                if let value = read(element, type: inner, converter: converter, context: &context) {
+                    values.append(value)
+                } else if let fallback = inner.swiftType.failedElementAny {
+                    values.append(fallback)
+                }
+            }
+            return inner.swiftType.arrayAny(values)
+        case .dictionary(let inner):
+            guard input.kind == .object else {
+                context.typeMismatch(input, expected: "an object of \(inner)")
+                return nil
+            }
+            var values: [String: any Sendable] = [:]
+            input.forEachMember { key, member in
+                context.segments.append(.key(key))
+                defer { context.segments.removeLast() }
+                values[key] = read(member, type: inner, converter: converter, context: &context)
+                    ?? inner.swiftType.failedElementAny
+            }
+            return inner.swiftType.dictionaryAny(values)
+        default:
+            if input.isNull {
+                context.typeMismatch(input, expected: "\(type)")
+                return nil
+            }
+            return converter.read(input, &context)
+        }
+    }
+
+    /// The JSON of a value with the chosen conversion: `.some(nil)` writes nothing, nil means
+    /// the value has another type.
+    func json(of value: Any, valueType: any PropertyValue.Type, replacing existing: JSONInput?) -> JSONValue?? {
+        switch choice {
+        case .builtin, .problem:
+            return valueType.jsonValue(ofAny: value, replacing: existing)
+        case .converter(let converter):
+            if valueType.cast(value) == nil { return .none }
+            return write(value, type: type, converter: converter, replacing: existing)
+        }
+    }
+
+    private func write(_ value: Any, type: PropertyType, converter: AnyConverter, replacing existing: JSONInput?)
+        -> JSONValue??
+    {
+        switch type {
+        case .custom(let custom):
+            return custom.json(of: value, with: converter, replacing: existing)
+        case .optional(let inner):
+            if let optional = value as? any OptionalPropertyValue {
+                guard let wrapped = optional.wrappedValue else { return .some(nil) }
+                return write(wrapped, type: inner, converter: converter, replacing: existing)
+            }
+            return write(value, type: inner, converter: converter, replacing: existing)
+        case .array(let inner):
+            guard let elements = value as? [Any] else { return .none }
+            var result: [JSONValue] = []
+            for (index, element) in elements.enumerated() {
+                guard let json = write(element, type: inner, converter: converter, replacing: existing?[index]) else {
+                    return .none
+                }
+                result.append(json ?? .null)
+            }
+            return .some(.array(result))
+        case .dictionary(let inner):
+            guard let members = value as? [String: Any] else { return .none }
+            var object = JSONObject(minimumCapacity: members.count)
+            for key in members.keys.sorted() {
+                guard let json = write(members[key]!, type: inner, converter: converter, replacing: existing?[key])
+                else { return .none }
+                object[key] = json ?? .null
+            }
+            return .some(.object(object))
+        default:
+            return converter.write(value, existing)
+        }
+    }
+
+    /// The check a cached value gets on each read, when the chosen converter validates.
+    var validator: (@Sendable (Any) -> Bool)? {
+        guard case .converter(let converter) = choice, let validate = converter.validate else { return nil }
+        return { value in PropertyConversion.isValid(value, validate) }
+    }
+
+    private static func isValid(_ value: Any, _ validate: (Any) -> Bool) -> Bool {
+        if let optional = value as? any OptionalPropertyValue {
+            guard let wrapped = optional.wrappedValue else { return true }
+            return isValid(wrapped, validate)
+        }
+        if let elements = value as? [Any] {
+            return elements.allSatisfy { isValid($0, validate) }
+        }
+        if let members = value as? [String: Any] {
+            return members.values.allSatisfy { isValid($0, validate) }
+        }
+        return validate(value)
+    }
+}
+
+extension PropertyValue {
+    static var noneAny: any Sendable { Self?.none }
+    static func someAny(_ value: any Sendable) -> any Sendable { Self?.some(value as! Self) }
+    static func arrayAny(_ values: [any Sendable]) -> any Sendable { values.map { $0 as! Self } }
+    static func dictionaryAny(_ values: [String: any Sendable]) -> any Sendable { values.mapValues { $0 as! Self } }
+    static var failedElementAny: (any Sendable)? { failedElementValue }
+}
+
+extension PropertyType {
+    /// The user's type this is, or is an optional of.
+    var customType: CustomValueType? {
+        if case .custom(let custom) = self { return custom }
+        return nil
+    }
+}
+
+// MARK: - The engine's entry points
+
+extension PropertyMetadata {
+    /// Converts a property's non-null JSON through the converter lookup.
+    func convertValue(_ input: JSONInput, context: inout ConversionContext) -> (any Sendable)? {
+        conversion.convert(input, valueType: valueType, context: &context)
+    }
+
+    /// The JSON of a value of the property through the converter lookup; see ``PropertyConversion/json(of:valueType:replacing:)``.
+    func jsonValue(ofAny value: Any, replacing existing: JSONInput?) -> JSONValue?? {
+        conversion.json(of: value, valueType: valueType, replacing: existing)
+    }
+
+    /// A cache entry for a value, carrying the converter's validity check if it has one.
+    func makeCacheEntry(_ value: any Sendable) -> CacheEntry {
+        let entry = valueType.makeCacheEntry(value)
+        entry.validator = conversion.validator
+        return entry
+    }
+}
+
+extension ModelKey {
+    /// The keys of a compiled class and its superclasses, most derived first; a schema model's name.
+    static func chain(modelName: String, modelType: JSONModel.Type, declaringModel: String) -> [ModelKey] {
+        if modelType == DynamicModel.self {
+            return modelName == declaringModel ? [.schema(modelName)] : [.schema(modelName), .schema(declaringModel)]
+        }
+        var keys: [ModelKey] = []
+        var current: AnyClass? = modelType
+        while let someClass = current, someClass != JSONModel.self {
+            keys.append(.type(ObjectIdentifier(someClass)))
+            current = _getSuperclass(someClass)
+        }
+        return keys
+    }
+}

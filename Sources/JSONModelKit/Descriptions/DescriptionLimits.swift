@@ -1,0 +1,43 @@
+/// How much of a model its descriptions show.
+///
+/// The defaults keep a log line short and a full description readable:
+///
+/// ```swift
+/// print(user)                                   // one line, at most 500 characters
+/// print(user.fullDescription)                   // every property, 100 items per array
+/// var limits = DescriptionLimits.default
+/// limits.maxItems = 10
+/// print(user.fullDescription(limits: limits))
+/// ```
+public struct DescriptionLimits: Sendable, Hashable {
+    /// The longest string `description` shows, in characters; longer ones end in `…` inside the quotes.
+    public var maxStringLength: Int
+    /// The longest `description` (and `debugDescription`), in characters; a longer one is cut and ends in `…)`.
+    public var maxLineLength: Int
+    /// How many models deep `description` shows nested models; deeper ones read `Address(…)`.
+    public var maxLineNesting: Int
+    /// The longest string `fullDescription` shows, in characters.
+    public var maxFullStringLength: Int
+    /// How many array elements or dictionary entries `fullDescription` shows; the rest are counted (`… 9,900 more`).
+    public var maxItems: Int
+    /// How many levels (models, arrays, dictionaries) `fullDescription` opens; deeper values are
+    /// summarized on one line (`Node(…)`, `[3 items]`).
+    public var maxDepth: Int
+
+    /// Creates limits; every argument defaults to the value of ``default``.
+    public init(
+        maxStringLength: Int = 80, maxLineLength: Int = 500, maxLineNesting: Int = 3,
+        maxFullStringLength: Int = 1_000, maxItems: Int = 100, maxDepth: Int = 12
+    ) {
+        self.maxStringLength = max(1, maxStringLength)
+        self.maxLineLength = max(16, maxLineLength)
+        self.maxLineNesting = max(1, maxLineNesting)
+        self.maxFullStringLength = max(1, maxFullStringLength)
+        self.maxItems = max(0, maxItems)
+        self.maxDepth = max(1, maxDepth)
+    }
+
+    /// Strings of 80 characters, lines of 500, nested models 3 deep in one line;
+    /// 1,000-character strings, 100 items and 12 levels in a full description.
+    public static let `default` = DescriptionLimits()
+}

@@ -1,0 +1,416 @@
+import Foundation
+
+// Writing property values as text, in the two layouts of the descriptions:
+// one line (`description`) and the indented custom-dump layout (`fullDescription`).
+// Values arrive boxed (`Any`), as the engine converted them; the writer finds
+// their shape by casting, passes the indent down as it recurses, and never
+// re-indents text it already wrote.
+
+/// Writes property values into a text stream, one line or in the full layout.
+///
+/// The full layout follows swift-custom-dump: a model is its name and `(`, one
+/// `label: value` per line two spaces further in, commas between, then `)`;
+/// a model with a single simple property stays on one line. Arrays show
+/// `[index]: value` and dictionaries `"key": value` sorted by key, each up to
+/// ``DescriptionLimits/maxItems`` and then `… 9,900 more`.
+struct DescriptionWriter {
+    let limits: DescriptionLimits
+    /// The models being written, outermost first; meeting one of them again is a cycle (`↻ User`).
+    var ancestors: [ObjectIdentifier] = []
+    /// One line: whether every property shows, or only those whose value differs from the default.
+    var everyProperty = false
+
+    init(limits: DescriptionLimits, everyProperty: Bool = false) {
+        self.limits = limits
+        self.everyProperty = everyProperty
+    }
+
+    // MARK: One line
+
+    /// Writes `value` on one line: nested models with their non-default properties, collections as counts.
+    mutating func writeLine(_ value: Any, to out: inout CappedText) {
+        switch DescribedShape(value) {
+        case .none:
+            out.write("nil")
+        case .model(let model):
+            writeLine(model: model, to: &out)
+        case .lazy(let lazy):
+            // A property declared `[Item]` reads as an array, whatever stores it.
+            out.write(DescriptionText.summary(count: lazy.lazyElementCount, isDictionary: false))
+        case .array(let array):
+            out.write(DescriptionText.summary(count: array.describedCount, isDictionary: false))
+        case .dictionary(let dictionary):
+            out.write(DescriptionText.summary(count: dictionary.describedCount, isDictionary: true))
+        case .leaf(let leaf):
+            out.write(
+                DescriptionText.scalar(leaf, stringLimit: limits.maxStringLength)
+                    ?? DescriptionText.cut(String(describing: leaf), limit: limits.maxStringLength))
+        }
+    }
+
+    /// Writes `Name(label: value, …)`, stopping early once the line is full.
+    mutating func writeLine(model: JSONModel, to out: inout CappedText) {
+        let name = model.metadata.modelName
+        let identity = ObjectIdentifier(model)
+        if ancestors.contains(identity) {
+            out.write("↻ " + name)
+            return
+        }
+        if ancestors.count > limits.maxLineNesting {
+            out.write(name + "(…)")
+            return
+        }
+        ancestors.append(identity)
+        defer { ancestors.removeLast() }
+        out.write(name + "(")
+        var first = true
+        for property in model.metadata.properties {
+            if out.isFull { break }
+            let value = model.valueForDescription(at: property.ordinal)
+            if !everyProperty && !model.differsFromDefault(value, of: property, nesting: ancestors.count) { continue }
+            out.write(first ? property.name + ": " : ", " + property.name + ": ")
+            first = false
+            writeLine(value, to: &out)
+        }
+        out.write(")")
+    }
+
+    // MARK: Full layout
+
+    /// Writes `value` in the full layout; `indent` is the nesting level of the line it starts on.
+    mutating func writeFull<Out: TextOutputStream>(_ value: Any, to out: inout Out, indent: Int) {
+        switch DescribedShape(value) {
+        case .none:
+            out.write("nil")
+        case .model(let model):
+            writeFull(model: model, to: &out, indent: indent)
+        case .lazy(let lazy):
+            let count = lazy.lazyElementCount
+            if count == 0 {
+                out.write("[]")
+            } else if indent >= limits.maxDepth {
+                out.write(DescriptionText.summary(count: count, isDictionary: false))
+            } else {
+                let shown = lazy.lazyElements(limits.maxItems)
+                writeItems(
+                    shown.enumerated().map { ("[\($0.offset)]", $0.element) }, hidden: count - shown.count,
+                    open: "[", close: "]", to: &out, indent: indent)
+            }
+        case .array(let array):
+            let count = array.describedCount
+            if count == 0 {
+                out.write("[]")
+            } else if indent >= limits.maxDepth {
+                out.write(DescriptionText.summary(count: count, isDictionary: false))
+            } else {
+                let shown = array.describedElements(limits.maxItems)
+                writeItems(
+                    shown.enumerated().map { ("[\($0.offset)]", $0.element) }, hidden: count - shown.count,
+                    open: "[", close: "]", to: &out, indent: indent)
+            }
+        case .dictionary(let dictionary):
+            let count = dictionary.describedCount
+            if count == 0 {
+                out.write("[:]")
+            } else if indent >= limits.maxDepth {
+                out.write(DescriptionText.summary(count: count, isDictionary: true))
+            } else {
+                let shown = dictionary.describedEntries(limits.maxItems)
+                writeItems(
+                    shown.map { (DescriptionText.quoted($0.key, limit: limits.maxFullStringLength), $0.value) },
+                    hidden: count - shown.count, open: "[", close: "]", to: &out, indent: indent)
+            }
+        case .leaf(let leaf):
+            out.write(
+                DescriptionText.scalar(leaf, stringLimit: limits.maxFullStringLength)
+                    ?? DescriptionText.cut(String(describing: leaf), limit: limits.maxFullStringLength))
+        }
+    }
+
+    /// Writes a model: every declared property, in declaration order.
+    mutating func writeFull<Out: TextOutputStream>(model: JSONModel, to out: inout Out, indent: Int) {
+        let name = model.metadata.modelName
+        let identity = ObjectIdentifier(model)
+        if ancestors.contains(identity) {
+            out.write("↻ " + name)
+            return
+        }
+        let properties = model.metadata.properties
+        if properties.isEmpty {
+            out.write(name + "()")
+            return
+        }
+        if indent >= limits.maxDepth {
+            out.write(name + "(…)")
+            return
+        }
+        ancestors.append(identity)
+        defer { ancestors.removeLast() }
+        var values = properties.map { (label: $0.name, value: model.valueForDescription(at: $0.ordinal) as Any) }
+        // Back-references last (`order (inverse): ↻ Order` when written from the order down).
+        let inverses = model.inverseReferencesForDescription()
+        values += inverses.map { (label: $0.name + " (inverse)", value: $0.model as Any) }
+        if values.count == 1, inverses.isEmpty, isSimple(values[0].value) {
+            out.write(name + "(" + values[0].label + ": ")
+            writeFull(values[0].value, to: &out, indent: indent)
+            out.write(")")
+            return
+        }
+        writeItems(values, hidden: 0, open: name + "(", close: ")", to: &out, indent: indent)
+    }
+
+    /// Writes `open`, one `label: value` line per item one level in, a `… N more` line, and `close`.
+    private mutating func writeItems<Out: TextOutputStream>(
+        _ items: [(label: String, value: Any)], hidden: Int, open: String, close: String, to out: inout Out, indent: Int
+    ) {
+        out.write(open)
+        for (index, item) in items.enumerated() {
+            DescriptionText.newline(indent + 1, to: &out)
+            out.write(item.label + ": ")
+            writeFull(item.value, to: &out, indent: indent + 1)
+            if index < items.count - 1 || hidden > 0 { out.write(",") }
+        }
+        if hidden > 0 {
+            DescriptionText.newline(indent + 1, to: &out)
+            out.write("… " + DescriptionText.grouped(hidden) + " more")
+        }
+        DescriptionText.newline(indent, to: &out)
+        out.write(close)
+    }
+
+    /// Whether a value fits on its label's line in the full layout: not a model, not a non-empty collection.
+    private func isSimple(_ value: Any) -> Bool {
+        switch DescribedShape(value) {
+        case .none, .leaf: return true
+        case .model: return false
+        case .lazy(let lazy): return lazy.lazyElementCount == 0
+        case .array(let array): return array.describedCount == 0
+        case .dictionary(let dictionary): return dictionary.describedCount == 0
+        }
+    }
+}
+
+/// What a boxed value is, for the writer, found from its dynamic type.
+///
+/// Checks go through metatypes (`type(of:) is JSONModel.Type`) rather than value casts:
+/// with Foundation on Linux, `value as? SomeClass` on an array first bridges the whole
+/// array to `NSArray`, which made descriptions 5 times slower (measured).
+enum DescribedShape {
+    /// nil, at any level of `Optional`.
+    case none
+    case model(JSONModel)
+    case lazy(any LazyDescribable)
+    case array(any DescribableArray)
+    case dictionary(any DescribableDictionary)
+    /// A string, number, date, JSON value or anything else shown as text.
+    case leaf(Any)
+
+    init(_ boxed: Any) {
+        var value = boxed
+        var type = Swift.type(of: value)
+        // The most common leaves first, by identity: each protocol check below is a lookup.
+        if type == String.self || type == Int.self || type == Bool.self || type == Double.self {
+            self = .leaf(value)
+            return
+        }
+        if type is any OptionalPropertyValue.Type {
+            guard let wrapped = (value as! any OptionalPropertyValue).wrappedValue else {
+                self = .none
+                return
+            }
+            value = wrapped
+            type = Swift.type(of: wrapped)
+        }
+        if type is JSONModel.Type {
+            self = .model(value as! JSONModel)
+        } else if type is any LazyDescribable.Type {
+            self = .lazy(value as! any LazyDescribable)
+        } else if type is any DescribableArray.Type {
+            self = .array(value as! any DescribableArray)
+        } else if type is any DescribableDictionary.Type {
+            self = .dictionary(value as! any DescribableDictionary)
+        } else {
+            self = .leaf(value)
+        }
+    }
+}
+
+/// A text buffer for one-line descriptions that stops growing past its limit.
+struct CappedText: TextOutputStream {
+    /// The most characters the result may have.
+    let limit: Int
+    private(set) var text = ""
+    private(set) var count = 0
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Whether more was written than fits; later writes are dropped.
+    var isFull: Bool { count > limit }
+
+    mutating func write(_ string: String) {
+        guard !isFull else { return }
+        text += string
+        count += string.count
+    }
+
+    /// The text, or when it went past the limit its first `limit - 2` characters and `…)`.
+    var result: String {
+        isFull ? String(text.prefix(limit - 2)) + "…)" : text
+    }
+}
+
+/// A collection that describes itself without building its elements (a lazy model array).
+///
+/// In a model's descriptions it shows like the array its property declares (`[3 items]`,
+/// `[0]: …`), using elements already built and making the others only for the description.
+/// Checked before ``DescribableArray``, so a collection conforming to both is described lazily.
+protocol LazyDescribable {
+    /// One line that builds nothing: `ModelArray<Shape>(count: 3, built: 1)`.
+    var lineDescription: String { get }
+    /// The number of elements.
+    var lazyElementCount: Int { get }
+    /// The first `limit` elements, for the full layout, without keeping any that were not built.
+    func lazyElements(_ limit: Int) -> [Any]
+}
+
+/// An array the writer can count and take the first elements of without converting it whole.
+protocol DescribableArray {
+    var describedCount: Int { get }
+    func describedElements(_ limit: Int) -> [Any]
+}
+
+extension Array: DescribableArray {
+    var describedCount: Int { count }
+
+    func describedElements(_ limit: Int) -> [Any] {
+        prefix(limit).map { $0 as Any }
+    }
+}
+
+/// A dictionary with string keys the writer can count and list sorted by key.
+protocol DescribableDictionary {
+    var describedCount: Int { get }
+    func describedEntries(_ limit: Int) -> [(key: String, value: Any)]
+}
+
+extension Dictionary: DescribableDictionary where Key == String {
+    var describedCount: Int { count }
+
+    func describedEntries(_ limit: Int) -> [(key: String, value: Any)] {
+        keys.sorted().prefix(limit).map { (key: $0, value: self[$0]! as Any) }
+    }
+}
+
+/// Text pieces of the descriptions.
+enum DescriptionText {
+    /// A line break followed by two spaces per level.
+    static func newline<Out: TextOutputStream>(_ level: Int, to out: inout Out) {
+        out.write("\n" + String(repeating: "  ", count: level))
+    }
+
+    /// The text of a value that has no parts, or nil for models and collections.
+    ///
+    /// Strings are quoted and escaped; a date, URL or UUID shows its type around
+    /// its text (`Date(2018-05-06T00:00:00Z)`), `Data` its size, a JSON value its
+    /// compact text.
+    static func scalar(_ value: Any, stringLimit: Int) -> String? {
+        let type = Swift.type(of: value)
+        if type == String.self { return quoted(value as! String, limit: stringLimit) }
+        if type == Bool.self { return (value as! Bool) ? "true" : "false" }
+        if type is any BinaryInteger.Type || type == Double.self || type == Float.self || type == Decimal.self {
+            return "\(value)"
+        }
+        if type == Date.self {
+            let date = value as! Date
+            return "Date(" + (date.jsonValue(replacing: nil)?.stringValue ?? "\(date)") + ")"
+        }
+        if type == URL.self { return "URL(" + cut((value as! URL).absoluteString, limit: stringLimit) + ")" }
+        if type == UUID.self { return "UUID(" + (value as! UUID).uuidString + ")" }
+        if type == Data.self {
+            let count = (value as! Data).count
+            return "Data(" + grouped(count) + (count == 1 ? " byte)" : " bytes)")
+        }
+        if type == JSONValue.self { return cut((value as! JSONValue).description, limit: stringLimit) }
+        return nil
+    }
+
+    /// Whether two strings, `Int`s or bools are equal; nil for other types (compare their JSON instead).
+    static func plainValue(_ lhs: Any, equals rhs: Any) -> Bool? {
+        let type = Swift.type(of: lhs)
+        guard type == Swift.type(of: rhs) else { return nil }
+        if type == String.self { return (lhs as! String) == (rhs as! String) }
+        if type == Int.self { return (lhs as! Int) == (rhs as! Int) }
+        if type == Bool.self { return (lhs as! Bool) == (rhs as! Bool) }
+        return nil
+    }
+
+    /// `[]`, `[1 item]`, `[2 items]`; for dictionaries `[:]`, `[1 entry]`, `[2 entries]`.
+    static func summary(count: Int, isDictionary: Bool) -> String {
+        if count == 0 { return isDictionary ? "[:]" : "[]" }
+        let noun = isDictionary ? (count == 1 ? "entry" : "entries") : (count == 1 ? "item" : "items")
+        return "[" + grouped(count) + " " + noun + "]"
+    }
+
+    /// `string` in double quotes with Swift escapes, cut after `limit` characters with `…`.
+    ///
+    /// Escapes `"`, `\`, `\n`, `\r`, `\t`, `\0`, and as `\u{…}` the other control
+    /// characters and the line and paragraph separators; everything else shows as is.
+    static func quoted(_ string: String, limit: Int) -> String {
+        var result = "\""
+        var taken = 0
+        for character in string {
+            if taken == limit {
+                result += "…"
+                break
+            }
+            taken += 1
+            if !character.unicodeScalars.contains(where: needsEscape) {
+                result.append(character)
+                continue
+            }
+            for scalar in character.unicodeScalars {
+                switch scalar {
+                case "\"": result += "\\\""
+                case "\\": result += "\\\\"
+                case "\n": result += "\\n"
+                case "\r": result += "\\r"
+                case "\t": result += "\\t"
+                case "\0": result += "\\0"
+                default:
+                    if needsEscape(scalar) {
+                        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                    } else {
+                        result.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x22, 0x5C, 0..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: return true
+        default: return false
+        }
+    }
+
+    /// `text` cut after `limit` characters with `…`.
+    static func cut(_ text: String, limit: Int) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit)) + "…"
+    }
+
+    /// A count with thousands separators: `9,900`.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var result = number < 0 ? "-" : ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { result += "," }
+            result.append(digit)
+        }
+        return result
+    }
+}

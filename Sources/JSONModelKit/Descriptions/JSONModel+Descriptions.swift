@@ -1,0 +1,292 @@
+import Synchronization
+
+// Descriptions for logs and debuggers: `description`, `debugDescription`,
+// `fullDescription`, and a mirror for `dump` and debuggers.
+//
+// Describing reads nothing into the model. A property already in the cache shows
+// its cached value; any other is converted on a side path: from the same JSON,
+// with the same rules, but with a context of its own whose diagnostics are
+// dropped and whose nested models are created unlinked and immutable, and the
+// result is not stored. So a description shows exactly what a read would return,
+// a later read still converts and records its diagnostics as if nothing had
+// happened, and describing an immutable model from many threads at once only
+// takes the model's lock to look at the cache.
+
+extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
+    /// One line for logs: the model name and the properties whose values differ from their defaults.
+    ///
+    /// ```swift
+    /// print(user)   // User(firstName: "Ann", age: 31, address: Address(city: "Rome"), tags: [2 items])
+    /// ```
+    ///
+    /// Properties show in declaration order; strings are cut after 80 characters
+    /// with `…`, nested models show up to 3 levels deep, arrays and dictionaries
+    /// show their size, and the whole line is cut at 500 characters, ending in
+    /// `…)`. Describing never changes what later reads return nor records
+    /// diagnostics. See ``DescriptionLimits``.
+    public var description: String {
+        description(limits: .default)
+    }
+
+    /// One line like ``description`` but with every declared property, defaults included.
+    ///
+    /// ```swift
+    /// String(reflecting: user)   // User(firstName: "Ann", nickname: nil, age: 18, tags: [])
+    /// ```
+    public var debugDescription: String {
+        var writer = DescriptionWriter(limits: .default, everyProperty: true)
+        var text = CappedText(limit: DescriptionLimits.default.maxLineLength)
+        writer.writeLine(model: self, to: &text)
+        return text.result
+    }
+
+    /// The one-line description with limits of your own.
+    ///
+    /// - Parameter limits: String length, line length and nesting shown.
+    /// - Complexity: O(*p*) in the number of properties shown, plus their conversion when not cached.
+    public func description(limits: DescriptionLimits) -> String {
+        var writer = DescriptionWriter(limits: limits)
+        var text = CappedText(limit: limits.maxLineLength)
+        writer.writeLine(model: self, to: &text)
+        return text.result
+    }
+
+    /// Every property, nested models and collections opened, then what else the model knows.
+    ///
+    /// ```swift
+    /// print(user.fullDescription)
+    /// // User(
+    /// //   firstName: "Ann",
+    /// //   age: 31,
+    /// //   address: Address(city: "Rome"),
+    /// //   tags: [
+    /// //     [0]: "a",
+    /// //     [1]: "b"
+    /// //   ]
+    /// // )
+    /// // unknown keys:
+    /// //   legacy_id: 7
+    /// // changed since the original:
+    /// //   age: 30 → 31
+    /// // diagnostics:
+    /// //   age: expected a number, found a string "x" (User.age, typeMismatch)
+    /// ```
+    ///
+    /// The layout is swift-custom-dump's: two spaces per level, `label: value`
+    /// per line, a model with a single simple property on one line. Arrays show
+    /// 100 elements and then `… 9,900 more`; dictionaries are sorted by key;
+    /// empty ones read `[]` and `[:]`. The parents a model refers back to through
+    /// inverse relationships follow its properties (`order (inverse): …`). A model
+    /// met again inside itself reads `↻ User`; past 12 levels a model reads
+    /// `Node(…)` and a collection its size. The sections after the model appear only when they have lines:
+    /// keys of the JSON no property reads (kept in output), properties written
+    /// since the model was created with their original and current values, and
+    /// the diagnostics recorded by reads so far (describing records none).
+    public var fullDescription: String {
+        fullDescription(limits: .default)
+    }
+
+    /// The full description with limits of your own.
+    ///
+    /// - Parameter limits: Items per collection, depth and string length shown.
+    /// - Complexity: O(*n*) in the size of what is shown.
+    public func fullDescription(limits: DescriptionLimits) -> String {
+        var text = ""
+        writeFullDescription(to: &text, limits: limits)
+        return text
+    }
+
+    /// Writes the full description into a stream, without building it as one string first.
+    ///
+    /// ```swift
+    /// var log = ""
+    /// user.writeFullDescription(to: &log)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - output: Where the text goes.
+    ///   - limits: Items per collection, depth and string length shown.
+    public func writeFullDescription(to output: inout some TextOutputStream, limits: DescriptionLimits = .default) {
+        var writer = DescriptionWriter(limits: limits)
+        writer.writeFull(model: self, to: &output, indent: 0)
+        writeSections(to: &output, limits: limits)
+    }
+
+    // MARK: Sections
+
+    /// Writes the unknown keys, the changes and the diagnostics, each under a heading when it has lines.
+    private func writeSections(to out: inout some TextOutputStream, limits: DescriptionLimits) {
+        let unknown = unknownMembers()
+        if !unknown.isEmpty {
+            out.write("\nunknown keys:")
+            for (path, value) in unknown {
+                out.write("\n  \(path): " + DescriptionText.cut(value.jsonValue.description, limit: limits.maxFullStringLength))
+            }
+        }
+        let changes = changedProperties()
+        if !changes.isEmpty {
+            out.write("\nchanged since the original:")
+            for property in changes {
+                var writer = DescriptionWriter(limits: limits)
+                var text = CappedText(limit: limits.maxLineLength)
+                writer.writeLine(valueForDescription(of: property, from: original), to: &text)
+                text.write(" → ")
+                writer.writeLine(valueForDescription(of: property, from: currentSource), to: &text)
+                out.write("\n  " + property.name + ": " + text.result)
+            }
+        }
+        let diagnostics = diagnostics
+        if !diagnostics.isEmpty {
+            out.write("\ndiagnostics:")
+            for diagnostic in diagnostics { out.write("\n  \(diagnostic)") }
+        }
+    }
+
+    /// The members of the current JSON object, at any depth, that no declared path reads, in order.
+    func unknownMembers() -> [(path: JSONPath, value: JSONInput)] {
+        var result: [(path: JSONPath, value: JSONInput)] = []
+        let declared = metadata.properties.flatMap { $0.paths.map(\.segments) }
+        JSONModel.collectUnknownMembers(of: currentSource, declared: declared, prefix: [], into: &result)
+        return result
+    }
+
+    private static func collectUnknownMembers(
+        of object: JSONInput, declared: [[JSONPath.Segment]], prefix: [JSONPath.Segment],
+        into result: inout [(path: JSONPath, value: JSONInput)]
+    ) {
+        object.forEachMember { key, value in
+            let segment = JSONPath.Segment.key(key)
+            let reaching = declared.filter { $0.first == segment }
+            if reaching.isEmpty {
+                result.append((JSONPath(prefix + [segment]), value))
+                return
+            }
+            // A path ending here reads the whole value; longer ones read parts of an object.
+            if reaching.contains(where: { $0.count == 1 }) || value.kind != .object { return }
+            collectUnknownMembers(
+                of: value, declared: reaching.map { Array($0.dropFirst()) }, prefix: prefix + [segment], into: &result)
+        }
+    }
+
+    /// The properties whose JSON differs between the original and now, in declaration order.
+    func changedProperties() -> [PropertyMetadata] {
+        guard let current = state.withLock({ $0.current }) else { return [] }
+        let now = JSONInput.value(current)
+        func firstPresent(_ source: JSONInput, _ property: PropertyMetadata) -> JSONValue? {
+            for path in property.paths {
+                if let found = source[path], !found.isNull { return found.jsonValue }
+            }
+            return nil
+        }
+        return metadata.properties.filter { firstPresent(original, $0) != firstPresent(now, $0) }
+    }
+
+    // MARK: Values on the side path
+
+    /// The value a read of the property returns, without caching it or recording diagnostics.
+    func valueForDescription(at ordinal: Int) -> any Sendable {
+        let (cached, current) = state.withLock { state in
+            (ordinal < state.cache.count ? state.cache[ordinal] : nil, state.current)
+        }
+        if let cached { return cached.anyValue }
+        return valueForDescription(of: metadata.properties[ordinal], from: current.map(JSONInput.value) ?? original)
+    }
+
+    /// Converts a property from `source` the way a read does, in a context of its own that is then dropped.
+    ///
+    /// The context is the one a read uses, made immutable and unlinked for a mutable model,
+    /// so side-path models never write through to this one.
+    func valueForDescription(of property: PropertyMetadata, from source: JSONInput) -> any Sendable {
+        let template = makeContext(for: property, validating: false)
+        var context = template
+        if isMutable {
+            context = ConversionContext(
+                modelName: template.modelName, property: template.property, segments: [], mutable: false, owner: nil,
+                ordinal: template.ordinal)
+            context.schemaModel = template.schemaModel
+            context.inverse = template.inverse
+            context.embedPath = template.embedPath
+        }
+        return convert(property, from: source, context: &context)
+    }
+
+    /// The models this one refers back to through inverse relationships, sorted by name.
+    func inverseReferencesForDescription() -> [(name: String, model: JSONModel)] {
+        state.withLock { state in
+            state.inverses.compactMap { name, reference in reference.model.map { (name: name, model: $0) } }
+        }.sorted { $0.name < $1.name }
+    }
+
+    /// Whether a property's value differs from its default, compared as JSON
+    /// (`1.0` equals `1`); a nested model differs from an empty default when
+    /// one of its own properties differs from its default.
+    func differsFromDefault(_ value: any Sendable, of property: PropertyMetadata, nesting: Int) -> Bool {
+        let shape = DescribedShape(value)
+        // The common cases without building JSON. A property with no stored default holds
+        // models; its default is `defaultJSON`.
+        switch (shape, property.storedDefault.map(DescribedShape.init)) {
+        case (.none, .some(.none)):
+            return false
+        case (.none, .none):
+            return property.defaultJSON != nil && property.defaultJSON != .null
+        case (.none, .some), (_, .some(.none)):
+            return true
+        case (.leaf(let leaf), .some(.leaf(let stored))):
+            if let equal = DescriptionText.plainValue(leaf, equals: stored) { return !equal }
+        case (.array(let array), .some(.array(let stored))) where stored.describedCount == 0:
+            return array.describedCount > 0
+        case (.dictionary(let dictionary), .some(.dictionary(let stored))) where stored.describedCount == 0:
+            return dictionary.describedCount > 0
+        case (.model(let model), .none) where property.defaultJSON?.objectValue?.isEmpty == true:
+            return model.hasNonDefaultProperty(nesting: nesting + 1)
+        case (.array(let array), .none) where property.defaultJSON?.arrayValue?.isEmpty == true:
+            return array.describedCount > 0
+        case (.lazy(let lazy), _) where property.defaultJSON?.arrayValue?.isEmpty == true:
+            return lazy.lazyElementCount > 0
+        default:
+            break
+        }
+        let defaultJSON: JSONValue? =
+            property.storedDefault.map { property.valueType.jsonValue(ofAny: $0, replacing: nil) ?? nil }
+            ?? property.defaultJSON
+        let json = property.valueType.jsonValue(ofAny: value, replacing: nil) ?? nil
+        return json != defaultJSON
+    }
+
+    /// Whether some property differs from its default; true past a nesting of 32 (a cycle guard).
+    private func hasNonDefaultProperty(nesting: Int) -> Bool {
+        if nesting > 32 { return true }
+        return metadata.properties.contains { property in
+            differsFromDefault(valueForDescription(at: property.ordinal), of: property, nesting: nesting)
+        }
+    }
+}
+
+extension JSONModel: CustomReflectable {
+    /// The declared properties as children, so `dump(model)` and debuggers show them.
+    ///
+    /// ```swift
+    /// dump(user)
+    /// // ▿ User(firstName: "Ann", age: 31) #0
+    /// //   - firstName: "Ann"
+    /// //   - age: 31
+    /// //   - nickname: nil
+    /// ```
+    ///
+    /// Values are read the way descriptions read them: nothing is cached or recorded.
+    public var customMirror: Mirror {
+        let children = metadata.properties.map { property -> Mirror.Child in
+            let value: Any
+            switch DescribedShape(valueForDescription(at: property.ordinal)) {
+            case .none: value = Optional<Any>.none as Any
+            case .model(let model): value = model
+            case .lazy(let lazy): value = lazy
+            case .array(let array): value = array
+            case .dictionary(let dictionary): value = dictionary
+            case .leaf(let leaf): value = leaf
+            }
+            return (label: property.name, value: value)
+        }
+        return Mirror(self, children: children, displayStyle: .class, ancestorRepresentation: .suppressed)
+    }
+}

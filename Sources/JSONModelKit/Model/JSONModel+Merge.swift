@@ -1,0 +1,101 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+// Merging a partial JSON object into a model.
+//
+// The rules are those of JSON Merge Patch (RFC 7396): members of the partial
+// object replace the model's; where both are objects (nested models,
+// dictionaries) they merge recursively; arrays and scalars are replaced
+// whole; a `null` member removes the key (which reads as missing). Keys the
+// partial object does not mention stay as they are.
+
+extension JSONModel {
+    /// An immutable model with `partialJSON` merged into this model's current JSON.
+    ///
+    /// ```swift
+    /// let user = try User(json: #"{"name": "Ann", "address": {"city": "Rome", "zip": "00100"}}"#)
+    /// let moved = try user.merging(["address": ["city": "Milan"]])
+    /// moved.address.city   // "Milan"; name and zip stay
+    /// ```
+    ///
+    /// The result is of this model's class, or a subclass `modelClass(for:)` picks for the
+    /// merged JSON.
+    ///
+    /// - Parameter partialJSON: A JSON object.
+    /// - Returns: A new immutable model; this one is unchanged.
+    /// - Throws: ``JSONModelError/notAnObject(model:found:)`` when `partialJSON` is not an object.
+    /// - Complexity: O(*n*) in the size of the model's JSON (it is copied once).
+    public func merging(_ partialJSON: JSONValue) throws(JSONModelError) -> Self {
+        let merged = try mergedJSON(with: partialJSON)
+        return makeCopy(source: .value(merged), mutable: false)
+    }
+
+    /// Parses `data` and merges it; see ``merging(_:)-(JSONValue)``.
+    ///
+    /// - Throws: `JSONParseError`, or ``JSONModelError/notAnObject(model:found:)``.
+    public func merging(_ partialJSON: Data) throws -> Self {
+        try merging(JSONDocument(data: partialJSON).root.value)
+    }
+
+    /// Merges `partialJSON` into this mutable model, in place.
+    ///
+    /// ```swift
+    /// let user = try User(json: data, mutable: true)
+    /// try user.update(with: ["age": 31, "address": ["zip": "20100"]])
+    /// ```
+    ///
+    /// Cached values are dropped; a nested model of a mutable parent passes the change up.
+    ///
+    /// - Parameter partialJSON: A JSON object.
+    /// - Throws: ``JSONModelError/immutable(model:property:)`` for an immutable model,
+    ///   ``JSONModelError/notAnObject(model:found:)`` when `partialJSON` is not an object.
+    public func update(with partialJSON: JSONValue) throws(JSONModelError) {
+        guard isMutable else { throw .immutable(model: metadata.modelName, property: "update(with:)") }
+        syncWithGroupParent()
+        replaceCurrent(with: try mergedJSON(with: partialJSON))
+    }
+
+    /// Makes `object` this model's current JSON, drops the cache and passes the change up.
+    func replaceCurrent(with object: JSONValue) {
+        state.withLock { state in
+            state.current = object
+            state.cache = []
+            state.generation += 1
+        }
+        if let link = parentLink, let parent = link.parent {
+            parent.childDidChange(link, object: object)
+        }
+    }
+
+    /// Parses `data` and merges it in place; see ``update(with:)-(JSONValue)``.
+    public func update(with partialJSON: Data) throws {
+        try update(with: JSONDocument(data: partialJSON).root.value)
+    }
+
+    /// This model's current JSON with `partial` merged in.
+    func mergedJSON(with partial: JSONValue) throws(JSONModelError) -> JSONValue {
+        guard case .object = partial else {
+            throw .notAnObject(model: metadata.modelName, found: JSONInput.value(partial).kind)
+        }
+        return JSONModel.merge(partial, into: currentSource.jsonValue)
+    }
+
+    /// JSON Merge Patch: objects merge member by member, `null` removes, anything else replaces.
+    static func merge(_ patch: JSONValue, into target: JSONValue) -> JSONValue {
+        guard case .object(let patchObject) = patch else { return patch }
+        var result: JSONObject
+        if case .object(let targetObject) = target { result = targetObject } else { result = JSONObject() }
+        for member in patchObject {
+            if member.value.isNull {
+                _ = result.removeValue(forKey: member.key)
+            } else {
+                result[member.key] = merge(member.value, into: result[member.key] ?? .null)
+            }
+        }
+        return .object(result)
+    }
+}

@@ -1,0 +1,52 @@
+import Synchronization
+
+// Relationships with an inverse: a child model refers back to its parent, weakly.
+//
+// A model property (or `[Model]`, lazy or not) declared with `inverse: "order"`
+// hands each child it creates a weak reference to the model that read it, under
+// that name. The parent's cache holds its children strongly; children never hold
+// the parent strongly, so the pair is freed together.
+
+/// A weak reference to a model, for back-references.
+struct WeakModel: Sendable {
+    weak var model: JSONModel?
+}
+
+/// The parent a relationship child refers back to, and under which name.
+final class InverseLink: Sendable {
+    let name: String
+    weak let parent: JSONModel?
+
+    init(name: String, parent: JSONModel) {
+        self.name = name
+        self.parent = parent
+    }
+}
+
+extension JSONModel {
+    /// The model that created this one through a property declared with `inverse: name`,
+    /// while it is alive; nil otherwise.
+    ///
+    /// ```swift
+    /// final class Order: JSONModel, @unchecked Sendable {
+    ///     override class func properties(_ p: PropertyRegistrar) {
+    ///         p.lines([Line].self, inverse: "order")
+    ///     }
+    /// }
+    /// let line = order.lines[0] as Line
+    /// let back: Order? = line.inverse("order")   // === order
+    /// ```
+    ///
+    /// - Parameter name: The inverse name given in the parent's declaration.
+    /// - Returns: The parent as `T`, or nil when it is gone, was never set, or is not a `T`.
+    /// - Complexity: O(1).
+    public func inverse<T: JSONModel>(_ name: String, as type: T.Type = T.self) -> T? {
+        state.withLock { $0.inverses[name]?.model } as? T
+    }
+
+    /// Records a back-reference; the latest parent under a name wins.
+    func setInverse(_ link: InverseLink) {
+        guard let parent = link.parent else { return }
+        state.withLock { $0.inverses[link.name] = WeakModel(model: parent) }
+    }
+}

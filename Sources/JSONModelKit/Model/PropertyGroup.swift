@@ -1,0 +1,92 @@
+import Synchronization
+
+// Property groups and the structural options checked at declaration.
+//
+// A property group (`group: true`) is a model property whose model reads the
+// parent's own JSON object rather than a member of it (WrapModel's WPGroup):
+//
+//     {"name": "Ann", "street": "Via Roma 1", "city": "Rome"}
+//
+//     final class Person: JSONModel, @unchecked Sendable {
+//         override class func properties(_ p: PropertyRegistrar) {
+//             p.name(String.self)
+//             p.address(Address.self, group: true)   // street and city, same level
+//         }
+//     }
+//
+// The group is created on first access and cached like any property. Its path
+// is the empty path, so on a mutable parent it is linked with an empty path:
+// its writes replace the parent's object with the group's, and before each
+// write the group takes the parent's current object, so writes made through
+// the parent in between are never lost.
+
+extension PropertyDeclaration {
+    /// Applies and checks `group` and `embedPath`: a group reads the parent's own object
+    /// (the empty path) and must be a model; an embedded array must be an array of models.
+    func checkingStructure() -> PropertyDeclaration {
+        var declaration = self
+        if options.group {
+            if type.modelType == nil || !type.isModelOrOptionalModel {
+                declaration.problem = "a property group must have a model type, not \(type)"
+            }
+            if options.embedPath != nil {
+                declaration.problem = "a property group cannot have an embedPath"
+            }
+            declaration.paths = [JSONPath([])]
+        } else if options.embedPath != nil && type.modelArrayElement == nil {
+            declaration.problem = "embedPath needs an array of models, not \(type)"
+        }
+        return declaration
+    }
+}
+
+extension PropertyType {
+    /// Whether this is a model or an optional model.
+    var isModelOrOptionalModel: Bool {
+        switch self {
+        case .model, .schemaModel: return true
+        case .optional(let wrapped): return wrapped.isModel
+        default: return false
+        }
+    }
+}
+
+extension PropertyMetadata {
+    /// The paths output with ``JSONOutputOptions/onlyDeclared`` keeps: a group's are those of
+    /// its model's declared properties, at the parent's level.
+    var declaredOutputPaths: [JSONPath] {
+        guard options.group else { return paths }
+        let groupMetadata: ModelMetadata?
+        switch type {
+        case .schemaModel, .optional(.schemaModel): groupMetadata = schemaModel?.metadata
+        default: groupMetadata = type.modelType.map { ModelRegistry.shared.metadata(for: $0) }
+        }
+        return groupMetadata?.properties.flatMap(\.declaredOutputPaths) ?? []
+    }
+}
+
+extension JSONModel {
+    /// For a property group of a mutable parent: takes the parent's current object before a
+    /// write, so the group's write starts from what the parent holds now.
+    func syncWithGroupParent() {
+        guard let link = parentLink, link.path.segments.isEmpty, let parent = link.parent else { return }
+        let parentCurrent = parent.state.withLock { $0.current }
+        state.withLock { state in
+            state.current = parentCurrent
+            state.cache = []
+            state.generation += 1
+        }
+    }
+}
+
+extension JSONModel {
+    /// Writes a whole group: each of the group's declared paths takes the new value's
+    /// (a path the new value lacks is removed); other keys of this object stay.
+    func replaceGroup(_ encoded: JSONValue?, of property: PropertyMetadata) {
+        var object = currentSource.jsonValue
+        for path in property.declaredOutputPaths where !path.segments.isEmpty {
+            object[path] = encoded?[path]
+        }
+        replaceCurrent(with: object)
+    }
+}
