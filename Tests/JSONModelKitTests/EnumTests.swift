@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+struct TicketStatus: JSONStringEnum {
+    let value: InternedString
+    init(_ value: InternedString) { self.value = value }
+    static let open: TicketStatus = "open"
+    static let closed: TicketStatus = "closed_after_long_review"
+    static let knownValues: [TicketStatus] = [.open, .closed]
+}
+
+enum Shape: String, Sendable { case circle, square }
+enum Level: Int, Sendable { case low = 1, high = 2 }
+enum Kind: String, Sendable, JSONUnknownCase { case alpha, beta, unknown }
+
+final class Ticket: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.status(TicketStatus.self, default: .open)
+        p.stage(String.self, enumValues: ["new", "in_progress_for_a_while", "done"])
+        p.shape(Shape.self, default: .circle)
+        p.level(Level.self, default: .low)
+        p.kind(Kind.self)
+        p.maybe(Shape?.self)
+        p.maybeLevel(Level?.self)
+    }
+}
+
+final class NoDefaultEnum: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.shape(Shape.self)
+    }
+}
+
+@Suite("Enums")
+struct EnumTests {
+    @Test func internedEnumsShareStorageAndCompareInO1() throws {
+        let a = try Ticket(json: #"{"status": "closed_after_long_review"}"#)
+        let b = try Ticket(json: #"{"status": "closed_after_long_review"}"#)
+        let first: TicketStatus = a.status
+        let second: TicketStatus = b.status
+        #expect(first == .closed)
+        #expect(first.value.storage === second.value.storage)
+        #expect(first.value.storage === TicketStatus.closed.value.storage)
+        #expect(Set([first, second, .open]).count == 2)
+        #expect(a.diagnostics.isEmpty)
+    }
+
+    @Test func unknownInternedValuesAreKeptAndRoundTrip() throws {
+        let ticket = try Ticket(json: #"{"status": "escalated", "x": 1}"#, mutable: true)
+        let status: TicketStatus = ticket.status
+        #expect(status.rawValue == "escalated")
+        #expect(status != .open && status != .closed)
+        #expect(status == TicketStatus(rawValue: "escalated"))
+        #expect(!status.value.isInterned)
+        #expect(ticket.diagnostics.count == 1)
+        #expect(ticket.json() == ["status": "escalated", "x": 1])
+        ticket.status = TicketStatus.closed
+        #expect(ticket.json()["status"] == "closed_after_long_review")
+        #expect(try Ticket(json: "{}").status as TicketStatus == .open)
+    }
+
+    @Test func enumValuesGiveOneCanonicalString() throws {
+        let a = try Ticket(json: #"{"stage": "in_progress_for_a_while"}"#)
+        let b = try Ticket(json: #"{"stage": "in_progress_for_a_while"}"#)
+        let first: String = a.stage
+        let second: String = b.stage
+        #expect(first == "in_progress_for_a_while")
+        // The same storage: the identical-storage fast path of ==.
+        #expect(unsafeBitCast(first, to: (UInt64, UInt64).self) == unsafeBitCast(second, to: (UInt64, UInt64).self))
+        let odd = try Ticket(json: #"{"stage": "weird"}"#)
+        #expect(odd.stage as String == "weird")
+        #expect(odd.diagnostics.map(\.message) == ["\"weird\" is not one of the enumValues"])
+    }
+
+    @Test func requiredWithDefault() throws {
+        #expect(try Ticket(json: #"{"shape": "square", "level": 2}"#).shape as Shape == .square)
+        #expect(try Ticket(json: #"{"level": "2"}"#).level as Level == .high)
+        let unknown = try Ticket(json: #"{"shape": "hexagon", "level": 9}"#)
+        #expect(unknown.shape as Shape == .circle)
+        #expect(unknown.level as Level == .low)
+        #expect(unknown.diagnostics.count == 2)
+        #expect(try Ticket(json: "{}").shape as Shape == .circle)
+    }
+
+    @Test func requiredWithAnUnknownCaseNeverWrittenBack() throws {
+        let ticket = try Ticket(json: #"{"kind": "gamma"}"#, mutable: true)
+        #expect(ticket.kind as Kind == .unknown)
+        #expect(ticket.diagnostics.count == 1)
+        #expect(try Ticket(json: "{}").kind as Kind == .unknown)
+        #expect(ticket.json() == ["kind": "gamma"])  // an unread unknown value stays as it was
+        ticket.kind = Kind.beta
+        #expect(ticket.json() == ["kind": "beta"])
+        ticket.kind = Kind.unknown
+        #expect(ticket.json() == [:])
+    }
+
+    @Test func optionalIsNilWhenMissingOrUnknown() throws {
+        #expect(try Ticket(json: #"{"maybe": "square"}"#).maybe as Shape? == .square)
+        #expect(try Ticket(json: "{}").maybe as Shape? == nil)
+        #expect(try Ticket(json: #"{"maybe": null}"#).maybe as Shape? == nil)
+        let unknown = try Ticket(json: #"{"maybe": "cone", "maybeLevel": 5}"#, mutable: true)
+        #expect(unknown.maybe as Shape? == nil)
+        #expect(unknown.maybeLevel as Level? == nil)
+        unknown.maybeLevel = Level.high
+        #expect(unknown.json()["maybeLevel"] == 2)
+        unknown.maybe = nil as Shape?
+        #expect(unknown.json()["maybe"] == nil)
+    }
+
+    @Test func requiredEnumWithoutDefaultIsADeclarationProblem() {
+        #expect(throws: ModelDeclarationError.self) { try NoDefaultEnum.validateDeclarations() }
+    }
+
+    @Test func interningFromManyThreads() async {
+        await withTaskGroup(of: InternedString.self) { group in
+            for index in 0..<16 {
+                group.addTask { InternedString("shared-value-\(index % 2)") }
+            }
+            var seen: [InternedString] = []
+            for await value in group { seen.append(value) }
+            #expect(Set(seen.map { ObjectIdentifier($0.storage) }).count == 2)
+        }
+    }
+}
