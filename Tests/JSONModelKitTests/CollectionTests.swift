@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+final class CollItem: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.id(Int.self)
+        p.name(String?.self)
+    }
+}
+
+final class CollOrder: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.number(String?.self)
+        p.items([CollItem].self)
+        p.optionalItems([CollItem]?.self, jsonPath: "optional_items")
+        p.byKey([String: CollItem].self, jsonPath: "by_key")
+        p.edges([CollItem].self, embedPath: "node")
+        p.deep([CollItem].self, embedPath: "node.info")
+    }
+}
+
+@Suite("Collections")
+struct CollectionTests {
+    static let itemsJSON = #"[{"id": 1, "name": "a"}, {"id": 2}, {"id": 3, "name": "c"}]"#
+
+    @Test func createsWithoutBuildingAndKeepsInstances() throws {
+        let items = try CollItem.array(from: Data(Self.itemsJSON.utf8))
+        #expect(items.count == 3)
+        #expect(!items.isElementBuilt(at: 0) && !items.isElementBuilt(at: 2))
+        let second = items[1]
+        #expect(items.isElementBuilt(at: 1) && !items.isElementBuilt(at: 0))
+        #expect(items[1] === second)
+        #expect(second.id == 2)
+        #expect(items.map(\.id) as [Int] == [1, 2, 3])
+        let copy = items
+        #expect(copy[1] === second)
+    }
+
+    @Test func fromEveryKindOfInput() throws {
+        let fromValue = try CollItem.array(from: JSONValue.array([["id": 7], ["id": 8]]))
+        #expect(fromValue.map { $0.id as Int } == [7, 8])
+        let fromAny = try CollItem.array(from: [["id": 9] as [String: Any]] as [Any])
+        #expect(fromAny[0].id == 9)
+        let node = try JSONDocument(string: Self.itemsJSON).root
+        #expect(try CollItem.array(from: node).count == 3)
+        #expect(throws: JSONModelError.notAnArray(model: "CollItem", found: .object)) {
+            try CollItem.array(from: JSONValue.object(["id": 1]))
+        }
+        #expect(throws: (any Error).self) { try CollItem.array(from: Data("[1,".utf8)) }
+    }
+
+    @Test func nonObjectElementsAreLeftOutWithADiagnostic() throws {
+        let items = try CollItem.array(from: Data(#"[{"id": 1}, null, 5, "x", [], {"id": 2}]"#.utf8))
+        #expect(items.count == 2)
+        #expect(items.map { $0.id as Int } == [1, 2])
+        #expect(items.jsonIndex(of: 1) == 5)
+        #expect(items.diagnostics.count == 4)
+        #expect(items.diagnostics[0].path == JSONPath([.index(1)]))
+        let owned = try CollItem.array(from: JSONValue.array([1, ["id": 3]]))
+        #expect(owned.count == 1 && owned[0].id == 3 && owned.jsonIndex(of: 0) == 1)
+        let order = try CollOrder(json: #"{"items": [{"id": 1}, true]}"#)
+        #expect((order.items as [CollItem]).count == 1)
+        #expect(order.diagnostics.count == 1)
+        #expect(order.diagnostics[0].path == JSONPath([.key("items"), .index(1)]))
+    }
+
+    @Test func concurrentReadsGetOneInstancePerElement() async throws {
+        let json = "[" + (0..<2000).map { #"{"id": \#($0)}"# }.joined(separator: ",") + "]"
+        let items = try CollItem.array(from: Data(json.utf8))
+        let results = await withTaskGroup(of: [ObjectIdentifier?].self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    // Each task walks the array from a different start, so first reads collide.
+                    var ids = [ObjectIdentifier?](repeating: nil, count: items.count)
+                    for offset in 0..<items.count {
+                        let index = (offset + task * 250) % items.count
+                        ids[index] = ObjectIdentifier(items[index])
+                    }
+                    return ids
+                }
+            }
+            var all: [[ObjectIdentifier?]] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        let canonical = (0..<items.count).map { Optional(ObjectIdentifier(items[$0])) }
+        #expect(results.count == 8)
+        #expect(results.allSatisfy { $0 == canonical })
+        #expect(items[1999].id == 1999)
+    }
+
+    @Test func changesShowInOutput() throws {
+        var items = try CollItem.array(from: Data(Self.itemsJSON.utf8))
+        let kept = items[0]
+        let added = CollItem()
+        added.id = 4
+        items.append(added)
+        items.remove(at: 1)
+        items.insert(try CollItem(json: ["id": 0]), at: 0)
+        items[1] = try CollItem(json: ["id": 10])
+        #expect(items.map { $0.id as Int } == [0, 10, 3, 4])
+        #expect(items.json() == [["id": 0], ["id": 10], ["id": 3, "name": "c"], ["id": 4]])
+        #expect(!items.contains { $0 === kept })
+        let original = try CollItem.array(from: Data(Self.itemsJSON.utf8))
+        #expect(original.count == 3)
+    }
+
+    @Test func arrayPropertiesAreLazyAndWritable() throws {
+        let order = try CollOrder(json: #"{"items": [{"id": 1}, {"id": 2}], "x": 1}"#, mutable: true)
+        let lazy: ModelArray<CollItem> = order.items
+        #expect(!lazy.isElementBuilt(at: 0))
+        let first = lazy[0]
+        let again: ModelArray<CollItem> = order.items
+        #expect(again[0] === first)
+        let swiftArray: [CollItem] = order.items
+        #expect(swiftArray[0] === first)
+        // An element of a mutable model writes through to it.
+        first.name = "one"
+        #expect(order.json() == ["items": [["id": 1, "name": "one"], ["id": 2]], "x": 1])
+        // Writing a changed array back.
+        var changed: ModelArray<CollItem> = order.items
+        changed.append(try CollItem(json: ["id": 3]))
+        order.items = changed
+        #expect(order.json() == ["items": [["id": 1, "name": "one"], ["id": 2], ["id": 3]], "x": 1])
+        // A Swift array is accepted too.
+        order.items = [try CollItem(json: ["id": 9])]
+        #expect(order.json() == ["items": [["id": 9]], "x": 1])
+        let optional: [CollItem]? = order.optionalItems
+        #expect(optional == nil)
+        order.optionalItems = [try CollItem(json: ["id": 5])]
+        #expect((order.optionalItems as [CollItem]?)?.first?.id == 5)
+    }
+
+    @Test func dictionariesOfModelsAreLazy() throws {
+        let order = try CollOrder(json: #"{"by_key": {"a": {"id": 1}, "b": 2, "c": {"id": 3}}}"#, mutable: true)
+        let lazy: ModelDictionary<CollItem> = order.byKey
+        #expect(lazy.keys == ["a", "c"])
+        #expect(order.diagnostics.count == 1)
+        let a = try #require(lazy["a"])
+        #expect(lazy["a"] === a && lazy["b"] == nil)
+        let swift: [String: CollItem] = order.byKey
+        #expect(swift["a"] === a && swift["c"]?.id == 3)
+        var changed = lazy
+        changed["d"] = try CollItem(json: ["id": 4])
+        changed["a"] = nil
+        order.byKey = changed
+        #expect(order.json() == ["by_key": ["c": ["id": 3], "d": ["id": 4]]])
+        let standalone = try ModelDictionary<CollItem>(json: Data(#"{"x": {"id": 1}}"#.utf8))
+        #expect(standalone["x"]?.id == 1 && standalone.count == 1)
+    }
+
+    @Test func embeddedArraysReadAndWrapAgain() throws {
+        let order = try CollOrder(json: #"""
+            {"edges": [{"node": {"id": 1}, "cursor": "a"}, {"other": 1}, {"node": {"id": 2}}],
+             "deep": [{"node": {"info": {"id": 5}}}, {"node": {}}]}
+            """#, mutable: true)
+        let edges: [CollItem] = order.edges
+        #expect(edges.map { $0.id as Int } == [1, 2])
+        let deep: [CollItem] = order.deep
+        #expect(deep.map { $0.id as Int } == [5])
+        #expect(order.diagnostics.count == 2)
+        edges[1].name = "two"
+        #expect(order.json()["edges"] == [["node": ["id": 1], "cursor": "a"], ["other": 1], ["node": ["id": 2, "name": "two"]]])
+        var changed: ModelArray<CollItem> = order.edges
+        changed.append(try CollItem(json: ["id": 3]))
+        order.edges = changed
+        #expect(order.json()["edges"] == [["node": ["id": 1], "cursor": "a"], ["node": ["id": 2, "name": "two"]], ["node": ["id": 3]]])
+        order.deep = [try CollItem(json: ["id": 6])]
+        #expect(order.json()["deep"] == [["node": ["info": ["id": 6]]]])
+    }
+
+    @Test func embedPathOnANonArrayIsADeclarationProblem() {
+        final class Bad: JSONModel, @unchecked Sendable {
+            override class func properties(_ p: PropertyRegistrar) { p.x(Int.self, embedPath: "node") }
+        }
+        #expect(throws: ModelDeclarationError.self) { try Bad.validateDeclarations() }
+    }
+
+    @Test func validationReachesIntoLazyArrays() throws {
+        #expect(throws: ModelValidationError.self) {
+            try CollOrder(validating: #"{"items": [{"id": "x"}]}"#)
+        }
+        #expect(throws: Never.self) { try CollOrder(validating: #"{"items": [{"id": 1}]}"#) }
+    }
+}
+
+@Suite("Tape storage")
+struct TapeStorageTests {
+    @Test func denseInputSpillsAndStaysCorrect() throws {
+        // Two bytes per value: more tape words than the lent buffer holds (one per four bytes).
+        let count = 10_000
+        let text = "[" + Array(repeating: "1", count: count).joined(separator: ",") + "]"
+        let document = try JSONDocument(string: text)
+        #expect(document.root.count == count)
+        #expect(document.root[count - 1]?.intValue == 1)
+        #expect(document.tapeByteCount == (count + 1) * 8)
+        let sparse = try JSONDocument(string: #"{"a": "a long string value with no escapes", "b": [true, null]}"#)
+        #expect(sparse.root["b"]?[1]?.isNull == true)
+        #expect(sparse.root["a"]?.stringValue == "a long string value with no escapes")
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+final class MergeUser: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.name(String.self)
+        p.age(Int.self)
+        p.tags([String].self)
+        p.address(MergeAddress.self)
+    }
+}
+
+final class MergeAddress: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.city(String.self)
+        p.zip(String?.self)
+    }
+}
+
+@Suite("Merge")
+struct MergeTests {
+    static let json = #"{"name": "Ann", "age": 30, "tags": ["a", "b"], "address": {"city": "Rome", "zip": "00100"}, "x": 1}"#
+
+    @Test func mergingReturnsANewImmutableModel() throws {
+        let user = try MergeUser(json: Self.json)
+        let merged = try user.merging(["age": 31, "tags": ["c"], "address": ["city": "Milan"]])
+        #expect(!merged.isMutable && merged !== user)
+        #expect(merged.age == 31 && merged.name == "Ann")
+        #expect(merged.tags == ["c"])  // arrays are replaced
+        #expect(merged.address.city == "Milan")
+        #expect((merged.address as MergeAddress).zip == "00100")  // nested models merge
+        #expect(merged.json()["x"] == 1)
+        #expect(user.age == 30)
+    }
+
+    @Test func nullRemovesAndNonObjectsAreRefused() throws {
+        let user = try MergeUser(json: Self.json)
+        let merged = try user.merging(["address": ["zip": nil], "x": nil])
+        #expect((merged.address as MergeAddress).zip == nil)
+        #expect(merged.json()["x"] == nil)
+        #expect(throws: JSONModelError.notAnObject(model: "MergeUser", found: .array)) {
+            try user.merging([1, 2])
+        }
+        let fromData = try user.merging(Data(#"{"name": "Bo"}"#.utf8))
+        #expect(fromData.name == "Bo")
+    }
+
+    @Test func updateChangesAMutableModelInPlace() throws {
+        let user = try MergeUser(json: Self.json, mutable: true)
+        let address: MergeAddress = user.address
+        #expect(address.city == "Rome")
+        try user.update(with: ["address": ["city": "Turin"], "age": 40])
+        #expect(user.age == 40)
+        #expect(user.address.city == "Turin")
+        #expect(user.json()["address"] == ["city": "Turin", "zip": "00100"])
+        let immutable = try MergeUser(json: Self.json)
+        #expect(throws: JSONModelError.self) { try immutable.update(with: ["age": 1]) }
+    }
+
+    @Test func updateOfANestedModelWritesThroughToItsParent() throws {
+        let user = try MergeUser(json: Self.json, mutable: true)
+        let address: MergeAddress = user.address
+        try address.update(with: Data(#"{"zip": "10100"}"#.utf8))
+        #expect(user.json()["address"] == ["city": "Rome", "zip": "10100"])
+    }
+}
