@@ -43,8 +43,8 @@ struct ModelOutputTests {
 
     @Test func description() throws {
         let address = try TestAddress(json: #"{"city": "Paris"}"#)
-        #expect(address.description == #"TestAddress({"city":"Paris"})"#)
-        #expect("\(address)" == #"TestAddress({"city":"Paris"})"#)
+        #expect(address.description == #"TestAddress(city: "Paris")"#)
+        #expect("\(address)" == #"TestAddress(city: "Paris")"#)
     }
 
     @Test func equalityIsSameClassAndEqualJSON() throws {

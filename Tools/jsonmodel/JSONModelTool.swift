@@ -42,7 +42,7 @@ enum Console {
 
 @main
 struct JSONModelTool {
-    static let commands: [any Command.Type] = [DemoCommand.self, ParseCommand.self, CheckSpecsCommand.self]
+    static let commands: [any Command.Type] = [DemoCommand.self, ParseCommand.self, CheckSpecsCommand.self, DescribeCommand.self]
 
     static var usage: String {
         let width = commands.map { $0.name.count }.max() ?? 0

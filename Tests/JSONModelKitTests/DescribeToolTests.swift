@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of `jsonmodel describe`: they run the built binary.
+@Suite("jsonmodel describe")
+struct DescribeToolTests {
+    static let schema = #"""
+        {"models": [
+          {"name": "Order", "properties": [
+            {"name": "id", "type": "Int64"},
+            {"name": "customer", "type": "String", "jsonPath": "customer.name"},
+            {"name": "lines", "type": "[Line]"},
+            {"name": "note", "type": "String?"}]},
+          {"name": "Line", "properties": [
+            {"name": "sku", "type": "String"},
+            {"name": "qty", "type": "Int", "default": 1}]}
+        ]}
+        """#
+
+    static let order = #"""
+        {"id": 7, "customer": {"name": "Zoë", "vip": true}, "lines": [{"sku": "a-1"}, {"sku": "b\"2", "qty": "x"}],
+         "channel": "web"}
+        """#
+
+    @Test func printsTheFullDescription() throws {
+        let files = try Files(schema: Self.schema, input: Self.order)
+        defer { files.remove() }
+        guard let result = try DescribeTool.run(["describe", "--schema", files.schema, "--model", "Order", files.input]) else { return }
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardError.isEmpty)
+        Snapshot.expect(result.standardOutput, named: "order")
+    }
+
+    @Test func shortPrintsOneLine() throws {
+        let files = try Files(schema: Self.schema, input: Self.order)
+        defer { files.remove() }
+        guard let result = try DescribeTool.run(["describe", "--short", "--schema", files.schema, "--model", "Order", files.input])
+        else { return }
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput == #"Order(id: 7, customer: "Zoë", lines: [2 items])"# + "\n")
+    }
+
+    @Test func unknownModelFailsWithTheDeclaredNames() throws {
+        let files = try Files(schema: Self.schema, input: Self.order)
+        defer { files.remove() }
+        guard let result = try DescribeTool.run(["describe", "--schema", files.schema, "--model", "Invoice", files.input]) else { return }
+        #expect(result.status == 1)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.contains("declares no model 'Invoice'"))
+        #expect(result.standardError.contains("Order, Line"))
+    }
+
+    @Test func schemaErrorFails() throws {
+        let broken = #"{"models": [{"name": "Order", "properties": [{"name": "id", "type": "Nope"}]}]}"#
+        let files = try Files(schema: broken, input: Self.order)
+        defer { files.remove() }
+        guard let result = try DescribeTool.run(["describe", "--schema", files.schema, "--model", "Order", files.input]) else { return }
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("schema error"))
+        #expect(result.standardError.contains("unknown type \"Nope\""))
+
+        let unparsable = try Files(schema: "{\"models\": [\n  {\"name\": }\n]}", input: Self.order)
+        defer { unparsable.remove() }
+        guard let second = try DescribeTool.run(["describe", "--schema", unparsable.schema, "--model", "Order", unparsable.input])
+        else { return }
+        #expect(second.status == 1)
+        #expect(second.standardError.contains("line 2, column 12"), "\(second.standardError)")
+    }
+
+    @Test func invalidJSONFailsWithLineAndColumn() throws {
+        let files = try Files(schema: Self.schema, input: "{\n  \"id\": 7,\n  \"lines\": [tru]\n}\n")
+        defer { files.remove() }
+        guard let result = try DescribeTool.run(["describe", "--schema", files.schema, "--model", "Order", files.input]) else { return }
+        #expect(result.status == 1)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.contains("invalid JSON at line 3, column 13"), "\(result.standardError)")
+        #expect(result.standardError.contains(files.input))
+    }
+
+    @Test func nonObjectAndMissingFilesFail() throws {
+        let files = try Files(schema: Self.schema, input: "[1, 2]")
+        defer { files.remove() }
+        guard let array = try DescribeTool.run(["describe", "--schema", files.schema, "--model", "Order", files.input]) else { return }
+        #expect(array.status == 1)
+        #expect(array.standardError.contains("needs a JSON object"))
+        guard let missing = try DescribeTool.run(["describe", "--schema", files.schema, "--model", "Order", files.input + ".missing"])
+        else { return }
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("cannot read"))
+        guard let noSchema = try DescribeTool.run(["describe", "--schema", files.schema + ".missing", "--model", "Order", files.input])
+        else { return }
+        #expect(noSchema.status == 1)
+        #expect(noSchema.standardError.contains("cannot read"))
+    }
+
+    @Test(arguments: [
+        ["describe"], ["describe", "--model", "Order", "x.json"], ["describe", "--schema", "s.json", "x.json"],
+        ["describe", "--schema", "s.json", "--model", "Order"], ["describe", "--schema", "s.json", "--model", "O", "a", "b"],
+    ])
+    func incompleteCommandLinesAreUsageErrors(arguments: [String]) throws {
+        guard let result = try DescribeTool.run(arguments) else { return }
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("USAGE: jsonmodel describe"))
+    }
+
+    @Test func helpAndListing() throws {
+        guard let help = try DescribeTool.run(["describe", "--help"]) else { return }
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("--short"))
+        guard let list = try DescribeTool.run(["--help"]) else { return }
+        #expect(list.standardOutput.contains("describe"))
+    }
+}
+
+/// A schema file and an input file in the temporary folder.
+private struct Files {
+    let schema: String
+    let input: String
+
+    init(schema schemaText: String, input inputText: String) throws {
+        let folder = FileManager.default.temporaryDirectory
+        let stem = "jsonmodel-describe-\(UUID().uuidString)"
+        schema = folder.appendingPathComponent(stem + "-schema.json").path
+        input = folder.appendingPathComponent(stem + "-input.json").path
+        try Data(schemaText.utf8).write(to: URL(fileURLWithPath: schema))
+        try Data(inputText.utf8).write(to: URL(fileURLWithPath: input))
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: schema)
+        try? FileManager.default.removeItem(atPath: input)
+    }
+}
+
+/// Runs the built `jsonmodel` binary: `JSONMODEL_TOOL` if set, else beside the test executable
+/// or in the package's `.build/debug`.
+private enum DescribeTool {
+    struct Output {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    static var binary: URL? {
+        var candidates: [URL] = []
+        if let override = ProcessInfo.processInfo.environment["JSONMODEL_TOOL"] {
+            candidates.append(URL(fileURLWithPath: override))
+        }
+        for bundle in [Bundle.main.bundleURL, Bundle(for: Token.self).bundleURL] {
+            let folder = bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
+            candidates.append(folder.appendingPathComponent("jsonmodel"))
+        }
+        if let executable = CommandLine.arguments.first {
+            candidates.append(
+                URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+                    .appendingPathComponent("jsonmodel"))
+        }
+        candidates.append(SharedData.packageRoot.appendingPathComponent(".build/debug/jsonmodel"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// The exit status and output of the tool, or nil (with an issue recorded) when it was not built.
+    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Output? {
+        guard let binary else {
+            Issue.record("jsonmodel binary not found; run `swift build` first", sourceLocation: sourceLocation)
+            return nil
+        }
+        let folder = FileManager.default.temporaryDirectory
+        let outURL = folder.appendingPathComponent("describe-out-\(UUID().uuidString)")
+        let errURL = folder.appendingPathComponent("describe-err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return Output(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            standardError: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    private final class Token {}
+}

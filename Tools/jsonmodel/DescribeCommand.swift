@@ -1,0 +1,110 @@
+import Foundation
+import JSONModelKit
+
+/// `jsonmodel describe --schema S.json --model NAME FILE`: prints a model's full description.
+enum DescribeCommand: Command {
+    static let name = "describe"
+    static let abstract = "Print the description of a JSON file read as a schema model."
+    static let spec = ArgumentSpec(flags: ["short"], options: ["schema", "model"])
+    static let usage = """
+        OVERVIEW: \(abstract)
+
+        Registers the models of the schema file, reads FILE (a JSON object) as the model
+        NAME, and prints its full description: every property, nested models and arrays
+        opened, then the keys no property reads, then under 'problems:' every value
+        that did not convert cleanly, with its JSON path (nested models included).
+        With --short, prints the one-line description instead.
+
+        USAGE: jsonmodel describe --schema <schema.json> --model <name> [--short] <file>
+
+        OPTIONS:
+          --schema <file>   The schema ({"models": [...]}) declaring the model.
+          --model <name>    The model to read the file as.
+          --short           Print the one-line description.
+          -h, --help        Show this help.
+
+        EXIT STATUS: 0 on success; 1 for an unreadable or invalid schema, a model the
+        schema does not declare, or a file that is not valid JSON or not an object
+        (with the line and column of the problem); 2 for a wrong command line.
+        """
+
+    static func run(_ arguments: Arguments) -> ExitStatus {
+        guard let schemaPath = arguments["schema"] else { return usageError("missing --schema <schema.json>") }
+        guard let modelName = arguments["model"] else { return usageError("missing --model <name>") }
+        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
+            return usageError(arguments.positionals.isEmpty ? "missing <file>" : "give exactly one <file>")
+        }
+
+        let registry = ModelRegistry()
+        let schema: ModelSchema
+        do {
+            let data = try readFile(schemaPath)
+            schema = try ModelSchema(data: data)
+            try registry.register(schema)
+        } catch let error as ModelSchemaError {
+            return failure("\(schemaPath): \(error)")
+        } catch {
+            return failure("\(error)")
+        }
+        guard registry.schemaMetadata(named: modelName) != nil else {
+            let known = schema.models.map(\.name).joined(separator: ", ")
+            return failure("\(schemaPath) declares no model '\(modelName)' (it declares: \(known.isEmpty ? "none" : known))")
+        }
+
+        let model: JSONModel
+        do {
+            model = try registry.makeModel(named: modelName, json: try readFile(path))
+        } catch let error as JSONParseError {
+            return failure("\(path): invalid JSON at line \(error.line), column \(error.column): \(firstLine(of: error))")
+        } catch {
+            return failure("\(path): \(error)")
+        }
+        if arguments.has("short") {
+            Console.out(model.description)
+            return .success
+        }
+        // Describing reads nothing into the model, so it has no diagnostics yet; validation
+        // then converts everything and lists every problem, nested ones with their full path.
+        var text = model.fullDescription
+        do {
+            try model.validate()
+        } catch {
+            text += "\nproblems:"
+            for diagnostic in error.diagnostics { text += "\n  \(diagnostic)" }
+        }
+        Console.out(text)
+        return .success
+    }
+
+    /// The contents of a file, or an error that names it.
+    private static func readFile(_ path: String) throws -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw DescribeError(message: "cannot read \(path): no such file or not readable")
+        }
+    }
+
+    private static func firstLine(of error: JSONParseError) -> String {
+        let text = error.description
+        let line = text.split(separator: "\n").first.map(String.init) ?? text
+        // "JSON parse error at line L, column C (byte B): message" → "message (byte B)"
+        guard let colon = line.range(of: "): ") else { return line }
+        return String(line[colon.upperBound...])
+    }
+
+    private static func usageError(_ message: String) -> ExitStatus {
+        Console.error("jsonmodel describe: \(message)\n\n\(usage)")
+        return .usage
+    }
+
+    private static func failure(_ message: String) -> ExitStatus {
+        Console.error("jsonmodel describe: \(message)")
+        return .failure
+    }
+}
+
+private struct DescribeError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
