@@ -1,0 +1,356 @@
+import Foundation
+import JSONModelKit
+
+/// Bulk arrays (issue 5): a generated array of 100,000 objects read through a lazy
+/// `ModelArray` against `JSONDecoder` into `[Struct]`, for time and peak memory.
+///
+/// The data is generated, not read from the files: the same bytes on every run
+/// (a fixed linear congruential generator), about 18 MB.
+struct BulkSection: BenchSection {
+    let name = "bulk"
+    let summary = "BulkUser.array(from:) (lazy) vs JSONDecoder into [BulkRecord], 100,000 generated objects"
+
+    /// Set in the child processes that measure peak memory; names the workload.
+    static let childVariable = "JSONMODEL_BENCH_BULK_CHILD"
+    /// 100,000; `JSONMODEL_BENCH_BULK_COUNT` overrides it (for profiling under valgrind).
+    static let objectCount = ProcessInfo.processInfo.environment["JSONMODEL_BENCH_BULK_COUNT"].flatMap { Int($0) } ?? 100_000
+    static let sampleCount = 100
+
+    func run(files: [BenchFile], benchmark: Benchmark) -> String {
+        if let workload = ProcessInfo.processInfo.environment[Self.childVariable] {
+            BulkMemory.runChild(workload)  // does not return
+        }
+        let data = BulkData.generate(count: Self.objectCount)
+        let samples = BulkData.sampleIndexes(count: Self.sampleCount, upperBound: Self.objectCount)
+        // JSONDecoder takes seconds per run here; three timed runs are enough for a median.
+        var bench = benchmark
+        bench.minimumRuns = min(benchmark.minimumRuns, 3)
+        bench.targetSeconds = min(benchmark.targetSeconds, 0.3)
+        var problems: [String] = []
+        func measure(_ label: String, _ body: () throws -> Int) -> Double? {
+            do {
+                return try bench.measure(name: "bulk \(label)", bytes: data.count, body: body)
+            } catch {
+                problems.append("\(label) failed: \(error)")
+                return nil
+            }
+        }
+
+        let oursSample = measure("lazy sample") { try BulkWorkload.lazySample(data, samples) }
+        let theirsSample = measure("JSONDecoder sample") { try BulkWorkload.decoderSample(data, samples) }
+        let oursAll = measure("lazy all") { try BulkWorkload.lazyAll(data) }
+        let theirsAll = measure("JSONDecoder all") { try BulkWorkload.decoderAll(data) }
+        // The two read the same values: a check that the comparison is fair.
+        if let ours = try? BulkWorkload.lazyAll(data), let theirs = try? BulkWorkload.decoderAll(data), ours != theirs {
+            problems.append("checksums differ: ours \(ours), JSONDecoder \(theirs)")
+        }
+
+        let memory = ["lazy", "decoder", "serialization"].map { BulkMemory.measureInChild($0) }
+
+        var table = TextTable([.left("workload"), .right("ours"), .right("JSONDecoder"), .right("speed-up"), .right("target")])
+        func row(_ label: String, _ ours: Double?, _ theirs: Double?, _ target: String) {
+            table.append([
+                label, ours.map(Format.seconds) ?? "-", theirs.map(Format.seconds) ?? "-",
+                ours.flatMap { ours in theirs.map { Format.ratio($0 / ours) } } ?? "-", target,
+            ])
+        }
+        row("(a) parse + lazy array + 1 property of \(Self.sampleCount) elements", oursSample, theirsSample, ">= 20x")
+        row("(b) parse + every property of every element", oursAll, theirsAll, ">= 1.5x")
+
+        var memoryTable = TextTable([.left("(c) peak memory of (a)"), .right("peak growth"), .right("x input")])
+        for (label, result) in zip(["ours: array(from:) + 100 reads", "JSONDecoder into [BulkRecord]", "JSONSerialization.jsonObject"], memory) {
+            switch result {
+            case .success(let bytes):
+                memoryTable.append([label, Format.size(bytes), Format.ratio(Double(bytes) / Double(data.count))])
+            case .failure(let failure):
+                memoryTable.append([label, "-", "-"])
+                problems.append("memory \(label): \(failure.reason)")
+            }
+        }
+
+        var output = """
+            Input: \(Self.objectCount) generated objects, \(Format.size(data.count)) (9 fields each, 12 values: numbers,
+            strings, a bool, an ISO 8601 date, a string array and a nested object of 3 strings). Times are medians of at least
+            \(bench.minimumRuns) runs, each from the bytes (parse included) to the values read.
+              (a) reads `name` of \(Self.sampleCount) fixed pseudo-random elements
+              (b) reads all 9 properties (and the nested object's 3) of every element; dates are decoded
+
+            """
+        output += table.rendered()
+        output += """
+
+            Peak memory: each workload runs once in a fresh child process (this binary, \(Self.childVariable)
+            set). The child generates the input, resets the peak (writes 5 to /proc/self/clear_refs), notes
+            VmRSS, runs the workload, and reports VmHWM minus that VmRSS: the growth of the peak over the input
+            already in memory. Target for ours: at most 3x.
+
+            """
+        output += memoryTable.rendered()
+        if !problems.isEmpty { output += "\n" + problems.map { "  problem: \($0)" }.joined(separator: "\n") + "\n" }
+        return output
+    }
+}
+
+// MARK: - Models
+
+/// The model of the bulk benchmark.
+final class BulkUser: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.id(Int.self)
+        p.name(String.self)
+        p.age(Int.self)
+        p.score(Double.self)
+        p.active(Bool.self)
+        p.createdAt(Date?.self, jsonPath: "created_at")
+        p.tags([String].self)
+        p.address(BulkAddress.self)
+        p.balance(Double.self)
+    }
+}
+
+final class BulkAddress: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.street(String.self)
+        p.city(String.self)
+        p.zip(String.self)
+    }
+}
+
+/// The same record for `JSONDecoder`.
+struct BulkRecord: Decodable {
+    struct Address: Decodable {
+        var street: String
+        var city: String
+        var zip: String
+    }
+
+    var id: Int
+    var name: String
+    var age: Int
+    var score: Double
+    var active: Bool
+    var createdAt: Date?
+    var tags: [String]
+    var address: Address
+    var balance: Double
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, age, score, active, tags, address, balance
+        case createdAt = "created_at"
+    }
+}
+
+// MARK: - Workloads
+
+/// Each workload returns a checksum of what it read, so nothing is optimized away.
+enum BulkWorkload {
+    static func lazySample(_ data: Data, _ samples: [Int]) throws -> Int {
+        let users = try BulkUser.array(from: data)
+        var sum = 0
+        for index in samples {
+            let name: String = users[index].name
+            sum &+= name.utf8.count
+        }
+        return sum
+    }
+
+    static func decoderSample(_ data: Data, _ samples: [Int]) throws -> Int {
+        let records = try decoder.decode([BulkRecord].self, from: data)
+        var sum = 0
+        for index in samples { sum &+= records[index].name.utf8.count }
+        return sum
+    }
+
+    static func lazyAll(_ data: Data) throws -> Int {
+        let users = try BulkUser.array(from: data)
+        var sum = 0
+        for user in users {
+            let id: Int = user.id
+            let name: String = user.name
+            let age: Int = user.age
+            let score: Double = user.score
+            let active: Bool = user.active
+            let created: Date? = user.createdAt
+            let tags: [String] = user.tags
+            let address: BulkAddress = user.address
+            let street: String = address.street
+            let city: String = address.city
+            let zip: String = address.zip
+            let balance: Double = user.balance
+            sum &+= id &+ name.utf8.count &+ age &+ Int(score) &+ (active ? 1 : 0)
+            sum &+= Int(created?.timeIntervalSince1970 ?? 0) &+ tags.count &+ street.utf8.count &+ city.utf8.count
+            sum &+= zip.utf8.count &+ Int(balance)
+        }
+        return sum
+    }
+
+    static func decoderAll(_ data: Data) throws -> Int {
+        let records = try decoder.decode([BulkRecord].self, from: data)
+        var sum = 0
+        for record in records {
+            sum &+= record.id &+ record.name.utf8.count &+ record.age &+ Int(record.score)
+            sum &+= (record.active ? 1 : 0) &+ Int(record.createdAt?.timeIntervalSince1970 ?? 0) &+ record.tags.count
+            sum &+= record.address.street.utf8.count &+ record.address.city.utf8.count &+ record.address.zip.utf8.count
+            sum &+= Int(record.balance)
+        }
+        return sum
+    }
+
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
+
+// MARK: - Data
+
+enum BulkData {
+    /// A fixed linear congruential generator (Knuth's MMIX constants).
+    struct Generator {
+        var state: UInt64
+
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+    }
+
+    static let cities = ["Rome", "Oslo", "Lima", "Kyoto", "Austin", "Berlin", "Nairobi", "Perth"]
+    static let words = ["red", "green", "blue", "admin", "beta", "vip", "new", "pro"]
+
+    /// `count` objects as a compact JSON array, the same bytes every time.
+    static func generate(count: Int) -> Data {
+        var generator = Generator(state: 20_260_522)
+        var text = "["
+        text.reserveCapacity(count * 190)
+        for index in 0..<count {
+            if index > 0 { text += "," }
+            let year = 2000 + generator.next(25)
+            let month = 1 + generator.next(12)
+            let day = 1 + generator.next(28)
+            let hour = generator.next(24)
+            let minute = generator.next(60)
+            func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            let tags = (0..<(1 + generator.next(2))).map { _ in "\"\(words[generator.next(words.count)])\"" }
+            text += #"{"id":\#(index),"name":"user \#(index)","age":\#(18 + generator.next(60)),"#
+            text += #""score":\#(generator.next(100_000)).\#(generator.next(100)),"active":\#(generator.next(2) == 0),"#
+            text += #""created_at":"\#(year)-\#(two(month))-\#(two(day))T\#(two(hour)):\#(two(minute)):00Z","#
+            text += #""tags":[\#(tags.joined(separator: ","))],"#
+            text += #""address":{"street":"\#(generator.next(999)) Elm","city":"\#(cities[generator.next(cities.count)])","zip":"\#(10_000 + generator.next(89_999))"},"#
+            text += #""balance":\#(generator.next(1_000_000) - 500_000)}"#
+        }
+        text += "]"
+        return Data(text.utf8)
+    }
+
+    /// `count` fixed pseudo-random indexes below `upperBound`.
+    static func sampleIndexes(count: Int, upperBound: Int) -> [Int] {
+        var generator = Generator(state: 7)
+        return (0..<count).map { _ in generator.next(upperBound) }
+    }
+}
+
+// MARK: - Peak memory
+
+enum BulkMemory {
+    struct Failure: Error {
+        var reason: String
+    }
+
+    /// Runs `workload` in a fresh process of this binary and returns its peak memory growth in bytes.
+    static func measureInChild(_ workload: String) -> Result<Int, Failure> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        // The same files as the parent (the harness needs some), and only this section.
+        var paths: [String] = []
+        var arguments = CommandLine.arguments.dropFirst()[...]
+        while let argument = arguments.popFirst() {
+            if ["--section", "--runs", "--seconds"].contains(argument) {
+                _ = arguments.popFirst()
+            } else if !argument.hasPrefix("--") {
+                paths.append(argument)
+            }
+        }
+        process.arguments = ["--section", "bulk"] + paths
+        var environment = ProcessInfo.processInfo.environment
+        environment[BulkSection.childVariable] = workload
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do {
+            try process.run()
+        } catch {
+            return .failure(Failure(reason: "cannot start the child: \(error)"))
+        }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("bulk-peak-growth ") }),
+            let bytes = Int(line.dropFirst("bulk-peak-growth ".count))
+        else {
+            return .failure(Failure(reason: "the child reported nothing (status \(process.terminationStatus))"))
+        }
+        return .success(bytes)
+    }
+
+    /// In the child: generate, reset the peak, run the workload once, print the growth, exit.
+    static func runChild(_ workload: String) -> Never {
+        let data = BulkData.generate(count: BulkSection.objectCount)
+        let samples = BulkData.sampleIndexes(count: BulkSection.sampleCount, upperBound: BulkSection.objectCount)
+        resetPeak()
+        let before = status("VmRSS")
+        var checksum = 0
+        switch workload {
+        case "profile-sample":  // for valgrind: one run of (a), nothing measured
+            checksum = (try? BulkWorkload.lazySample(data, samples)) ?? -1
+        case "phases":  // where the time of (a) goes
+            let clock = ContinuousClock()
+            var times: [Duration] = []
+            for _ in 0..<5 {
+                let start = clock.now
+                let bytes = [UInt8](data)
+                let copied = clock.now
+                let document = try! JSONDocument(bytes: bytes)
+                let scanned = clock.now
+                let users = try! BulkUser.array(from: document.root)
+                let indexed = clock.now
+                for index in samples { checksum &+= (users[index].name as String).utf8.count }
+                let read = clock.now
+                times = [copied - start, scanned - copied, indexed - scanned, read - indexed]
+            }
+            print("bulk-phases copy \(times[0]) scan \(times[1]) index \(times[2]) read \(times[3])")
+        case "write":  // the generated input, to a file named by JSONMODEL_BENCH_BULK_FILE
+            let path = ProcessInfo.processInfo.environment["JSONMODEL_BENCH_BULK_FILE"] ?? "bulk.json"
+            checksum = (try? data.write(to: URL(fileURLWithPath: path))) == nil ? -1 : data.count
+        case "profile-all":  // for valgrind: one run of (b)
+            checksum = (try? BulkWorkload.lazyAll(data)) ?? -1
+        case "lazy":
+            checksum = (try? BulkWorkload.lazySample(data, samples)) ?? -1
+        case "decoder":
+            checksum = (try? BulkWorkload.decoderSample(data, samples)) ?? -1
+        default:
+            let object = try? JSONSerialization.jsonObject(with: data)
+            checksum = (object as? [Any])?.count ?? -1
+        }
+        let peak = status("VmHWM")
+        print("bulk-checksum \(checksum)")
+        print("bulk-peak-growth \(max(0, peak - before))")
+        withExtendedLifetime(data) {}
+        exit(0)
+    }
+
+    /// Resets VmHWM to the current RSS (Linux 4.0 and later).
+    static func resetPeak() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    /// A `kB` field of /proc/self/status, in bytes; 0 when unavailable.
+    static func status(_ field: String) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+            let digits = line.dropFirst(field.count + 1).filter(\.isNumber)
+            return (Int(String(digits)) ?? 0) * 1024
+        }
+        return 0
+    }
+}
