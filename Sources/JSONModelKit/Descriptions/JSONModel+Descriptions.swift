@@ -185,9 +185,10 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
 
     /// The value a read of the property returns, without caching it or recording diagnostics.
     func valueForDescription(at ordinal: Int) -> any Sendable {
-        let (cached, current) = state.withLock { state in
+        let (lockedCached, current) = state.withLock { state in
             (ordinal < state.cache.count ? state.cache[ordinal] : nil, state.current)
         }
+        let cached = slots?.entry(at: ordinal) ?? lockedCached
         if let cached { return cached.anyValue }
         return valueForDescription(of: metadata.properties[ordinal], from: current.map(JSONInput.value) ?? original)
     }

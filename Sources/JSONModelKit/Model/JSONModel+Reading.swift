@@ -168,6 +168,7 @@ extension JSONModel {
     /// A cached value whose converter validates cached values (Converters/) is checked
     /// first; when no longer valid it is converted again, once.
     func entry(at ordinal: Int, revalidate: Bool = true) -> CacheEntry {
+        if let slots { return frozenEntry(at: ordinal, in: slots, revalidate: revalidate) }
         enum Lookup {
             case cached(CacheEntry)
             case missing(current: JSONValue?, generation: Int)
@@ -202,6 +203,26 @@ extension JSONModel {
                 return entry
             }
         }
+    }
+
+    /// ``entry(at:revalidate:)`` for an immutable model: a cached read takes no lock.
+    @inline(__always)
+    private func frozenEntry(at ordinal: Int, in slots: CacheSlots, revalidate: Bool) -> CacheEntry {
+        if let entry = slots.entry(at: ordinal) {
+            guard revalidate, let validator = entry.validator, !validator(entry.anyValue) else { return entry }
+            slots.retire(entry, at: ordinal)
+            return frozenEntry(at: ordinal, in: slots, revalidate: false)
+        }
+        let property = metadata.properties[ordinal]
+        var context = makeContext(for: property, validating: false)
+        let value = convert(property, from: original, context: &context)
+        let entry = property.makeCacheEntry(value)
+        let stored = slots.store(entry, at: ordinal)
+        if stored === entry && !context.diagnostics.isEmpty {
+            let diagnostics = context.diagnostics
+            state.withLock { $0.diagnostics += diagnostics }
+        }
+        return stored
     }
 
     func makeContext(for property: PropertyMetadata, validating: Bool) -> ConversionContext {
@@ -261,6 +282,13 @@ extension JSONModel {
             all += context.diagnostics
             all += context.nestedDiagnostics
             let own = context.diagnostics
+            if let slots {
+                let entry = property.makeCacheEntry(value)
+                if slots.entry(at: property.ordinal) == nil, slots.store(entry, at: property.ordinal) === entry, !own.isEmpty {
+                    state.withLock { $0.diagnostics += own }
+                }
+                continue
+            }
             state.withLock { state in
                 guard state.generation == generation else { return }
                 if state.cache.isEmpty {
@@ -277,7 +305,7 @@ extension JSONModel {
 
     /// How many properties have a cached value; for tests of laziness.
     var cachedPropertyCount: Int {
-        state.withLock { $0.cache.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+        slots?.filledCount ?? state.withLock { $0.cache.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
     }
 }
 

@@ -42,6 +42,9 @@ open class JSONModel: @unchecked Sendable {
     let parentLink: ParentLink?
     /// The cache, the mutation overlay and the diagnostics.
     let state: Locked<ModelState>
+    /// An immutable model's cache, read without the lock; nil for mutable models, which
+    /// keep their cache in `state`.
+    let slots: CacheSlots?
 
     /// Declares this class's properties; override it in each subclass.
     ///
@@ -111,6 +114,7 @@ open class JSONModel: @unchecked Sendable {
         self.isMutable = storage.mutable
         self.parentLink = storage.parent
         self.state = Locked(ModelState())
+        self.slots = storage.mutable || metadata.properties.isEmpty ? nil : CacheSlots(count: metadata.properties.count)
     }
 
     /// Decodes a model from any `Decoder` as a JSON object; see `JSONModel+Codable.swift`.
