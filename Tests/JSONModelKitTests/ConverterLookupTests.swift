@@ -15,7 +15,7 @@ struct TestLabel: Sendable, Hashable {
 
 /// Looks colours up by name in a table that can change (for cached-value validation).
 final class PaletteConverter: JSONConverter, Sendable {
-    let table = Mutex<(version: Int, colors: [String: Int])>((0, ["red": 0xFF0000]))
+    let table = Locked<(version: Int, colors: [String: Int])>((0, ["red": 0xFF0000]))
 
     struct Shade: Sendable, Hashable {
         var rgb: Int

@@ -385,7 +385,7 @@ struct DescriptionTests {
 
 /// Collects texts from many threads.
 final class TextCollector: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
 
     func append(_ texts: [String]) {
         storage.withLock { $0 += texts }

@@ -108,7 +108,7 @@ struct StressTests {
         final class Late: JSONModel, @unchecked Sendable {
             override class func properties(_ p: PropertyRegistrar) { p.value(Int.self) }
         }
-        let seen = Mutex<Set<ObjectIdentifier>>([])
+        let seen = Locked<Set<ObjectIdentifier>>([])
         Self.hammer(rounds: 20) { _, _ in
             let metadata = ModelRegistry.shared.metadata(for: Late.self)
             seen.withLock { _ = $0.insert(ObjectIdentifier(metadata)) }

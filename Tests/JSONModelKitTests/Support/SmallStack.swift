@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
+@testable import JSONModelKit
 
 /// Runs `body` on a new thread with a small stack and returns its result.
 ///
 /// Proves that code does not recurse per nesting level: a recursive parser overflows
 /// a 512 KiB stack long before a million levels.
 func onSmallStackThread<T: Sendable>(stackSize: Int = 512 * 1024, _ body: @escaping @Sendable () -> T) -> T {
-    let result = Mutex<T?>(nil)
+    let result = Locked<T?>(nil)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
         let value = body()
