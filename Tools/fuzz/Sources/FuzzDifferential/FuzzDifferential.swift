@@ -1,0 +1,71 @@
+import Foundation
+import JSONModelKit
+
+/// Compares accept/reject with `JSONSerialization`.
+///
+/// A disagreement is allowed only when it falls in a documented class (see Tools/fuzz/README.md);
+/// any other one stops the fuzzer with the input, as a finding.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzDifferential(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: start, count: count)
+    // Foundation traps on input nested past 512 levels; keep such input away from it.
+    guard roughNestingDepth(data) < 500 else { return 0 }
+    let ours: Result<JSONDocument, JSONParseError>
+    do throws(JSONParseError) {
+        ours = .success(try JSONDocument(data: data))
+    } catch {
+        ours = .failure(error)
+    }
+    let theirs = (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
+    switch (ours, theirs) {
+    case (.success, true), (.failure, false):
+        return 0
+    case (.failure(let error), true):
+        // We are stricter than RFC-lenient Foundation in these ways.
+        precondition(Difference.foundationAccepts.contains(error.kind.name), "Foundation accepts, we reject with \(error.kind): \(Array(data.prefix(200)))")
+    case (.success(let document), false):
+        // Foundation refuses numbers it cannot hold in a Double or Decimal, and byte order marks.
+        precondition(hasUnrepresentableNumber(document.root) || data.starts(with: [0xEF, 0xBB, 0xBF]),
+                     "we accept, Foundation rejects: \(Array(data.prefix(200)))")
+    }
+    return 0
+}
+
+enum Difference {
+    /// Our error kinds for which Foundation is known to accept the input anyway.
+    static let foundationAccepts: Set<String> = ["trailingComma", "invalidUTF8", "loneSurrogate", "trailingContent", "invalidNumber", "controlCharacterInString", "emptyInput"]
+}
+
+extension JSONParseError.Kind {
+    var name: String { String(describing: self).prefix { $0 != "(" }.description }
+}
+
+/// Whether a number in the value overflows `Double` (Foundation rejects those).
+func hasUnrepresentableNumber(_ root: JSONNode) -> Bool {
+    var stack = [root]
+    while let node = stack.popLast() {
+        if let double = node.doubleValue, !double.isFinite { return true }
+        if let text = node.numberText, text.count > 30 { return true }
+        stack.append(contentsOf: node.elements)
+        stack.append(contentsOf: node.members.map(\.value))
+    }
+    return false
+}
+
+/// The deepest bracket nesting outside strings, without validating anything.
+func roughNestingDepth(_ data: Data) -> Int {
+    var depth = 0, deepest = 0, inString = false, escaped = false
+    for byte in data {
+        if inString {
+            if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            continue
+        }
+        switch byte {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; deepest = max(deepest, depth)
+        case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+        default: break
+        }
+    }
+    return deepest
+}

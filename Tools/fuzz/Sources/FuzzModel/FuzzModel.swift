@@ -1,0 +1,51 @@
+import FoundationEssentials
+import JSONModelKit
+
+/// A schema with every kind of property, read and written over arbitrary JSON.
+let registry: ModelRegistry = {
+    let registry = ModelRegistry()
+    let schema = #"""
+        {"models": [
+          {"name": "Everything", "properties": [
+            {"name": "int", "type": "Int"}, {"name": "int8", "type": "Int8", "jsonPath": "small"},
+            {"name": "uint64", "type": "UInt64?"}, {"name": "double", "type": "Double", "anyOf": ["d", "double"]},
+            {"name": "float", "type": "Float?"}, {"name": "bool", "type": "Bool", "default": true},
+            {"name": "string", "type": "String", "jsonPath": "a.b.c"}, {"name": "decimal", "type": "Decimal?"},
+            {"name": "date", "type": "Date?"}, {"name": "url", "type": "URL?"}, {"name": "uuid", "type": "UUID?"},
+            {"name": "data", "type": "Data?"}, {"name": "raw", "type": "JSON"},
+            {"name": "list", "type": "[Int?]"}, {"name": "map", "type": "[String: String]"},
+            {"name": "child", "type": "Everything?"}, {"name": "children", "type": "[Everything]"},
+            {"name": "byIndex", "type": "String?", "jsonPath": ["list", 0]}]}]}
+        """#
+    try! registry.register(ModelSchema(string: schema))
+    return registry
+}()
+
+let names = ["int", "int8", "uint64", "double", "float", "bool", "string", "decimal", "date", "url", "uuid", "data",
+             "raw", "list", "map", "child", "children", "byIndex"]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzModel(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: start, count: count))
+    guard let document = try? JSONDocument(bytes: bytes, options: JSONParseOptions(maxDepth: 64)),
+        let model = try? registry.makeModel(named: "Everything", json: document.root.value, mutable: true)
+    else { return 0 }
+    let original = model.json()
+    // Reads never trap, and reading changes nothing.
+    for name in names { _ = model.value(forProperty: name); _ = model.jsonValue(forProperty: name) }
+    precondition(model.json() == original, "reading changed the JSON")
+    _ = try? model.validate()
+    // Write each property's own JSON back, then values taken from the input itself.
+    for (index, name) in names.enumerated() {
+        let own = model.jsonValue(forProperty: name) ?? .null
+        _ = try? model.set(own, forProperty: name)
+        if let other = document.root.value[index % max(1, document.root.count)] {
+            _ = try? model.set(other, forProperty: name)
+        }
+    }
+    let output = model.json()
+    guard let reparsed = try? JSONDocument(bytes: output.jsonBytes()) else { fatalError("model output does not parse") }
+    precondition(reparsed.root.value == output)
+    _ = model.mutate { _ in }.json()
+    return 0
+}
