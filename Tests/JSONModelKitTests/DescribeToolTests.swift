@@ -168,8 +168,8 @@ private enum DescribeTool {
         let folder = FileManager.default.temporaryDirectory
         let outURL = folder.appendingPathComponent("describe-out-\(UUID().uuidString)")
         let errURL = folder.appendingPathComponent("describe-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)

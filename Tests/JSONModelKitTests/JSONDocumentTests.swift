@@ -64,6 +64,15 @@ struct ScanningTests {
         #expect(try JSONDocument(bytes: good).root[0]?.stringValue == "é€😀")
     }
 
+    /// Found by the differential fuzzer: Foundation guesses UTF-32 from these NUL bytes and
+    /// accepts "2"; JSON between systems must be UTF-8 (RFC 8259, 8.1), so this is an error.
+    @Test func otherEncodingsAreNotGuessed() {
+        for bytes: [UInt8] in [[0, 0, 0, 0x32, 0x0D], [0xFE, 0xFF, 0, 0x32], [0x32, 0]] {
+            #expect(throws: JSONParseError.self) { try JSONDocument(bytes: bytes) }
+        }
+        #expect(failure("\u{0}1")?.kind == .unexpectedByte(0))
+    }
+
     @Test func errorKindsAndPositions() throws {
         let text = "{\n  \"a\": 1,\n  \"b\": 2,}\n"
         let error = try #require(failure(text))

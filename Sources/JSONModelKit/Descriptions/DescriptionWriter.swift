@@ -30,7 +30,7 @@ struct DescriptionWriter {
     /// Writes `value` on one line: nested models with their non-default properties, collections as counts.
     mutating func writeLine(_ value: Any, to out: inout CappedText) {
         switch DescribedShape(value) {
-        case .none:
+        case .absent:
             out.write("nil")
         case .model(let model):
             writeLine(model: model, to: &out)
@@ -80,7 +80,7 @@ struct DescriptionWriter {
     /// Writes `value` in the full layout; `indent` is the nesting level of the line it starts on.
     mutating func writeFull<Out: TextOutputStream>(_ value: Any, to out: inout Out, indent: Int) {
         switch DescribedShape(value) {
-        case .none:
+        case .absent:
             out.write("nil")
         case .model(let model):
             writeFull(model: model, to: &out, indent: indent)
@@ -181,7 +181,7 @@ struct DescriptionWriter {
     /// Whether a value fits on its label's line in the full layout: not a model, not a non-empty collection.
     private func isSimple(_ value: Any) -> Bool {
         switch DescribedShape(value) {
-        case .none, .leaf: return true
+        case .absent, .leaf: return true
         case .model: return false
         case .lazy(let lazy): return lazy.lazyElementCount == 0
         case .array(let array): return array.describedCount == 0
@@ -197,7 +197,7 @@ struct DescriptionWriter {
 /// array to `NSArray`, which made descriptions 5 times slower (measured).
 enum DescribedShape {
     /// nil, at any level of `Optional`.
-    case none
+    case absent
     case model(JSONModel)
     case lazy(any LazyDescribable)
     case array(any DescribableArray)
@@ -215,7 +215,7 @@ enum DescribedShape {
         }
         if type is any OptionalPropertyValue.Type {
             guard let wrapped = (value as! any OptionalPropertyValue).wrappedValue else {
-                self = .none
+                self = .absent
                 return
             }
             value = wrapped

@@ -226,11 +226,11 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
         // The common cases without building JSON. A property with no stored default holds
         // models; its default is `defaultJSON`.
         switch (shape, property.storedDefault.map(DescribedShape.init)) {
-        case (.none, .some(.none)):
+        case (.absent, .some(.absent)):
             return false
-        case (.none, .none):
+        case (.absent, .none):
             return property.defaultJSON != nil && property.defaultJSON != .null
-        case (.none, .some), (_, .some(.none)):
+        case (.absent, .some), (_, .some(.absent)):
             return true
         case (.leaf(let leaf), .some(.leaf(let stored))):
             if let equal = DescriptionText.plainValue(leaf, equals: stored) { return !equal }
@@ -279,7 +279,7 @@ extension JSONModel: CustomReflectable {
         let children = metadata.properties.map { property -> Mirror.Child in
             let value: Any
             switch DescribedShape(valueForDescription(at: property.ordinal)) {
-            case .none: value = Optional<Any>.none as Any
+            case .absent: value = Optional<Any>.none as Any
             case .model(let model): value = model
             case .lazy(let lazy): value = lazy
             case .array(let array): value = array
