@@ -21,6 +21,9 @@ public func fuzzDifferential(_ start: UnsafePointer<UInt8>, _ count: Int) -> CIn
     case (.success, true), (.failure, false):
         return 0
     case (.failure(let error), true):
+        // Foundation guesses UTF-16 and UTF-32 from NUL bytes and byte order marks; JSON
+        // exchanged between systems must be UTF-8 (RFC 8259, section 8.1), which is all we read.
+        if data.prefix(4).contains(0) || data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return 0 }
         // We are stricter than RFC-lenient Foundation in these ways.
         precondition(Difference.foundationAccepts.contains(error.kind.name), "Foundation accepts, we reject with \(error.kind): \(Array(data.prefix(200)))")
     case (.success(let document), false):
