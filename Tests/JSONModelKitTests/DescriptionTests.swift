@@ -322,6 +322,7 @@ struct DescriptionTests {
         let tags = try DescribedTag.array(from: [["label": "a"], ["label": "b"], ["label": "c"]] as JSONValue)
         _ = tags[1]
         #expect(tags.lineDescription == "ModelArray<DescribedTag>(count: 3, built: 1)")
+        #expect("\(tags)" == "ModelArray<DescribedTag>(count: 3, built: 1)")
         #expect(tags.fullDescription == #"""
             ModelArray<DescribedTag>(count: 3, built: 1) [
               [0]: DescribedTag(label: "a"),

@@ -155,10 +155,8 @@ extension ModelArray: RandomAccessCollection, MutableCollection, RangeReplaceabl
 }
 
 extension ModelArray: CustomStringConvertible {
-    /// `ModelArray<Shape>(3 elements)`; elements are not built to describe the array.
-    public var description: String {
-        "ModelArray<\(Element.self)>(\(count) element\(count == 1 ? "" : "s"))"
-    }
+    /// `ModelArray<Shape>(count: 3, built: 1)`; elements are not built to describe the array.
+    public var description: String { lineDescription }
 }
 
 extension ModelArray: Equatable {
