@@ -39,9 +39,21 @@ final class PropertyConversion: Sendable {
         var watching = false
         /// How many times the lookup ran; for tests of caching.
         var lookups = 0
+        /// Every box ever published, kept alive so a reader never holds a freed one
+        /// (a new box is made only after a registration that affects this property).
+        var published: [ChoiceBox] = []
+    }
+
+    /// An immutable holder of one choice, published through `current`.
+    private final class ChoiceBox: Sendable {
+        let choice: Choice
+        init(_ choice: Choice) { self.choice = choice }
     }
 
     private let state = Locked(State())
+    /// The cached choice's box (unretained; `State.published` owns it), or 0. Reads of the
+    /// cached choice take no lock: they run on every first read of every property.
+    private let current = Atomic<UInt>(0)
 
     init(name: String, modelName: String, type: PropertyType, options: PropertyOptions, models: [ModelKey],
          registry: ModelRegistry?) {
@@ -81,6 +93,16 @@ final class PropertyConversion: Sendable {
 
     /// The cached choice, looked up on first use.
     var choice: Choice {
+        let bits = current.load(ordering: .acquiring)
+        if bits != 0 {
+            return Unmanaged<ChoiceBox>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+                .takeUnretainedValue().choice
+        }
+        return lockedChoice()
+    }
+
+    /// ``choice`` the slow way: under the lock, looking up and publishing when nothing is cached.
+    private func lockedChoice() -> Choice {
         let (cached, version, watching) = state.withLock { ($0.choice, $0.version, $0.watching) }
         if let cached { return cached }
         if !watching {
@@ -90,7 +112,12 @@ final class PropertyConversion: Sendable {
         let made = lookUp()
         return state.withLock { state in
             state.lookups += 1
-            if state.version == version, state.choice == nil { state.choice = made }
+            if state.version == version, state.choice == nil {
+                state.choice = made
+                let box = ChoiceBox(made)
+                state.published.append(box)
+                current.store(UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()), ordering: .releasing)
+            }
             return made
         }
     }
@@ -102,6 +129,7 @@ final class PropertyConversion: Sendable {
         state.withLock { state in
             state.choice = nil
             state.version += 1
+            current.store(0, ordering: .releasing)
         }
     }
 
