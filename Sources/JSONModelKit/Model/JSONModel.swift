@@ -45,6 +45,13 @@ open class JSONModel: @unchecked Sendable {
     /// An immutable model's cache, read without the lock; nil for mutable models, which
     /// keep their cache in `state`.
     let slots: CacheSlots?
+    /// Where the fast read looks: the slots of an immutable model, the metadata's empty ones
+    /// for a mutable model.
+    @usableFromInline
+    let readSlots: UnsafeMutablePointer<Atomic<UInt>>
+    /// The metadata's ``RawNameTable``, here so a read finds it with one load.
+    @usableFromInline
+    let rawNames: RawNameTable
 
     /// Declares this class's properties; override it in each subclass.
     ///
@@ -115,6 +122,12 @@ open class JSONModel: @unchecked Sendable {
         self.parentLink = storage.parent
         self.state = Locked(ModelState())
         self.slots = storage.mutable || metadata.properties.isEmpty ? nil : CacheSlots(count: metadata.properties.count)
+        self.rawNames = metadata.rawNames
+        self.readSlots = (slots ?? metadata.emptySlots).base
+    }
+
+    deinit {
+        slots?.destroy()
     }
 
     /// Decodes a model from any `Decoder` as a JSON object; see `JSONModel+Codable.swift`.
@@ -151,6 +164,9 @@ struct ModelState {
     var generation = 0
     /// The models this one is a child of, by inverse name (weak; see `JSONModel+Relationships.swift`).
     var inverses: [String: WeakModel] = [:]
+    /// Cache entries an immutable model's validation replaced, kept alive for readers that may
+    /// still hold them (`CacheSlots.retire(_:at:)`).
+    var retired: [CacheEntry] = []
 }
 
 /// A converted value in a model's cache.
@@ -162,12 +178,17 @@ class CacheEntry: @unchecked Sendable {
     // @unchecked Sendable: immutable after init; subclasses hold only Sendable values.
     /// The value, boxed as an existential for untyped reads.
     let anyValue: any Sendable
+    /// The Swift type of the value (`Value` of the `CacheBox`), for the inlined fast read: a
+    /// compare against a type's static metadata needs no call, a class cast does.
+    @usableFromInline
+    let valueType: ObjectIdentifier
     /// Asked on each read when the property's converter validates cached values (false
     /// converts again); set once, before the entry is stored (Converters/PropertyConversion.swift).
     var validator: (@Sendable (Any) -> Bool)?
 
-    init(anyValue: any Sendable) {
+    init(anyValue: any Sendable, valueType: ObjectIdentifier) {
         self.anyValue = anyValue
+        self.valueType = valueType
     }
 }
 
@@ -180,7 +201,7 @@ final class CacheBox<Value>: CacheEntry, @unchecked Sendable {
 
     init(_ value: Value, anyValue: any Sendable) {
         self.value = value
-        super.init(anyValue: anyValue)
+        super.init(anyValue: anyValue, valueType: ObjectIdentifier(Value.self))
     }
 }
 

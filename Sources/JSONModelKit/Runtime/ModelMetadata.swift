@@ -123,6 +123,12 @@ public final class ModelMetadata: Sendable {
     let ordinals: [String: Int]
     /// Property names by ordinal, for the lookup table.
     private let names: [String]
+    /// Ordinals by the raw bits of the names, for reads with the member syntax.
+    @usableFromInline
+    let rawNames: RawNameTable
+    /// Slots that stay empty: the fast read of mutable models, which keep no slots of their
+    /// own, looks here and always takes the general path.
+    let emptySlots: CacheSlots
     /// Open-addressing table of ordinals by a hash of the name's UTF-8 bytes; -1 is empty.
     private let nameSlots: [Int32]
     private let nameMask: Int
@@ -241,6 +247,13 @@ public final class ModelMetadata: Sendable {
         self.names = names
         self.nameSlots = slots
         self.nameMask = capacity - 1
+        self.rawNames = RawNameTable(names: names)
+        self.emptySlots = CacheSlots(count: names.count)
+    }
+
+    deinit {
+        rawNames.destroy()
+        emptySlots.destroy()
     }
 
     /// FNV-1a over the UTF-8 bytes: cheaper than `Hasher` for short names, and
@@ -268,6 +281,7 @@ public final class ModelMetadata: Sendable {
     ///
     /// - Complexity: O(1) on average; no allocation.
     func ordinal(of name: String) -> Int? {
+        if let ordinal = rawNames.ordinal(of: name) { return ordinal }
         var slot = ModelMetadata.hash(name) & nameMask
         while true {
             let ordinal = Int(nameSlots[slot])
