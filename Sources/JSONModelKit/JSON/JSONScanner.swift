@@ -233,17 +233,39 @@ struct JSONScanner: ~Copyable {
     }
 
     /// Scans a string starting at its opening quote and appends its tape entry.
+    @inline(__always)
     private mutating func scanString(isKey: Bool) throws(JSONParseError) {
         let opening = p
         p += 1
+        // Most strings are plain: their closing quote is the first byte flagged. Anything else
+        // (escapes, non-ASCII, the last 7 bytes of the input) goes out of line.
+        var q = p
+        while end - q >= 8 {
+            let flags = Self.attentionFlags(UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)))
+            if flags != 0 {
+                q += flags.trailingZeroBitCount &>> 3
+                guard q.pointee == UInt8(ascii: "\""), q - p <= TapeEntry.maxField else { break }
+                tape.append(TapeEntry(.string, high: q - p, low: p - start))
+                p = q + 1
+                return
+            }
+            q += 8
+        }
+        try scanStringContent(from: opening)
+    }
+
+    /// The general case of ``scanString(isKey:)``: `p` is just past the opening quote.
+    private mutating func scanStringContent(from opening: UnsafePointer<UInt8>) throws(JSONParseError) {
         let contentStart = p
         var hasEscapes = false
         while true {
-            // Fast path: skip eight bytes at a time while none is a quote, a backslash,
-            // a control character or non-ASCII.
+            // A flagged word moves `p` straight to its first flagged byte.
             while end - p >= 8 {
-                let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
-                if Self.needsAttention(word) { break }
+                let flags = Self.attentionFlags(UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)))
+                if flags != 0 {
+                    p += flags.trailingZeroBitCount &>> 3
+                    break
+                }
                 p += 8
             }
             guard p < end else { throw error(.unexpectedEnd, at: opening) }
@@ -267,13 +289,14 @@ struct JSONScanner: ~Copyable {
         tape.append(TapeEntry(hasEscapes ? .escapedString : .string, high: length, low: contentStart - start))
     }
 
-    /// Whether any of eight bytes is `"`, `\`, below 0x20 or above 0x7F.
+    /// The high bit of each of eight bytes (the first in the lowest byte) that is `"`, `\`,
+    /// below 0x20 or above 0x7F; zero when none is.
     ///
-    /// The zero-byte tests may flag a byte above a true hit through a borrow, never one below;
-    /// a flag only sends the scanner to its byte-by-byte path, so false flags cost time, not
-    /// correctness.
+    /// The zero-byte tests may flag a byte above a true hit through a borrow, never one below,
+    /// so the lowest flag always marks a true hit. Flags above it only send the scanner back to
+    /// this test sooner: they cost time, not correctness.
     @inline(__always)
-    private static func needsAttention(_ word: UInt64) -> Bool {
+    private static func attentionFlags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -281,7 +304,7 @@ struct JSONScanner: ~Copyable {
         let hasQuote = (quote &- ones) & ~quote
         let hasBackslash = (backslash &- ones) & ~backslash
         let hasControl = (word &- ones &* 0x20) & ~word
-        return (hasQuote | hasBackslash | hasControl | word) & highs != 0
+        return (hasQuote | hasBackslash | hasControl | word) & highs
     }
 
     /// Validates one escape sequence at `p` (the backslash) and steps past it.
