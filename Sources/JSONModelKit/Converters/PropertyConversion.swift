@@ -47,7 +47,12 @@ final class PropertyConversion: Sendable {
     /// An immutable holder of one choice, published through `current`.
     private final class ChoiceBox: Sendable {
         let choice: Choice
-        init(_ choice: Choice) { self.choice = choice }
+        /// Whether `choice` is `.builtin`, readable without copying the enum.
+        let isBuiltin: Bool
+        init(_ choice: Choice) {
+            self.choice = choice
+            if case .builtin = choice { isBuiltin = true } else { isBuiltin = false }
+        }
     }
 
     private let state = Locked(State())
@@ -99,6 +104,17 @@ final class PropertyConversion: Sendable {
                 .takeUnretainedValue().choice
         }
         return lockedChoice()
+    }
+
+    /// Whether the published choice is the engine's own conversion; false when it is not or
+    /// nothing is published yet (then ``choice`` decides). Copies nothing: most properties take
+    /// this path on every first read.
+    @inline(__always)
+    private var isPublishedBuiltin: Bool {
+        let bits = current.load(ordering: .acquiring)
+        guard bits != 0 else { return false }
+        return Unmanaged<ChoiceBox>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+            ._withUnsafeGuaranteedRef { $0.isBuiltin }
     }
 
     /// ``choice`` the slow way: under the lock, looking up and publishing when nothing is cached.
@@ -203,6 +219,7 @@ final class PropertyConversion: Sendable {
 
     /// Reads non-null JSON (or null, for optionals) with the chosen conversion.
     func convert(_ input: JSONInput, valueType: any PropertyValue.Type, context: inout ConversionContext) -> (any Sendable)? {
+        if isPublishedBuiltin { return valueType.convertAny(input, context: &context) }
         switch choice {
         case .builtin:
             return valueType.convertAny(input, context: &context)
@@ -312,7 +329,9 @@ final class PropertyConversion: Sendable {
 
     /// The check a cached value gets on each read, when the chosen converter validates.
     var validator: (@Sendable (Any) -> Bool)? {
-        guard case .converter(let converter) = choice, let validate = converter.validate else { return nil }
+        guard !isPublishedBuiltin, case .converter(let converter) = choice, let validate = converter.validate else {
+            return nil
+        }
         return { value in PropertyConversion.isValid(value, validate) }
     }
 

@@ -30,16 +30,24 @@ struct CacheSlots: @unchecked Sendable {
     init(count: Int) {
         self.count = count
         base = .allocate(capacity: count)
-        for index in 0..<count { (base + index).initialize(to: Atomic(Self.empty)) }
+        var index = 0
+        while index < count {
+            (base + index).initialize(to: Atomic(Self.empty))
+            index += 1
+        }
     }
 
     /// Releases the entries and frees the slots; called once, by the model's `deinit`.
     func destroy() {
-        for index in 0..<count {
+        var index = 0
+        while index < count {
             let bits = base[index].load(ordering: .acquiring)
             if bits != Self.empty { Self.unmanaged(bits).release() }
+            index += 1
         }
-        base.deinitialize(count: count)
+        // `Atomic<UInt>` has no deinitializer, so the memory is freed without deinitializing
+        // it (the generic `deinitialize(count:)` for a ~Copyable element costs a runtime call
+        // per slot).
         base.deallocate()
     }
 

@@ -76,7 +76,9 @@ public struct PropertyDeclaration: Sendable, Equatable {
 }
 
 /// Everything the engine knows about one declared property.
-public struct PropertyMetadata: Sendable {
+///
+/// A class, so the read path passes one reference around instead of copying a dozen fields.
+public final class PropertyMetadata: Sendable {
     /// The position of the property in its model's ``ModelMetadata/properties``
     /// (inherited ones first); also its cache slot.
     public let ordinal: Int
@@ -104,6 +106,26 @@ public struct PropertyMetadata: Sendable {
     let schemaModel: SchemaModelReference?
     /// The converter lookup's cached choice for this property (Converters/PropertyConversion.swift).
     let conversion: PropertyConversion
+
+    init(
+        ordinal: Int, name: String, type: PropertyType, paths: [JSONPath], declaredDefault: JSONValue?,
+        options: PropertyOptions, declaringModel: String, valueType: any PropertyValue.Type,
+        storedDefault: (any Sendable)?, defaultJSON: JSONValue?, schemaModel: SchemaModelReference?,
+        conversion: PropertyConversion
+    ) {
+        self.ordinal = ordinal
+        self.name = name
+        self.type = type
+        self.paths = paths
+        self.declaredDefault = declaredDefault
+        self.options = options
+        self.declaringModel = declaringModel
+        self.valueType = valueType
+        self.storedDefault = storedDefault
+        self.defaultJSON = defaultJSON
+        self.schemaModel = schemaModel
+        self.conversion = conversion
+    }
 }
 
 /// The metadata of one model class: its properties, inherited ones included.
