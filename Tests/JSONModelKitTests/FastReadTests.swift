@@ -81,3 +81,69 @@ struct FastReadTests {
         #expect(copied == 10)
     }
 }
+
+/// One property of each type the scalar first read handles, plus their optionals.
+final class PlainScalars: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.int(Int.self)
+        p.int8(Int8.self)
+        p.uint16(UInt16.self)
+        p.int64(Int64.self)
+        p.uint64(UInt64.self)
+        p.double(Double.self)
+        p.bool(Bool.self)
+        p.string(String.self)
+        p.maybeInt(Int?.self, jsonPath: "int", readOnly: true)
+        p.maybeDouble(Double?.self, jsonPath: "double", readOnly: true)
+        p.maybeString(String?.self, jsonPath: "string", readOnly: true)
+        p.maybeBool(Bool?.self, jsonPath: "bool", readOnly: true)
+    }
+}
+
+@Suite("Scalar first reads")
+struct ScalarFirstReadTests {
+    /// JSON values of every kind and the edge cases of each conversion rule.
+    static let values: [String] = [
+        "0", "-0", "1", "-1", "127", "128", "-129", "65535", "65536", "1.0", "1e2", "1.5", "-1.5", "2.5e-3",
+        "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+        "18446744073709551615", "18446744073709551616", "1e400", "-1e400", "1e-400",
+        #""""#, #""plain""#, #""esc\"aped\u00e9""#, #""42""#, #""yes""#, #""true""#, "true", "false", "null",
+        "[]", "{}", "[1]", #"{"a":1}"#,
+    ]
+
+    /// The immutable model takes the scalar first read where it can; the mutable one always takes
+    /// the general path. Both must give the same values and the same diagnostics.
+    @Test(arguments: values)
+    func sameValuesAndDiagnosticsAsTheGeneralPath(_ value: String) throws {
+        let keys = ["int", "int8", "uint16", "int64", "uint64", "double", "bool", "string"]
+        let json = "{" + keys.map { "\"\($0)\": \(value)" }.joined(separator: ", ") + "}"
+        let fast = try PlainScalars(json: json)
+        let general = try PlainScalars(json: json, mutable: true)
+        for name in fast.propertyNames {
+            let lhs = fast.jsonValue(forProperty: name)
+            let rhs = general.jsonValue(forProperty: name)
+            #expect(lhs == rhs, "\(name) from \(value)")
+            #expect(String(describing: fast.value(forProperty: name)) == String(describing: general.value(forProperty: name)))
+        }
+        #expect(fast.diagnostics.map(\.description) == general.diagnostics.map(\.description), "\(value)")
+    }
+
+    @Test func missingKeysAndNullTakeTheGeneralPath() throws {
+        let model = try PlainScalars(json: #"{"int": null}"#)
+        let int: Int = model.int
+        let maybe: Int? = model.maybeInt
+        let string: String = model.string
+        #expect(int == 0)
+        #expect(maybe == nil)
+        #expect(string == "")
+    }
+
+    @Test func aConverterRegisteredForTheTypeTurnsTheShortcutOff() throws {
+        // Declarations with options that bring converters never get the shortcut.
+        let metadata = PlainScalars.modelMetadata
+        #expect(metadata.properties.allSatisfy { $0.scalarFirstRead != nil })
+        let withOptions = TestUser.modelMetadata
+        #expect(withOptions.property(named: "city")?.scalarFirstRead == nil)  // a nested path
+        #expect(withOptions.property(named: "id")?.scalarFirstRead == nil)  // three alternative keys
+    }
+}

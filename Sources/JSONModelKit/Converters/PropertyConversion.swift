@@ -110,7 +110,7 @@ final class PropertyConversion: Sendable {
     /// nothing is published yet (then ``choice`` decides). Copies nothing: most properties take
     /// this path on every first read.
     @inline(__always)
-    private var isPublishedBuiltin: Bool {
+    var isPublishedBuiltin: Bool {
         let bits = current.load(ordering: .acquiring)
         guard bits != 0 else { return false }
         return Unmanaged<ChoiceBox>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)

@@ -243,6 +243,11 @@ extension JSONModel {
             return frozenEntry(at: ordinal, in: slots, revalidate: false)
         }
         let property = metadata.properties[ordinal]
+        if let read = property.scalarFirstRead, case .node(let node) = original, property.conversion.isPublishedBuiltin,
+            let entry = read(node)
+        {
+            return slots.store(entry, at: ordinal)
+        }
         var context = makeContext(for: property, validating: false)
         let value = convert(property, from: original, context: &context)
         let entry = property.makeCacheEntry(value)

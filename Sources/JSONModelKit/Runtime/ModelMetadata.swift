@@ -106,6 +106,8 @@ public final class PropertyMetadata: Sendable {
     let schemaModel: SchemaModelReference?
     /// The converter lookup's cached choice for this property (Converters/PropertyConversion.swift).
     let conversion: PropertyConversion
+    /// The first read without a conversion context, for plain scalars (`ScalarFirstRead.swift`).
+    let scalarFirstRead: ScalarFirstRead?
 
     init(
         ordinal: Int, name: String, type: PropertyType, paths: [JSONPath], declaredDefault: JSONValue?,
@@ -125,6 +127,7 @@ public final class PropertyMetadata: Sendable {
         self.defaultJSON = defaultJSON
         self.schemaModel = schemaModel
         self.conversion = conversion
+        self.scalarFirstRead = Self.scalarFirstRead(type: type, paths: paths, options: options)
     }
 }
 

@@ -1,0 +1,128 @@
+// The first read of a plain scalar property, without a conversion context.
+//
+// Most properties of most models are an integer, a Double, a Bool or a String (or an optional
+// of one) under one key, with no converter. When the JSON holds exactly that kind of value, the
+// read is a member lookup and a decode, and the cache entry is made with the concrete type.
+// Everything else (a missing key, null, another kind, a number out of range, a converter, a
+// nested path) returns nil here and takes the general path in `JSONModel+Reading.swift`,
+// which records diagnostics and applies defaults. A value read here is always the value the
+// general path would give.
+
+/// Reads a property's value from its model's object and boxes it for the cache; nil when the
+/// general path must decide.
+typealias ScalarFirstRead = @Sendable (JSONNode) -> CacheEntry?
+
+/// A type whose values can be read without a conversion context, when the JSON has the kind
+/// the type reads naturally.
+protocol ScalarFirstReadable: PropertyValue {
+    /// The value when `node` holds exactly this type's natural kind and converts cleanly.
+    static func plainValue(of node: JSONNode) -> Self?
+    /// A reader of the member `key`, as `Self` or, with `optional`, as `Self?`.
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead
+}
+
+extension ScalarFirstReadable {
+    /// The reader for a concrete `Self`; each conformance calls it from its own `firstRead`, so
+    /// the closure is specialized and boxes without looking up generic metadata.
+    @inline(__always)
+    static func specializedFirstRead(key: String, optional: Bool) -> ScalarFirstRead {
+        if optional {
+            return { node in
+                guard let member = node[key], let value = plainValue(of: member) else { return nil }
+                let wrapped: Self? = value
+                return CacheBox(wrapped, anyValue: wrapped)
+            }
+        }
+        return { node in
+            guard let member = node[key], let value = plainValue(of: member) else { return nil }
+            return CacheBox(value, anyValue: value)
+        }
+    }
+}
+
+extension FixedWidthInteger where Self: ScalarFirstReadable {
+    /// The same exact-integer step that opens the general conversion (`Conversion.swift`).
+    @inline(__always)
+    static func plainValue(of node: JSONNode) -> Self? {
+        guard let (negative, magnitude) = node.exactInteger else { return nil }
+        if negative {
+            return magnitude <= UInt64(Int64.max) ? Self(exactly: -Int64(magnitude)) : nil
+        }
+        return Self(exactly: magnitude)
+    }
+}
+
+extension Int: ScalarFirstReadable {
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+extension Int8: ScalarFirstReadable {
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+extension Int16: ScalarFirstReadable {
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+extension Int32: ScalarFirstReadable {
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+extension Int64: ScalarFirstReadable {
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+extension UInt: ScalarFirstReadable {
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+extension UInt8: ScalarFirstReadable {
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+extension UInt16: ScalarFirstReadable {
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+extension UInt32: ScalarFirstReadable {
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+extension UInt64: ScalarFirstReadable {
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+
+extension Double: ScalarFirstReadable {
+    /// A JSON number whose nearest `Double` is finite (`NumberParsing` rounds correctly, as
+    /// `Double(String)` does on the general path).
+    static func plainValue(of node: JSONNode) -> Double? {
+        guard let value = node.doubleValue, value.isFinite else { return nil }
+        return value
+    }
+
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+
+extension Bool: ScalarFirstReadable {
+    static func plainValue(of node: JSONNode) -> Bool? { node.boolValue }
+
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+
+extension String: ScalarFirstReadable {
+    static func plainValue(of node: JSONNode) -> String? { node.stringValue }
+
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
+}
+
+extension PropertyMetadata {
+    /// The scalar first read for a declaration, or nil when it needs the general path: more
+    /// than one path or a nested one, any option that brings a converter or a structure, or a
+    /// type other than a plain scalar or its optional.
+    static func scalarFirstRead(type: PropertyType, paths: [JSONPath], options: PropertyOptions) -> ScalarFirstRead? {
+        guard paths.count == 1, paths[0].segments.count == 1, case .key(let key) = paths[0].segments[0] else { return nil }
+        guard options.enumValues == nil, options.dateFormat == nil, options.embedPath == nil, options.converter == nil,
+            !options.cachedObject, options.inverse == nil, !options.group
+        else { return nil }
+        switch type {
+        case .optional(let wrapped):
+            if case .optional = wrapped { return nil }
+            guard let scalar = wrapped.swiftType as? any ScalarFirstReadable.Type else { return nil }
+            return scalar.firstRead(key: key, optional: true)
+        default:
+            guard let scalar = type.swiftType as? any ScalarFirstReadable.Type else { return nil }
+            return scalar.firstRead(key: key, optional: false)
+        }
+    }
+}
