@@ -27,7 +27,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "JSONModelKitTests", dependencies: ["JSONModelKit"], path: "Tests/JSONModelKitTests",
-            exclude: ["__Snapshots__"],  // expected texts the tests read by path
+            exclude: ["__Snapshots__", "Fixtures"],  // expected texts and samples the tests read by path
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -9,13 +9,35 @@ import Testing
 /// test another binary.
 @Suite("jsonmodel tool")
 struct ToolTests {
-    @Test func demoPrintsTheBigNumberExactly() throws {
+    @Test func demoTakesTheTour() throws {
         guard let result = try Tool.run(["demo"]) else { return }
         #expect(result.status == 0, "stderr: \(result.standardError)")
-        #expect(result.standardOutput.contains("12345678901234567890"))
-        #expect(result.standardOutput.contains("Zoë Łukasiewicz-Ørsted"))
+        #expect(result.standardError.isEmpty)
+        let output = result.standardOutput
+        // The lazy array before and after one element was read.
+        #expect(output.contains("ModelArray<Order>(count: 3, built: 0)"))
+        #expect(output.contains("ModelArray<Order>(count: 3, built: 1)"))
+        // Typed reads: the 20-digit id exactly, the date in UTC.
+        #expect(output.contains("12345678901234567890"))
+        #expect(output.contains("2025-03-12T17:04:11Z"))
+        // Descriptions, polymorphism and a diagnostic with its path.
+        #expect(output.contains("LineItem(sku: \"TEA-SEN-100\""))
+        #expect(output.contains("Customer(\n"))
+        #expect(output.contains("CardPayment(method: \"card\""))
+        #expect(output.contains("TransferPayment(method: \"transfer\""))
+        #expect(output.contains("Payment(method: \"voucher\")"))
+        #expect(output.contains("shipping.price: expected Double"))
         // The invalid snippet's error is reported with its position.
-        #expect(result.standardOutput.contains("line 4"))
+        #expect(output.contains("line 4, column 12"))
+        // Short enough to read in one screen.
+        #expect(output.split(separator: "\n", omittingEmptySubsequences: false).count < 60)
+    }
+
+    @Test func demoRefusesArguments() throws {
+        guard let result = try Tool.run(["demo", "extra"]) else { return }
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.contains("unexpected argument 'extra'"))
     }
 
     @Test func parseAcceptsAValidFile() throws {
@@ -82,11 +104,33 @@ struct ToolTests {
         #expect(result.standardError.contains("USAGE"))
     }
 
-    @Test(arguments: [["--help"], ["help"], ["-h"], ["help", "parse"], ["parse", "--help"], ["demo", "--help"], ["check-specs", "--help"]])
+    @Test(arguments: [
+        ["--help"], ["help"], ["-h"], ["help", "parse"], ["parse", "--help"], ["demo", "--help"], ["demo", "-h"],
+        ["check-specs", "--help"], ["describe", "-h"], ["generate", "--help"], ["generate", "-h"], ["help", "generate"],
+        ["validate", "--help"], ["validate", "-h"], ["help", "validate"],
+    ])
     func helpSucceeds(arguments: [String]) throws {
         guard let result = try Tool.run(arguments) else { return }
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(result.standardOutput.contains("USAGE"))
+        #expect(result.standardError.isEmpty)
+    }
+
+    @Test func topLevelHelpListsEveryCommandAndItsExitStatuses() throws {
+        guard let result = try Tool.run(["--help"]) else { return }
+        let output = result.standardOutput
+        #expect(output.contains("EXIT STATUS:"))
+        for command in ["demo", "parse", "check-specs", "describe", "generate", "validate"] {
+            let lines = output.split(separator: "\n").filter { $0.hasPrefix("  \(command) ") }
+            #expect(lines.count == 2, "\(command) needs a line in SUBCOMMANDS and one in EXIT STATUS")
+        }
+        #expect(output.contains("every command exits 2 for a wrong command line"))
+    }
+
+    @Test func helpForAnUnknownCommandIsAUsageError() throws {
+        guard let result = try Tool.run(["help", "frobnicate"]) else { return }
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("unknown subcommand 'frobnicate'"))
     }
 
     @Test func unknownOptionIsAUsageError() throws {
@@ -96,8 +140,8 @@ struct ToolTests {
     }
 }
 
-/// Runs the built `jsonmodel` binary.
-private enum Tool {
+/// Runs the built `jsonmodel` binary (shared by the tool test files).
+enum Tool {
     struct Output {
         var status: Int32
         var standardOutput: String
@@ -138,7 +182,9 @@ private enum Tool {
 
     /// Runs the tool with `arguments`, or records an issue and returns nil when
     /// the binary was not built.
-    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Output? {
+    static func run(
+        _ arguments: [String], standardInput input: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Output? {
         guard let binary else {
             let looked = candidates().map(\.path).joined(separator: "\n  ")
             Issue.record("jsonmodel binary not found; build it with `swift build` (or set \(environmentVariable)). Looked in:\n  \(looked)",
@@ -155,7 +201,13 @@ private enum Tool {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
+        let inputFile = try input.map { try TemporaryFile(contents: $0) }
+        defer { inputFile?.remove() }
+        if let inputFile {
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inputFile.path))
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutput.path))
         let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: standardError.path))
         defer {
@@ -176,7 +228,7 @@ private enum Tool {
 private final class BundleToken {}
 
 /// A file in the temporary folder with a unique name.
-private struct TemporaryFile {
+struct TemporaryFile {
     let path: String
 
     init(contents: String) throws {

@@ -11,6 +11,9 @@ protocol Command: Sendable {
     static var usage: String { get }
     /// The flags and options the command accepts besides `--help`.
     static var spec: ArgumentSpec { get }
+    /// The exit statuses besides 2 for a wrong command line, for `jsonmodel --help`
+    /// (default: "0"; see `ExitStatusSummaries.swift`).
+    static var exitStatuses: String { get }
     /// Runs the command and returns the process exit status.
     static func run(_ arguments: Arguments) -> ExitStatus
 }
@@ -42,7 +45,10 @@ enum Console {
 
 @main
 struct JSONModelTool {
-    static let commands: [any Command.Type] = [DemoCommand.self, ParseCommand.self, CheckSpecsCommand.self, DescribeCommand.self]
+    static let commands: [any Command.Type] = [
+        DemoCommand.self, ParseCommand.self, CheckSpecsCommand.self, DescribeCommand.self, GenerateCommand.self,
+        ValidateCommand.self,
+    ]
 
     static var usage: String {
         let width = commands.map { $0.name.count }.max() ?? 0
@@ -56,6 +62,8 @@ struct JSONModelTool {
 
             SUBCOMMANDS:
             \(list.joined(separator: "\n"))
+
+            \(exitStatusSection)
 
             Run 'jsonmodel help <subcommand>' or 'jsonmodel <subcommand> --help' for details.
             """

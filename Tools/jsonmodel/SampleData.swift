@@ -2,7 +2,9 @@
 enum SampleData {
     /// A page of orders from a small online shop's API: customers with
     /// non-ASCII names, line items with decimal prices, a 20-digit id that does
-    /// not fit in `Int64`, an escaped string and ISO 8601 dates.
+    /// not fit in `Int64`, an escaped string, ISO 8601 dates, payments of three
+    /// kinds (polymorphism) and one shipping price that is not a number
+    /// (`"free"`, for the demo's diagnostic).
     static let storeOrders = #"""
         {
           "shop": "Kettle & Crumb Tea Supply",
@@ -29,6 +31,7 @@ enum SampleData {
               ],
               "discount": {"code": "SPRING10", "rate": 0.10},
               "shipping": {"carrier": "DHL", "price": 4.95, "tracking": "JD014600006652817543"},
+              "payment": {"method": "card", "brand": "Visa", "last4": "4242"},
               "giftMessage": "Für Mama \u2764\ufe0f \u2014 \"Tee macht alles besser\"\nAlles Liebe, Zoë",
               "notes": null
             },
@@ -49,6 +52,7 @@ enum SampleData {
               ],
               "discount": null,
               "shipping": {"carrier": "EMS", "price": 18.00, "tracking": null},
+              "payment": {"method": "transfer", "iban": "DE89 3704 0044 0532 0130 00"},
               "giftMessage": "",
               "notes": "Leave at the door \/ ring twice"
             },
@@ -66,7 +70,8 @@ enum SampleData {
               },
               "items": [],
               "discount": null,
-              "shipping": {"carrier": "Correos", "price": 0, "tracking": null},
+              "shipping": {"carrier": "Correos", "price": "free", "tracking": null},
+              "payment": {"method": "voucher", "code": "SPRING-25"},
               "giftMessage": "",
               "notes": "Customer changed their mind; refund 1.5e1 EUR handling credit"
             }

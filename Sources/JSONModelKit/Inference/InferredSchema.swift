@@ -1,0 +1,147 @@
+/// Models inferred from sample JSON by ``ModelInference``: the root model first, then the
+/// models it nests, in the order they were met (breadth first).
+///
+/// Render it as Swift source (``swiftSource``), as a schema (``schema``, ``schemaText``), or read
+/// the models and properties directly.
+///
+/// ```swift
+/// let inferred = try ModelInference.infer(from: sample, rootName: "Order")
+/// inferred.models.map(\.name)                    // ["Order", "Customer", "Item"]
+/// inferred.models[0].properties[0].type          // .uint64
+/// ```
+public struct InferredSchema: Sendable, Hashable {
+    /// The models, root first.
+    public var models: [InferredModel]
+
+    public init(models: [InferredModel]) {
+        self.models = models
+    }
+
+    /// The model named `name`, if any.
+    public func model(named name: String) -> InferredModel? {
+        models.first { $0.name == name }
+    }
+}
+
+/// One inferred model: a name and its properties in the order their keys first appeared.
+public struct InferredModel: Sendable, Hashable {
+    /// The model's name, UpperCamelCase.
+    public var name: String
+    /// The properties, in the order their keys first appeared in the samples.
+    public var properties: [InferredProperty]
+
+    public init(name: String, properties: [InferredProperty]) {
+        self.name = name
+        self.properties = properties
+    }
+}
+
+/// One inferred property.
+public struct InferredProperty: Sendable, Hashable {
+    /// The Swift-style property name (lowerCamelCase).
+    public var name: String
+    /// The JSON key the samples used.
+    public var key: String
+    /// The type, optional when some sample had `null` or lacked the key.
+    public var type: InferredType
+    /// For strings: the small set of values the samples repeated, sorted; see
+    /// ``ModelInference/Options/enumMinimumOccurrences``.
+    public var enumValues: [String]?
+
+    public init(name: String, key: String, type: InferredType, enumValues: [String]? = nil) {
+        self.name = name
+        self.key = key
+        self.type = type
+        self.enumValues = enumValues
+    }
+
+    /// The path to the key when the name differs from it, else nil (the name is the path).
+    public var jsonPath: JSONPath? {
+        name == key ? nil : JSONPath([.key(key)])
+    }
+}
+
+/// The type of an inferred property.
+public indirect enum InferredType: Sendable, Hashable, CustomStringConvertible {
+    case bool
+    /// Integers that fit `Int64`.
+    case int
+    /// Integers beyond `Int64` that fit `UInt64`.
+    case uint64
+    /// Numbers with a fraction or an exponent that a `Double` holds exactly (15 significant digits).
+    case double
+    /// Numbers too long for the types above but within 38 digits.
+    case decimal
+    case string
+    /// Strings or numbers recognized as dates, with their format.
+    case date(DateFormat)
+    /// Values with no single type (mixed kinds, only nulls, numbers beyond `Decimal`), kept as JSON.
+    case json
+    /// A nested model, by name.
+    case model(String)
+    case array(InferredType)
+    /// An object whose keys are data (ids, numbers, dates, UUIDs) rather than names.
+    case dictionary(InferredType)
+    case optional(InferredType)
+
+    /// The type as a schema writes it: `Int`, `[Item]`, `Date?`, `[String: JSON]`.
+    public var schemaTypeName: ModelSchema.TypeName {
+        switch self {
+        case .bool: .named("Bool")
+        case .int: .named("Int")
+        case .uint64: .named("UInt64")
+        case .double: .named("Double")
+        case .decimal: .named("Decimal")
+        case .string: .named("String")
+        case .date: .named("Date")
+        case .json: .named("JSON")
+        case .model(let name): .named(name)
+        case .array(let element): .array(element.schemaTypeName)
+        case .dictionary(let value): .dictionary(value.schemaTypeName)
+        case .optional(let wrapped): .optional(wrapped.schemaTypeName)
+        }
+    }
+
+    /// The type as Swift writes it in a registration block: `Int`, `[Item]`, `Date?`, `[String: JSONValue]`.
+    public var swiftTypeName: String {
+        switch self {
+        case .json: "JSONValue"
+        case .array(let element): "[\(element.swiftTypeName)]"
+        case .dictionary(let value): "[String: \(value.swiftTypeName)]"
+        case .optional(let wrapped): "\(wrapped.swiftTypeName)?"
+        default: schemaTypeName.description
+        }
+    }
+
+    public var description: String { schemaTypeName.description }
+
+    /// The date format of a date, or of the dates an array or dictionary holds.
+    public var dateFormat: DateFormat? {
+        switch self {
+        case .date(let format): format
+        case .array(let inner), .dictionary(let inner), .optional(let inner): inner.dateFormat
+        default: nil
+        }
+    }
+
+    /// The type without its optional wrapper.
+    public var unwrapped: InferredType {
+        if case .optional(let wrapped) = self { return wrapped }
+        return self
+    }
+
+    /// The type made optional (once).
+    var optional: InferredType {
+        if case .optional = self { return self }
+        return .optional(self)
+    }
+
+    /// Whether Swift needs Foundation for this type (`Date`, `Decimal`).
+    var needsFoundation: Bool {
+        switch self {
+        case .date, .decimal: true
+        case .array(let inner), .dictionary(let inner), .optional(let inner): inner.needsFoundation
+        default: false
+        }
+    }
+}

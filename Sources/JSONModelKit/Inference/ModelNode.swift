@@ -1,0 +1,66 @@
+/// A model found in the samples, before it has its final name.
+final class ModelNode {
+    /// The name its key suggests (`Customer`, `LineItem`), before prefixes and collisions.
+    let candidateName: String
+    var properties: [PropertyNode] = []
+
+    init(candidateName: String) {
+        self.candidateName = candidateName
+    }
+
+    /// Same keys, types and enum values, nested models compared the same way.
+    func hasSameShape(as other: ModelNode) -> Bool {
+        self === other || properties == other.properties
+    }
+}
+
+/// One property of a ``ModelNode``.
+struct PropertyNode: Equatable {
+    var key: String
+    var type: NodeType
+    var enumValues: [String]?
+}
+
+/// A property type whose models are still nodes.
+indirect enum NodeType: Equatable {
+    case scalar(InferredType)
+    case model(ModelNode)
+    case array(NodeType)
+    case dictionary(NodeType)
+    case optional(NodeType)
+
+    static func == (lhs: NodeType, rhs: NodeType) -> Bool {
+        switch (lhs, rhs) {
+        case (.scalar(let a), .scalar(let b)): a == b
+        case (.model(let a), .model(let b)): a.candidateName == b.candidateName && a.hasSameShape(as: b)
+        case (.array(let a), .array(let b)), (.dictionary(let a), .dictionary(let b)), (.optional(let a), .optional(let b)):
+            a == b
+        default: false
+        }
+    }
+
+    var optional: NodeType {
+        if case .optional = self { return self }
+        return .optional(self)
+    }
+
+    /// The models this type holds directly (through arrays, dictionaries and optionals).
+    var models: [ModelNode] {
+        switch self {
+        case .scalar: []
+        case .model(let node): [node]
+        case .array(let inner), .dictionary(let inner), .optional(let inner): inner.models
+        }
+    }
+
+    /// The type with each model replaced by its name.
+    func inferredType(names: (ModelNode) -> String) -> InferredType {
+        switch self {
+        case .scalar(let type): type
+        case .model(let node): .model(names(node))
+        case .array(let inner): .array(inner.inferredType(names: names))
+        case .dictionary(let inner): .dictionary(inner.inferredType(names: names))
+        case .optional(let inner): .optional(inner.inferredType(names: names))
+        }
+    }
+}

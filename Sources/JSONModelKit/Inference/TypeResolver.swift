@@ -1,0 +1,154 @@
+/// Turns summaries of the samples into types: the rules of ``ModelInference``.
+struct TypeResolver {
+    let options: ModelInference.Options
+
+    /// Where a value sits, which names its model and hints at dates.
+    enum Place {
+        /// The value of a key.
+        case key(String)
+        /// An element of the array (or a value of the dictionary) at a key.
+        case element(ofKey: String)
+
+        var key: String {
+            switch self {
+            case .key(let key), .element(ofKey: let key): key
+            }
+        }
+
+        var modelName: String {
+            switch self {
+            case .key(let key): InferenceNames.typeName(for: key)
+            case .element(let key): InferenceNames.elementTypeName(forKey: key)
+            }
+        }
+    }
+
+    /// Keys whose strings are identities, free text or open-ended code lists (a language seen
+    /// twice in a sample is not the only language), never enum values; matched on the last word.
+    static let nonEnumWords: Set<String> = [
+        "id", "ids", "uuid", "guid", "name", "title", "email", "url", "uri", "link", "href", "description",
+        "text", "message", "comment", "note", "notes", "label", "key", "token", "hash", "password", "path",
+        "phone", "address", "summary", "body", "content", "lang", "language", "locale", "timezone", "zone",
+    ]
+
+    /// The model for the objects of `summary`, its properties in key order.
+    func modelNode(from summary: ObjectSummary, candidateName: String) -> ModelNode {
+        let node = ModelNode(candidateName: candidateName)
+        for key in summary.keys {
+            guard let member = summary.members[key] else { continue }
+            var (type, enumValues) = resolve(member.values, at: .key(key))
+            if member.count < summary.count { type = type.optional }
+            node.properties.append(PropertyNode(key: key, type: type, enumValues: enumValues))
+        }
+        return node
+    }
+
+    /// The type of the values of `summary`, and their enum values when they form a small set.
+    func resolve(_ summary: ValueSummary, at place: Place) -> (NodeType, [String]?) {
+        var type: NodeType
+        var enumValues: [String]?
+        var optional = summary.nulls > 0
+        if summary.kindCount == 0 {
+            // Only nulls (or nothing): no type to give but raw JSON.
+            type = .scalar(.json)
+            optional = true
+        } else if summary.kindCount > 1 || summary.opaque > 0 {
+            type = .scalar(.json)
+        } else if summary.bools > 0 {
+            type = .scalar(.bool)
+        } else if let numbers = summary.numbers {
+            if let format = DateInference.format(of: numbers, key: place.key) {
+                type = .scalar(.date(format))
+                optional = true
+            } else {
+                type = .scalar(numberType(numbers))
+            }
+        } else if let strings = summary.strings {
+            if let format = DateInference.format(of: strings, key: place.key) {
+                type = .scalar(.date(format))
+                optional = true
+            } else {
+                type = .scalar(.string)
+                enumValues = self.enumValues(strings, key: place.key)
+            }
+        } else if let objects = summary.objects {
+            type = objectType(objects, at: place)
+        } else if let arrays = summary.arrays {
+            if arrays.elements.count == 0 {
+                type = .array(.scalar(.json))
+            } else {
+                let (element, _) = resolve(arrays.elements, at: .element(ofKey: place.key))
+                type = .array(element)
+            }
+        } else {
+            type = .scalar(.json)
+        }
+        return (optional ? type.optional : type, enumValues)
+    }
+
+    /// A nested model, or a dictionary when every key is data.
+    private func objectType(_ objects: ObjectSummary, at place: Place) -> NodeType {
+        if objects.keys.isEmpty { return .dictionary(.scalar(.json)) }
+        guard objects.keys.allSatisfy(Self.isDataKey) else {
+            return .model(modelNode(from: objects, candidateName: place.modelName))
+        }
+        let values = ValueSummary()
+        for key in objects.keys {
+            if let member = objects.members[key] { values.merge(member.values) }
+        }
+        let (value, _) = resolve(values, at: .element(ofKey: place.key))
+        return .dictionary(value)
+    }
+
+    /// Whether a key is data rather than a name: it starts with a digit (ids, years, dates,
+    /// versions), optionally after a minus sign, or it is a UUID.
+    static func isDataKey(_ key: String) -> Bool {
+        var scalars = key.unicodeScalars[...]
+        if scalars.first == "-" { scalars = scalars.dropFirst() }
+        if let first = scalars.first, InferenceNames.isDigit(first) { return true }
+        return isUUID(key)
+    }
+
+    static func isUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+                else { return false }
+            }
+        }
+        return true
+    }
+
+    /// The narrowest type that holds every number exactly.
+    func numberType(_ numbers: NumberSummary) -> InferredType {
+        let fitsDecimal = numbers.maximumSignificantDigits <= 38
+            && (numbers.maximumSignificantDigits == 0
+                || (numbers.minimumExponent >= -128 && numbers.maximumExponent <= 127))
+        if numbers.allIntegers {
+            if numbers.allFitInt64 { return .int }
+            if numbers.allFitUInt64 { return .uint64 }
+            return fitsDecimal ? .decimal : .json
+        }
+        let fitsDouble = numbers.maximumSignificantDigits <= 15
+            && (numbers.maximumSignificantDigits == 0
+                || (numbers.minimumExponent >= -300 && numbers.maximumExponent + numbers.maximumSignificantDigits <= 300))
+        if fitsDouble { return .double }
+        return fitsDecimal ? .decimal : .json
+    }
+
+    /// The sorted values of a small repeated set of strings, or nil; see
+    /// ``ModelInference/Options/enumMinimumOccurrences``.
+    func enumValues(_ strings: StringSummary, key: String) -> [String]? {
+        guard !strings.tooManyDistinct, strings.allEnumLike, strings.count >= options.enumMinimumOccurrences,
+            strings.distinct.count >= 2, strings.distinct.count <= options.enumMaximumValues,
+            strings.count >= 2 * strings.distinct.count
+        else { return nil }
+        if let last = InferenceNames.words(of: key).last?.lowercased(), Self.nonEnumWords.contains(last) { return nil }
+        return strings.distinct.keys.sorted()
+    }
+}

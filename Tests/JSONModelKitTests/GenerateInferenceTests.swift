@@ -1,0 +1,323 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// The rules of `ModelInference`, one at a time.
+@Suite("Model inference")
+struct GenerateInferenceTests {
+    /// Infers from JSON text and returns the root model's properties by key.
+    private func infer(
+        _ json: String, name: String = "Root", options: ModelInference.Options = .init()
+    ) throws -> InferredSchema {
+        try ModelInference.infer(from: Data(json.utf8), rootName: name, options: options)
+    }
+
+    private func types(_ json: String) throws -> [String: String] {
+        let root = try infer(json).models[0]
+        return Dictionary(uniqueKeysWithValues: root.properties.map { ($0.key, $0.type.description) })
+    }
+
+    private func property(_ key: String, in json: String) throws -> InferredProperty? {
+        try infer(json).models[0].properties.first { $0.key == key }
+    }
+
+    // MARK: Types
+
+    @Test func numbersTakeTheNarrowestExactType() throws {
+        let found = try types("""
+            {"small": 42, "negative": -7, "beyondInt64": 18446744073709551615, "longInteger": 123456789012345678901234567890,
+             "fraction": 2.5, "exponent": 1e3, "longFraction": 1.0834567890123456789, "tooLong": 1e400,
+             "fifteenDigits": 0.123456789012345, "zero": 0.0}
+            """)
+        #expect(found == [
+            "small": "Int", "negative": "Int", "beyondInt64": "UInt64", "longInteger": "Decimal",
+            "fraction": "Double", "exponent": "Double", "longFraction": "Decimal", "tooLong": "JSON",
+            "fifteenDigits": "Double", "zero": "Double",
+        ])
+    }
+
+    @Test func mergedNumbersWidenTogether() throws {
+        let found = try types("""
+            [{"a": 1, "b": 1, "c": -1, "d": 1, "e": true},
+             {"a": 2.5, "b": 18446744073709551615, "c": 18446744073709551615, "d": "1", "e": false}]
+            """)
+        // Int + Double → Double; Int + UInt64 → UInt64; negative + UInt64 → Decimal; number + string → JSON.
+        #expect(found == ["a": "Double", "b": "UInt64", "c": "Decimal", "d": "JSON", "e": "Bool"])
+    }
+
+    @Test func nullsAndMissingKeysMakeOptionals() throws {
+        let found = try types("""
+            [{"always": 1, "sometimesNull": 1, "sometimesMissing": "x", "onlyNull": null, "nested": {"a": 1}},
+             {"always": 2, "sometimesNull": null, "onlyNull": null, "nested": null}]
+            """)
+        #expect(found == [
+            "always": "Int", "sometimesNull": "Int?", "sometimesMissing": "String?", "onlyNull": "JSON?",
+            "nested": "Nested?",
+        ])
+    }
+
+    @Test func keysMissingInsideNestedArraysMakeOptionals() throws {
+        let inferred = try infer("""
+            {"items": [{"sku": "a", "qty": 1}, {"sku": "b"}, {"sku": "c", "qty": null, "note": "x"}]}
+            """)
+        #expect(inferred.models.map(\.name) == ["Root", "Item"])
+        let item = try #require(inferred.model(named: "Item"))
+        #expect(item.properties.map(\.type.description) == ["String", "Int?", "String?"])
+    }
+
+    @Test func arraysOfScalarsModelsAndArrays() throws {
+        let found = try types("""
+            {"tags": ["a", "b"], "maybe": [1, null], "empty": [], "mixed": [1, "a"], "matrix": [[1, 2], []],
+             "lines": [{"n": 1}], "grid": [[{"v": 1}]], "emptyObject": {}, "nullInModels": [{"n": 1}, null]}
+            """)
+        #expect(found == [
+            "tags": "[String]", "maybe": "[Int?]", "empty": "[JSON]", "mixed": "[JSON]", "matrix": "[[Int]]",
+            "lines": "[Line]", "grid": "[[GridItem]]", "emptyObject": "[String: JSON]",
+            "nullInModels": "[NullInModel?]",
+        ])
+    }
+
+    @Test func objectsWithDataKeysAreDictionaries() throws {
+        let found = try types("""
+            {"byYear": {"2019": 1, "2020": 2.5}, "byID": {"7f1c2d9e-0b7a-4c1e-9f57-1c2b3d4e5f60": {"n": 1}},
+             "negative": {"-1": "a", "2": "b"}, "named": {"one": 1, "2": 2}}
+            """)
+        #expect(found["byYear"] == "[String: Double]")
+        #expect(found["byID"] == "[String: ByIDItem]")
+        #expect(found["negative"] == "[String: String]")
+        // One key that is a name is enough to make a model.
+        #expect(found["named"] == "Named")
+    }
+
+    @Test func tooDeepBecomesJSONWithoutRecursingForever() throws {
+        let depth = 400
+        let json = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+        let inferred = try infer(json, options: .init(maximumDepth: 8))
+        #expect(inferred.models.count == 8)
+        #expect(inferred.models.last?.properties.first?.type == .json)
+    }
+
+    // MARK: Dates
+
+    @Test(arguments: [
+        ("2025-03-12T18:04:11+01:00", DateFormat.iso8601), ("2025-03-12T18:04:11.250Z", .iso8601),
+        ("2025-03-12 18:04", .iso8601), ("2025-03-12", .yearMonthDayDashes), ("2025/03/12", .yearMonthDaySlashes),
+        ("Tue Jun 3 2008 11:05:30 GMT", .javaScript), ("05/31/2025", .monthDayYear), ("31/05/2025", .dayMonthYear),
+        ("05-31-2025", .monthDayYearDashes), ("31-05-2025", .dayMonthYearDashes),
+    ])
+    func datesAreRecognizedByFormat(text: String, format: DateFormat) throws {
+        let found = try #require(try property("when", in: #"{"when": "\#(text)"}"#))
+        #expect(found.type == .optional(.date(format)))
+    }
+
+    @Test func ambiguousDayAndMonthReadMonthFirstUnlessAValueSaysOtherwise() throws {
+        #expect(try property("d", in: #"[{"d": "05/06/2018"}, {"d": "01/02/2018"}]"#)?.type == .optional(.date(.monthDayYear)))
+        #expect(try property("d", in: #"[{"d": "05/06/2018"}, {"d": "13/02/2018"}]"#)?.type == .optional(.date(.dayMonthYear)))
+        // No single format reads both: not a date.
+        #expect(try property("d", in: #"[{"d": "13/02/2018"}, {"d": "02/13/2018"}]"#)?.type == .string)
+    }
+
+    @Test func digitOnlyDatesNeedAKeyThatNamesADate() throws {
+        #expect(try property("start_date", in: #"{"start_date": "20250531"}"#)?.type == .optional(.date(.yearMonthDayCompact)))
+        #expect(try property("code", in: #"{"code": "20250531"}"#)?.type == .string)
+        #expect(try property("created_at", in: #"{"created_at": 1710000000}"#)?.type == .optional(.date(.secondsSince1970)))
+        #expect(try property("createdAt", in: #"{"createdAt": 1710000000.5}"#)?.type == .optional(.date(.secondsSince1970)))
+        #expect(try property("updatedTimestamp", in: #"{"updatedTimestamp": 1710000000123}"#)?.type
+            == .optional(.date(.millisecondsSince1970)))
+        #expect(try property("count", in: #"{"count": 1710000000}"#)?.type == .int)
+        // Under a date key, but out of the plausible range: a number.
+        #expect(try property("created_at", in: #"{"created_at": 12}"#)?.type == .int)
+    }
+
+    @Test func aNonDateAmongDatesMakesAString() throws {
+        #expect(try property("d", in: #"[{"d": "2025-01-01"}, {"d": "soon"}]"#)?.type == .string)
+        #expect(try property("d", in: #"[{"d": "2025-01-01"}, {"d": null}]"#)?.type == .optional(.date(.yearMonthDayDashes)))
+    }
+
+    // MARK: Enum values
+
+    @Test func smallRepeatedStringSetsBecomeEnumValues() throws {
+        let four = #"[{"s": "b"}, {"s": "a"}, {"s": "b"}, {"s": "a"}]"#
+        #expect(try property("s", in: four)?.enumValues == ["a", "b"])
+        // Three values are too few to call a set.
+        #expect(try property("s", in: #"[{"s": "b"}, {"s": "a"}, {"s": "b"}]"#)?.enumValues == nil)
+        // One distinct value is not a set.
+        #expect(try property("s", in: #"[{"s": "a"}, {"s": "a"}, {"s": "a"}, {"s": "a"}]"#)?.enumValues == nil)
+        // Each value must repeat: 3 distinct in 4 is not.
+        #expect(try property("s", in: #"[{"s": "a"}, {"s": "b"}, {"s": "c"}, {"s": "a"}]"#)?.enumValues == nil)
+        // Nulls do not count, and make the property optional.
+        let withNull = #"[{"s": "b"}, {"s": "a"}, {"s": "b"}, {"s": "a"}, {"s": null}]"#
+        #expect(try property("s", in: withNull)?.enumValues == ["a", "b"])
+        #expect(try property("s", in: withNull)?.type == .optional(.string))
+    }
+
+    @Test func enumThresholdsAreOptions() throws {
+        let values = (0..<11).flatMap { [#"{"s": "v\#($0)"}"#, #"{"s": "v\#($0)"}"#] }
+        let json = "[" + values.joined(separator: ", ") + "]"
+        // 11 distinct values: more than the default 10.
+        #expect(try infer(json).models[0].properties[0].enumValues == nil)
+        let wider = try infer(json, options: .init(enumMaximumValues: 11))
+        #expect(wider.models[0].properties[0].enumValues?.count == 11)
+        let stricter = try infer(#"[{"s": "a"}, {"s": "b"}, {"s": "a"}, {"s": "b"}]"#, options: .init(enumMinimumOccurrences: 5))
+        #expect(stricter.models[0].properties[0].enumValues == nil)
+    }
+
+    @Test func namesTextAndLongValuesAreNotEnums() throws {
+        let names = #"[{"user_name": "Ann"}, {"user_name": "Bob"}, {"user_name": "Ann"}, {"user_name": "Bob"}]"#
+        #expect(try property("user_name", in: names)?.enumValues == nil)
+        let long = String(repeating: "x", count: 33)
+        let longValues = #"[{"s": "\#(long)"}, {"s": "a"}, {"s": "\#(long)"}, {"s": "a"}]"#
+        #expect(try property("s", in: longValues)?.enumValues == nil)
+        let lines = #"[{"s": "a\nb"}, {"s": "a"}, {"s": "a\nb"}, {"s": "a"}]"#
+        #expect(try property("s", in: lines)?.enumValues == nil)
+    }
+
+    // MARK: Names
+
+    @Test(arguments: [
+        ("first_name", "firstName"), ("first-name", "firstName"), ("First Name", "firstName"), ("FirstName", "firstName"),
+        ("FIRST_NAME", "firstName"), ("firstName", "firstName"), ("user_id", "userID"), ("avatar_url", "avatarURL"),
+        ("user_ids", "userIDs"), ("ID", "id"), ("URL", "url"), ("HTTPStatusCode", "httpStatusCode"),
+        ("productSKU", "productSKU"), ("iOSVersion", "iOSVersion"), ("utf8Bytes", "utf8Bytes"), ("2fa", "_2fa"),
+        ("3d_model", "_3dModel"), ("a.b", "aB"), ("größe", "größe"), ("emoji🙂", "emoji"), ("!!!", "unnamed"),
+        ("", "unnamed"), ("__private", "private"), ("class", "class"), ("in", "in"),
+    ])
+    func propertyNamesFromAnyKeyStyle(key: String, name: String) {
+        #expect(InferenceNames.propertyName(forKey: key) == name)
+    }
+
+    @Test(arguments: [
+        ("line_items", "LineItem"), ("people", "Person"), ("children", "Child"), ("categories", "Category"),
+        ("addresses", "Address"), ("statuses", "Status"), ("boxes", "Box"), ("matches", "Match"), ("movies", "Movie"),
+        ("data", "DataItem"), ("news", "NewsItem"), ("address", "AddressItem"), ("tagList", "Tag"),
+        ("user_ids", "UserID"), ("series", "SeriesItem"), ("analyses", "Analysis"), ("photos", "Photo"),
+        ("URLs", "URL"),
+    ])
+    func elementModelNamesAreSingular(key: String, name: String) {
+        #expect(InferenceNames.elementTypeName(forKey: key) == name)
+    }
+
+    @Test func reservedAndKeywordNames() throws {
+        let root = try infer("""
+            {"description": 1, "value": 2, "json": 3, "self": 4, "init": 5, "model": 6, "class": 7, "default": 8,
+             "add": 9, "type": 10}
+            """).models[0]
+        #expect(root.properties.map(\.name) == [
+            "descriptionField", "valueField", "jsonField", "selfField", "initField", "modelField", "class", "default",
+            "add", "type",
+        ])
+        #expect(root.properties[0].jsonPath == ["description"])
+        #expect(root.properties[6].jsonPath == nil)
+        let swift = try infer(#"{"add": 1}"#).swiftSource
+        #expect(swift.contains(#"p.add("add", Int.self)"#))
+    }
+
+    @Test func keysThatMeetOnOneNameAreNumbered() throws {
+        let root = try infer(#"{"first_name": 1, "firstName": 2, "FIRST_NAME": 3, "first-name": 4}"#).models[0]
+        // The key spelled like the name keeps it; the others count up in key order.
+        #expect(root.properties.map(\.name) == ["firstName2", "firstName", "firstName3", "firstName4"])
+        #expect(root.properties.map(\.jsonPath) == [["first_name"], nil, ["FIRST_NAME"], ["first-name"]])
+    }
+
+    @Test func pathsOfKeysWithDotsAreSegments() throws {
+        let inferred = try infer(#"{"a.b": 1, "c[0]": 2, "": 3}"#)
+        #expect(inferred.swiftSource.contains(#"p.aB(Int.self, jsonPath: ["a.b"])"#))
+        #expect(inferred.swiftSource.contains(#"p.c0(Int.self, jsonPath: ["c[0]"])"#))
+        #expect(inferred.schemaText.contains(#"{"name": "unnamed", "type": "Int", "jsonPath": [""]}"#))
+    }
+
+    @Test func rootNameIsTurnedIntoATypeName() throws {
+        #expect(try infer("{}", name: "order item").models[0].name == "OrderItem")
+        #expect(try ModelInference.modelName(for: "order item") == "OrderItem")
+        #expect(try ModelInference.modelName(for: "Order", options: .init(modelNamePrefix: "Shop")) == "Order")
+        #expect(try infer("{}", name: "api_response").models[0].name == "APIResponse")
+        #expect(throws: ModelInferenceError.self) { try infer("{}", name: "!!!") }
+        #expect(throws: ModelInferenceError.self) { try infer("{}", name: "data") }
+        #expect(throws: ModelInferenceError.self) { try infer("{}", options: .init(modelNamePrefix: "1x")) }
+    }
+
+    // MARK: Model names
+
+    @Test func equalShapesShareAModelAndOtherShapesTakeTheParentsName() throws {
+        let inferred = try infer("""
+            {"repo": {"owner": {"login": "a"}, "author": {"login": "x", "id": 1}},
+             "org": {"owner": {"team": "core"}, "author": {"login": "y", "id": 2}},
+             "third": {"owner": {"seats": 3}}}
+            """)
+        #expect(inferred.models.map(\.name) == ["Root", "Repo", "Org", "Third", "Owner", "Author", "OrgOwner", "ThirdOwner"])
+        let org = try #require(inferred.model(named: "Org"))
+        #expect(org.properties.map(\.type) == [.model("OrgOwner"), .model("Author")])
+    }
+
+    @Test func clashesWithTheParentNameFallBackToNumbers() throws {
+        // "Owner" is taken, and so is "ThingOwner" (the parent's name first): the next is Owner2.
+        let inferred = try infer("""
+            {"owner": {"a": 1}, "thing_owner": {"b": 1}, "thing": {"owner": {"c": 1}}}
+            """)
+        #expect(inferred.models.map(\.name) == ["Root", "Owner", "ThingOwner", "Thing", "Owner2"])
+    }
+
+    @Test func reservedTypeNamesTakeTheParentsName() throws {
+        let inferred = try infer(#"{"data": {"a": 1}, "error": {"b": 1}, "url": {"c": 1}, "type": {"d": 1}}"#, name: "Response")
+        #expect(inferred.models.map(\.name) == ["Response", "ResponseData", "ResponseError", "ResponseURL", "ResponseType"])
+    }
+
+    @Test func thePrefixNamesNestedModelsOnly() throws {
+        let inferred = try infer(#"{"customer": {"a": 1}, "3d": {"x": 1}}"#, name: "ShopOrder", options: .init(modelNamePrefix: "Shop"))
+        #expect(inferred.models.map(\.name) == ["ShopOrder", "ShopCustomer", "Shop3d"])
+    }
+
+    // MARK: Input errors
+
+    @Test func samplesThatAreNotObjectsAreRefused() throws {
+        #expect(throws: ModelInferenceError.notAnObject(found: .number)) { try infer("3") }
+        #expect(throws: ModelInferenceError.emptyArray) { try infer("[]") }
+        #expect(throws: ModelInferenceError.elementNotAnObject(index: 1, found: .null)) { try infer(#"[{"a": 1}, null]"#) }
+        do {
+            _ = try infer("{\n  \"a\": tru\n}")
+            Issue.record("expected an error")
+        } catch let error as ModelInferenceError {
+            guard case .invalidJSON(let parseError) = error else {
+                Issue.record("expected invalidJSON, got \(error)")
+                return
+            }
+            #expect(parseError.line == 2)
+            #expect(error.description.hasPrefix("invalid JSON at line 2, column 8"))
+        }
+    }
+
+    @Test func anEmptyObjectGivesAModelWithNoProperties() throws {
+        let inferred = try infer("{}", name: "Nothing")
+        #expect(inferred.models == [InferredModel(name: "Nothing", properties: [])])
+        #expect(inferred.swiftSource.contains("override class func properties(_ p: PropertyRegistrar) {}"))
+        let registry = ModelRegistry()
+        try registry.register(inferred.schema)
+    }
+
+    // MARK: Output
+
+    @Test func outputIsDeterministic() throws {
+        let url = GenerateFixtures.folder.appendingPathComponent("shop-orders.json")
+        let data = try Data(contentsOf: url)
+        let first = try ModelInference.infer(from: data, rootName: "Order")
+        for _ in 0..<5 {
+            let again = try ModelInference.infer(from: data, rootName: "Order")
+            #expect(again == first)
+            #expect(again.swiftSource == first.swiftSource)
+            #expect(again.schemaText == first.schemaText)
+        }
+    }
+
+    @Test func schemaTextReadsBackAsTheSchema() throws {
+        for fixture in GenerateFixtures.all {
+            let inferred = try fixture.infer()
+            #expect(try ModelSchema(string: inferred.schemaText) == inferred.schema, "\(fixture.sample)")
+        }
+    }
+
+    @Test func swiftLiteralsEscapeWhatSwiftCannotHoldAsIs() {
+        #expect(InferredSchema.swiftLiteral("a\"b\\c\nd\u{7}e\u{2028}") == #""a\"b\\c\nd\u{7}e\u{2028}""#)
+        #expect(InferredSchema.swiftLiteral("\u{301}x") == #""\u{301}x""#)
+        #expect(InferredSchema.swiftLiteral("Zoë 名") == #""Zoë 名""#)
+    }
+}

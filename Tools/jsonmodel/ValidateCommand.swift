@@ -1,0 +1,158 @@
+import Foundation
+import JSONModelKit
+
+/// `jsonmodel validate --schema S.json --model NAME FILE`: every value that does not convert, with its path.
+enum ValidateCommand: Command {
+    static let name = "validate"
+    static let abstract = "Check a JSON file against a schema model; print every problem with its path."
+    static let spec = ArgumentSpec(flags: [], options: ["schema", "model"])
+    static let exitStatuses = "0 no problems; 1 a problem or FILE not JSON; 2 unreadable file, bad schema, unknown model"
+    static let usageLine = "USAGE: jsonmodel validate --schema <schema.json> --model <name> <file>"
+    static let usage = """
+        OVERVIEW: \(abstract)
+
+        Registers the models of the schema file, reads FILE as the model NAME and converts
+        every property at once, nested models and array elements included. Prints one line
+        per value that did not convert cleanly (wrong type, lossy, out of range, invalid
+        text) as 'path: message (Model.property, kind)', then a summary line. A FILE that
+        holds an array checks each element; paths then start with its index ([2].price).
+        A key that is missing is not a problem: it reads as the property's default.
+
+        \(usageLine)
+
+        ARGUMENTS:
+          <file>            The JSON to check: an object, or an array of objects; '-' reads
+                            standard input.
+
+        OPTIONS:
+          --schema <file>   The schema ({"models": [...]}) declaring the model.
+          --model <name>    The model to read the file as.
+          -h, --help        Show this help.
+
+        OUTPUT: problems and the summary go to standard output; errors that stop the
+        check (unreadable files, a schema that does not load, an unknown model) go to
+        standard error.
+
+        EXIT STATUS: 0 when nothing is wrong; 1 when any value did not convert, or FILE is
+        not valid JSON (reported as '$: invalid JSON at line L, column C: ...') or not an
+        object or array of objects; 2 for a wrong command line, a FILE or schema that
+        cannot be read, a schema that does not load, or a model the schema does not declare.
+        """
+
+    static func run(_ arguments: Arguments) -> ExitStatus {
+        guard let schemaPath = arguments["schema"] else { return usageError("missing --schema <schema.json>") }
+        guard let modelName = arguments["model"] else { return usageError("missing --model <name>") }
+        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
+            return usageError(arguments.positionals.isEmpty ? "missing <file>" : "give exactly one <file>")
+        }
+
+        let registry = ModelRegistry()
+        let schema: ModelSchema
+        do {
+            schema = try ModelSchema(data: try ToolFiles.read(schemaPath))
+            try registry.register(schema)
+        } catch let error as ToolFiles.ReadError {
+            return setupError("\(error)")
+        } catch {
+            return setupError("\(schemaPath): \(error)")
+        }
+        guard registry.schemaMetadata(named: modelName) != nil else {
+            let known = schema.models.map(\.name).joined(separator: ", ")
+            return setupError("\(schemaPath) declares no model '\(modelName)' (it declares: \(known.isEmpty ? "none" : known))")
+        }
+        let data: Data
+        do {
+            data = try ToolFiles.read(path)
+        } catch {
+            return setupError("\(error)")
+        }
+
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(data: data)
+        } catch {
+            Console.out("$: invalid JSON at line \(error.line), column \(error.column): \(parseMessage(error))")
+            Console.out("\(path): not valid JSON")
+            return .failure
+        }
+
+        var problems: [String] = []
+        var checked = 0
+        let root = document.root
+        switch root.kind {
+        case .object:
+            checked = 1
+            problems = diagnostics(of: root.value, model: modelName, registry: registry, prefix: .root)
+        case .array:
+            for (index, element) in root.elements.enumerated() {
+                guard element.kind == .object else {
+                    problems.append("[\(index)]: expected an object (\(modelName)), found \(article(element.kind))")
+                    continue
+                }
+                checked += 1
+                problems += diagnostics(of: element.value, model: modelName, registry: registry, prefix: [.index(index)])
+            }
+        default:
+            problems.append("$: expected an object (\(modelName)) or an array of objects, found \(article(root.kind))")
+        }
+
+        for problem in problems { Console.out(problem) }
+        let objects = root.kind == .array ? " in \(checked) \(modelName) object\(checked == 1 ? "" : "s")" : ""
+        if problems.isEmpty {
+            Console.out("\(path): valid\(objects.isEmpty ? " \(modelName)" : objects)")
+            return .success
+        }
+        Console.out("\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")\(objects)")
+        return .failure
+    }
+
+    /// Every diagnostic of one object read as `model`, its path put after `prefix`.
+    private static func diagnostics(of value: JSONValue, model: String, registry: ModelRegistry, prefix: JSONPath) -> [String] {
+        let instance: JSONModel
+        do {
+            instance = try registry.makeModel(named: model, json: value)
+        } catch {
+            return ["\(prefix.isEmpty ? "$" : prefix.description): \(error)"]
+        }
+        do {
+            try instance.validate()
+            return []
+        } catch {
+            return error.diagnostics.map { diagnostic in
+                ModelDiagnostic(
+                    kind: diagnostic.kind, path: prefix.appending(contentsOf: diagnostic.path),
+                    property: diagnostic.property, model: diagnostic.model, message: diagnostic.message
+                ).description
+            }
+        }
+    }
+
+    /// "JSON parse error at line L, column C (byte B): message\n  near: …" → "message (byte B)".
+    private static func parseMessage(_ error: JSONParseError) -> String {
+        let firstLine = error.description.split(separator: "\n").first.map(String.init) ?? error.description
+        guard let marker = firstLine.range(of: "): ") else { return firstLine }
+        return String(firstLine[marker.upperBound...]) + " (byte \(error.offset))"
+    }
+
+    private static func article(_ kind: JSONKind) -> String {
+        switch kind {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    private static func usageError(_ message: String) -> ExitStatus {
+        Console.error("jsonmodel validate: \(message)\n\(usageLine)\nRun 'jsonmodel validate --help' for more.")
+        return .usage
+    }
+
+    /// A problem that stops the check before FILE is read: status 2.
+    private static func setupError(_ message: String) -> ExitStatus {
+        Console.error("jsonmodel validate: \(message)")
+        return .usage
+    }
+}
