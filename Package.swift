@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "JSONModelKit", targets: ["JSONModelKit"]),
         .executable(name: "jsonmodel", targets: ["jsonmodel"]),
         .executable(name: "jsonmodel-bench", targets: ["jsonmodel-bench"]),
+        // An example plugin (README, "Plugins"): build it against the host's JSONModelKit with the
+        // README's recipe; this product links its own copy, which the loader refuses.
+        .library(name: "ExampleModelsPlugin", type: .dynamic, targets: ["ExampleModelsPlugin"]),
     ],
     dependencies: [],
     targets: [
@@ -25,10 +28,14 @@ let package = Package(
         .executableTarget(
             name: "jsonmodel-bench", dependencies: ["JSONModelKit"], path: "Tools/jsonmodel-bench",
             swiftSettings: swiftSettings),
+        .target(name: "ExampleModelsPlugin", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
         .testTarget(
             name: "JSONModelKitTests", dependencies: ["JSONModelKit"], path: "Tests/JSONModelKitTests",
             exclude: ["__Snapshots__", "Fixtures"],  // expected texts and samples the tests read by path
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings,
+            // The plugin tests load plugins that leave JSONModelKit's symbols to the test program,
+            // which must export them. Test targets are in no product, so dependents are unaffected.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]),
     ],
     swiftLanguageModes: [.v6]
 )

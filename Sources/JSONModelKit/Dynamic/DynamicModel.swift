@@ -46,93 +46,23 @@ extension ModelRegistry {
     /// Registers the models of a schema, all or none.
     ///
     /// Checks that every type name is known (a built-in type, a model of this schema or of one
-    /// registered before, or a registered model class), that `extends` names a model and has
-    /// no cycle, that no model name is taken, that defaults convert, and that discriminators
-    /// name models. On any problem nothing is registered.
+    /// registered before, or a registered model class), that `extends` names a schema model and
+    /// has no cycle, that no model name is taken, that options suit their types, that defaults
+    /// convert, and that discriminators name schema models. On any problem nothing is
+    /// registered. A model registered again with an identical definition is left as it is; see
+    /// ``loadSchemas(at:)`` (Dynamic/SchemaLoading.swift) for files and folders.
     ///
     /// ```swift
     /// try ModelRegistry.shared.register(ModelSchema(data: schemaData))
     /// ```
     ///
-    /// - Throws: ``ModelSchemaError`` naming the model and property at fault.
+    /// - Throws: ``ModelSchemaError`` naming the model and property at fault (the first problem).
     public func register(_ schema: ModelSchema) throws(ModelSchemaError) {
-        var byName: [String: ModelSchema.Model] = [:]
-        for model in schema.models {
-            guard byName[model.name] == nil else { throw ModelSchemaError("the model name is used twice", model: model.name) }
-            guard schemaMetadata(named: model.name) == nil, modelType(named: model.name) == nil else {
-                throw ModelSchemaError("a model of this name is already registered", model: model.name)
-            }
-            byName[model.name] = model
-        }
-
-        func resolve(_ type: ModelSchema.TypeName, model: String, property: String) throws(ModelSchemaError) -> PropertyType {
-            switch type {
-            case .array(let element): return .array(try resolve(element, model: model, property: property))
-            case .dictionary(let value): return .dictionary(try resolve(value, model: model, property: property))
-            case .optional(let wrapped): return .optional(try resolve(wrapped, model: model, property: property))
-            case .named(let name):
-                if let builtin = Self.builtinTypes[name] { return builtin }
-                if byName[name] != nil || schemaMetadata(named: name) != nil { return .schemaModel(name) }
-                if let compiled = modelType(named: name) { return .model(compiled) }
-                throw ModelSchemaError("unknown type \"\(name)\"", model: model, property: property)
-            }
-        }
-
-        // Each model's chain of ancestors, root first, with cycles refused.
-        func chain(of model: ModelSchema.Model) throws(ModelSchemaError) -> [ModelSchema.Model] {
-            var result = [model]
-            var seen: Set<String> = [model.name]
-            var current = model
-            while let parent = current.extends {
-                guard let next = byName[parent] else {
-                    let message = schemaMetadata(named: parent) == nil
-                        ? "extends unknown model \"\(parent)\"" : "extends \"\(parent)\" from another schema; register them together"
-                    throw ModelSchemaError(message, model: current.name)
-                }
-                guard seen.insert(parent).inserted else {
-                    throw ModelSchemaError("\"extends\" forms a cycle through \(parent)", model: model.name)
-                }
-                result.append(next)
-                current = next
-            }
-            return result.reversed()
-        }
-
-        var built: [ModelMetadata] = []
-        for model in schema.models {
-            var declarations: [(declaration: PropertyDeclaration, declaringModel: String)] = []
-            for ancestor in try chain(of: model) {
-                for property in ancestor.properties {
-                    let type = try resolve(property.type, model: ancestor.name, property: property.name)
-                    let options = PropertyOptions(
-                        serialize: property.serialize, readOnly: property.readOnly, enumValues: property.enumValues,
-                        dateFormat: property.dateFormat.map(DateFormat.init(parsing:)), embedPath: property.embedPath,
-                        converter: property.converter.map(ConverterReference.named),
-                        inverse: property.inverse, group: property.group)
-                    let declaration = PropertyDeclaration(
-                        name: property.name, type: type, paths: property.paths, defaultValue: property.defaultValue,
-                        options: options
-                    ).checkingStructure()
-                    declarations.append((declaration, ancestor.name))
-                }
-            }
-            if let discriminator = model.discriminator {
-                for target in discriminator.map.values where byName[target] == nil && schemaMetadata(named: target) == nil {
-                    throw ModelSchemaError("the discriminator names unknown model \"\(target)\"", model: model.name)
-                }
-            }
-            let metadata = ModelMetadata(
-                modelName: model.name, modelType: DynamicModel.self, declarations: declarations, registry: self,
-                discriminator: model.discriminator.map {
-                    ModelDiscriminator(path: $0.path, map: $0.map, registry: self)
-                })
-            if let problem = metadata.problems.first {
-                throw ModelSchemaError(problem.message, model: problem.model, property: problem.property)
-            }
-            built.append(metadata)
-        }
-        if let taken = store(schemaModels: built) {
-            throw ModelSchemaError("a model of this name is already registered", model: taken)
+        let batch = SchemaBatch(models: schema.models.map { SchemaBatch.Entry(model: $0, file: nil) })
+        do {
+            try batch.register(in: self)
+        } catch {
+            throw error.problems[0]
         }
     }
 

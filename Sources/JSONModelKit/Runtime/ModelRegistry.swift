@@ -21,11 +21,15 @@ public final class ModelRegistry: Sendable {
         var types: [String: JSONModel.Type] = [:]
         /// Models declared by registered schemas, by name.
         var schemaModels: [String: ModelMetadata] = [:]
+        /// The schema definitions of `schemaModels`, to recognise an identical one registered again.
+        var schemaDefinitions: [String: ModelSchema.Model] = [:]
     }
 
     private let state = Locked(State())
     /// Converters, named converters and object stores registered here (Converters/ConverterRegistry.swift).
     let converters = ConverterTable()
+    /// The plugins loaded into this registry (Dynamic/PluginLoading.swift).
+    let plugins = PluginTable()
 
     /// Creates an empty registry.
     ///
@@ -38,13 +42,26 @@ public final class ModelRegistry: Sendable {
         state.withLock { $0.schemaModels[name] }
     }
 
-    /// Stores schema models, all or none: nil when every name was free, else the first taken name.
-    func store(schemaModels models: [ModelMetadata]) -> String? {
+    /// The definition the schema model named `name` was registered with, or nil.
+    func schemaDefinition(named name: String) -> ModelSchema.Model? {
+        state.withLock { $0.schemaDefinitions[name] }
+    }
+
+    /// Stores schema models with their definitions, all or none: nil when every name was free
+    /// (or held by an identical definition, which stays), else the first taken name.
+    func store(schemaModels models: [(metadata: ModelMetadata, definition: ModelSchema.Model)]) -> String? {
         state.withLock { state in
-            for model in models where state.schemaModels[model.modelName] != nil || state.types[model.modelName] != nil {
-                return model.modelName
+            var fresh: [(metadata: ModelMetadata, definition: ModelSchema.Model)] = []
+            for model in models {
+                let name = model.metadata.modelName
+                if state.schemaDefinitions[name] == model.definition { continue }
+                if state.schemaModels[name] != nil || state.types[name] != nil { return name }
+                fresh.append(model)
             }
-            for model in models { state.schemaModels[model.modelName] = model }
+            for model in fresh {
+                state.schemaModels[model.metadata.modelName] = model.metadata
+                state.schemaDefinitions[model.metadata.modelName] = model.definition
+            }
             return nil
         }
     }

@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+extension ModelRegistry {
+    /// Loads a plugin: a shared library whose entry point registers models, converters and
+    /// schemas (see ``JSONModelPlugin``), all or none.
+    ///
+    /// Opens the library (`dlopen`), calls its `jsonmodelkit_plugin_entry` with this
+    /// JSONModelKit's ABI version and a ``PluginRegistrar``, then checks what the plugin
+    /// registered (names free, class declarations valid, schemas valid against this registry
+    /// and the plugin's classes) and registers it all, or nothing.
+    ///
+    /// ```swift
+    /// try ModelRegistry.shared.loadPlugin(at: URL(fileURLWithPath: "plugins/libExampleModelsPlugin.so"))
+    /// let car = try ModelRegistry.shared.makeModel(named: "Vehicle", json: data)   // a Car
+    /// ```
+    ///
+    /// Loading a library that is already loaded into this registry (by any path that names
+    /// the same file) returns the first load's ``LoadedPlugin`` and calls nothing. A load that
+    /// failed leaves nothing registered, so a later load of the same library runs its entry
+    /// point again. Unloading is not supported: libraries stay mapped for the life of the
+    /// process, even after a failed load, because Swift types cannot leave a running process.
+    ///
+    /// The host must export JSONModelKit's symbols and the plugin must leave them undefined;
+    /// the README gives the build recipe. Compiled classes take their converters from
+    /// ``shared``, so load plugins whose classes use converters into ``shared``.
+    ///
+    /// - Parameter url: The shared library's path.
+    /// - Returns: What the plugin registered.
+    /// - Throws: ``PluginLoadError``; nothing was registered.
+    @discardableResult
+    public func loadPlugin(at url: URL) throws(PluginLoadError) -> LoadedPlugin {
+        try loadPlugin(at: url, hostABIVersion: JSONModelPlugin.abiVersion)
+    }
+
+    /// ``loadPlugin(at:)`` with the ABI version to present; tests present others.
+    func loadPlugin(at url: URL, hostABIVersion: Int32) throws(PluginLoadError) -> LoadedPlugin {
+        let path = url.standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: path) else { throw .fileNotFound(path: path) }
+        guard !PluginTable.insideEntryPoint else {
+            throw .registrationFailed(path: path, problems: ["a plugin cannot load plugins from its entry point"])
+        }
+        return try plugins.load { (table: inout PluginTable.Contents) throws(PluginLoadError) -> LoadedPlugin in
+            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+                let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
+                throw .cannotOpen(path: path, reason: reason + PluginTable.exportHint(for: reason))
+            }
+            let key = UInt(bitPattern: handle)
+            if let first = table.loaded[key] { return first }
+            guard let symbol = dlsym(handle, JSONModelPlugin.entryPointName) else {
+                throw .missingEntryPoint(path: path, symbol: JSONModelPlugin.entryPointName)
+            }
+            let entry = unsafeBitCast(symbol, to: JSONModelPlugin.EntryPoint.self)
+            let registrar = PluginRegistrar(pluginPath: path)
+            table.entryCalls += 1
+            let answer = PluginTable.$insideEntryPoint.withValue(true) {
+                withExtendedLifetime(registrar) {
+                    entry(hostABIVersion, Unmanaged.passUnretained(registrar).toOpaque())
+                }
+            }
+            if answer == JSONModelPlugin.unrecognizedRegistrar { throw .separateJSONModelKit(path: path) }
+            guard answer == hostABIVersion else {
+                throw .abiVersionMismatch(path: path, plugin: answer, host: hostABIVersion)
+            }
+            if let failure = registrar.failure { throw .registrationFailed(path: path, problems: [failure]) }
+            let plugin = try commit(registrar, abiVersion: answer)
+            table.loaded[key] = plugin
+            return plugin
+        }
+    }
+
+    /// Checks everything a plugin registered, then registers it all; or throws and registers nothing.
+    private func commit(_ registrar: PluginRegistrar, abiVersion: Int32) throws(PluginLoadError) -> LoadedPlugin {
+        let path = registrar.pluginPath
+        var problems: [String] = []
+        var classes: [String: JSONModel.Type] = [:]
+        for (name, type) in registrar.classes {
+            let display = String(reflecting: type)
+            if let other = classes[name], other != type {
+                problems.append("\(name): registered twice, for \(String(reflecting: other)) and \(display)")
+                continue
+            }
+            classes[name] = type
+            if let existing = modelType(named: name), existing != type {
+                problems.append("\(name): the name is taken by the model class \(String(reflecting: existing))")
+            } else if schemaMetadata(named: name) != nil {
+                problems.append("\(name): the name is taken by a schema model")
+            }
+            // Built apart from the registry: storing it would register the name on failure too.
+            problems += ModelRegistry.buildMetadata(for: type).problems.map { "\($0)" }
+        }
+        let batch = SchemaBatch(models: registrar.schemas.flatMap { schema in
+            schema.models.map { SchemaBatch.Entry(model: $0, file: path) }
+        })
+        var prepared: SchemaBatch.Prepared = []
+        do {
+            prepared = try batch.prepare(for: self, classes: classes)
+        } catch {
+            problems += error.problems.map { "\($0)" }
+        }
+        guard problems.isEmpty else { throw .registrationFailed(path: path, problems: problems) }
+        if let taken = store(schemaModels: prepared) {
+            throw .registrationFailed(path: path, problems: ["\(taken): a model of this name was registered meanwhile"])
+        }
+        for (name, type) in registrar.classes { register(type, name: name) }
+        for apply in registrar.converters { apply(self) }
+        return LoadedPlugin(
+            path: path, abiVersion: abiVersion, modelClasses: registrar.classes.map(\.name),
+            schemaModels: batch.entries.map(\.model.name), converters: registrar.converters.count)
+    }
+}
+
+/// A plugin loaded into a registry.
+public struct LoadedPlugin: Sendable, Hashable {
+    /// The library's path, as given to the first load.
+    public let path: String
+    /// The ABI version the plugin was built for (equal to the host's).
+    public let abiVersion: Int32
+    /// The names of the model classes it registered.
+    public let modelClasses: [String]
+    /// The names of the schema models it registered.
+    public let schemaModels: [String]
+    /// How many converters it registered.
+    public let converters: Int
+}
+
+/// Why a plugin could not be loaded. Nothing it registered was kept.
+public enum PluginLoadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No file at the path.
+    case fileNotFound(path: String)
+    /// `dlopen` refused the file: not a shared library, a missing dependency, or symbols the
+    /// host does not provide.
+    case cannotOpen(path: String, reason: String)
+    /// The library does not export the entry point.
+    case missingEntryPoint(path: String, symbol: String)
+    /// The plugin was built for another ABI version.
+    case abiVersionMismatch(path: String, plugin: Int32, host: Int32)
+    /// The plugin carries its own copy of JSONModelKit, so its classes are not the host's models.
+    case separateJSONModelKit(path: String)
+    /// The plugin's registrations were refused (name taken, invalid declarations or schemas),
+    /// or its registration block threw.
+    case registrationFailed(path: String, problems: [String])
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            return "cannot load plugin \(path): no such file"
+        case .cannotOpen(let path, let reason):
+            return "cannot load plugin \(path): \(reason)"
+        case .missingEntryPoint(let path, let symbol):
+            return "cannot load plugin \(path): it does not export the entry point \(symbol)"
+        case .abiVersionMismatch(let path, let plugin, let host):
+            return "cannot load plugin \(path): it was built for plugin ABI version \(plugin), this JSONModelKit has version \(host); rebuild it"
+        case .separateJSONModelKit(let path):
+            return "cannot load plugin \(path): it contains its own copy of JSONModelKit, so its models would not be this "
+                + "program's; build it leaving JSONModelKit's symbols to the host (see the README's plugin recipe)"
+        case .registrationFailed(let path, let problems):
+            return "cannot load plugin \(path); nothing was registered:\n" + problems.map { "  \($0)" }.joined(separator: "\n")
+        }
+    }
+}
+
+/// The plugins loaded into one registry, by library handle; loads are serialized.
+final class PluginTable: Sendable {
+    struct Contents {
+        /// By `dlopen` handle, which is the same for every path that names one file.
+        var loaded: [UInt: LoadedPlugin] = [:]
+        /// How many times an entry point was called; for tests.
+        var entryCalls = 0
+    }
+
+    private let state = Locked(Contents())
+
+    /// Whether this thread is running a plugin's entry point.
+    @TaskLocal static var insideEntryPoint = false
+
+    /// Runs a load with the table locked (one load at a time per registry).
+    func load(
+        _ body: (inout Contents) throws(PluginLoadError) -> LoadedPlugin
+    ) throws(PluginLoadError) -> LoadedPlugin {
+        let result: Result<LoadedPlugin, PluginLoadError> = state.withLock { state in
+            do throws(PluginLoadError) {
+                return .success(try body(&state))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// How many entry points were called; for tests.
+    var entryCalls: Int { state.withLock { $0.entryCalls } }
+
+    /// The loaded plugins.
+    var loaded: [LoadedPlugin] { state.withLock { Array($0.loaded.values) } }
+
+    /// Explains an unresolved JSONModelKit symbol: the host does not export its symbols.
+    static func exportHint(for reason: String) -> String {
+        guard reason.contains("undefined symbol") && reason.contains("12JSONModelKit") else { return "" }
+        return " (the program does not export JSONModelKit's symbols to plugins: link it with "
+            + "-Xlinker --export-dynamic on Linux; see the README's plugin recipe)"
+    }
+}

@@ -1,0 +1,339 @@
+import Foundation
+
+// Loading schema files and folders, all or none.
+//
+// Every file is read and every model checked against the whole batch and the registry
+// before anything is stored; one lock-protected store then adds all the new models at once.
+// `register(_ schema:)` goes through the same checks with a batch of one schema.
+
+extension ModelRegistry {
+    /// Loads a schema file, or every schema file in a folder, all or none.
+    ///
+    /// A folder is searched recursively for files ending in `.json` (hidden files and folders
+    /// are skipped), in the order of their relative paths. All the files form one batch: a
+    /// model may use or extend a model of another file of the batch, or one registered before.
+    /// Everything is checked before anything is registered, and every problem found is
+    /// reported, each with its file, model and property:
+    ///
+    /// - a file that cannot be read, is not JSON, or is not a schema (unknown keys and
+    ///   options, options of the wrong JSON type, bad paths, bad type expressions);
+    /// - a type name that is neither built in nor a model of the batch, a registered schema
+    ///   model or a registered model class;
+    /// - `extends` naming an unknown model or a compiled class, or forming a cycle;
+    /// - a model name declared twice in the batch, or taken by a registered model class or by
+    ///   a registered schema model with a different definition;
+    /// - options that do not suit their property (`enumValues` on a non-`String`,
+    ///   `dateFormat` on a non-`Date`, `inverse` on a non-model, an invalid date pattern, a
+    ///   default that does not convert, two writable properties on one JSON path, …);
+    /// - discriminators naming unknown models or compiled classes.
+    ///
+    /// Loading a model again with an identical definition is allowed and changes nothing, so
+    /// loading the same folder twice succeeds. A converter name (`"converter": "cents"`) is
+    /// not checked: converters may be registered later, and a name that is still unknown
+    /// when a value is read gives the property's default with a diagnostic.
+    ///
+    /// ```swift
+    /// let names = try ModelRegistry.shared.loadSchemas(at: URL(fileURLWithPath: "schemas"))
+    /// let invoice = try ModelRegistry.shared.makeModel(named: "Invoice", json: data)
+    /// ```
+    ///
+    /// - Parameter url: A schema file, or a folder of them.
+    /// - Returns: The names of the models the files declare, in file order (including those
+    ///   that were already registered identically).
+    /// - Throws: ``SchemaLoadingError`` listing every problem; nothing was registered.
+    @discardableResult
+    public func loadSchemas(at url: URL) throws(SchemaLoadingError) -> [String] {
+        let batch = try SchemaBatch(contentsOf: url)
+        try batch.register(in: self)
+        return batch.entries.map(\.model.name)
+    }
+}
+
+/// Why schema files could not be loaded: every problem found, each naming its file, model
+/// and property where known. Nothing was registered.
+public struct SchemaLoadingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Every problem, in file order.
+    public var problems: [ModelSchemaError]
+
+    public init(problems: [ModelSchemaError]) {
+        self.problems = problems
+    }
+
+    /// One line per problem, after a summary line.
+    public var description: String {
+        let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+        return "cannot load the schemas (\(count); nothing was registered):\n"
+            + problems.map { "  \($0)" }.joined(separator: "\n")
+    }
+}
+
+/// Schema models from one or more sources, checked together and registered all at once.
+struct SchemaBatch: Sendable {
+    /// One model and the file it came from (nil for schemas built in memory).
+    struct Entry: Sendable {
+        var model: ModelSchema.Model
+        var file: String?
+    }
+
+    /// The models, in source order.
+    var entries: [Entry]
+
+    init(models: [Entry]) {
+        self.entries = models
+    }
+
+    /// Reads a schema file or a folder of them.
+    ///
+    /// - Throws: Every file that cannot be read or is not a schema; then nothing else is checked.
+    init(contentsOf url: URL) throws(SchemaLoadingError) {
+        let files = try Self.schemaFiles(at: url)
+        var entries: [Entry] = []
+        var problems: [ModelSchemaError] = []
+        for file in files {
+            do {
+                let data = try Data(contentsOf: file)
+                let schema = try ModelSchema(data: data)
+                entries += schema.models.map { Entry(model: $0, file: file.path) }
+            } catch var error as ModelSchemaError {
+                error.file = file.path
+                problems.append(error)
+            } catch {
+                problems.append(ModelSchemaError("cannot read the file: \(error.localizedDescription)", file: file.path))
+            }
+        }
+        if !problems.isEmpty { throw SchemaLoadingError(problems: problems) }
+        self.entries = entries
+    }
+
+    /// The `.json` files at `url`: the file itself, or those under the folder, recursively,
+    /// sorted by path, hidden ones left out.
+    static func schemaFiles(at url: URL) throws(SchemaLoadingError) -> [URL] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            throw SchemaLoadingError(problems: [ModelSchemaError("no such file or folder", file: url.path)])
+        }
+        guard isFolder.boolValue else { return [url] }
+        let paths: [String]
+        do {
+            paths = try FileManager.default.subpathsOfDirectory(atPath: url.path)
+        } catch {
+            throw SchemaLoadingError(problems: [ModelSchemaError("cannot list the folder: \(error.localizedDescription)", file: url.path)])
+        }
+        let files = paths
+            .filter { path in path.hasSuffix(".json") && !path.split(separator: "/").contains { $0.hasPrefix(".") } }
+            .sorted()
+            .map { url.appendingPathComponent($0) }
+        if files.isEmpty {
+            throw SchemaLoadingError(problems: [ModelSchemaError("the folder holds no .json schema files", file: url.path)])
+        }
+        return files
+    }
+
+    // MARK: Checking
+
+    /// The metadata of each model the batch adds, with the definition it was built from.
+    typealias Prepared = [(metadata: ModelMetadata, definition: ModelSchema.Model)]
+
+    /// Checks the batch and registers it, all or none.
+    func register(in registry: ModelRegistry) throws(SchemaLoadingError) {
+        let prepared = try prepare(for: registry)
+        if let taken = registry.store(schemaModels: prepared) {
+            throw SchemaLoadingError(problems: [problem("a model of this name was registered meanwhile", model: taken)])
+        }
+    }
+
+    /// Checks every model against the batch and the registry and builds the metadata of the
+    /// new ones, storing nothing.
+    ///
+    /// - Parameters:
+    ///   - registry: Where the models will be registered and names are looked up.
+    ///   - classes: Model classes about to be registered with the batch (a plugin's), by name;
+    ///     property types may name them.
+    /// - Throws: Every problem found.
+    func prepare(for registry: ModelRegistry, classes: [String: JSONModel.Type] = [:]) throws(SchemaLoadingError)
+        -> Prepared
+    {
+        var problems: [ModelSchemaError] = []
+        var byName: [String: Entry] = [:]
+        /// Names whose model is new (not already registered identically), in batch order.
+        var fresh: [String] = []
+
+        // Names: unique in the batch, free in the registry (or holding this very definition).
+        for entry in entries {
+            let name = entry.model.name
+            if let first = byName[name] {
+                let place = first.file.map { $0 == entry.file ? "earlier in this file" : "in \($0)" } ?? "earlier"
+                problems.append(problem("the model is declared twice (also \(place))", entry: entry))
+                continue
+            }
+            byName[name] = entry
+            if let registered = registry.schemaDefinition(named: name) {
+                if registered != entry.model {
+                    problems.append(problem("a different model of this name is already registered", entry: entry))
+                }
+                continue
+            }
+            if let compiled = classes[name] ?? registry.modelType(named: name) {
+                problems.append(problem("the name is taken by the model class \(String(reflecting: compiled))", entry: entry))
+                continue
+            }
+            fresh.append(name)
+        }
+
+        func definition(of name: String) -> ModelSchema.Model? {
+            byName[name]?.model ?? registry.schemaDefinition(named: name)
+        }
+        func file(of model: String) -> String? { byName[model]?.file }
+
+        // Each model's own properties resolved, or nil when one of them has a problem.
+        var resolved: [String: [PropertyDeclaration]?] = [:]
+        func declarations(of model: ModelSchema.Model) -> [PropertyDeclaration]? {
+            if let known = resolved[model.name] { return known }  // problems are reported once
+            var list: [PropertyDeclaration] = []
+            var failed = false
+            for property in model.properties {
+                do {
+                    list.append(try declaration(of: property, in: model.name))
+                } catch {
+                    var located = error
+                    located.file = file(of: model.name)
+                    problems.append(located)
+                    failed = true
+                }
+            }
+            resolved[model.name] = .some(failed ? nil : list)
+            return failed ? nil : list
+        }
+        func declaration(of property: ModelSchema.Property, in model: String) throws(ModelSchemaError) -> PropertyDeclaration {
+            func fail(_ message: String) -> ModelSchemaError { ModelSchemaError(message, model: model, property: property.name) }
+            let type = try resolve(property.type, fail: fail)
+            let base = property.type.baseName
+            if property.enumValues != nil && base != "String" {
+                throw fail("\"enumValues\" needs a String property, not \(property.type)")
+            }
+            if property.dateFormat != nil && base != "Date" {
+                throw fail("\"dateFormat\" needs a Date property, not \(property.type)")
+            }
+            if property.inverse != nil && !type.containsModel {
+                throw fail("\"inverse\" needs a model property, not \(property.type)")
+            }
+            let options = PropertyOptions(
+                serialize: property.serialize, readOnly: property.readOnly, enumValues: property.enumValues,
+                dateFormat: property.dateFormat.map(DateFormat.init(parsing:)), embedPath: property.embedPath,
+                converter: property.converter.map(ConverterReference.named), inverse: property.inverse,
+                group: property.group)
+            return PropertyDeclaration(
+                name: property.name, type: type, paths: property.paths, defaultValue: property.defaultValue,
+                options: options
+            ).checkingStructure()
+        }
+        func resolve(_ type: ModelSchema.TypeName, fail: (String) -> ModelSchemaError) throws(ModelSchemaError) -> PropertyType {
+            switch type {
+            case .array(let element): return .array(try resolve(element, fail: fail))
+            case .dictionary(let value): return .dictionary(try resolve(value, fail: fail))
+            case .optional(let wrapped): return .optional(try resolve(wrapped, fail: fail))
+            case .named(let name):
+                if let builtin = ModelRegistry.builtinTypes[name] { return builtin }
+                if definition(of: name) != nil { return .schemaModel(name) }
+                if let compiled = classes[name] ?? registry.modelType(named: name) { return .model(compiled) }
+                throw fail("unknown type \"\(name)\"" + suggestion(for: name))
+            }
+        }
+        func suggestion(for name: String) -> String {
+            let known = Array(ModelRegistry.builtinTypes.keys) + Array(byName.keys) + Array(classes.keys)
+            guard let close = known.first(where: { $0.lowercased() == name.lowercased() }) else { return "" }
+            return " (did you mean \"\(close)\"?)"
+        }
+
+        // Ancestors, root first; nil after reporting an unknown parent or a cycle (once per cycle).
+        var reportedCycles: Set<Set<String>> = []
+        func chain(of model: ModelSchema.Model) -> [ModelSchema.Model]? {
+            var result = [model]
+            var seen = [model.name]
+            var current = model
+            while let parent = current.extends {
+                if let index = seen.firstIndex(of: parent) {
+                    let cycle = Array(seen[index...])
+                    if reportedCycles.insert(Set(cycle)).inserted {
+                        let names = (cycle + [parent]).joined(separator: " → ")
+                        problems.append(problem("\"extends\" forms a cycle: \(names)", model: cycle[0]))
+                    }
+                    return nil
+                }
+                guard let next = definition(of: parent) else {
+                    let message = (classes[parent] ?? registry.modelType(named: parent)) != nil
+                        ? "extends the model class \"\(parent)\"; a schema model can extend only schema models"
+                        : "extends unknown model \"\(parent)\"" + suggestion(for: parent)
+                    // Reported where the bad `extends` is written, once.
+                    if current.name == model.name || byName[current.name] == nil {
+                        problems.append(problem(message, model: current.name))
+                    }
+                    return nil
+                }
+                result.append(next)
+                seen.append(parent)
+                current = next
+            }
+            return result.reversed()
+        }
+
+        var prepared: Prepared = []
+        for name in fresh {
+            guard let entry = byName[name] else { continue }
+            let model = entry.model
+            if let discriminator = model.discriminator {
+                for target in discriminator.map.values.sorted() where definition(of: target) == nil {
+                    let message = (classes[target] ?? registry.modelType(named: target)) != nil
+                        ? "the discriminator names the model class \"\(target)\"; it may name only schema models"
+                        : "the discriminator names unknown model \"\(target)\"" + suggestion(for: target)
+                    problems.append(problem(message, entry: entry))
+                }
+            }
+            guard let ancestors = chain(of: model) else { continue }
+            var collected: [(declaration: PropertyDeclaration, declaringModel: String)] = []
+            var complete = true
+            for ancestor in ancestors {
+                // An ancestor's problems are reported on the ancestor itself (when it is in the batch).
+                guard let list = declarations(of: ancestor) else {
+                    complete = false
+                    continue
+                }
+                collected += list.map { ($0, ancestor.name) }
+            }
+            guard complete else { continue }
+            let metadata = ModelMetadata(
+                modelName: model.name, modelType: DynamicModel.self, declarations: collected, registry: registry,
+                discriminator: model.discriminator.map { ModelDiscriminator(path: $0.path, map: $0.map, registry: registry) })
+            var seenProblems: Set<String> = []
+            for found in metadata.problems {
+                // A problem of an inherited property belongs to the model that declared it.
+                let owner = collected.first { $0.declaration.name == found.property }?.declaringModel ?? model.name
+                let key = "\(owner).\(found.property): \(found.message)"
+                guard seenProblems.insert(key).inserted else { continue }
+                if owner != model.name && fresh.contains(owner) { continue }  // reported when that model is built
+                problems.append(ModelSchemaError(found.message, model: owner, property: found.property, file: file(of: owner)))
+            }
+            if metadata.problems.isEmpty { prepared.append((metadata, model)) }
+        }
+        if !problems.isEmpty { throw SchemaLoadingError(problems: problems) }
+        return prepared
+    }
+
+    private func problem(_ message: String, entry: Entry) -> ModelSchemaError {
+        ModelSchemaError(message, model: entry.model.name, file: entry.file)
+    }
+
+    private func problem(_ message: String, model: String) -> ModelSchemaError {
+        ModelSchemaError(message, model: model, file: entries.first { $0.model.name == model }?.file)
+    }
+}
+
+extension ModelSchema.TypeName {
+    /// The name inside optionals, arrays and dictionaries: `Date` for `[Date?]`.
+    var baseName: String {
+        switch self {
+        case .named(let name): name
+        case .array(let inner), .dictionary(let inner), .optional(let inner): inner.baseName
+        }
+    }
+}

@@ -1,0 +1,462 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// Builds plugins with the toolchain that built this test program, against the module it
+/// built, so that they leave JSONModelKit's symbols to this (exporting) program.
+///
+/// Everything is located from the running program (`/proc/self/exe`, the Swift runtime it
+/// mapped); when something is missing the plugin tests are skipped with a printed reason.
+enum PluginBuilder {
+    struct Toolchain: Sendable {
+        /// The compiler of the toolchain whose runtime this program runs.
+        let swiftc: URL
+        /// The build's folder of modules (holds `JSONModelKit.swiftmodule`).
+        let modules: URL
+        /// The build's object files of JSONModelKit, for a plugin that carries its own copy.
+        let objects: [URL]
+        /// The folder of the test program, where SwiftPM puts the plugin product too.
+        let products: URL
+        /// Extra compiler flags matching this program (the thread sanitizer).
+        let flags: [String]
+    }
+
+    /// The plugins the tests load, built once, in parallel.
+    struct Plugins: Sendable {
+        let toolchain: Toolchain
+        let folder: URL
+        /// The example plugin, built with the README's recipe.
+        let example: URL
+        /// A second file with the same plugin's source under another module name.
+        let exampleCopy: URL
+        /// A plugin with its own copy of JSONModelKit (SwiftPM's product when built, else linked here).
+        let selfContained: URL?
+        let noEntry: URL
+        let newerABI: URL
+        let faulty: URL
+        let throwing: URL
+    }
+
+    static let plugins: Result<Plugins, Skip> = Result { () throws(Skip) -> Plugins in try build() }
+
+    /// Why there are no plugins: a missing toolchain (the tests are skipped) or a plugin that
+    /// does not compile (the tests run and fail with the compiler's message).
+    struct Skip: Error, CustomStringConvertible {
+        let description: String
+        var isFailure = false
+    }
+
+    /// Whether the plugin tests run; prints why not.
+    static var available: Bool {
+        switch plugins {
+        case .success: return true
+        case .failure(let skip):
+            if skip.isFailure { return true }
+            print("note: plugin tests skipped: \(skip)")
+            return false
+        }
+    }
+
+    static func toolchain() throws(Skip) -> Toolchain {
+        #if os(Linux)
+        let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let folder = program.deletingLastPathComponent()
+        let modules = folder.appendingPathComponent("Modules")
+        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("JSONModelKit.swiftmodule").path) else {
+            throw Skip(description: "no JSONModelKit.swiftmodule in \(modules.path)")
+        }
+        // The toolchain whose runtime is mapped: <usr>/lib/swift/linux/libswiftCore.so -> <usr>/bin/swiftc.
+        // Read to the end: /proc files report a size of zero.
+        let maps = String(decoding: FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        guard let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
+            let path = line.split(separator: " ").last
+        else { throw Skip(description: "the Swift runtime is not a shared library in this program") }
+        let swiftc = URL(fileURLWithPath: String(path)).deletingLastPathComponent()  // linux
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()  // usr
+            .appendingPathComponent("bin/swiftc")
+        guard FileManager.default.isExecutableFile(atPath: swiftc.path) else {
+            throw Skip(description: "no compiler at \(swiftc.path)")
+        }
+        guard symbolIsExported() else {
+            throw Skip(description: "this test program does not export its symbols (link it with -Xlinker --export-dynamic)")
+        }
+        let objectFolder = folder.appendingPathComponent("JSONModelKit.build")
+        let objects = ((try? FileManager.default.contentsOfDirectory(atPath: objectFolder.path)) ?? [])
+            .filter { $0.hasSuffix(".o") }.sorted().map { objectFolder.appendingPathComponent($0) }
+        let sanitized = dlsym(nil, "__tsan_init") != nil
+        return Toolchain(
+            swiftc: swiftc, modules: modules, objects: objects, products: folder,
+            flags: sanitized ? ["-sanitize=thread"] : [])
+        #else
+        throw Skip(description: "the plugin tests build plugins on Linux only")
+        #endif
+    }
+
+    /// Whether JSONModelKit's symbols are visible to `dlsym` from anywhere: a plugin needs them.
+    static func symbolIsExported() -> Bool {
+        dlsym(nil, "$s12JSONModelKit13ModelRegistryC6sharedACvau") != nil
+    }
+
+    static func build() throws(Skip) -> Plugins {
+        let toolchain = try toolchain()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jsonmodelkit-plugins-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try variantSource.write(to: folder.appendingPathComponent("Variant.swift"), atomically: true, encoding: .utf8)
+        } catch {
+            throw Skip(description: "cannot write to \(folder.path): \(error)")
+        }
+        let exampleSources = ((try? FileManager.default.contentsOfDirectory(atPath: exampleFolder.path)) ?? [])
+            .filter { $0.hasSuffix(".swift") }.sorted().map { exampleFolder.appendingPathComponent($0).path }
+        guard !exampleSources.isEmpty else { throw Skip(description: "no sources in \(exampleFolder.path)") }
+        let variant = [folder.appendingPathComponent("Variant.swift").path]
+
+        func library(_ name: String) -> URL { folder.appendingPathComponent("lib\(name).so") }
+        var jobs: [(output: URL, arguments: [String])] = [
+            (library("ExampleModelsPlugin"), exampleSources + ["-module-name", "ExampleModelsPlugin"]),
+            (library("ExampleModelsPluginCopy"), exampleSources + ["-module-name", "ExampleModelsPluginCopy"]),
+            (library("NoEntry"), variant + ["-module-name", "NoEntry", "-D", "NO_ENTRY"]),
+            (library("NewerABI"), variant + ["-module-name", "NewerABI", "-D", "NEWER_ABI"]),
+            (library("Faulty"), variant + ["-module-name", "Faulty", "-D", "FAULTY"]),
+            (library("Throwing"), variant + ["-module-name", "Throwing", "-D", "THROWING"]),
+        ]
+        // SwiftPM's product links its own JSONModelKit; without it, link the build's objects the same way.
+        var selfContained = toolchain.products.appendingPathComponent("libExampleModelsPlugin.so")
+        if !FileManager.default.fileExists(atPath: selfContained.path) {
+            selfContained = library("ExampleModelsPluginStatic")
+            if !toolchain.objects.isEmpty {
+                jobs.append((selfContained, exampleSources + ["-module-name", "ExampleModelsPluginStatic"] + toolchain.objects.map(\.path)))
+            }
+        }
+        let processes = jobs.map { job -> (Process, Pipe, URL) in
+            let process = Process()
+            process.executableURL = toolchain.swiftc
+            process.arguments = ["-emit-library", "-swift-version", "6", "-I", toolchain.modules.path]
+                + toolchain.flags + job.arguments + ["-o", job.output.path]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            return (process, errors, job.output)
+        }
+        for (process, _, _) in processes {
+            do { try process.run() } catch { throw Skip(description: "cannot run \(toolchain.swiftc.path): \(error)") }
+        }
+        for (process, errors, output) in processes {
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                // A compiler failure is a failure of the plugin source, not a reason to skip.
+                throw Skip(description: "building \(output.lastPathComponent) failed:\n\(message)", isFailure: true)
+            }
+        }
+        return Plugins(
+            toolchain: toolchain, folder: folder, example: library("ExampleModelsPlugin"),
+            exampleCopy: library("ExampleModelsPluginCopy"),
+            selfContained: FileManager.default.fileExists(atPath: selfContained.path) ? selfContained : nil,
+            noEntry: library("NoEntry"), newerABI: library("NewerABI"), faulty: library("Faulty"),
+            throwing: library("Throwing"))
+    }
+
+    static let exampleFolder = SharedData.packageRoot.appendingPathComponent("Sources/ExampleModelsPlugin")
+
+    /// Small plugins that go wrong in one way each, chosen with `-D`.
+    static let variantSource = #"""
+        import JSONModelKit
+
+        final class Gadget: JSONModel, @unchecked Sendable {
+            override class func properties(_ p: PropertyRegistrar) {
+                p.name(String.self)
+                #if FAULTY
+                p.name(Int.self)   // declared twice
+                #endif
+            }
+        }
+
+        struct Failure: Error, CustomStringConvertible {
+            var description: String { "the plugin's configuration is missing" }
+        }
+
+        #if NO_ENTRY
+        @_cdecl("jsonmodelkit_plugin_entri")
+        public func misspelledEntry(_ host: Int32, _ registrar: UnsafeMutableRawPointer?) -> Int32 { host }
+        #else
+        @_cdecl("jsonmodelkit_plugin_entry")
+        public func entry(_ host: Int32, _ registrar: UnsafeMutableRawPointer?) -> Int32 {
+            #if NEWER_ABI
+            let version = JSONModelPlugin.abiVersion + 1
+            #else
+            let version = JSONModelPlugin.abiVersion
+            #endif
+            return JSONModelPlugin.register(hostABIVersion: host, pluginABIVersion: version, registrar: registrar) { plugin in
+                plugin.register(Gadget.self)
+                plugin.register(JSONConverters.HexColor(), named: "gadgetColor")
+                #if FAULTY
+                plugin.register(try ModelSchema(string: """
+                    {"models": [{"name": "Widget", "properties": [{"name": "part", "type": "Gizmo"}]}]}
+                    """))
+                #endif
+                #if THROWING
+                throw Failure()
+                #endif
+            }
+        }
+        #endif
+        """#
+}
+
+@Suite("Plugins", .enabled(if: PluginBuilder.available))
+struct PluginTests {
+    var plugins: PluginBuilder.Plugins {
+        get throws { try PluginBuilder.plugins.get() }
+    }
+
+    static func json(_ text: String) -> Data { Data(text.utf8) }
+
+    @Test func loadsTheExamplePluginAndReadsItsModelsByName() throws {
+        let registry = ModelRegistry()
+        let plugin = try registry.loadPlugin(at: plugins.example)
+        #expect(plugin.abiVersion == JSONModelPlugin.abiVersion)
+        #expect(plugin.modelClasses == ["Vehicle", "Car", "Truck"])
+        #expect(plugin.schemaModels == ["Fleet"])
+        #expect(plugin.converters == 1)
+
+        // Compiled classes from the plugin are this program's JSONModel subclasses.
+        let vehicle = try #require(registry.modelType(named: "Vehicle"))
+        let carType = try #require(registry.modelType(named: "Car"))
+        #expect(String(reflecting: carType) == "ExampleModelsPlugin.Car")
+        #expect(ObjectIdentifier(try #require(_getSuperclass(carType))) == ObjectIdentifier(vehicle))
+
+        // Polymorphic by name: "Vehicle" gives a Car or a Truck, chosen by the plugin's code.
+        let car = try registry.makeModel(named: "Vehicle", json: Self.json(#"{"id": 1, "kind": "car", "seats": 2}"#))
+        #expect(ObjectIdentifier(type(of: car)) == ObjectIdentifier(carType))
+        #expect(car.modelName == "Car")
+        let seats: Int = car.seats
+        let wheels: Int = car.wheels
+        #expect(seats == 2 && wheels == 4)
+        #expect("\(car)".hasPrefix("Car("))
+
+        let truck = try registry.makeModel(named: "Vehicle", json: Self.json(#"{"id": 2, "kind": "truck", "wheels": 6, "payload_kg": 5000}"#))
+        #expect(truck.modelName == "Truck")
+        let payload: Double = truck.payload
+        let truckWheels: Int = truck.wheels
+        #expect(payload == 5000 && truckWheels == 6)
+
+        // The plugin's schema model, over its classes, with a value through its converter.
+        let fleet = try registry.makeModel(
+            named: "Fleet",
+            json: Self.json(#"""
+                {"owner": "Ann", "budget": 125050,
+                 "vehicles": [{"id": 1, "kind": "car"}, {"id": 2, "kind": "truck", "payload_kg": 900}, {"id": 3, "kind": "bike"}],
+                 "flagship": {"id": 2, "kind": "truck"}}
+                """#))
+        #expect(fleet.modelName == "Fleet")
+        let budget: Double = fleet.budget
+        #expect(budget == 1250.5)
+        let owner: String = fleet.owner
+        #expect(owner == "Ann")
+        // A lazy ModelArray<Vehicle>; the program cannot name Vehicle, so it reads the elements as JSONModels.
+        let vehicles = try #require(models(in: fleet.value(forProperty: "vehicles")))
+        #expect(vehicles.map(\.modelName) == ["Car", "Truck", "Vehicle"])
+        let flagship = try #require(fleet.value(forProperty: "flagship") as? JSONModel)
+        #expect(flagship.modelName == "Truck")
+        #expect(fleet.diagnostics.isEmpty)
+
+        // Writes go back through the converter.
+        let cheaper = fleet.mutate { $0.budget = 99.99 }
+        #expect(cheaper.json()["budget"] == 9999)
+    }
+
+    @Test func aSecondLoadReturnsTheFirstAndCallsNothing() throws {
+        let registry = ModelRegistry()
+        let first = try registry.loadPlugin(at: plugins.example)
+        #expect(registry.plugins.entryCalls == 1)
+        let again = try registry.loadPlugin(at: plugins.example)
+        #expect(again == first)
+        // Another path to the same file is the same library.
+        let link = try plugins.folder.appendingPathComponent("link-\(UUID().uuidString).so")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: plugins.example)
+        #expect(try registry.loadPlugin(at: link) == first)
+        #expect(registry.plugins.entryCalls == 1)
+        #expect(registry.plugins.loaded.count == 1)
+
+        // Another registry gets its own registrations from the same library.
+        let other = ModelRegistry()
+        let second = try other.loadPlugin(at: plugins.example)
+        #expect(second.modelClasses == first.modelClasses)
+        #expect(other.plugins.entryCalls == 1)
+        #expect(ObjectIdentifier(try #require(other.modelType(named: "Car")))
+            == ObjectIdentifier(try #require(registry.modelType(named: "Car"))))
+    }
+
+    @Test func aCopyOfThePluginCannotTakeItsNames() throws {
+        let registry = ModelRegistry()
+        try registry.loadPlugin(at: plugins.example)
+        let vehicle = try #require(registry.modelType(named: "Vehicle"))
+        let copy = try plugins.exampleCopy
+        do {
+            try registry.loadPlugin(at: copy)
+            Issue.record("the copy was loaded")
+        } catch {
+            guard case .registrationFailed(_, let problems) = error else { throw error }
+            #expect(problems.contains("Vehicle: the name is taken by the model class ExampleModelsPlugin.Vehicle"), "\(problems)")
+            #expect(problems.count == 3, "\(problems)")
+        }
+        #expect(ObjectIdentifier(try #require(registry.modelType(named: "Vehicle"))) == ObjectIdentifier(vehicle))
+        #expect(registry.plugins.loaded.count == 1)
+    }
+
+    @Test func aPluginWithItsOwnJSONModelKitIsRefused() throws {
+        let plugins = try plugins
+        guard let selfContained = plugins.selfContained else {
+            print("note: no self-contained plugin (no SwiftPM product and no object files); test skipped")
+            return
+        }
+        let registry = ModelRegistry()
+        #expect(throws: PluginLoadError.separateJSONModelKit(path: selfContained.path)) {
+            try registry.loadPlugin(at: selfContained)
+        }
+        #expect(registry.modelType(named: "Vehicle") == nil)
+        #expect(registry.schemaMetadata(named: "Fleet") == nil)
+        #expect(registry.converters.converter(named: "cents") == nil)
+    }
+
+    @Test func missingFileAndNotALibrary() throws {
+        let registry = ModelRegistry()
+        let missing = try plugins.folder.appendingPathComponent("nothing-here.so")
+        #expect(throws: PluginLoadError.fileNotFound(path: missing.path)) { try registry.loadPlugin(at: missing) }
+
+        let text = try plugins.folder.appendingPathComponent("text-\(UUID().uuidString).so")
+        try Data("not a library".utf8).write(to: text)
+        do {
+            try registry.loadPlugin(at: text)
+            Issue.record("a text file was loaded")
+        } catch {
+            guard case .cannotOpen(let path, let reason) = error else { throw error }
+            #expect(path == text.path)
+            #expect(!reason.isEmpty)
+            #expect("\(error)".hasPrefix("cannot load plugin \(text.path): "))
+        }
+    }
+
+    @Test func missingEntryPoint() throws {
+        let registry = ModelRegistry()
+        let path = try plugins.noEntry
+        #expect(throws: PluginLoadError.missingEntryPoint(path: path.path, symbol: "jsonmodelkit_plugin_entry")) {
+            try registry.loadPlugin(at: path)
+        }
+        #expect(registry.plugins.entryCalls == 0)
+    }
+
+    @Test func versionMismatchRegistersNothing() throws {
+        let registry = ModelRegistry()
+        // A plugin built for a newer ABI.
+        let newer = try plugins.newerABI
+        #expect(throws: PluginLoadError.abiVersionMismatch(path: newer.path, plugin: JSONModelPlugin.abiVersion + 1, host: JSONModelPlugin.abiVersion)) {
+            try registry.loadPlugin(at: newer)
+        }
+        #expect(registry.modelType(named: "Gadget") == nil)
+        #expect(registry.converters.converter(named: "gadgetColor") == nil)
+        // A host of another version, with the example plugin: the plugin does not register.
+        let example = try plugins.example
+        #expect(throws: PluginLoadError.abiVersionMismatch(path: example.path, plugin: JSONModelPlugin.abiVersion, host: 99)) {
+            try registry.loadPlugin(at: example, hostABIVersion: 99)
+        }
+        #expect(registry.modelType(named: "Vehicle") == nil)
+        #expect(registry.schemaMetadata(named: "Fleet") == nil)
+        #expect(registry.converters.converter(named: "cents") == nil)
+        // Nothing was kept, so the right version loads it afterwards.
+        #expect(try registry.loadPlugin(at: example).modelClasses == ["Vehicle", "Car", "Truck"])
+    }
+
+    @Test func invalidRegistrationsRegisterNothing() throws {
+        let registry = ModelRegistry()
+        let faulty = try plugins.faulty
+        do {
+            try registry.loadPlugin(at: faulty)
+            Issue.record("the faulty plugin was loaded")
+        } catch {
+            guard case .registrationFailed(let path, let problems) = error else { throw error }
+            #expect(path == faulty.path)
+            #expect(problems.count == 2, "\(problems)")
+            #expect(problems.contains { $0.hasPrefix("Gadget.name: ") }, "\(problems)")
+            #expect(problems.contains("schema error: \(faulty.path): Widget.part: unknown type \"Gizmo\""), "\(problems)")
+        }
+        #expect(registry.modelType(named: "Gadget") == nil)
+        #expect(registry.schemaMetadata(named: "Widget") == nil)
+        #expect(registry.converters.converter(named: "gadgetColor") == nil)
+        #expect(registry.plugins.loaded.isEmpty)
+    }
+
+    @Test func anErrorThrownByThePluginRegistersNothing() throws {
+        let registry = ModelRegistry()
+        let throwing = try plugins.throwing
+        #expect(throws: PluginLoadError.registrationFailed(path: throwing.path, problems: ["the plugin's configuration is missing"])) {
+            try registry.loadPlugin(at: throwing)
+        }
+        #expect(registry.modelType(named: "Gadget") == nil)
+        #expect(registry.converters.converter(named: "gadgetColor") == nil)
+    }
+
+    @Test func pluginNamesMustBeFree() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: #"{"models": [{"name": "Truck", "properties": []}]}"#))
+        let example = try plugins.example
+        do {
+            try registry.loadPlugin(at: example)
+            Issue.record("loaded over a taken name")
+        } catch {
+            guard case .registrationFailed(_, let problems) = error else { throw error }
+            #expect(problems == ["Truck: the name is taken by a schema model"])
+        }
+        #expect(registry.modelType(named: "Vehicle") == nil)
+        #expect(registry.schemaMetadata(named: "Fleet") == nil)
+    }
+
+    /// A program linked without `--export-dynamic` cannot load a plugin that leaves
+    /// JSONModelKit's symbols to it, and says why.
+    @Test func aHostThatDoesNotExportItsSymbolsGetsAClearError() throws {
+        let plugins = try plugins
+        guard !plugins.toolchain.objects.isEmpty else {
+            print("note: no JSONModelKit object files beside the test program; test skipped")
+            return
+        }
+        let source = plugins.folder.appendingPathComponent("host-\(UUID().uuidString).swift")
+        try """
+            import Foundation
+            import JSONModelKit
+            do {
+                try ModelRegistry().loadPlugin(at: URL(fileURLWithPath: CommandLine.arguments[1]))
+                print("loaded")
+            } catch {
+                print(error)
+            }
+            """.write(to: source, atomically: true, encoding: .utf8)
+        let host = source.deletingPathExtension()
+        let build = try Self.run(plugins.toolchain.swiftc, ["-swift-version", "6", "-I", plugins.toolchain.modules.path]
+            + plugins.toolchain.flags + [source.path] + plugins.toolchain.objects.map(\.path) + ["-o", host.path])
+        try #require(build.status == 0, "\(build.output)")
+        let run = try Self.run(host, [plugins.example.path])
+        #expect(run.output.contains("undefined symbol"), "\(run.output)")
+        #expect(run.output.contains("does not export JSONModelKit's symbols"), "\(run.output)")
+    }
+
+    static func run(_ program: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+}
+
+/// The models of a collection property (a lazy `ModelArray` of any element class), or nil.
+func models(in value: Any?) -> [JSONModel]? {
+    func elements(_ sequence: some Sequence) -> [JSONModel] { sequence.compactMap { $0 as? JSONModel } }
+    guard let sequence = value as? any Sequence else { return nil }
+    return elements(sequence)
+}
