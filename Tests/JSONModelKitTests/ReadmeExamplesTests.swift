@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import JSONModelKit
+
+/// The README's examples, run as written: if one of them stops being true, this fails.
+@Suite("README examples")
+struct ReadmeExamplesTests {
+    final class User: JSONModel, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.firstName(String.self, jsonPath: "first_name")
+            p.age(Int.self, default: 18)
+            p.id(Int64.self, anyOf: ["id", "objectId", "object_id"])
+            p.address(Address.self)
+            p.tags([String].self)
+            p.password(String?.self, serialize: false)
+        }
+    }
+
+    final class Address: JSONModel, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.city(String.self)
+            p.zip(String?.self, jsonPath: "postal_code")
+        }
+    }
+
+    @Test func declarationsAreValid() throws {
+        try User.validateDeclarations()
+        try Address.validateDeclarations()
+    }
+
+    @Test func reading() throws {
+        let data = Data(#"{"first_name": "Ada", "age": 36, "objectId": 7, "address": {"city": "London"}, "tags": ["a"], "extra": true}"#.utf8)
+        let user = try User(json: data)
+        let name: String = user.firstName
+        let next = user.age + 1
+        let city: String = user.address.city
+        #expect(name == "Ada" && next == 37 && city == "London")
+        #expect(user.id as Int64 == 7)
+        #expect(user.value(forProperty: "age") as? Int == 36)
+        #expect(user.value(forProperty: "nope") == nil)
+        #expect(user.jsonValue(forProperty: "tags") == .array(["a"]))
+        #expect(user.json()["extra"] == .bool(true))
+    }
+
+    @Test func elementsThatDoNotConvertAreLeftOutWithADiagnostic() throws {
+        let user = try User(json: #"{"tags": ["a", 2, {}]}"#)
+        let tags: [String] = user.tags
+        #expect(tags == ["a", "2"])
+        #expect(user.diagnostics.map(\.path.description) == ["tags[2]"])
+    }
+
+    @Test func writing() throws {
+        let user = try User(json: #"{"age": "31", "address": {"city": "Rome"}}"#)
+        let older = user.mutate { $0.age = 40; $0.address.city = "Milan" }
+        #expect(older.jsonString() == #"{"age":"40","address":{"city":"Milan"}}"#)
+        #expect(user.age as Int == 31)
+
+        let draft = user.mutableCopy()
+        draft.age = 41
+        try draft.set("42", forProperty: "age")
+        #expect(draft.age as Int == 42)
+        #expect(draft.originalJSON["age"] == .string("31"))
+        draft.clearMutations()
+        #expect(draft.age as Int == 31)
+    }
+
+    @Test func nothingLost() throws {
+        let user = try User(json: #"{"id": 12345678901234567890, "age": 30, "x-trace": "caf\u00e9"}"#)
+        let older = user.mutate { $0.age = 31 }
+        #expect(older.jsonString() == #"{"id":12345678901234567890,"age":31,"x-trace":"café"}"#)
+        // Never written to: compact, every string escaped as it came.
+        #expect(user.jsonString() == #"{"id":12345678901234567890,"age":30,"x-trace":"caf\u00e9"}"#)
+    }
+
+    @Test func aParseErrorSaysWhere() {
+        let untrusted: [UInt8] = Array(#"{"name": "caf"#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+        do {
+            _ = try JSONDocument(bytes: untrusted)
+            Issue.record("invalid UTF-8 parsed")
+        } catch {
+            #expect("\(error)".hasPrefix("JSON parse error at line 1, column 14 (byte 13): invalid UTF-8\n  near: {\"name\": \"caf"))
+        }
+    }
+}
