@@ -85,6 +85,59 @@ struct Benchmark: Sendable {
     }
 }
 
+extension Benchmark {
+    /// Times two closures doing the same job in alternating runs and returns each one's median
+    /// and the median of the per-pair ratios `theirs / ours`.
+    ///
+    /// On a shared machine the speed drifts from second to second; a pair's two runs are
+    /// moments apart, so their ratio is steadier than the ratio of two medians taken one after
+    /// the other. The order within a pair alternates, so neither side always runs warm.
+    ///
+    /// - Returns: Median seconds of one run of each side, and the median ratio (above 1 when
+    ///   `ours` is faster).
+    func measurePair<A, B>(
+        name: String, bytes: Int, runs: Int = 0, ours: () throws -> A, theirs: () throws -> B
+    ) throws -> (ours: Double, theirs: Double, ratio: Double) {
+        let clock = ContinuousClock()
+        func time<R>(_ body: () throws -> R) rethrows -> Double {
+            let start = clock.now
+            blackHole(try body())
+            return (clock.now - start).seconds
+        }
+        // Warm up both, at least twice and a tenth of the target time, for an estimate.
+        var warmUpRuns = 0
+        var warmUpElapsed = 0.0
+        repeat {
+            warmUpElapsed += try time(ours) + time(theirs)
+            warmUpRuns += 1
+        } while warmUpRuns < 2 || warmUpElapsed < targetSeconds / 10
+        let estimate = warmUpElapsed / Double(warmUpRuns)
+        let wanted = estimate > 0 ? Int((2 * targetSeconds / estimate).rounded(.up)) : maximumRuns
+        let runCount = min(max(wanted, minimumRuns, runs), max(maximumRuns, minimumRuns, runs))
+
+        var oursSamples: [Double] = []
+        var theirsSamples: [Double] = []
+        var ratios: [Double] = []
+        for run in 0..<runCount {
+            let (a, b) = run.isMultiple(of: 2) ? (try time(ours), try time(theirs)) : swapped(try time(theirs), try time(ours))
+            oursSamples.append(a)
+            theirsSamples.append(b)
+            if a > 0 { ratios.append(b / a) }
+        }
+        let result = (ours: oursSamples.median, theirs: theirsSamples.median, ratio: ratios.median)
+        if isVerbose {
+            let line = "  \(name): \(runCount) pairs, medians \(Format.seconds(result.ours)) / \(Format.seconds(result.theirs)), median ratio \(Format.ratio(result.ratio))\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        return result
+    }
+}
+
+/// `(second, first)`: evaluates its arguments in order, returns them swapped.
+private func swapped(_ first: Double, _ second: Double) -> (Double, Double) {
+    (second, first)
+}
+
 extension Duration {
     /// The duration as a floating-point number of seconds.
     var seconds: Double {

@@ -41,8 +41,10 @@ struct ModelSection: BenchSection {
               (b) + read every property each of the 10 status and 4 user properties read once
               (c) cached read           ns per read of retweetCount, \(readPasses) passes over the
                                         models after a first read, vs the struct's stored property
-            (a), (b): median time of one document, ratio = Codable / ours (times faster).
-            (c): median ns per read, ratio = ours / Codable (times slower).
+            The two sides run in alternating pairs; times are medians, and the ratio is the median of
+            the pairs' ratios (steadier on a shared machine than a ratio of medians).
+            (a), (b): time of one document, ratio = Codable / ours (times faster).
+            (c): ns per read, ratio = ours / Codable (times slower).
 
 
             """
@@ -72,32 +74,24 @@ struct ModelSection: BenchSection {
         }
 
         // (a) Parse and create, nothing read.
-        let createOurs = attempt(&problems, file, "create models") {
-            try benchmark.measure(name: "\(file.name) (a) models", bytes: file.bytes.count) {
+        let create = attempt(&problems, file, "create models and decode structs") {
+            try benchmark.measurePair(name: "\(file.name) (a)", bytes: file.bytes.count) {
                 try TwitterStatus.models(from: file.bytes)
-            }
-        }
-        let createTheirs = attempt(&problems, file, "decode structs") {
-            try benchmark.measure(name: "\(file.name) (a) JSONDecoder", bytes: file.bytes.count) {
+            } theirs: {
                 try StatusSubset.decode(file.data)
             }
         }
-        table.append(
-            [file.name, "(a) parse + create"] + timeRow(ours: createOurs, theirs: createTheirs, atLeast: 3))
+        table.append([file.name, "(a) parse + create"] + timeRow(create, atLeast: 3))
 
         // (b) Parse, create, and read every declared property once.
-        let readOurs = attempt(&problems, file, "create and read models") {
-            try benchmark.measure(name: "\(file.name) (b) models", bytes: file.bytes.count) {
+        let read = attempt(&problems, file, "create and read models, decode and read structs") {
+            try benchmark.measurePair(name: "\(file.name) (b)", bytes: file.bytes.count) {
                 try TwitterStatus.models(from: file.bytes).reduce(0) { $0 &+ $1.checksum }
-            }
-        }
-        let readTheirs = attempt(&problems, file, "decode and read structs") {
-            try benchmark.measure(name: "\(file.name) (b) JSONDecoder", bytes: file.bytes.count) {
+            } theirs: {
                 try StatusSubset.decode(file.data).reduce(0) { $0 &+ $1.checksum }
             }
         }
-        table.append(
-            [file.name, "(b) + read every property"] + timeRow(ours: readOurs, theirs: readTheirs, atLeast: 1.5))
+        table.append([file.name, "(b) + read every property"] + timeRow(read, atLeast: 1.5))
 
         // (c) A cached read against a stored-property read.
         guard let models = try? TwitterStatus.models(from: file.bytes), !models.isEmpty,
@@ -108,8 +102,8 @@ struct ModelSection: BenchSection {
             blackHole(first)
         }
         let reads = readPasses * models.count
-        let cachedRead = attempt(&problems, file, "cached read") {
-            try benchmark.measure(name: "\(file.name) (c) cached read", bytes: 0) {
+        let cachedRead = attempt(&problems, file, "cached and stored reads") {
+            try benchmark.measurePair(name: "\(file.name) (c)", bytes: 0) {
                 var sum = 0
                 for _ in 0..<readPasses {
                     for model in opaque(models) {
@@ -118,10 +112,7 @@ struct ModelSection: BenchSection {
                     }
                 }
                 return sum
-            }
-        }
-        let storedRead = attempt(&problems, file, "stored read") {
-            try benchmark.measure(name: "\(file.name) (c) stored read", bytes: 0) {
+            } theirs: {
                 var sum = 0
                 for _ in 0..<readPasses {
                     for status in opaque(structs) {
@@ -131,32 +122,26 @@ struct ModelSection: BenchSection {
                 return sum
             }
         }
-        table.append([file.name, "(c) cached read"] + readRow(ours: cachedRead, theirs: storedRead, reads: reads))
+        table.append([file.name, "(c) cached read"] + readRow(cachedRead, reads: reads))
     }
 
-    /// Cells for a time measurement whose target is a speed-up of at least `target`.
-    private func timeRow(ours: Double?, theirs: Double?, atLeast target: Double) -> [String] {
-        let time = { (seconds: Double?) in seconds.map(Format.seconds) ?? "-" }
-        guard let ours, let theirs, ours > 0 else { return [time(ours), time(theirs), "-", "≥ \(target)x", "-"] }
-        let speedUp = theirs / ours
+    /// Cells for a paired time measurement whose target is a speed-up of at least `target`.
+    private func timeRow(_ pair: (ours: Double, theirs: Double, ratio: Double)?, atLeast target: Double) -> [String] {
+        guard let pair, pair.ratio.isFinite else { return ["-", "-", "-", "≥ \(Format.ratio(target))", "-"] }
         return [
-            time(ours), time(theirs), Format.ratio(speedUp), "≥ \(Format.ratio(target))",
-            speedUp >= target ? "PASS" : "MISS",
+            Format.seconds(pair.ours), Format.seconds(pair.theirs), Format.ratio(pair.ratio), "≥ \(Format.ratio(target))",
+            pair.ratio >= target ? "PASS" : "MISS",
         ]
     }
 
-    /// Cells for a per-read measurement whose target is a slow-down of at most 10×.
-    private func readRow(ours: Double?, theirs: Double?, reads: Int) -> [String] {
+    /// Cells for a paired per-read measurement whose target is a slow-down of at most 10×.
+    private func readRow(_ pair: (ours: Double, theirs: Double, ratio: Double)?, reads: Int) -> [String] {
         let target = 10.0
-        let perRead = { (seconds: Double?) in
-            seconds.map { Format.decimal($0 / Double(reads) * 1e9, digits: 2) + " ns" } ?? "-"
-        }
-        guard let ours, let theirs, theirs > 0 else {
-            return [perRead(ours), perRead(theirs), "-", "≤ \(Format.ratio(target))", "-"]
-        }
-        let slowDown = ours / theirs
+        let perRead = { (seconds: Double) in Format.decimal(seconds / Double(reads) * 1e9, digits: 2) + " ns" }
+        guard let pair, pair.ratio > 0 else { return ["-", "-", "-", "≤ \(Format.ratio(target))", "-"] }
+        let slowDown = 1 / pair.ratio
         return [
-            perRead(ours), perRead(theirs), Format.ratio(slowDown), "≤ \(Format.ratio(target))",
+            perRead(pair.ours), perRead(pair.theirs), Format.ratio(slowDown), "≤ \(Format.ratio(target))",
             slowDown <= target ? "PASS" : "MISS",
         ]
     }
