@@ -25,19 +25,58 @@ extension JSONNode {
     ///
     /// - Complexity: O(*n*) in the element count (one tape read per element).
     func elementTapePositions() -> [UInt32] {
+        var allObjects = false
+        return elementTapePositions(allObjects: &allObjects)
+    }
+
+    /// The tape positions of an array's elements, noting whether every element is an object
+    /// in the same pass (issue 5: a second pass over 100,000 elements of an 18 MB document
+    /// cost as much as the first, a cache miss per element).
+    func elementTapePositions(allObjects: inout Bool) -> [UInt32] {
         let entry = entry
-        guard entry.tag == .array else { return [] }
+        guard entry.tag == .array else {
+            allObjects = true
+            return []
+        }
         let count = entry.containerCount
         let end = entry.containerEnd
-        return [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var position = index + 1
-            var written = 0
-            while position < end && written < count {
-                buffer[written] = UInt32(truncatingIfNeeded: position)
-                written += 1
-                position = document.next(after: position)
+        var objects = true
+        var touched: UInt64 = 0
+        let positions = document.tape.withUnsafeBufferPointer { tape in
+            [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+                var position = index + 1
+                var written = 0
+                let last = end - 1
+                while position < end && written < count {
+                    buffer[written] = UInt32(truncatingIfNeeded: position)
+                    written += 1
+                    // Each position is read from the entry at the previous one, a chain of loads
+                    // the hardware cannot run ahead of; on a tape larger than the caches every
+                    // step waited for memory. Touching the tape 16 cache lines ahead, a load
+                    // independent of this one, has those lines on their way before the chain
+                    // reaches them (measured: 100,000 elements of an 18 MB document, 6 ms → 2.5 ms).
+                    touched |= tape[min(position &+ 128, last)]
+                    let element = TapeEntry(bits: tape[position])
+                    if element.isContainer {
+                        objects = objects && element.tag == .object
+                        position = element.containerEnd
+                    } else {
+                        objects = false
+                        position += 1
+                    }
+                }
+                initialized = written
             }
-            initialized = written
         }
+        allObjects = objects
+        keep(touched)
+        return positions
     }
+}
+
+/// Uses a value, so the loads that produced it are not removed as dead code (`@_optimize(none)`
+/// keeps the optimizer from seeing that the body does nothing).
+@inline(never) @_optimize(none)
+private func keep(_ value: UInt64) {
+    withExtendedLifetime(value) {}
 }

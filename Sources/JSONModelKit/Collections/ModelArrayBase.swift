@@ -128,7 +128,8 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
             }
         } else if case .node(let node) = input {
             isSingleObject = false
-            let positions = node.elementTapePositions()
+            var allObjects = false
+            let positions = node.elementTapePositions(allObjects: &allObjects)
             if let embed {
                 var kept: [UInt32] = []
                 for (index, position) in positions.enumerated() {
@@ -144,7 +145,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
                 }
                 leftOut = true  // positions are explicit
                 source = .nodes(node.document, kept)
-            } else if let firstOther = positions.firstIndex(where: { !node.isObject(atTapePosition: $0) }) {
+            } else if !allObjects, let firstOther = positions.firstIndex(where: { !node.isObject(atTapePosition: $0) }) {
                 // Rare: some elements are not objects. Keep the objects' positions and JSON indices.
                 var kept = Array(positions[..<firstOther])
                 indices = Array(0..<firstOther)
