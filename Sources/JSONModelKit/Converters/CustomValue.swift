@@ -164,7 +164,7 @@ extension CustomValue {
     }
 
     static func makeCacheEntry(_ value: any Sendable) -> CacheEntry {
-        CacheBox(value as! Stored, anyValue: value)
+        CacheBox(value as! Stored)
     }
 
     static func cast(_ value: Any) -> (any Sendable)? {

@@ -172,12 +172,10 @@ struct ModelState {
 /// A converted value in a model's cache.
 ///
 /// Each value is boxed in a `CacheBox` of the property's own Swift type, so a
-/// typed read is a class cast (`as? CacheBox<T>`) rather than an existential cast.
+/// typed read is a compare of `valueType` and a load rather than an existential cast.
 @usableFromInline
 class CacheEntry: @unchecked Sendable {
     // @unchecked Sendable: immutable after init; subclasses hold only Sendable values.
-    /// The value, boxed as an existential for untyped reads.
-    let anyValue: any Sendable
     /// The Swift type of the value (`Value` of the `CacheBox`), for the inlined fast read: a
     /// compare against a type's static metadata needs no call, a class cast does.
     @usableFromInline
@@ -186,22 +184,37 @@ class CacheEntry: @unchecked Sendable {
     /// converts again); set once, before the entry is stored (Converters/PropertyConversion.swift).
     var validator: (@Sendable (Any) -> Bool)?
 
-    init(anyValue: any Sendable, valueType: ObjectIdentifier) {
-        self.anyValue = anyValue
+    init(valueType: ObjectIdentifier) {
         self.valueType = valueType
+    }
+
+    /// The value as an existential, for untyped reads.
+    var anyValue: any Sendable {
+        preconditionFailure("CacheEntry is abstract; entries are CacheBoxes")
     }
 }
 
 /// A cached value of type `Value`.
+///
+/// The value is stored once, typed; `anyValue` boxes it on demand. (Storing the existential
+/// too made every entry 80 bytes instead of 48 and put the typed value on another cache line
+/// than `valueType`, so a cached read touched two.)
 @usableFromInline
 final class CacheBox<Value>: CacheEntry, @unchecked Sendable {
     // @unchecked Sendable: created only with values of property types, which are all Sendable.
     @usableFromInline
     let value: Value
 
-    init(_ value: Value, anyValue: any Sendable) {
+    init(_ value: Value) {
         self.value = value
-        super.init(anyValue: anyValue, valueType: ObjectIdentifier(Value.self))
+        super.init(valueType: ObjectIdentifier(Value.self))
+    }
+
+    override var anyValue: any Sendable {
+        // `Value` is always Sendable (see above) but is not constrained so, so that an inlined
+        // read can name `CacheBox<T>` for any `T`. `any Sendable` and `Any` have one layout
+        // (a marker protocol has no witness table), and the cast copies with ownership.
+        unsafeBitCast(value as Any, to: (any Sendable).self)
     }
 }
 

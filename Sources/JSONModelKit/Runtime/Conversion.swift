@@ -250,7 +250,7 @@ extension PropertyValue {
 
     /// A cache entry for a value of this type.
     static func makeCacheEntry(_ value: any Sendable) -> CacheEntry {
-        CacheBox(value as! Self, anyValue: value)
+        CacheBox(value as! Self)
     }
 
     /// The value given, if it already has this type (boxed for storage).

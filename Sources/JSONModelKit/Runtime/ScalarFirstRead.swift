@@ -30,12 +30,12 @@ extension ScalarFirstReadable {
             return { node in
                 guard let member = node[key], let value = plainValue(of: member) else { return nil }
                 let wrapped: Self? = value
-                return CacheBox(wrapped, anyValue: wrapped)
+                return CacheBox(wrapped)
             }
         }
         return { node in
             guard let member = node[key], let value = plainValue(of: member) else { return nil }
-            return CacheBox(value, anyValue: value)
+            return CacheBox(value)
         }
     }
 }
