@@ -92,7 +92,11 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
     let diagnostics: [ModelDiagnostic]
     let count: Int
     /// The elements built so far, by index; empty until the first is built.
-    private let slots = Locked<[Element?]>([])
+    ///
+    /// Typed as `JSONModel`, not `Element`: this code runs unspecialized in clients, where every
+    /// use of a `Locked<[Element?]>` looked up generic metadata at run time (issue 5: 8% of
+    /// reading every property of 100,000 elements).
+    private let slots = Locked<[JSONModel?]>([])
 
     init(empty: ()) {
         source = .empty
@@ -235,19 +239,20 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
     /// caller gets the same instance.
     func element(at index: Int) -> Element {
         precondition(index >= 0 && index < count, "ModelArray index \(index) out of range 0..<\(count)")
-        if let built = slots.withLock({ $0.isEmpty ? nil : $0[index] }) { return built }
-        let model = configuration.makeElement(Element.self, input(at: index), at: suffix(of: index))
-        return slots.withLock { slots in
+        if let built = builtElement(at: index) { return built }
+        let model: JSONModel = configuration.makeElement(Element.self, input(at: index), at: suffix(of: index))
+        let stored = slots.withLock { slots in
             if slots.isEmpty { slots = Array(repeating: nil, count: count) }
             if let stored = slots[index] { return stored }
             slots[index] = model
             return model
         }
+        return unsafeDowncast(stored, to: Element.self)
     }
 
     /// The element at `index` if it has been built.
     func builtElement(at index: Int) -> Element? {
-        slots.withLock { $0.isEmpty ? nil : $0[index] }
+        slots.withLock { $0.isEmpty ? nil : $0[index] }.map { unsafeDowncast($0, to: Element.self) }
     }
 
     func isBuilt(_ index: Int) -> Bool { builtElement(at: index) != nil }

@@ -180,7 +180,8 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
     private let indexes: [String: Int]
     let configuration: ElementConfiguration
     let diagnostics: [ModelDiagnostic]
-    private let slots = Locked<[Value?]>([])
+    /// Typed as `JSONModel`, not `Value`, as in `ModelArrayBase`: no generic metadata at run time.
+    private let slots = Locked<[JSONModel?]>([])
 
     init(object: JSONInput, configuration: ElementConfiguration) {
         self.configuration = configuration
@@ -221,17 +222,18 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
     func input(at index: Int) -> JSONInput { inputs[index] }
 
     func element(at index: Int) -> Value {
-        if let built = slots.withLock({ $0.isEmpty ? nil : $0[index] }) { return built }
-        let model = configuration.makeElement(Value.self, inputs[index], at: [.key(keys[index])])
-        return slots.withLock { slots in
+        if let built = builtElement(at: index) { return built }
+        let model: JSONModel = configuration.makeElement(Value.self, inputs[index], at: [.key(keys[index])])
+        let stored = slots.withLock { slots in
             if slots.isEmpty { slots = Array(repeating: nil, count: inputs.count) }
             if let stored = slots[index] { return stored }
             slots[index] = model
             return model
         }
+        return unsafeDowncast(stored, to: Value.self)
     }
 
     func builtElement(at index: Int) -> Value? {
-        slots.withLock { $0.isEmpty ? nil : $0[index] }
+        slots.withLock { $0.isEmpty ? nil : $0[index] }.map { unsafeDowncast($0, to: Value.self) }
     }
 }
