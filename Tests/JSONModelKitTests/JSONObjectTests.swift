@@ -118,7 +118,7 @@ struct JSONObjectTests {
     /// documented policy directly.
     @Test(arguments: [4, 40])
     func randomOperationsMatchReference(keySpace: Int) {
-        var generator = ValuesTestRandom(seed: UInt64(keySpace))
+        var generator = SplitMix64(seed: UInt64(keySpace))
         var object = JSONObject()
         var reference: [(key: String, value: JSONValue)] = []
         for step in 0..<3000 {
@@ -153,20 +153,5 @@ struct JSONObjectTests {
             let key = "k\(index)"
             #expect(object[key] == reference.last(where: { $0.key == key })?.value)
         }
-    }
-}
-
-/// A small deterministic random number generator for repeatable tests.
-struct ValuesTestRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
