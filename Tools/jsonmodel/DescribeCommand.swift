@@ -35,25 +35,18 @@ enum DescribeCommand: Command {
             return usageError(arguments.positionals.isEmpty ? "missing <file>" : "give exactly one <file>")
         }
 
-        let registry = ModelRegistry()
-        let schema: ModelSchema
+        let registry: ModelRegistry
         do {
-            let data = try readFile(schemaPath)
-            schema = try ModelSchema(data: data)
-            try registry.register(schema)
-        } catch let error as ModelSchemaError {
-            return failure("\(schemaPath): \(error)")
+            registry = try ToolFiles.loadSchemaModel(schemaPath, model: modelName)
         } catch {
             return failure("\(error)")
-        }
-        guard registry.schemaMetadata(named: modelName) != nil else {
-            let known = schema.models.map(\.name).joined(separator: ", ")
-            return failure("\(schemaPath) declares no model '\(modelName)' (it declares: \(known.isEmpty ? "none" : known))")
         }
 
         let model: JSONModel
         do {
-            model = try registry.makeModel(named: modelName, json: try readFile(path))
+            model = try registry.makeModel(named: modelName, json: try ToolFiles.read(path))
+        } catch let error as ToolFiles.ReadError {
+            return failure("\(error)")
         } catch let error as JSONParseError {
             return failure("\(path): invalid JSON at line \(error.line), column \(error.column): \(firstLine(of: error))")
         } catch {
@@ -76,15 +69,6 @@ enum DescribeCommand: Command {
         return .success
     }
 
-    /// The contents of a file, or an error that names it.
-    private static func readFile(_ path: String) throws -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw DescribeError(message: "cannot read \(path): no such file or not readable")
-        }
-    }
-
     private static func firstLine(of error: JSONParseError) -> String {
         let text = error.description
         let line = text.split(separator: "\n").first.map(String.init) ?? text
@@ -102,9 +86,4 @@ enum DescribeCommand: Command {
         Console.error("jsonmodel describe: \(message)")
         return .failure
     }
-}
-
-private struct DescribeError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
 }

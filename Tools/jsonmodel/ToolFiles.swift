@@ -1,4 +1,5 @@
 import Foundation
+import JSONModelKit
 
 /// Reading the files commands are given.
 enum ToolFiles {
@@ -16,5 +17,33 @@ enum ToolFiles {
             let data = try? Data(contentsOf: URL(fileURLWithPath: path))
         else { throw ReadError(path: path) }
         return data
+    }
+
+    /// Why `loadSchemaModel` failed, as the message to print.
+    struct SchemaModelError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// A fresh registry holding the schema at `schemaPath`, which must declare `modelName`.
+    ///
+    /// - Throws: A message naming the unreadable file, the schema's error, or the models the
+    ///   schema declares when `modelName` is not one of them.
+    static func loadSchemaModel(_ schemaPath: String, model modelName: String) throws(SchemaModelError) -> ModelRegistry {
+        let registry = ModelRegistry()
+        let schema: ModelSchema
+        do {
+            schema = try ModelSchema(data: try read(schemaPath))
+            try registry.register(schema)
+        } catch let error as ReadError {
+            throw SchemaModelError(description: "\(error)")
+        } catch {
+            throw SchemaModelError(description: "\(schemaPath): \(error)")
+        }
+        guard registry.schemaMetadata(named: modelName) != nil else {
+            let known = schema.models.map(\.name).joined(separator: ", ")
+            throw SchemaModelError(
+                description: "\(schemaPath) declares no model '\(modelName)' (it declares: \(known.isEmpty ? "none" : known))")
+        }
+        return registry
     }
 }

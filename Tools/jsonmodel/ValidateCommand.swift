@@ -46,19 +46,11 @@ enum ValidateCommand: Command {
             return usageError(arguments.positionals.isEmpty ? "missing <file>" : "give exactly one <file>")
         }
 
-        let registry = ModelRegistry()
-        let schema: ModelSchema
+        let registry: ModelRegistry
         do {
-            schema = try ModelSchema(data: try ToolFiles.read(schemaPath))
-            try registry.register(schema)
-        } catch let error as ToolFiles.ReadError {
-            return setupError("\(error)")
+            registry = try ToolFiles.loadSchemaModel(schemaPath, model: modelName)
         } catch {
-            return setupError("\(schemaPath): \(error)")
-        }
-        guard registry.schemaMetadata(named: modelName) != nil else {
-            let known = schema.models.map(\.name).joined(separator: ", ")
-            return setupError("\(schemaPath) declares no model '\(modelName)' (it declares: \(known.isEmpty ? "none" : known))")
+            return setupError("\(error)")
         }
         let data: Data
         do {
