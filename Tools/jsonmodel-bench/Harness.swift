@@ -119,7 +119,15 @@ extension Benchmark {
         var theirsSamples: [Double] = []
         var ratios: [Double] = []
         for run in 0..<runCount {
-            let (a, b) = run.isMultiple(of: 2) ? (try time(ours), try time(theirs)) : swapped(try time(theirs), try time(ours))
+            let a: Double
+            let b: Double
+            if run.isMultiple(of: 2) {
+                a = try time(ours)
+                b = try time(theirs)
+            } else {
+                b = try time(theirs)
+                a = try time(ours)
+            }
             oursSamples.append(a)
             theirsSamples.append(b)
             if a > 0 { ratios.append(b / a) }
@@ -131,11 +139,6 @@ extension Benchmark {
         }
         return result
     }
-}
-
-/// `(second, first)`: evaluates its arguments in order, returns them swapped.
-private func swapped(_ first: Double, _ second: Double) -> (Double, Double) {
-    (second, first)
 }
 
 extension Duration {
