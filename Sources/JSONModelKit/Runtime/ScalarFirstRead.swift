@@ -22,10 +22,11 @@ protocol ScalarFirstReadable: PropertyValue {
 }
 
 extension ScalarFirstReadable {
-    /// The reader for a concrete `Self`; each conformance calls it from its own `firstRead`, so
-    /// the closure is specialized and boxes without looking up generic metadata.
+    /// The reader, as the default implementation: each conformance's witness has a concrete
+    /// `Self`, so the optimizer specializes the closure, which boxes without looking up
+    /// generic metadata.
     @inline(__always)
-    static func specializedFirstRead(key: String, optional: Bool) -> ScalarFirstRead {
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead {
         if optional {
             return { node in
                 guard let member = node[key], let value = plainValue(of: member) else { return nil }
@@ -52,36 +53,16 @@ extension FixedWidthInteger where Self: ScalarFirstReadable {
     }
 }
 
-extension Int: ScalarFirstReadable {
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
-}
-extension Int8: ScalarFirstReadable {
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
-}
-extension Int16: ScalarFirstReadable {
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
-}
-extension Int32: ScalarFirstReadable {
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
-}
-extension Int64: ScalarFirstReadable {
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
-}
-extension UInt: ScalarFirstReadable {
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
-}
-extension UInt8: ScalarFirstReadable {
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
-}
-extension UInt16: ScalarFirstReadable {
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
-}
-extension UInt32: ScalarFirstReadable {
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
-}
-extension UInt64: ScalarFirstReadable {
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
-}
+extension Int: ScalarFirstReadable {}
+extension Int8: ScalarFirstReadable {}
+extension Int16: ScalarFirstReadable {}
+extension Int32: ScalarFirstReadable {}
+extension Int64: ScalarFirstReadable {}
+extension UInt: ScalarFirstReadable {}
+extension UInt8: ScalarFirstReadable {}
+extension UInt16: ScalarFirstReadable {}
+extension UInt32: ScalarFirstReadable {}
+extension UInt64: ScalarFirstReadable {}
 
 extension Double: ScalarFirstReadable {
     /// A JSON number whose nearest `Double` is finite (`NumberParsing` rounds correctly, as
@@ -90,20 +71,14 @@ extension Double: ScalarFirstReadable {
         guard let value = node.doubleValue, value.isFinite else { return nil }
         return value
     }
-
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
 }
 
 extension Bool: ScalarFirstReadable {
     static func plainValue(of node: JSONNode) -> Bool? { node.boolValue }
-
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
 }
 
 extension String: ScalarFirstReadable {
     static func plainValue(of node: JSONNode) -> String? { node.stringValue }
-
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead { specializedFirstRead(key: key, optional: optional) }
 }
 
 extension PropertyMetadata {
