@@ -92,6 +92,18 @@ struct Arguments: Sendable, Equatable {
         }
         return value
     }
+
+    /// `--schema S --model NAME FILE`, as `validate` and `describe` take them.
+    ///
+    /// - Throws: `ArgumentError.missing` for a missing part, or
+    ///   `ArgumentError.tooMany` for more than one file.
+    func schemaModelAndFile() throws(ArgumentError) -> (schema: String, model: String, file: String) {
+        guard let schema = options["schema"] else { throw .missing("--schema <schema.json>") }
+        guard let model = options["model"] else { throw .missing("--model <name>") }
+        guard let file = positionals.first else { throw .missing("<file>") }
+        guard positionals.count == 1 else { throw .tooMany("<file>") }
+        return (schema, model, file)
+    }
 }
 
 /// A command line that does not fit its command's `ArgumentSpec`.
@@ -100,7 +112,8 @@ enum ArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingValue(option: String)
     case unexpectedValue(flag: String)
     case invalidValue(option: String, value: String, expected: String)
-    case missingPositional(String)
+    case missing(String)
+    case tooMany(String)
 
     var description: String {
         switch self {
@@ -108,7 +121,8 @@ enum ArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingValue(let option): "option '--\(option)' needs a value"
         case .unexpectedValue(let flag): "flag '--\(flag)' takes no value"
         case .invalidValue(let option, let value, let expected): "invalid value '\(value)' for '--\(option)': expected \(expected)"
-        case .missingPositional(let what): "missing \(what)"
+        case .missing(let what): "missing \(what)"
+        case .tooMany(let what): "give exactly one \(what)"
         }
     }
 }

@@ -29,10 +29,11 @@ enum DescribeCommand: Command {
         """
 
     static func run(_ arguments: Arguments) -> ExitStatus {
-        guard let schemaPath = arguments["schema"] else { return usageError("missing --schema <schema.json>") }
-        guard let modelName = arguments["model"] else { return usageError("missing --model <name>") }
-        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-            return usageError(arguments.positionals.isEmpty ? "missing <file>" : "give exactly one <file>")
+        let schemaPath: String, modelName: String, path: String
+        do {
+            (schemaPath, modelName, path) = try arguments.schemaModelAndFile()
+        } catch {
+            return usageError("\(error)")
         }
 
         let registry: ModelRegistry
