@@ -79,14 +79,14 @@ enum ValidateCommand: Command {
         case .array:
             for (index, element) in root.elements.enumerated() {
                 guard element.kind == .object else {
-                    problems.append("[\(index)]: expected an object (\(modelName)), found \(article(element.kind))")
+                    problems.append("[\(index)]: expected an object (\(modelName)), found \(element.kind.nameWithArticle)")
                     continue
                 }
                 checked += 1
                 problems += diagnostics(of: element.value, model: modelName, registry: registry, prefix: [.index(index)])
             }
         default:
-            problems.append("$: expected an object (\(modelName)) or an array of objects, found \(article(root.kind))")
+            problems.append("$: expected an object (\(modelName)) or an array of objects, found \(root.kind.nameWithArticle)")
         }
 
         for problem in problems { Console.out(problem) }
@@ -127,16 +127,6 @@ enum ValidateCommand: Command {
         return String(firstLine[marker.upperBound...]) + " (byte \(error.offset))"
     }
 
-    private static func article(_ kind: JSONKind) -> String {
-        switch kind {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
 
     private static func usageError(_ message: String) -> ExitStatus {
         Console.error("jsonmodel validate: \(message)\n\(usageLine)\nRun 'jsonmodel validate --help' for more.")

@@ -167,24 +167,13 @@ public enum ModelInferenceError: Error, Sendable, Equatable, CustomStringConvert
         case .invalidJSON(let error):
             return "invalid JSON at line \(error.line), column \(error.column): \(error.kind.message)"
         case .notAnObject(let found):
-            return "the sample must be a JSON object or an array of objects, found \(Self.article(found))"
+            return "the sample must be a JSON object or an array of objects, found \(found.nameWithArticle)"
         case .emptyArray:
             return "the sample is an empty array; give at least one object"
         case .elementNotAnObject(let index, let found):
-            return "element [\(index)] of the sample is \(Self.article(found)), not an object"
+            return "element [\(index)] of the sample is \(found.nameWithArticle), not an object"
         case .invalidName(let name, let reason):
             return "'\(name)' cannot name a model: \(reason)"
-        }
-    }
-
-    private static func article(_ kind: JSONKind) -> String {
-        switch kind {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
         }
     }
 }

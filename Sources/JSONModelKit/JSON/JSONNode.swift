@@ -10,6 +10,19 @@ import Synchronization
 /// The kind of a JSON value.
 public enum JSONKind: Sendable, Hashable {
     case null, bool, number, string, array, object
+
+    /// The kind as a message names it: `null`, `a boolean`, `a number`, `a string`,
+    /// `an array`, `an object`.
+    public var nameWithArticle: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
 }
 
 /// A view of one value inside a ``JSONDocument``.
