@@ -4,7 +4,7 @@ import JSONModelKit
 ///
 /// The host knows none of these classes: it creates them by name (`"Vehicle"`) and reads
 /// them through `JSONModel`'s dynamic member lookup.
-class Vehicle: JSONModel, @unchecked Sendable {
+class Vehicle: JSONModel, DynamicMembers, @unchecked Sendable {
     // @unchecked Sendable: restated from JSONModel, whose state is behind its lock;
     // these classes add no stored properties.
     override class func properties(_ p: PropertyRegistrar) {

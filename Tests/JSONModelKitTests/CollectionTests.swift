@@ -2,14 +2,14 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 
-final class CollItem: JSONModel, @unchecked Sendable {
+final class CollItem: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int.self)
         p.name(String?.self)
     }
 }
 
-final class CollOrder: JSONModel, @unchecked Sendable {
+final class CollOrder: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.number(String?.self)
         p.items([CollItem].self)
@@ -171,7 +171,7 @@ struct CollectionTests {
     }
 
     @Test func embedPathOnANonArrayIsADeclarationProblem() {
-        final class Bad: JSONModel, @unchecked Sendable {
+        final class Bad: JSONModel, DynamicMembers, @unchecked Sendable {
             override class func properties(_ p: PropertyRegistrar) { p.x(Int.self, embedPath: "node") }
         }
         #expect(throws: ModelDeclarationError.self) { try Bad.validateDeclarations() }

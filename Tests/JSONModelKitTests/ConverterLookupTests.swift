@@ -53,7 +53,7 @@ struct Money: JSONConvertible, Hashable {
     var json: JSONValue { .string("$" + String(format: "%.2f", Double(cents) / 100)) }
 }
 
-class ConvBase: JSONModel, @unchecked Sendable {
+class ConvBase: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.title(String.self)
         p.note(String.self)
@@ -75,7 +75,7 @@ final class ConvChild: ConvBase, @unchecked Sendable {
     }
 }
 
-final class ConvOther: JSONModel, @unchecked Sendable {
+final class ConvOther: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.title(String.self)
         p.label(TestLabel?.self)
@@ -236,14 +236,14 @@ struct ConverterLookupTests {
 
 // MARK: - Object caching
 
-final class Customer: JSONModel, @unchecked Sendable {
+final class Customer: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int.self)
         p.name(String.self)
     }
 }
 
-final class Invoice: JSONModel, @unchecked Sendable {
+final class Invoice: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.customer(Customer?.self, jsonPath: "customer_id", cachedObject: true)
         p.payer(Customer.self, cachedObject: true)

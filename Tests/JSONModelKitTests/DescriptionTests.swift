@@ -5,14 +5,14 @@ import Testing
 
 // MARK: - Fixture models
 
-final class DescribedAddress: JSONModel, @unchecked Sendable {
+final class DescribedAddress: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.city(String.self)
         p.zip(String?.self, jsonPath: "postal_code")
     }
 }
 
-final class DescribedUser: JSONModel, @unchecked Sendable {
+final class DescribedUser: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.firstName(String.self, jsonPath: "first_name")
         p.nickname(String?.self)
@@ -30,27 +30,27 @@ final class DescribedUser: JSONModel, @unchecked Sendable {
 }
 
 /// A model whose property has its own class, so descriptions can go as deep as the JSON does.
-final class DescribedNode: JSONModel, @unchecked Sendable {
+final class DescribedNode: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.name(String.self)
         p.child(DescribedNode?.self)
     }
 }
 
-final class DescribedTag: JSONModel, @unchecked Sendable {
+final class DescribedTag: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.label(String.self)
     }
 }
 
-final class DescribedOrder: JSONModel, @unchecked Sendable {
+final class DescribedOrder: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.number(String.self)
         p.lines([DescribedLine].self, inverse: "order")
     }
 }
 
-final class DescribedLine: JSONModel, @unchecked Sendable {
+final class DescribedLine: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.sku(String.self)
         p.qty(Int.self, default: 1)

@@ -14,7 +14,7 @@ enum Shape: String, Sendable { case circle, square }
 enum Level: Int, Sendable { case low = 1, high = 2 }
 enum Kind: String, Sendable, JSONUnknownCase { case alpha, beta, unknown }
 
-final class Ticket: JSONModel, @unchecked Sendable {
+final class Ticket: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.status(TicketStatus.self, default: .open)
         p.stage(String.self, enumValues: ["new", "in_progress_for_a_while", "done"])
@@ -26,7 +26,7 @@ final class Ticket: JSONModel, @unchecked Sendable {
     }
 }
 
-final class NoDefaultEnum: JSONModel, @unchecked Sendable {
+final class NoDefaultEnum: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.shape(Shape.self)
     }

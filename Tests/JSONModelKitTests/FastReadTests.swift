@@ -2,7 +2,7 @@ import Testing
 @testable import JSONModelKit
 
 /// A model with names on both sides of the 15-byte limit of a small `String`.
-final class NameLengths: JSONModel, @unchecked Sendable {
+final class NameLengths: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.short(Int.self)
         p.fifteenBytesLng(Int.self)  // exactly 15 UTF-8 bytes: still a small string
@@ -83,7 +83,7 @@ struct FastReadTests {
 }
 
 /// One property of each type the scalar first read handles, plus their optionals.
-final class PlainScalars: JSONModel, @unchecked Sendable {
+final class PlainScalars: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.int(Int.self)
         p.int8(Int8.self)

@@ -39,7 +39,7 @@ struct HostileInputMemoryTests {
         case densestNumbers
     }
 
-    final class Record: JSONModel, @unchecked Sendable {
+    final class Record: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.id(Int.self)
             p.name(String.self)
@@ -51,7 +51,7 @@ struct HostileInputMemoryTests {
         }
     }
 
-    final class Holder: JSONModel, @unchecked Sendable {
+    final class Holder: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.text(String.self)
             p.values([Double].self)

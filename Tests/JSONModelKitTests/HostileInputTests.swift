@@ -14,7 +14,7 @@ import Testing
 struct HostileInputTests {
     // MARK: - One object with a million keys
 
-    final class ManyKeys: JSONModel, @unchecked Sendable {
+    final class ManyKeys: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.values([String: Int].self)
             p.first(Int.self, jsonPath: "values.k0")
@@ -115,7 +115,7 @@ struct HostileInputTests {
 
     // MARK: - Deep nesting through models
 
-    final class Deep: JSONModel, @unchecked Sendable {
+    final class Deep: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.a(JSONValue.self)
             p.inner(Deep?.self, jsonPath: "a", readOnly: true)
@@ -162,7 +162,7 @@ struct HostileInputTests {
 
     // MARK: - Ten million escapes
 
-    final class Text: JSONModel, @unchecked Sendable {
+    final class Text: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.text(String.self)
             p.other(Int.self, default: 1)
@@ -221,7 +221,7 @@ struct HostileInputTests {
 
     // MARK: - Numbers with 100,000 digits
 
-    final class Numbers: JSONModel, @unchecked Sendable {
+    final class Numbers: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             // Every kind of property over the same number; one may write it.
             p.int(Int.self, jsonPath: "n")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 
-final class MergeUser: JSONModel, @unchecked Sendable {
+final class MergeUser: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.name(String.self)
         p.age(Int.self)
@@ -11,7 +11,7 @@ final class MergeUser: JSONModel, @unchecked Sendable {
     }
 }
 
-final class MergeAddress: JSONModel, @unchecked Sendable {
+final class MergeAddress: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.city(String.self)
         p.zip(String?.self)

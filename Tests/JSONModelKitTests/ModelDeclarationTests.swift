@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 
-class Animal: JSONModel, @unchecked Sendable {
+class Animal: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.name(String.self)
         p.legs(Int.self, default: 4)
@@ -36,7 +36,7 @@ final class Bird: Animal, @unchecked Sendable {
 
 struct NotSupported {}
 
-final class Broken: JSONModel, @unchecked Sendable {
+final class Broken: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.a(Int.self)
         p.a(Int.self)
@@ -50,7 +50,7 @@ final class Broken: JSONModel, @unchecked Sendable {
     }
 }
 
-final class OddNames: JSONModel, @unchecked Sendable {
+final class OddNames: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.add("with-dash", Int.self, jsonPath: ["with-dash"])
         p.add("add", Bool.self)

@@ -200,7 +200,7 @@ struct ModelMutationTests {
     }
 }
 
-final class Nested: JSONModel, @unchecked Sendable {
+final class Nested: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.city(String?.self, jsonPath: "location.city")
         p.second(Int.self, jsonPath: "a.b[1]")

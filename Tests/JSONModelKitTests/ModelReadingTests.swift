@@ -4,7 +4,7 @@ import Testing
 
 // MARK: - Fixture models (shared by the Model*Tests files)
 
-final class TestAddress: JSONModel, @unchecked Sendable {
+final class TestAddress: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.city(String?.self)
         p.zip(String?.self, jsonPath: "postal_code")
@@ -12,7 +12,7 @@ final class TestAddress: JSONModel, @unchecked Sendable {
     }
 }
 
-final class TestUser: JSONModel, @unchecked Sendable {
+final class TestUser: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.firstName(String.self, jsonPath: "first_name")
         p.age(Int.self, default: 18)
@@ -29,7 +29,7 @@ final class TestUser: JSONModel, @unchecked Sendable {
 }
 
 /// One optional property of every supported scalar type, each under its own key.
-final class Scalars: JSONModel, @unchecked Sendable {
+final class Scalars: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.int(Int?.self)
         p.int8(Int8?.self)
@@ -244,7 +244,7 @@ struct ModelReadingTests {
     }
 }
 
-final class PathModel: JSONModel, @unchecked Sendable {
+final class PathModel: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.second(Int.self, jsonPath: "a.b[1]")
         p.deep(String.self, jsonPath: ["a", "b", 2, "c"])

@@ -163,7 +163,7 @@ enum PluginBuilder {
     static let variantSource = #"""
         import JSONModelKit
 
-        final class Gadget: JSONModel, @unchecked Sendable {
+        final class Gadget: JSONModel, DynamicMembers, @unchecked Sendable {
             override class func properties(_ p: PropertyRegistrar) {
                 p.name(String.self)
                 #if FAULTY
@@ -230,15 +230,15 @@ struct PluginTests {
         let car = try registry.makeModel(named: "Vehicle", json: Self.json(#"{"id": 1, "kind": "car", "seats": 2}"#))
         #expect(ObjectIdentifier(type(of: car)) == ObjectIdentifier(carType))
         #expect(car.modelName == "Car")
-        let seats: Int = car.seats
-        let wheels: Int = car.wheels
+        let seats: Int = car.dynamic.seats
+        let wheels: Int = car.dynamic.wheels
         #expect(seats == 2 && wheels == 4)
         #expect("\(car)".hasPrefix("Car("))
 
         let truck = try registry.makeModel(named: "Vehicle", json: Self.json(#"{"id": 2, "kind": "truck", "wheels": 6, "payload_kg": 5000}"#))
         #expect(truck.modelName == "Truck")
-        let payload: Double = truck.payload
-        let truckWheels: Int = truck.wheels
+        let payload: Double = truck.dynamic.payload
+        let truckWheels: Int = truck.dynamic.wheels
         #expect(payload == 5000 && truckWheels == 6)
 
         // The plugin's schema model, over its classes, with a value through its converter.
@@ -250,9 +250,9 @@ struct PluginTests {
                  "flagship": {"id": 2, "kind": "truck"}}
                 """#))
         #expect(fleet.modelName == "Fleet")
-        let budget: Double = fleet.budget
+        let budget: Double = fleet.dynamic.budget
         #expect(budget == 1250.5)
-        let owner: String = fleet.owner
+        let owner: String = fleet.dynamic.owner
         #expect(owner == "Ann")
         // A lazy ModelArray<Vehicle>; the program cannot name Vehicle, so it reads the elements as JSONModels.
         let vehicles = try #require(models(in: fleet.value(forProperty: "vehicles")))
@@ -262,7 +262,7 @@ struct PluginTests {
         #expect(fleet.diagnostics.isEmpty)
 
         // Writes go back through the converter.
-        let cheaper = fleet.mutate { $0.budget = 99.99 }
+        let cheaper = fleet.mutate { $0.dynamic.budget = 99.99 }
         #expect(cheaper.json()["budget"] == 9999)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 
-class PolyShape: JSONModel, @unchecked Sendable {
+class PolyShape: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.kind(String.self, jsonPath: "type")
         p.name(String?.self)
@@ -41,9 +41,9 @@ final class PolySquare: PolyShape, @unchecked Sendable {
     }
 }
 
-final class PolyUnrelated: JSONModel, @unchecked Sendable {}
+final class PolyUnrelated: JSONModel, DynamicMembers, @unchecked Sendable {}
 
-final class PolyDrawing: JSONModel, @unchecked Sendable {
+final class PolyDrawing: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.main(PolyShape.self)
         p.shapes([PolyShape].self)

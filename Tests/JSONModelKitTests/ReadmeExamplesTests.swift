@@ -5,7 +5,7 @@ import JSONModelKit
 /// The README's examples, run as written: if one of them stops being true, this fails.
 @Suite("README examples")
 struct ReadmeExamplesTests {
-    final class User: JSONModel, @unchecked Sendable {
+    final class User: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.firstName(String.self, jsonPath: "first_name")
             p.age(Int.self, default: 18)
@@ -16,7 +16,7 @@ struct ReadmeExamplesTests {
         }
     }
 
-    final class Address: JSONModel, @unchecked Sendable {
+    final class Address: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.city(String.self)
             p.zip(String?.self, jsonPath: "postal_code")

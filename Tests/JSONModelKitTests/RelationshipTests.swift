@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 
-final class RelOrder: JSONModel, @unchecked Sendable {
+final class RelOrder: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.number(String.self)
         p.lines([RelLine].self, inverse: "order")
@@ -11,19 +11,19 @@ final class RelOrder: JSONModel, @unchecked Sendable {
     }
 }
 
-final class RelLine: JSONModel, @unchecked Sendable {
+final class RelLine: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.sku(String.self)
     }
 }
 
-final class RelCustomer: JSONModel, @unchecked Sendable {
+final class RelCustomer: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.name(String.self)
     }
 }
 
-final class RelAddress: JSONModel, @unchecked Sendable {
+final class RelAddress: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.street(String?.self)
         p.city(String?.self)
@@ -101,7 +101,7 @@ struct RelationshipTests {
     }
 
     @Test func aGroupMustBeAModel() {
-        final class Bad: JSONModel, @unchecked Sendable {
+        final class Bad: JSONModel, DynamicMembers, @unchecked Sendable {
             override class func properties(_ p: PropertyRegistrar) { p.x(Int.self, group: true) }
         }
         #expect(throws: ModelDeclarationError.self) { try Bad.validateDeclarations() }

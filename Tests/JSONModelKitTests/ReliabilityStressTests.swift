@@ -9,7 +9,7 @@ import Testing
 /// `swift test --sanitize=thread --filter Stress` (`.ci/run` does).
 @Suite("Reliability stress")
 struct ReliabilityStressTests {
-    class Shape: JSONModel, @unchecked Sendable {
+    class Shape: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.kind(String.self)
             p.size(Int.self)
@@ -27,7 +27,7 @@ struct ReliabilityStressTests {
         }
     }
 
-    final class Drawing: JSONModel, @unchecked Sendable {
+    final class Drawing: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.title(String.self)
             p.shapes([Shape].self)

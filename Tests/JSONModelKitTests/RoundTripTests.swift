@@ -27,7 +27,7 @@ struct RoundTripTests {
     static let iterations = 400
     static let firstSeed: UInt64 = 0x5EED_0008
 
-    final class Envelope: JSONModel, @unchecked Sendable {
+    final class Envelope: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.id(Int64.self)
             p.count(Int.self, default: 0)
@@ -49,7 +49,7 @@ struct RoundTripTests {
         }
     }
 
-    final class Child: JSONModel, @unchecked Sendable {
+    final class Child: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.label(String?.self)
             p.n(Int.self)

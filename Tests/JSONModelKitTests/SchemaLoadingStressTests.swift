@@ -6,7 +6,7 @@ import Testing
 /// `swift test --sanitize=thread --filter Stress`.
 @Suite("Schema loading and plugin stress")
 struct SchemaLoadingStressTests {
-    final class Probe: JSONModel, @unchecked Sendable {
+    final class Probe: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.n(Int.self)
             p.amount(Double.self, converter: "stressCents")
@@ -46,13 +46,13 @@ struct SchemaLoadingStressTests {
                 registry.register(cents, named: "stressCents")
                 registry.register(Probe.self, name: "Probe\(round)")
             default:
-                let n: Int = model.n
+                let n: Int = model.dynamic.n
                 #expect(n == 7)
                 _ = model.value(forProperty: "amount")  // the converter may or may not be registered yet
                 let latest = (0..<rounds).reversed().first { registry.schemaMetadata(named: "Kind\($0)") != nil }
                 if let latest {
                     let kind = try? registry.makeModel(named: "Kind\(latest)", json: ["n": .number(JSONNumber(thread)), "k": "x", "amount": 100])
-                    let k: String? = kind?.k
+                    let k: String? = kind?.dynamic.k
                     #expect(k == "x")
                     #expect(kind?.jsonValue(forProperty: "n") == .number(JSONNumber(thread)))
                 }
@@ -64,7 +64,7 @@ struct SchemaLoadingStressTests {
         }
         #expect((0..<rounds).allSatisfy { registry.schemaMetadata(named: "Use\($0)") != nil && registry.schemaMetadata(named: "Kind\($0)") != nil })
         // A model made now reads through the converter (the first one may have cached its read before).
-        let amount: Double? = try registry.makeModel(named: "Base", json: ["n": 7, "amount": 250]).amount
+        let amount: Double? = try registry.makeModel(named: "Base", json: ["n": 7, "amount": 250]).dynamic.amount
         #expect(amount == 2.5)
     }
 
@@ -82,7 +82,7 @@ struct SchemaLoadingStressTests {
         }
         #expect(failures.withLock { $0 } == 0)
         let more = try registry.makeModel(named: "More", json: ["n": 1])
-        let n: Int = more.n
+        let n: Int = more.dynamic.n
         #expect(n == 1)
     }
 
@@ -99,10 +99,10 @@ struct SchemaLoadingStressTests {
                 }
             } else if let truck = try? registry.makeModel(named: "Vehicle", json: ["kind": "truck", "payload_kg": .number(JSONNumber(round))]) {
                 #expect(truck.modelName == "Truck")
-                let payload: Double = truck.payload
+                let payload: Double = truck.dynamic.payload
                 #expect(payload == Double(round))
                 if let fleet = try? registry.makeModel(named: "Fleet", json: ["budget": 100, "vehicles": [["kind": "car"]]]) {
-                    let budget: Double = fleet.budget
+                    let budget: Double = fleet.dynamic.budget
                     #expect(budget == 1)
                 }
             }

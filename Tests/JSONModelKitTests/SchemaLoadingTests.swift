@@ -69,9 +69,9 @@ struct SchemaLoadingTests {
                    "createdAt": "2024-02-29"])
         let shapes = try #require(models(in: drawing.value(forProperty: "shapes")))
         #expect(shapes.map(\.modelName) == ["Circle", "Square", "Shape"])
-        let radius: Double = shapes[0].radius
+        let radius: Double = shapes[0].dynamic.radius
         #expect(radius == 2)
-        let createdAt: Date? = drawing.createdAt
+        let createdAt: Date? = drawing.dynamic.createdAt
         #expect(createdAt == Date(timeIntervalSince1970: 1_709_164_800))  // 2024-02-29, by the declared pattern
         let circle = try registry.makeModel(named: "Shape", json: ["type": "circle", "radius": 1.5])
         #expect(circle.modelName == "Circle")
@@ -94,8 +94,8 @@ struct SchemaLoadingTests {
         // Circle and Square extend, and Drawing uses, Shape from the earlier load.
         try registry.loadSchemas(at: second.url)
         let square = try registry.makeModel(named: "Square", json: ["type": "square", "side": 4, "label": "a"])
-        let side: Double = square.side
-        let label: String? = square.label
+        let side: Double = square.dynamic.side
+        let label: String? = square.dynamic.label
         #expect(label == "a" && side == 4)
     }
 
@@ -130,7 +130,7 @@ struct SchemaLoadingTests {
     }
 
     @Test func aNameTakenByAModelClassIsRefused() throws {
-        final class Taken: JSONModel, @unchecked Sendable {}
+        final class Taken: JSONModel, DynamicMembers, @unchecked Sendable {}
         let registry = ModelRegistry()
         registry.register(Taken.self, name: "Shape")
         let (problems, folder) = try problems(loading: ["shapes.json": Self.plainShape], into: registry)
@@ -176,7 +176,7 @@ struct SchemaLoadingTests {
     }
 
     @Test func typesMayNameRegisteredModelClasses() throws {
-        final class Account: JSONModel, @unchecked Sendable {
+        final class Account: JSONModel, DynamicMembers, @unchecked Sendable {
             override class func properties(_ p: PropertyRegistrar) { p.login(String.self) }
         }
         let registry = ModelRegistry()
@@ -185,7 +185,7 @@ struct SchemaLoadingTests {
         defer { folder.remove() }
         try registry.loadSchemas(at: folder.url)
         let team = try registry.makeModel(named: "Team", json: ["members": [["login": "ann"]]])
-        let members: ModelArray<Account> = team.members
+        let members: ModelArray<Account> = team.dynamic.members
         let login: String = members[0].login
         #expect(login == "ann")
     }
@@ -202,7 +202,7 @@ struct SchemaLoadingTests {
     }
 
     @Test func extendsMustNameASchemaModel() throws {
-        final class Compiled: JSONModel, @unchecked Sendable {}
+        final class Compiled: JSONModel, DynamicMembers, @unchecked Sendable {}
         let registry = ModelRegistry()
         registry.register(Compiled.self, name: "Compiled")
         let text = #"{"models": [{"name": "A", "extends": "Nobody"}, {"name": "B", "extends": "Compiled"}, {"name": "C", "extends": "A"}]}"#

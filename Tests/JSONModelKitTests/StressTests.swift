@@ -28,7 +28,7 @@ struct StressTests {
         finished.wait()
     }
 
-    final class Item: JSONModel, @unchecked Sendable {
+    final class Item: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.id(Int64.self)
             p.name(String.self)
@@ -39,7 +39,7 @@ struct StressTests {
         }
     }
 
-    final class Owner: JSONModel, @unchecked Sendable {
+    final class Owner: JSONModel, DynamicMembers, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.login(String.self)
         }
@@ -105,7 +105,7 @@ struct StressTests {
     }
 
     @Test func metadataBuiltOnceUnderRace() {
-        final class Late: JSONModel, @unchecked Sendable {
+        final class Late: JSONModel, DynamicMembers, @unchecked Sendable {
             override class func properties(_ p: PropertyRegistrar) { p.value(Int.self) }
         }
         let seen = Locked<Set<ObjectIdentifier>>([])
@@ -125,7 +125,7 @@ struct StressTests {
                 let schema = #"{"models": [{"name": "M\#(round)", "properties": [{"name": "n", "type": "Base"}]}]}"#
                 #expect(throws: Never.self) { try registry.register(ModelSchema(string: schema)) }
             } else {
-                let n: Int = base.n
+                let n: Int = base.dynamic.n
                 #expect(n == 7)
                 if round > 0, let model = try? registry.makeModel(named: "M\(round - 1)", json: ["n": ["n": 3]]) {
                     #expect(model.jsonValue(forProperty: "n") == ["n": 3])

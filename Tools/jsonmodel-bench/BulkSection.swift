@@ -93,7 +93,7 @@ struct BulkSection: BenchSection {
 // MARK: - Models
 
 /// The model of the bulk benchmark.
-final class BulkUser: JSONModel, @unchecked Sendable {
+final class BulkUser: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int.self)
         p.name(String.self)
@@ -107,7 +107,7 @@ final class BulkUser: JSONModel, @unchecked Sendable {
     }
 }
 
-final class BulkAddress: JSONModel, @unchecked Sendable {
+final class BulkAddress: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.street(String.self)
         p.city(String.self)

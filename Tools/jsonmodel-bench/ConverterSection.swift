@@ -86,7 +86,7 @@ struct ConverterSection: BenchSection {
             let before = heap()
             var values: [V] = []
             values.reserveCapacity(models.count)
-            for model in models { values.append(model.s) }
+            for model in models { values.append(model[property: "s"]) }
             return (models, values, heap() - before)
         }
         let plain = read(PlainItem.self, String.self)
@@ -123,13 +123,13 @@ struct ConverterSection: BenchSection {
     }
 }
 
-final class PlainItem: JSONModel, @unchecked Sendable {
+final class PlainItem: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.s(String.self)
     }
 }
 
-final class InternedItem: JSONModel, @unchecked Sendable {
+final class InternedItem: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.s(String.self, enumValues: ["new", "in_progress_for_a_while", "done"])
     }
@@ -143,7 +143,7 @@ struct BenchStatus: JSONStringEnum {
     static let knownValues: [BenchStatus] = [.inProgress, .done]
 }
 
-final class TypedItem: JSONModel, @unchecked Sendable {
+final class TypedItem: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.s(BenchStatus.self, default: .done)
     }

@@ -157,7 +157,7 @@ private func opaque<T>(_ value: T) -> T {
 // MARK: - The models
 
 /// A status of twitter.json as a model: the fields of ``StatusSubset``.
-final class TwitterStatus: JSONModel, @unchecked Sendable {
+final class TwitterStatus: JSONModel, DynamicMembers, @unchecked Sendable {
     // @unchecked Sendable: restates JSONModel's; no stored properties of its own.
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int64.self)
@@ -208,7 +208,7 @@ final class TwitterStatus: JSONModel, @unchecked Sendable {
 }
 
 /// The author of a ``TwitterStatus``.
-final class TwitterUser: JSONModel, @unchecked Sendable {
+final class TwitterUser: JSONModel, DynamicMembers, @unchecked Sendable {
     // @unchecked Sendable: restates JSONModel's; no stored properties of its own.
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int64.self)

@@ -16,7 +16,7 @@ import Foundation
 /// let total: Decimal = invoice.total
 /// invoice.value(forProperty: "total")       // for code that knows names only at run time
 /// ```
-public final class DynamicModel: JSONModel, @unchecked Sendable {
+public final class DynamicModel: JSONModel, DynamicMembers, @unchecked Sendable {
     // @unchecked Sendable: restated from JSONModel, whose state is behind its Mutex;
     // this class adds no stored properties.
 

@@ -3,12 +3,14 @@ import Synchronization
 // Reading properties: the member syntax, the dynamic API, the cache and diagnostics.
 
 extension JSONModel {
-    /// Reads (or, on a mutable model, writes) a declared property with its Swift type.
+    /// Reads (or, on a mutable model, writes) a declared property by name, with its Swift type.
+    ///
+    /// This is what the typed members generated from a registration block call, and what
+    /// ``DynamicMembers`` forwards to; use it for a name that is not a Swift identifier:
     ///
     /// ```swift
-    /// let age: Int = user.age
-    /// let next = user.age + 1
-    /// mutableUser.age = 31
+    /// let name: String = user[property: "first-name"]
+    /// mutableUser[property: "age"] = 31
     /// ```
     ///
     /// The first read converts the JSON and caches the value; a value that does
@@ -26,7 +28,7 @@ extension JSONModel {
     // a closure became a call with a retain and release of the model around it, three times
     // the cost of the cached read itself (measured in jsonmodel-bench, model (c)).
     @inlinable
-    public subscript<T>(dynamicMember name: String) -> T {
+    public subscript<T>(property name: String) -> T {
         @inline(__always) get {
             if let value: T = _cachedValue(forMember: name) { return value }
             return _uncachedValue(forMember: name)
@@ -34,6 +36,20 @@ extension JSONModel {
         set {
             _assign(newValue, forMember: name)
         }
+    }
+
+    /// The model as a ``ModelValue``, whose dynamic members read its properties by name.
+    ///
+    /// For a reference typed `JSONModel` (a model made by name, a plugin's model), where the
+    /// compiler knows no property names:
+    ///
+    /// ```swift
+    /// let car = try registry.makeModel(named: "Car", json: data)
+    /// let wheels: Int = car.dynamic.wheels
+    /// print(car.dynamic.owner.name)
+    /// ```
+    public var dynamic: ModelValue {
+        ModelValue(model: metadata.modelName, property: "", value: self)
     }
 
     /// The cached value of an immutable model's property, when the name's `String` has the bits
@@ -100,13 +116,8 @@ extension JSONModel {
         }
     }
 
-    /// Reads a declared property without stating its type, for logs and chaining.
-    ///
-    /// ```swift
-    /// print("age: \(user.age)")                  // age: 30
-    /// let city: String? = user.address.city      // reads through a nested model
-    /// ```
-    public subscript(dynamicMember name: String) -> ModelValue {
+    /// A declared property read without a stated type; stops the program for an undeclared name.
+    func modelValue(forProperty name: String) -> ModelValue {
         guard let ordinal = metadata.ordinal(of: name) else { unrecognizedProperty(name) }
         return ModelValue(model: metadata.modelName, property: name, value: unwrappedValue(value(at: ordinal)))
     }
@@ -347,15 +358,17 @@ extension JSONModel {
 /// into nested models.
 ///
 /// ```swift
-/// print(user.age)                          // 30
-/// let city: String? = user.address.city    // chains through the nested model
-/// let typed: Int = user.age                // typed reads need no ModelValue
+/// print(invoice.total)                       // 12.50
+/// let city: String? = invoice.customer.city  // chains through the nested model
+/// let total: Decimal = invoice.total         // typed reads need no ModelValue
 /// ```
+///
+/// Dynamic members (``DynamicMembers``, ``JSONModel/dynamic``) return it when no type is stated.
 @dynamicMemberLookup
 public struct ModelValue: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The model class the value was read from.
     public let model: String
-    /// The property read.
+    /// The property read (a dotted path when chained); empty for ``JSONModel/dynamic``.
     public let property: String
     /// The value, nil for nil.
     public let value: (any Sendable)?
@@ -372,21 +385,25 @@ public struct ModelValue: Sendable, CustomStringConvertible, CustomDebugStringCo
                 if value == nil, let none = (Optional<Any>.none as Any) as? T { return none }
                 notAModel(name)
             }
-            return nested[dynamicMember: name]
+            return nested[property: name]
         }
         nonmutating set {
             guard let nested = nestedModel else { notAModel(name) }
-            nested[dynamicMember: name] = newValue
+            nested[property: name] = newValue
         }
     }
 
     /// Reads a property of the nested model this value holds, untyped.
     public subscript(dynamicMember name: String) -> ModelValue {
         guard let nested = nestedModel else {
-            if value == nil { return ModelValue(model: model, property: "\(property).\(name)", value: nil) }
+            if value == nil { return ModelValue(model: model, property: path(to: name), value: nil) }
             notAModel(name)
         }
-        return nested[dynamicMember: name]
+        return nested.modelValue(forProperty: name)
+    }
+
+    private func path(to name: String) -> String {
+        property.isEmpty ? name : "\(property).\(name)"
     }
 
     private func notAModel(_ name: String) -> Never {

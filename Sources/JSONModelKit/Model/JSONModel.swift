@@ -2,11 +2,11 @@ import Synchronization
 
 /// A model object over a JSON object: declared properties, read lazily.
 ///
-/// Subclass it and declare properties in the registration block; read them as
-/// members:
+/// Subclass it and declare properties in the registration block; the
+/// `JSONModelAccessors` build plugin generates a typed member for each:
 ///
 /// ```swift
-/// final class User: JSONModel {
+/// final class User: JSONModel, @unchecked Sendable {
 ///     override class func properties(_ p: PropertyRegistrar) {
 ///         p.firstName(String.self, jsonPath: "first_name")
 ///         p.age(Int.self, default: 18)
@@ -15,7 +15,7 @@ import Synchronization
 /// }
 ///
 /// let user = try User(json: #"{"first_name": "Ann", "age": 30}"#)
-/// let name: String = user.firstName   // converted now, then cached
+/// let name = user.firstName           // a String, converted now, then cached
 /// let next = user.age + 1             // 31
 /// let older = user.mutate { $0.age = 31 }
 /// ```
@@ -24,8 +24,9 @@ import Synchronization
 /// ``JSONDocument`` or an owned ``JSONValue``) and converts nothing until a
 /// property is read; each converted value is cached by the property's
 /// ordinal. Models are immutable unless created mutable, and immutable
-/// models may be read from any number of threads at once.
-@dynamicMemberLookup
+/// models may be read from any number of threads at once. Names known only
+/// at run time read through ``subscript(property:)``, ``dynamic``,
+/// ``value(forProperty:)`` or, for a class that adopts it, ``DynamicMembers``.
 open class JSONModel: @unchecked Sendable {
     // @unchecked Sendable: every stored property is an immutable `let` of a
     // Sendable type except `state`, whose contents change only while its Mutex

@@ -2,7 +2,7 @@
 import Foundation
 import JSONModelKit
 
-final class FeedPage: JSONModel, @unchecked Sendable {
+final class FeedPage: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.data([FeedDataItem].self)
         p.paging(FeedPaging.self)
@@ -10,7 +10,7 @@ final class FeedPage: JSONModel, @unchecked Sendable {
     }
 }
 
-final class FeedDataItem: JSONModel, @unchecked Sendable {
+final class FeedDataItem: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int.self)
         p.type(FeedType.self)
@@ -26,81 +26,81 @@ final class FeedDataItem: JSONModel, @unchecked Sendable {
     }
 }
 
-final class FeedPaging: JSONModel, @unchecked Sendable {
+final class FeedPaging: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.next(String.self)
         p.previous(JSONValue?.self)
     }
 }
 
-final class FeedError: JSONModel, @unchecked Sendable {
+final class FeedError: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.message(String.self)
         p.retry(Bool.self)
     }
 }
 
-final class FeedType: JSONModel, @unchecked Sendable {
+final class FeedType: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.code(String.self)
         p.label(String.self)
     }
 }
 
-final class FeedAuthor: JSONModel, @unchecked Sendable {
+final class FeedAuthor: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.login(String.self)
         p.avatarURL(String.self, jsonPath: "avatar_url")
     }
 }
 
-final class FeedRepository: JSONModel, @unchecked Sendable {
+final class FeedRepository: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.name(String.self)
         p.owner(FeedOwner.self)
     }
 }
 
-final class FeedOrganization: JSONModel, @unchecked Sendable {
+final class FeedOrganization: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.name(String.self)
         p.owner(FeedOrganizationOwner.self)
     }
 }
 
-final class FeedCategory: JSONModel, @unchecked Sendable {
+final class FeedCategory: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.name(String.self)
     }
 }
 
-final class FeedPerson: JSONModel, @unchecked Sendable {
+final class FeedPerson: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.login(String.self)
     }
 }
 
-final class FeedStatus: JSONModel, @unchecked Sendable {
+final class FeedStatus: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.state(String.self, enumValues: ["failed", "ok"])
     }
 }
 
-final class FeedReply: JSONModel, @unchecked Sendable {
+final class FeedReply: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.text(String.self)
         p.author(FeedAuthor.self)
     }
 }
 
-final class FeedOwner: JSONModel, @unchecked Sendable {
+final class FeedOwner: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.login(String.self)
         p.siteAdmin(Bool.self, jsonPath: "site_admin")
     }
 }
 
-final class FeedOrganizationOwner: JSONModel, @unchecked Sendable {
+final class FeedOrganizationOwner: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.team(String.self)
         p.members(Int.self)

@@ -2,7 +2,7 @@
 import Foundation
 import JSONModelKit
 
-final class OddRecord: JSONModel, @unchecked Sendable {
+final class OddRecord: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.recordID(Int.self, jsonPath: "record_id")
         p.firstName2(String.self, jsonPath: "first_name")
@@ -59,27 +59,27 @@ final class OddRecord: JSONModel, @unchecked Sendable {
     }
 }
 
-final class Odd3d: JSONModel, @unchecked Sendable {
+final class Odd3d: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.x(Int.self)
         p.y(Double.self)
     }
 }
 
-final class OddJSON: JSONModel, @unchecked Sendable {
+final class OddJSON: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.raw(Bool.self)
     }
 }
 
-final class OddByYearItem: JSONModel, @unchecked Sendable {
+final class OddByYearItem: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.count(Int.self)
         p.note(String?.self)
     }
 }
 
-final class OddGridItem: JSONModel, @unchecked Sendable {
+final class OddGridItem: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.v(Int.self)
     }

@@ -2,7 +2,7 @@
 import Foundation
 import JSONModelKit
 
-final class ShopOrder: JSONModel, @unchecked Sendable {
+final class ShopOrder: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.orderID(UInt64.self, jsonPath: "order_id")
         p.number(String.self)
@@ -18,7 +18,7 @@ final class ShopOrder: JSONModel, @unchecked Sendable {
     }
 }
 
-final class ShopCustomer: JSONModel, @unchecked Sendable {
+final class ShopCustomer: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int.self)
         p.name(String.self)
@@ -28,7 +28,7 @@ final class ShopCustomer: JSONModel, @unchecked Sendable {
     }
 }
 
-final class ShopLineItem: JSONModel, @unchecked Sendable {
+final class ShopLineItem: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.sku(String.self)
         p.title(String.self)
@@ -39,7 +39,7 @@ final class ShopLineItem: JSONModel, @unchecked Sendable {
     }
 }
 
-final class ShopShipping: JSONModel, @unchecked Sendable {
+final class ShopShipping: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.carrier(String.self, enumValues: ["DHL", "EMS"])
         p.price(Double.self)
@@ -48,7 +48,7 @@ final class ShopShipping: JSONModel, @unchecked Sendable {
     }
 }
 
-final class ShopAddress: JSONModel, @unchecked Sendable {
+final class ShopAddress: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.street(String.self)
         p.city(String.self)
