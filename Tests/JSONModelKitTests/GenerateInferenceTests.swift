@@ -212,6 +212,21 @@ struct GenerateInferenceTests {
         #expect(swift.contains(#"p.add("add", Int.self)"#))
     }
 
+    @Test func keysNamedLikeMembersOfJSONModelGetOtherNames() throws {
+        let inferred = try infer(#"{"description": "x", "hash": "y", "modelName": "z", "isMutable": true}"#)
+        let root = inferred.models[0]
+        #expect(root.properties.map(\.name) == ["descriptionField", "hashField", "modelNameField", "isMutableField"])
+        #expect(root.properties.allSatisfy { !JSONModel.reservedPropertyNames.contains($0.name) })
+        #expect(root.properties.map(\.jsonPath) == [["description"], ["hash"], ["modelName"], ["isMutable"]])
+        #expect(inferred.swiftSource.contains(#"p.hashField(String.self, jsonPath: "hash")"#))
+        // The schema it writes registers, and reads the keys.
+        let registry = ModelRegistry()
+        try registry.register(inferred.schema)
+        let model = try registry.makeModel(named: "Root", json: ["description": "x", "hash": "y"])
+        #expect(model.value(forProperty: "descriptionField") as? String == "x")
+        #expect(model.value(forProperty: "hashField") as? String == "y")
+    }
+
     @Test func keysThatMeetOnOneNameAreNumbered() throws {
         let root = try infer(#"{"first_name": 1, "firstName": 2, "FIRST_NAME": 3, "first-name": 4}"#).models[0]
         // The key spelled like the name keeps it; the others count up in key order.

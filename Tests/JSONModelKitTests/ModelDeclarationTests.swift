@@ -57,6 +57,33 @@ final class OddNames: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+/// Declares names of JSONModel's members.
+class MemberNames: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.login(String.self)
+        p.description(String.self)
+        p.modelName(String.self)
+        p.json(JSONValue.self, jsonPath: "raw")
+        p.hashValue(Int.self)
+        p.add("hash", Int.self)
+    }
+}
+
+/// Inherits the names of JSONModel's members.
+final class MoreMemberNames: MemberNames, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.nickname(String?.self)
+    }
+}
+
+/// Keeps the keys of JSONModel's members under other names.
+final class Profile: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.bio(String.self, jsonPath: "description")
+        p.checksum(String?.self, jsonPath: "hash")
+    }
+}
+
 @Suite("Model declarations and registry")
 struct ModelDeclarationTests {
     func names(_ type: JSONModel.Type) -> [String] { type.modelMetadata.properties.map(\.name) }
@@ -112,6 +139,36 @@ struct ModelDeclarationTests {
             #expect(error.description.contains("Broken.a"))
         }
         #expect(names(Broken.self) == ["a", "b", "d", "h"])
+    }
+
+    @Test func namesOfJSONModelMembersAreDeclarationProblems() throws {
+        let error = try #require(throws: ModelDeclarationError.self) { try MemberNames.validateDeclarations() }
+        #expect(error.problems.map(\.property) == ["description", "modelName", "json", "hashValue", "hash"])
+        #expect(error.problems.allSatisfy { $0.model == "MemberNames" && $0.message.hasPrefix("'\($0.property)' is a member of JSONModel") })
+        #expect(error.problems[0].message == #"'description' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: "description""#)
+        // Declared with a path of its own, the name alone is the problem.
+        #expect(error.problems[2].message == "'json' is a member of JSONModel; name the property otherwise")
+        #expect(error.description.contains("MemberNames.description: 'description' is a member of JSONModel"))
+        #expect(names(MemberNames.self) == ["login"])
+    }
+
+    @Test func aSubclassInheritsTheProblemsOfMemberNames() throws {
+        let error = try #require(throws: ModelDeclarationError.self) { try MoreMemberNames.validateDeclarations() }
+        // The subclass has the properties too, so it cannot be instantiated either.
+        #expect(error.problems.map(\.property) == ["description", "modelName", "json", "hashValue", "hash"])
+        #expect(names(MoreMemberNames.self) == ["login", "nickname"])
+    }
+
+    @Test func theKeyOfAMemberNameIsReadUnderAnotherName() throws {
+        try Profile.validateDeclarations()
+        let profile = try Profile(json: #"{"description": "Writes parsers", "hash": "9f2c"}"#)
+        #expect(profile.bio == "Writes parsers")
+        #expect(profile.checksum as String? == "9f2c")
+        #expect(profile.description.hasPrefix("Profile("))
+        #expect(profile.value(forProperty: "bio") as? String == "Writes parsers")
+        let copy = profile.mutableCopy()
+        copy.bio = "Writes generators"
+        #expect(copy.json()["description"] == "Writes generators")
     }
 
     @Test func namesThatAreNotIdentifiers() throws {

@@ -5,8 +5,8 @@ import Testing
 /// Builds plugins with the toolchain that built this test program, against the module it
 /// built, so that they leave JSONModelKit's symbols to this (exporting) program.
 ///
-/// Everything is located from the running program (`/proc/self/exe`, the Swift runtime it
-/// mapped); when something is missing the plugin tests are skipped with a printed reason.
+/// Everything is located from the running program (``BuildProducts``); when something is
+/// missing the plugin tests are skipped with a printed reason.
 enum PluginBuilder {
     struct Toolchain: Sendable {
         /// The compiler of the toolchain whose runtime this program runs.
@@ -59,33 +59,23 @@ enum PluginBuilder {
 
     static func toolchain() throws(Skip) -> Toolchain {
         #if os(Linux)
-        let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let folder = program.deletingLastPathComponent()
-        let modules = folder.appendingPathComponent("Modules")
-        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("JSONModelKit.swiftmodule").path) else {
-            throw Skip(description: "no JSONModelKit.swiftmodule in \(modules.path)")
-        }
-        // The toolchain whose runtime is mapped: <usr>/lib/swift/linux/libswiftCore.so -> <usr>/bin/swiftc.
-        // Read to the end: /proc files report a size of zero.
-        let maps = String(decoding: FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
-        guard let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
-            let path = line.split(separator: " ").last
-        else { throw Skip(description: "the Swift runtime is not a shared library in this program") }
-        let swiftc = URL(fileURLWithPath: String(path)).deletingLastPathComponent()  // linux
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()  // usr
-            .appendingPathComponent("bin/swiftc")
-        guard FileManager.default.isExecutableFile(atPath: swiftc.path) else {
-            throw Skip(description: "no compiler at \(swiftc.path)")
+        let build: BuildProducts
+        let swiftc: URL
+        do {
+            build = try BuildProducts.current.get()
+            swiftc = try build.tool("swiftc")
+        } catch {
+            throw Skip(description: error.description)
         }
         guard symbolIsExported() else {
             throw Skip(description: "this test program does not export its symbols (link it with -Xlinker --export-dynamic)")
         }
-        let objectFolder = folder.appendingPathComponent("JSONModelKit.build")
+        let objectFolder = build.folder.appendingPathComponent("JSONModelKit.build")
         let objects = ((try? FileManager.default.contentsOfDirectory(atPath: objectFolder.path)) ?? [])
             .filter { $0.hasSuffix(".o") }.sorted().map { objectFolder.appendingPathComponent($0) }
         let sanitized = dlsym(nil, "__tsan_init") != nil
         return Toolchain(
-            swiftc: swiftc, modules: modules, objects: objects, products: folder,
+            swiftc: swiftc, modules: build.modules, objects: objects, products: build.folder,
             flags: sanitized ? ["-sanitize=thread"] : [])
         #else
         throw Skip(description: "the plugin tests build plugins on Linux only")

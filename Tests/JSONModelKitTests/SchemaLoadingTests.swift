@@ -267,6 +267,51 @@ struct SchemaLoadingTests {
         #expect(typeProblems == [ModelSchemaError("unknown type \"Nope\"", model: "Base", property: "n", file: typeFolder.path("m.json"))])
     }
 
+    @Test func aPropertyNamedLikeAMemberOfJSONModelIsRefused() throws {
+        let schema = try ModelSchema(json: ["models": [["name": "Switch", "properties": [
+            ["name": "label", "type": "String"], ["name": "isMutable", "type": "Bool"]]]]])
+        let registry = ModelRegistry()
+        #expect(throws: ModelSchemaError(
+            #"'isMutable' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: "isMutable""#,
+            model: "Switch", property: "isMutable")
+        ) {
+            try registry.register(schema)
+        }
+        #expect(registry.schemaMetadata(named: "Switch") == nil)
+    }
+
+    @Test func aFileWithMemberNamesNamesFileModelAndProperty() throws {
+        let text = #"""
+            {"models": [
+              {"name": "Article", "properties": [{"name": "description", "type": "String"}, {"name": "title", "type": "String"}]},
+              {"name": "Digest", "extends": "Article", "properties": [{"name": "hash", "type": "String", "jsonPath": "sha"}]}]}
+            """#
+        let (problems, folder) = try problems(loading: ["articles.json": text])
+        defer { folder.remove() }
+        let file = folder.path("articles.json")
+        // The inherited `description` is reported once, on the model that declares it.
+        #expect(problems == [
+            ModelSchemaError(
+                #"'description' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: "description""#,
+                model: "Article", property: "description", file: file),
+            ModelSchemaError("'hash' is a member of JSONModel; name the property otherwise", model: "Digest", property: "hash", file: file),
+        ])
+        #expect("\(problems[0])".hasPrefix("schema error: \(file): Article.description: 'description' is a member of JSONModel"))
+    }
+
+    @Test func theKeyOfAMemberNameIsReadUnderAnotherName() throws {
+        let folder = try SchemaFolder(["article.json": #"""
+            {"models": [{"name": "Article", "properties": [{"name": "summary", "type": "String", "jsonPath": "description"}]}]}
+            """#])
+        defer { folder.remove() }
+        let registry = ModelRegistry()
+        try registry.loadSchemas(at: folder.url)
+        let article = try registry.makeModel(named: "Article", json: ["description": "Short"])
+        let summary: String = article.dynamic.summary
+        #expect(summary == "Short")
+        #expect(article.description.hasPrefix("Article("))
+    }
+
     @Test func missingPathsAndEmptyFolders() throws {
         let registry = ModelRegistry()
         let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString)")

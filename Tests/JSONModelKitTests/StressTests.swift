@@ -106,7 +106,7 @@ struct StressTests {
 
     @Test func metadataBuiltOnceUnderRace() {
         final class Late: JSONModel, DynamicMembers, @unchecked Sendable {
-            override class func properties(_ p: PropertyRegistrar) { p.value(Int.self) }
+            override class func properties(_ p: PropertyRegistrar) { p.count(Int.self) }
         }
         let seen = Locked<Set<ObjectIdentifier>>([])
         Self.hammer(rounds: 20) { _, _ in

@@ -22,6 +22,8 @@ extension ModelRegistry {
     /// - `extends` naming an unknown model or a compiled class, or forming a cycle;
     /// - a model name declared twice in the batch, or taken by a registered model class or by
     ///   a registered schema model with a different definition;
+    /// - a property named like a member of ``JSONModel`` (``JSONModel/reservedPropertyNames``:
+    ///   `description`, `hash`, …); name it otherwise and keep the key with `"jsonPath"`;
     /// - options that do not suit their property (`enumValues` on a non-`String`,
     ///   `dateFormat` on a non-`Date`, `inverse` on a non-model, an invalid date pattern, a
     ///   default that does not convert, two writable properties on one JSON path, …);

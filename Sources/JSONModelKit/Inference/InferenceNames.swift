@@ -164,16 +164,12 @@ enum InferenceNames {
 
     // MARK: Names that would not work
 
-    /// Members of `JSONModel` (and of `ModelValue`, which chained reads return): a property
-    /// of one of these names could not be read through the member syntax, because the real
-    /// member wins over dynamic member lookup. `self` and `init` are not member names at all.
-    static let reservedPropertyNames: Set<String> = [
-        "self", "init", "description", "debugDescription", "fullDescription", "writeFullDescription",
-        "customMirror", "diagnostics", "validate", "value", "jsonValue", "hasProperty", "propertyNames",
-        "modelName", "json", "jsonBytes", "jsonData", "jsonString", "set", "copy", "mutableCopy", "mutate",
-        "clearMutations", "hasMutations", "originalJSON", "merging", "update", "inverse", "isMutable",
-        "hash", "hashValue", "encode", "model", "property", "nestedModel",
-    ]
+    /// Names a generated property must not take: ``JSONModel/reservedPropertyNames``, which a
+    /// registration block or schema may not declare, and the members of `ModelValue`, which
+    /// chained reads return (`user.owner.model` would read the `ModelValue`'s model name).
+    static let reservedPropertyNames: Set<String> = JSONModel.reservedPropertyNames.union([
+        "model", "property", "nestedModel",
+    ])
 
     /// Suffix added to a property name that is reserved.
     static let reservedPropertySuffix = "Field"

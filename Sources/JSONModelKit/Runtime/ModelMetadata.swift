@@ -193,6 +193,13 @@ public final class ModelMetadata: Sendable {
                 report(name, "a property needs a name")
                 continue
             }
+            if JSONModel.reservedPropertyNames.contains(name) {
+                // The key stays readable under another name; suggest it when the name was the key.
+                let keepKey = declaration.paths == [JSONPath([.key(name)])]
+                    ? " and keep the key with jsonPath: \"\(name)\"" : ""
+                report(name, "'\(name)' is a member of JSONModel; name the property otherwise\(keepKey)")
+                continue
+            }
             if ordinals[name] != nil {
                 report(name, "'\(name)' is declared more than once")
                 continue

@@ -16,6 +16,10 @@
 ///
 /// Calling `super.properties(p)` is allowed but not needed: the registry reads
 /// each class of the hierarchy on its own.
+///
+/// A property may not be named like a member of ``JSONModel``
+/// (``JSONModel/reservedPropertyNames``): declare `p.bio(String.self, jsonPath: "description")`,
+/// not `p.description(String.self)`.
 @dynamicMemberLookup
 public final class PropertyRegistrar {
     /// The declarations so far, in order.

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// The public members of `JSONModel` as the toolchain's `swift-symbolgraph-extract` reads them
+/// from the built module, so that a member added to `JSONModel` without adding its name to
+/// ``JSONModel/reservedPropertyNames`` fails a test.
+enum JSONModelMembers {
+    /// The base names of the members, read once.
+    static let names: Result<Set<String>, BuildProducts.Unavailable> = Result { () throws(BuildProducts.Unavailable) in
+        try extract()
+    }
+
+    /// Whether the names could be read; prints why not.
+    static var available: Bool {
+        if case .failure(let reason) = names {
+            print("note: the reserved-name completeness test is skipped: \(reason)")
+            return false
+        }
+        return true
+    }
+
+    private static func extract() throws(BuildProducts.Unavailable) -> Set<String> {
+        let build = try BuildProducts.current.get()
+        let swiftc = try build.tool("swiftc")
+        let extractor = try build.tool("swift-symbolgraph-extract")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("jsonmodelkit-symbols-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        do {
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        } catch {
+            throw .init(description: "cannot create \(output.path): \(error)")
+        }
+        let info = try run(swiftc, ["-print-target-info"])
+        guard let triple = (try? JSONDocument(data: info))?.root.value["target"]?["triple"]?.stringValue else {
+            throw .init(description: "swiftc -print-target-info gave no target triple")
+        }
+        _ = try run(extractor, [
+            "-module-name", "JSONModelKit", "-I", build.modules.path, "-target", triple,
+            "-output-dir", output.path, "-minimum-access-level", "public",
+        ])
+        let file = output.appendingPathComponent("JSONModelKit.symbols.json")
+        guard let data = try? Data(contentsOf: file), let graph = try? JSONDocument(data: data).root.value else {
+            throw .init(description: "no readable symbol graph at \(file.path)")
+        }
+        return memberNames(of: "JSONModel", in: graph)
+    }
+
+    /// The base names of the symbols whose path is `[type, member]`: `json` for
+    /// `json(options:)`, `subscript` for `subscript(dynamicMember:)`; operators left out.
+    static func memberNames(of type: String, in graph: JSONValue) -> Set<String> {
+        var names: Set<String> = []
+        for symbol in graph["symbols"]?.arrayValue ?? [] {
+            guard let path = symbol["pathComponents"]?.arrayValue?.compactMap(\.stringValue),
+                path.count == 2, path[0] == type,
+                let kind = symbol["kind"]?["identifier"]?.stringValue, kind != "swift.func.op"
+            else { continue }
+            names.insert(String(path[1].prefix { $0 != "(" }))
+        }
+        return names
+    }
+
+    /// Runs a program and returns its standard output; a failure is a reason to skip.
+    private static func run(_ program: URL, _ arguments: [String]) throws(BuildProducts.Unavailable) -> Data {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do { try process.run() } catch { throw .init(description: "cannot run \(program.path): \(error)") }
+        // Read before waiting, so that a full pipe cannot block the program.
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw .init(description: "\(program.lastPathComponent) failed (\(process.terminationStatus)):\n\(message)")
+        }
+        return data
+    }
+}
+
+@Suite("Reserved property names")
+struct ReservedNameTests {
+    @Test(.enabled(if: JSONModelMembers.available))
+    func listHoldsEveryPublicMemberOfJSONModel() throws {
+        let members = try JSONModelMembers.names.get()
+        // The graph was read: a few members every version has.
+        #expect(members.isSuperset(of: ["description", "json", "modelName", "validate", "properties"]), "\(members.sorted())")
+        let missing = members.subtracting(JSONModel.reservedPropertyNames).sorted()
+        #expect(missing.isEmpty, "public members of JSONModel missing from JSONModel.reservedPropertyNames: \(missing)")
+    }
+
+    @Test func listHoldsSwiftsOwnMemberNamesAndNoOperators() {
+        let names = JSONModel.reservedPropertyNames
+        #expect(names.isSuperset(of: ["self", "Type", "Protocol", "init", "deinit", "subscript"]))
+        #expect(names.isSuperset(of: ["hashValue", "debugDescription", "dynamic"]))
+        #expect(!names.contains("=="))
+        #expect(!names.contains("!="))
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The build that made this test program and the toolchain that built it, located from the
+/// running program: `/proc/self/exe` gives the products folder, and the Swift runtime it mapped
+/// (`<usr>/lib/swift/linux/libswiftCore.so`) gives the toolchain (`<usr>/bin`).
+///
+/// Tests that compile against the built module or run a toolchain tool start here, and are
+/// skipped with the printed reason when something is missing.
+struct BuildProducts: Sendable {
+    /// The folder of the test program, where SwiftPM puts every product of the build
+    /// (`.build/x86_64-unknown-linux-gnu/debug`).
+    let folder: URL
+    /// The build's folder of modules (holds `JSONModelKit.swiftmodule`).
+    let modules: URL
+    /// The toolchain's folder of programs (holds `swiftc` and `swift-symbolgraph-extract`).
+    let toolchain: URL
+
+    /// Why the build or the toolchain could not be located.
+    struct Unavailable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The build and toolchain of this program, located once.
+    static let current: Result<BuildProducts, Unavailable> = Result { () throws(Unavailable) in try locate() }
+
+    /// The toolchain program named `name`, when the toolchain has it.
+    func tool(_ name: String) throws(Unavailable) -> URL {
+        let url = toolchain.appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            throw Unavailable(description: "no \(name) at \(url.path)")
+        }
+        return url
+    }
+
+    private static func locate() throws(Unavailable) -> BuildProducts {
+        #if os(Linux)
+        let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let folder = program.deletingLastPathComponent()
+        let modules = folder.appendingPathComponent("Modules")
+        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("JSONModelKit.swiftmodule").path) else {
+            throw Unavailable(description: "no JSONModelKit.swiftmodule in \(modules.path)")
+        }
+        // Read to the end: /proc files report a size of zero.
+        let maps = String(decoding: FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        guard let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
+            let path = line.split(separator: " ").last
+        else { throw Unavailable(description: "the Swift runtime is not a shared library in this program") }
+        let toolchain = URL(fileURLWithPath: String(path)).deletingLastPathComponent()  // linux
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()  // usr
+            .appendingPathComponent("bin")
+        let products = BuildProducts(folder: folder, modules: modules, toolchain: toolchain)
+        _ = try products.tool("swiftc")
+        return products
+        #else
+        throw Unavailable(description: "the build is located from /proc on Linux only")
+        #endif
+    }
+}
