@@ -136,40 +136,88 @@ struct GenerateInferenceTests {
 
     // MARK: Enum values
 
+    /// A JSON array of objects with `key` set to each of `values` in turn.
+    private func objects(_ key: String, _ values: [String?]) -> String {
+        "[" + values.map { value in
+            #"{"\#(key)": \#(value.map { JSONValue.string($0).jsonString() } ?? "null")}"#
+        }.joined(separator: ", ") + "]"
+    }
+
     @Test func smallRepeatedStringSetsBecomeEnumValues() throws {
-        let four = #"[{"s": "b"}, {"s": "a"}, {"s": "b"}, {"s": "a"}]"#
-        #expect(try property("s", in: four)?.enumValues == ["a", "b"])
-        // Three values are too few to call a set.
-        #expect(try property("s", in: #"[{"s": "b"}, {"s": "a"}, {"s": "b"}]"#)?.enumValues == nil)
+        // Two values, three times each: the least that makes an enum.
+        #expect(try property("s", in: objects("s", ["b", "a", "b", "a", "a", "b"]))?.enumValues == ["a", "b"])
+        // Twice each is too few to call a set.
+        #expect(try property("s", in: objects("s", ["b", "a", "b", "a"]))?.enumValues == nil)
         // One distinct value is not a set.
-        #expect(try property("s", in: #"[{"s": "a"}, {"s": "a"}, {"s": "a"}, {"s": "a"}]"#)?.enumValues == nil)
-        // Each value must repeat: 3 distinct in 4 is not.
-        #expect(try property("s", in: #"[{"s": "a"}, {"s": "b"}, {"s": "c"}, {"s": "a"}]"#)?.enumValues == nil)
+        #expect(try property("s", in: objects("s", ["a", "a", "a", "a", "a", "a"]))?.enumValues == nil)
+        // Enough on average, but "c" was seen once.
+        #expect(try property("s", in: objects("s", ["a", "a", "a", "b", "b", "b", "a", "c"]))?.enumValues == nil)
         // Nulls do not count, and make the property optional.
-        let withNull = #"[{"s": "b"}, {"s": "a"}, {"s": "b"}, {"s": "a"}, {"s": null}]"#
+        let withNull = objects("s", ["b", "a", "b", "a", "a", "b", nil])
         #expect(try property("s", in: withNull)?.enumValues == ["a", "b"])
         #expect(try property("s", in: withNull)?.type == .optional(.string))
     }
 
+    @Test func aStateOverThirtyItemsIsAnEnum() throws {
+        let states = (0..<30).map { $0 % 3 == 0 ? "closed" : "open" }
+        #expect(try property("state", in: objects("state", states))?.enumValues == ["closed", "open"])
+        let kinds = (0..<30).map { ["in_progress", "DHL", "full-time", "v1.2"][$0 % 4] }
+        #expect(try property("kind", in: objects("kind", kinds))?.enumValues == ["DHL", "full-time", "in_progress", "v1.2"])
+        // Numeric codes are values too, when every value is one.
+        let codes = (0..<12).map { $0 % 2 == 0 ? "200" : "404" }
+        #expect(try property("code", in: objects("code", codes))?.enumValues == ["200", "404"])
+    }
+
+    @Test func gitRefsAndBranchNamesAreNotEnums() throws {
+        // A handful of branch names, each seen once or twice.
+        let branches = ["main", "dev", "main", "feature-login", "dev", "release-2"]
+        #expect(try property("head", in: objects("head", branches))?.enumValues == nil)
+        let twice = ["main", "dev", "hotfix", "main", "dev", "hotfix"]
+        #expect(try property("head", in: objects("head", twice))?.enumValues == nil)
+        // Refs and slashed branch names are free-form, however often they repeat.
+        let refs = (0..<30).map { $0 % 2 == 0 ? "refs/heads/main" : "refs/heads/dev" }
+        #expect(try property("target", in: objects("target", refs))?.enumValues == nil)
+        let slashed = (0..<30).map { $0 % 2 == 0 ? "feature/login-form" : "main" }
+        #expect(try property("target", in: objects("target", slashed))?.enumValues == nil)
+        // A key naming a branch or a ref is open-ended even with word-like values.
+        let words = (0..<30).map { $0 % 2 == 0 ? "main" : "dev" }
+        #expect(try property("default_branch", in: objects("default_branch", words))?.enumValues == nil)
+        #expect(try property("headRef", in: objects("headRef", words))?.enumValues == nil)
+    }
+
+    @Test func valuesWithSpacesOrOtherSymbolsAreNotEnums() throws {
+        let cases: [[String]] = [
+            ["In progress", "Done"], ["text/plain", "text/html"], ["a+b", "c"], ["4k", "hd"], ["2.0", "beta"],
+            ["-x", "y"], ["a b", "c"],
+        ]
+        for values in cases {
+            let repeated = (0..<12).map { values[$0 % values.count] }
+            #expect(try property("s", in: objects("s", repeated))?.enumValues == nil, "\(values)")
+        }
+    }
+
     @Test func enumThresholdsAreOptions() throws {
-        let values = (0..<11).flatMap { [#"{"s": "v\#($0)"}"#, #"{"s": "v\#($0)"}"#] }
-        let json = "[" + values.joined(separator: ", ") + "]"
+        let values = (0..<11).flatMap { ["v\($0)", "v\($0)", "v\($0)"] }
+        let json = objects("s", values)
         // 11 distinct values: more than the default 10.
         #expect(try infer(json).models[0].properties[0].enumValues == nil)
         let wider = try infer(json, options: .init(enumMaximumValues: 11))
         #expect(wider.models[0].properties[0].enumValues?.count == 11)
-        let stricter = try infer(#"[{"s": "a"}, {"s": "b"}, {"s": "a"}, {"s": "b"}]"#, options: .init(enumMinimumOccurrences: 5))
+        let six = objects("s", ["a", "b", "a", "b", "a", "b"])
+        let stricter = try infer(six, options: .init(enumMinimumOccurrences: 7))
         #expect(stricter.models[0].properties[0].enumValues == nil)
+        let moreRepeats = try infer(six, options: .init(enumMinimumOccurrencesPerValue: 4))
+        #expect(moreRepeats.models[0].properties[0].enumValues == nil)
+        let fewerRepeats = try infer(objects("s", ["a", "b", "a", "b"]), options: .init(enumMinimumOccurrencesPerValue: 2))
+        #expect(fewerRepeats.models[0].properties[0].enumValues == ["a", "b"])
     }
 
     @Test func namesTextAndLongValuesAreNotEnums() throws {
-        let names = #"[{"user_name": "Ann"}, {"user_name": "Bob"}, {"user_name": "Ann"}, {"user_name": "Bob"}]"#
+        let names = objects("user_name", ["Ann", "Bob", "Ann", "Bob", "Ann", "Bob"])
         #expect(try property("user_name", in: names)?.enumValues == nil)
         let long = String(repeating: "x", count: 33)
-        let longValues = #"[{"s": "\#(long)"}, {"s": "a"}, {"s": "\#(long)"}, {"s": "a"}]"#
-        #expect(try property("s", in: longValues)?.enumValues == nil)
-        let lines = #"[{"s": "a\nb"}, {"s": "a"}, {"s": "a\nb"}, {"s": "a"}]"#
-        #expect(try property("s", in: lines)?.enumValues == nil)
+        #expect(try property("s", in: objects("s", [long, "a", long, "a", long, "a"]))?.enumValues == nil)
+        #expect(try property("s", in: objects("s", ["a\nb", "a", "a\nb", "a", "a\nb", "a"]))?.enumValues == nil)
     }
 
     // MARK: Names

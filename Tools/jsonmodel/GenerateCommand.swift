@@ -39,9 +39,10 @@ enum GenerateCommand: Command {
                       dd/MM/yyyy, MM-dd-yyyy, dd-MM-yyyy (month first when both fit); yyyyMMdd
                       and epoch seconds or milliseconds only under a key naming a date
                       (created_at, birth_date, timestamp, ...).
-          enums       a string key seen at least 4 times with 2 to 10 distinct values, each seen
-                      twice on average, 32 characters at most, and not an id, a name, free text
-                      or a language.
+          enums       a string key with 2 to 10 distinct values, each identifier-like (letters,
+                      digits, _ - and . from a letter on, or digits only; no / or spaces; 32
+                      characters at most) and seen 3 times per value on average, none just once;
+                      not an id, a name, free text, a language, a branch or a version.
           names       lowerCamelCase properties from any key style, with jsonPath to the key when
                       they differ; names taken by JSONModel's own members get 'Field'
                       (descriptionField), names starting with a digit get '_'. Nested models are

@@ -32,7 +32,8 @@ import Foundation
 ///   `[String: T]` dictionary instead, and an object that was always empty is `[String: JSON]`.
 /// - **Dates** are recognized by format; see `DateInference` (formats made only of digits need
 ///   a key that names a date).
-/// - **Enum values.** See ``Options/enumMinimumOccurrences``.
+/// - **Enum values** need few distinct values, each identifier-like, each seen many times; see
+///   ``Options/enumMinimumOccurrences``.
 /// - **Names.** Keys of any style become lowerCamelCase properties with a `jsonPath` to the key
 ///   when the two differ; see `InferenceNames`. Model names that collide are resolved by
 ///   reusing the model when the shapes are equal, else by putting the parent's name first
@@ -45,26 +46,36 @@ public enum ModelInference {
         /// Put before the name of every nested model (the root is named by you): `Shop` makes
         /// `ShopCustomer`. Use it to keep generated models apart from your own types.
         public var modelNamePrefix: String
-        /// A string property gets `enumValues` when its values were seen at least this many times
-        /// (default 4), there are 2 to ``enumMaximumValues`` distinct values, each distinct value
-        /// was seen twice on average, every value has 1 to 32 characters on one line, and the
-        /// key does not name an id, a name, free text or a language (`id`, `name`, `title`,
-        /// `email`, `url`, `description`, `message`, `note`, `lang`, `locale`, …). The values are
-        /// sorted.
+        /// A string property gets `enumValues` only when its values were seen at least this many
+        /// times in all (default 4).
+        ///
+        /// The rule is *few distinct values, each identifier-like, each seen many times*: 2 to
+        /// ``enumMaximumValues`` distinct values; every value 1 to 32 letters, digits, `_`, `-`
+        /// and `.` starting with a letter, or every value digits only (`"404"`), so no `/` and no
+        /// spaces; at least this many values, at least ``enumMinimumOccurrencesPerValue`` per
+        /// distinct value on average and none seen only once; and a key that does not name an id,
+        /// a name, free text, a language, a branch or a version (`id`, `name`, `title`, `url`,
+        /// `message`, `lang`, `branch`, `ref`, `version`, …). Git refs, paths and a few branch
+        /// names seen once or twice are free-form, not enums. The values are sorted.
         public var enumMinimumOccurrences: Int
         /// At most this many distinct values make an enum (default 10).
         public var enumMaximumValues: Int
+        /// Each distinct value of an enum must have been seen this many times on average (default
+        /// 3): `"state"` with `open` and `closed` over 30 items is an enum, four branch names seen
+        /// once or twice each are not.
+        public var enumMinimumOccurrencesPerValue: Int
         /// Objects and arrays nested deeper than this read as raw `JSON` (default 64), so
         /// inference never recurses without bound.
         public var maximumDepth: Int
 
         public init(
             modelNamePrefix: String = "", enumMinimumOccurrences: Int = 4, enumMaximumValues: Int = 10,
-            maximumDepth: Int = 64
+            enumMinimumOccurrencesPerValue: Int = 3, maximumDepth: Int = 64
         ) {
             self.modelNamePrefix = modelNamePrefix
             self.enumMinimumOccurrences = enumMinimumOccurrences
             self.enumMaximumValues = enumMaximumValues
+            self.enumMinimumOccurrencesPerValue = enumMinimumOccurrencesPerValue
             self.maximumDepth = maximumDepth
         }
     }

@@ -23,12 +23,15 @@ struct TypeResolver {
         }
     }
 
-    /// Keys whose strings are identities, free text or open-ended code lists (a language seen
-    /// twice in a sample is not the only language), never enum values; matched on the last word.
+    /// Keys whose strings are identities, free text or open-ended lists (a language or a branch
+    /// seen often in a sample is not the only one), never enum values; matched on the key's last
+    /// word (`default_branch`, `headRef`).
     static let nonEnumWords: Set<String> = [
         "id", "ids", "uuid", "guid", "name", "title", "email", "url", "uri", "link", "href", "description",
         "text", "message", "comment", "note", "notes", "label", "key", "token", "hash", "password", "path",
         "phone", "address", "summary", "body", "content", "lang", "language", "locale", "timezone", "zone",
+        "login", "username", "user", "author", "owner", "branch", "ref", "sha", "commit", "version", "slug",
+        "host", "domain", "file", "filename",
     ]
 
     /// The model for the objects of `summary`, its properties in key order.
@@ -141,14 +144,57 @@ struct TypeResolver {
         return fitsDecimal ? .decimal : .json
     }
 
-    /// The sorted values of a small repeated set of strings, or nil; see
-    /// ``ModelInference/Options/enumMinimumOccurrences``.
+    /// The sorted values of a string property when they look like a closed set, else nil.
+    ///
+    /// The rule: *few distinct values, each identifier-like, each seen many times*, under a key
+    /// that does not name something open-ended. All of these must hold:
+    ///
+    /// - **Few.** 2 to ``ModelInference/Options/enumMaximumValues`` distinct values.
+    /// - **Identifier-like.** Every value is 1 to 32 letters, digits, `_`, `-` and `.`, and starts
+    ///   with a letter (`open`, `in_progress`, `DHL`, `full-time`); or every value is digits
+    ///   only, like the status codes `"200"` and `"404"`. A `/`, a space or any other character
+    ///   marks free-form text: paths, git refs (`refs/heads/main`), branch names
+    ///   (`feature/login-form`), labels and sentences. So does a value starting with a digit
+    ///   among words (`4k`, `2.0`), which is usually a version or a size.
+    /// - **Seen many times.** At least ``ModelInference/Options/enumMinimumOccurrences`` values in
+    ///   all, at least ``ModelInference/Options/enumMinimumOccurrencesPerValue`` per distinct value
+    ///   on average, and no value seen only once. A handful of names each seen once or twice
+    ///   (`main`, `dev`, `release-2`) is a glimpse of an open set, not the whole set; a wrong
+    ///   enum rejects valid data, while a missed one only leaves a plain `String`.
+    /// - **Not an open-ended key.** The key's last word is not one of ``nonEnumWords``: ids,
+    ///   names, free text, languages, branches, versions and the like.
+    ///
+    /// ```swift
+    /// // "state" over 30 issues: "open" 20 times, "closed" 10 times  → ["closed", "open"]
+    /// // "branch": "main", "dev", "main", "fix-login"                → nil (a branch is open-ended)
+    /// // "ref": "refs/heads/main" 12 times, "refs/heads/dev" 8 times → nil (not identifier-like)
+    /// ```
     func enumValues(_ strings: StringSummary, key: String) -> [String]? {
-        guard !strings.tooManyDistinct, strings.allEnumLike, strings.count >= options.enumMinimumOccurrences,
-            strings.distinct.count >= 2, strings.distinct.count <= options.enumMaximumValues,
-            strings.count >= 2 * strings.distinct.count
+        guard !strings.tooManyDistinct, strings.distinct.count >= 2, strings.distinct.count <= options.enumMaximumValues,
+            strings.count >= options.enumMinimumOccurrences,
+            strings.count >= options.enumMinimumOccurrencesPerValue * strings.distinct.count,
+            strings.distinct.values.allSatisfy({ $0 >= 2 })
         else { return nil }
         if let last = InferenceNames.words(of: key).last?.lowercased(), Self.nonEnumWords.contains(last) { return nil }
-        return strings.distinct.keys.sorted()
+        let values = strings.distinct.keys
+        guard values.allSatisfy(Self.isEnumWord) || values.allSatisfy(Self.isNumericCode) else { return nil }
+        return values.sorted()
+    }
+
+    /// 1 to 32 letters, digits, `_`, `-` and `.`, starting with a letter: `in_progress`, `DHL`.
+    static func isEnumWord(_ text: String) -> Bool {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, first.properties.isAlphabetic, text.count <= 32 else { return false }
+        return scalars.allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark: true  // accents written as separate scalars
+            default: scalar.properties.isAlphabetic || InferenceNames.isDigit(scalar) || "_-.".unicodeScalars.contains(scalar)
+            }
+        }
+    }
+
+    /// 1 to 32 ASCII digits: a numeric code such as `"404"`.
+    static func isNumericCode(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 32 && text.unicodeScalars.allSatisfy(InferenceNames.isDigit)
     }
 }
