@@ -89,6 +89,70 @@ struct GenerateInferenceTests {
         #expect(found["named"] == "Named")
     }
 
+    /// Fifty plugin names, as an update center lists them.
+    static let pluginNames: [String] = ["git", "ant", "docker", "maven", "gradle", "slack", "junit", "credentials", "matrix", "pipeline"]
+        .flatMap { name in ["", "-api", "-plugin", "-steps", "-auth"].map { name + $0 } }
+
+    /// An update-center-like object: each plugin name maps to a record of one shape; every
+    /// third one has a wiki, and none has every key.
+    static func plugins(_ names: [String] = pluginNames) -> String {
+        "{" + names.enumerated().map { index, name in
+            let wiki = index % 3 == 0 ? #", "wiki": "https://wiki.example.org/\#(name)""# : ""
+            return #""\#(name)": {"name": "\#(name)", "version": "1.\#(index)", "popularity": \#(index * 7),"#
+                + #" "dependencies": [{"name": "core", "optional": \#(index % 2 == 0)}]\#(wiki)}"#
+        }.joined(separator: ", ") + "}"
+    }
+
+    @Test func manyNamedRecordsOfOneShapeAreADictionary() throws {
+        let json = #"{"connectionCheckUrl": "https://example.org", "core": {"name": "core", "version": "2.4"}, "plugins": "#
+            + Self.plugins() + "}"
+        let inferred = try infer(json, name: "UpdateCenter")
+        #expect(inferred.models.map(\.name) == ["UpdateCenter", "Core", "Plugin", "Dependency"])
+        #expect(inferred.models[0].properties.map(\.type.description) == ["String", "Core", "[String: Plugin]"])
+        let plugin = try #require(inferred.model(named: "Plugin"))
+        #expect(plugin.properties.map(\.key) == ["name", "version", "popularity", "dependencies", "wiki"])
+        #expect(plugin.properties.map(\.type.description) == ["String", "String", "Int", "[Dependency]", "String?"])
+    }
+
+    @Test func manyNamedArraysOfRecordsOfOneShapeAreADictionary() throws {
+        let authors = (0..<25).map { #""author\#($0)": [{"sha": "a\#($0)", "lines": \#($0)}]"# }
+        let empty = #""nobody": []"#
+        let found = try types(#"{"commits_by_author": {"# + (authors + [empty]).joined(separator: ", ") + "}}")
+        #expect(found["commits_by_author"] == "[String: [CommitsByAuthorItem]]")
+    }
+
+    @Test func namedRecordsStayAModelWhenFewOrOfDifferentShapes() throws {
+        // Nineteen records of one shape: below the 20 keys a dictionary of names needs.
+        let few = try infer(#"{"plugins": "# + Self.plugins(Array(Self.pluginNames.prefix(19))) + "}")
+        #expect(few.models[0].properties[0].type == .model("Plugins"))
+        let fewer = try infer(
+            #"{"plugins": "# + Self.plugins(Array(Self.pluginNames.prefix(19))) + "}", options: .init(dictionaryMinimumKeys: 19))
+        #expect(fewer.models[0].properties[0].type == .dictionary(.model("Plugin")))
+        // Thirty objects that share one key out of two: different kinds of thing, so a model.
+        let mixed = (0..<30).map { #""field\#($0)": {"common": 1, "own\#($0)": 2}"# }.joined(separator: ", ")
+        let distinct = try infer(#"{"parts": {"# + mixed + "}}")
+        #expect(distinct.models[0].properties[0].type == .model("Parts"))
+        // Lowering the shared fraction to a half makes them one shape.
+        let loose = try infer(#"{"parts": {"# + mixed + "}}", options: .init(dictionaryMinimumSharedKeyFraction: 0.5))
+        #expect(loose.models[0].properties[0].type == .dictionary(.model("Part")))
+    }
+
+    @Test func aWideObjectOfScalarFieldsStaysAModel() throws {
+        let fields = (0..<30).map { index in
+            index % 2 == 0 ? #""setting_\#(index)": \#(index)"# : #""option_\#(index)": "value \#(index)""#
+        }
+        let object = "{" + fields.joined(separator: ", ") + "}"
+        let nested = try infer(#"{"settings": "# + object + "}")
+        #expect(nested.models.map(\.name) == ["Root", "Settings"])
+        #expect(nested.model(named: "Settings")?.properties.count == 30)
+        let top = try infer(object, name: "Settings")
+        #expect(top.models.map(\.name) == ["Settings"])
+        #expect(top.models[0].properties.count == 30)
+        // Scalars and objects mixed among the values: a model too.
+        let withObject = try infer(#"{"settings": {"nested": {"a": 1}, "# + fields.joined(separator: ", ") + "}}")
+        #expect(withObject.models[0].properties[0].type == .model("Settings"))
+    }
+
     @Test func tooDeepBecomesJSONWithoutRecursingForever() throws {
         let depth = 400
         let json = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)

@@ -32,7 +32,9 @@ enum GenerateCommand: Command {
         WHAT IT INFERS:
           types       Int, UInt64, Double (up to 15 significant digits), Decimal, Bool, String,
                       nested models, [T]; mixed kinds and keys that were only null give JSON.
-                      An object whose keys are all data (ids, years, dates, UUIDs) is [String: T].
+                      An object whose keys are all data (ids, years, dates, UUIDs) is [String: T],
+                      and so is one with 20 or more names as keys whose values are all objects
+                      of one shape (plugins by name, say).
           optionals   from null, and from keys that some array elements lack; dates are always
                       optional (a Date has no natural default).
           dates       ISO 8601, yyyy-MM-dd, yyyy/MM/dd, the JavaScript form, MM/dd/yyyy,

@@ -29,7 +29,9 @@ import Foundation
 /// - **Objects** become nested models named from their key (`shipping_address` →
 ///   `ShippingAddress`); elements of arrays take the singular (`line_items` → `LineItem`). An
 ///   object whose keys are all data (starting with a digit, like ids and dates, or UUIDs) is a
-///   `[String: T]` dictionary instead, and an object that was always empty is `[String: JSON]`.
+///   `[String: T]` dictionary instead, and so is one with many names as keys whose values are
+///   records of one shape (see ``Options/dictionaryMinimumKeys``); an object that was always
+///   empty is `[String: JSON]`.
 /// - **Dates** are recognized by format; see `DateInference` (formats made only of digits need
 ///   a key that names a date).
 /// - **Enum values** need few distinct values, each identifier-like, each seen many times; see
@@ -64,18 +66,38 @@ public enum ModelInference {
         /// 3): `"state"` with `open` and `closed` over 30 items is an enum, four branch names seen
         /// once or twice each are not.
         public var enumMinimumOccurrencesPerValue: Int
+        /// An object whose keys are names becomes a `[String: T]` dictionary only with at least
+        /// this many keys (default 20), every value an object (or every value an array of
+        /// objects) of one shape; see ``dictionaryMinimumSharedKeyFraction``.
+        ///
+        /// Twenty names of records of one kind (plugins, packages, languages) are past what a
+        /// hand-written model lists as fields of that kind, and they would otherwise give twenty
+        /// model classes. Objects whose keys are all data (ids, dates, UUIDs) are dictionaries at
+        /// any size.
+        public var dictionaryMinimumKeys: Int
+        /// The values' objects have one shape when the keys present in at least half of them
+        /// make up at least this fraction of all the keys present in them, counted with repeats
+        /// (default 0.8).
+        ///
+        /// Records of one kind differ by a few optional keys: most of what they hold is shared.
+        /// The fields of a model that hold objects of different kinds (an owner, a license, a
+        /// parent) share few keys, if any, so they stay a model.
+        public var dictionaryMinimumSharedKeyFraction: Double
         /// Objects and arrays nested deeper than this read as raw `JSON` (default 64), so
         /// inference never recurses without bound.
         public var maximumDepth: Int
 
         public init(
             modelNamePrefix: String = "", enumMinimumOccurrences: Int = 4, enumMaximumValues: Int = 10,
-            enumMinimumOccurrencesPerValue: Int = 3, maximumDepth: Int = 64
+            enumMinimumOccurrencesPerValue: Int = 3, dictionaryMinimumKeys: Int = 20,
+            dictionaryMinimumSharedKeyFraction: Double = 0.8, maximumDepth: Int = 64
         ) {
             self.modelNamePrefix = modelNamePrefix
             self.enumMinimumOccurrences = enumMinimumOccurrences
             self.enumMaximumValues = enumMaximumValues
             self.enumMinimumOccurrencesPerValue = enumMinimumOccurrencesPerValue
+            self.dictionaryMinimumKeys = dictionaryMinimumKeys
+            self.dictionaryMinimumSharedKeyFraction = dictionaryMinimumSharedKeyFraction
             self.maximumDepth = maximumDepth
         }
     }

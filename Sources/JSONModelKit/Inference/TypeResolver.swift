@@ -89,18 +89,82 @@ struct TypeResolver {
         return (optional ? type.optional : type, enumValues)
     }
 
-    /// A nested model, or a dictionary when every key is data.
+    /// A nested model, or a dictionary when the keys are data; see ``dictionaryValues(of:)``.
     private func objectType(_ objects: ObjectSummary, at place: Place) -> NodeType {
         if objects.keys.isEmpty { return .dictionary(.scalar(.json)) }
-        guard objects.keys.allSatisfy(Self.isDataKey) else {
+        guard let values = dictionaryValues(of: objects) else {
             return .model(modelNode(from: objects, candidateName: place.modelName))
         }
+        let (value, _) = resolve(values, at: .element(ofKey: place.key))
+        return .dictionary(value)
+    }
+
+    /// The values of an object that is a dictionary, merged into one summary, or nil when the
+    /// object is a model.
+    ///
+    /// An object is a `[String: T]` dictionary, at any level, when its keys are data rather than
+    /// the names of fields. That is so when either
+    ///
+    /// - **every key is data**: ids, years, dates, versions, UUIDs (see ``isDataKey(_:)``), whatever
+    ///   the values are; or
+    /// - **the keys are names of many records of one kind**, like the plugins of an update center
+    ///   keyed by plugin name (`{"git": {…}, "ant": {…}, …}`): there are at least
+    ///   ``ModelInference/Options/dictionaryMinimumKeys`` keys, every value is an object (or every
+    ///   value an array of objects), and those objects share one shape. They share one shape when
+    ///   the keys found in at least half of them make up at least
+    ///   ``ModelInference/Options/dictionaryMinimumSharedKeyFraction`` of all the keys found in
+    ///   them, counted with repeats.
+    ///
+    /// The second rule needs the values to be objects, so a wide model of many differently named
+    /// scalar fields stays a model; and it needs one shape, so a model whose fields hold objects
+    /// of different kinds (an owner, a license, a parent) stays a model too. Many records of one
+    /// shape under distinct names would otherwise give one model class per name.
+    ///
+    /// - Complexity: O(*k*) in the keys of the values' objects to decide, plus the cost of
+    ///   merging the values' summaries when the object is a dictionary.
+    func dictionaryValues(of objects: ObjectSummary) -> ValueSummary? {
+        guard !objects.keys.isEmpty,
+            objects.keys.allSatisfy(Self.isDataKey) || holdsRecordsOfOneShape(objects)
+        else { return nil }
         let values = ValueSummary()
         for key in objects.keys {
             if let member = objects.members[key] { values.merge(member.values) }
         }
-        let (value, _) = resolve(values, at: .element(ofKey: place.key))
-        return .dictionary(value)
+        return values
+    }
+
+    /// Whether `objects` has many keys whose values are all objects (or all arrays of objects)
+    /// of one shape; see ``dictionaryValues(of:)``.
+    private func holdsRecordsOfOneShape(_ objects: ObjectSummary) -> Bool {
+        guard objects.keys.count >= max(1, options.dictionaryMinimumKeys) else { return false }
+        var inArrays: Bool?
+        var records = 0
+        var occurrences: [String: Int] = [:]
+        for key in objects.keys {
+            guard let values = objects.members[key]?.values, let (summary, isArray) = Self.records(in: values),
+                inArrays == nil || inArrays == isArray
+            else { return false }
+            inArrays = isArray
+            guard let summary else { continue }
+            records += summary.count
+            for inner in summary.keys {
+                occurrences[inner, default: 0] += summary.members[inner]?.count ?? 0
+            }
+        }
+        let all = occurrences.values.reduce(0, +)
+        let shared = occurrences.values.filter { 2 * $0 >= records }.reduce(0, +)
+        return all > 0 && Double(shared) >= options.dictionaryMinimumSharedKeyFraction * Double(all)
+    }
+
+    /// The objects `values` holds when it holds objects only, or arrays of objects only (nil
+    /// summary when every array was empty), and which of the two; nil for anything else.
+    private static func records(in values: ValueSummary) -> (ObjectSummary?, isArray: Bool)? {
+        guard values.kindCount == 1, values.nulls == 0 else { return nil }
+        if let objects = values.objects { return (objects, false) }
+        guard let elements = values.arrays?.elements else { return nil }
+        if elements.count == 0 { return (nil, true) }
+        guard elements.kindCount == 1, elements.nulls == 0, let objects = elements.objects else { return nil }
+        return (objects, true)
     }
 
     /// Whether a key is data rather than a name: it starts with a digit (ids, years, dates,
