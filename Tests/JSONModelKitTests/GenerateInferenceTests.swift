@@ -146,11 +146,75 @@ struct GenerateInferenceTests {
         #expect(nested.models.map(\.name) == ["Root", "Settings"])
         #expect(nested.model(named: "Settings")?.properties.count == 30)
         let top = try infer(object, name: "Settings")
+        #expect(top.topLevel == .model)
         #expect(top.models.map(\.name) == ["Settings"])
         #expect(top.models[0].properties.count == 30)
         // Scalars and objects mixed among the values: a model too.
         let withObject = try infer(#"{"settings": {"nested": {"a": 1}, "# + fields.joined(separator: ", ") + "}}")
         #expect(withObject.models[0].properties[0].type == .model("Settings"))
+    }
+
+    /// Fifty organizations keyed by id, as an archive lists them; every other one has a logo.
+    static let organizations: String = "{" + (0..<50).map { index in
+        let logo = index % 2 == 0 ? #", "logo": {"url": "https://example.org/\#(index).png", "width": 64}"# : ""
+        return #""\#(5171 + index)": {"name": "Org \#(index)", "year": \#(2005 + index % 15),"#
+            + #" "projects": [{"title": "Project \#(index)", "passed": \#(index % 3 != 0)}]\#(logo)}"#
+    }.joined(separator: ", ") + "}"
+
+    @Test func aTopLevelObjectOfIDsIsADictionaryOfOneModel() throws {
+        let inferred = try infer(Self.organizations, name: "Org")
+        #expect(inferred.topLevel == .dictionary)
+        #expect(inferred.topLevelType == .dictionary(.model("Org")))
+        #expect(inferred.models.map(\.name) == ["Org", "Project", "Logo"])
+        let org = inferred.models[0]
+        #expect(org.properties.map(\.key) == ["name", "year", "projects", "logo"])
+        #expect(org.properties.map(\.type.description) == ["String", "Int", "[Project]", "Logo?"])
+        // The Swift source says how to read the file, above the classes.
+        let lines = inferred.swiftSource.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[1] == "// The top level is [String: Org]: read it with ModelDictionary<Org>(json: data).")
+        #expect(inferred.swiftSource.components(separatedBy: "final class ").count == 4)
+        // The schema has no way to say it: the same three models, which load and read each value.
+        #expect(try ModelSchema(string: inferred.schemaText) == inferred.schema)
+        #expect(inferred.schema.models.map(\.name) == ["Org", "Project", "Logo"])
+        let registry = ModelRegistry()
+        try registry.register(inferred.schema)
+        let archive = try #require(try JSONValue(json: Self.organizations).objectValue)
+        for (key, value) in archive {
+            let model = try registry.makeModel(named: "Org", json: value)
+            #expect(model.json() == value, "\(key)")
+            try model.validate()
+        }
+    }
+
+    @Test func aNestedObjectOfIDsIsStillADictionary() throws {
+        let inferred = try infer(#"{"total": 50, "organizations": "# + Self.organizations + "}", name: "Archive")
+        #expect(inferred.topLevel == .model)
+        #expect(inferred.topLevelType == .model("Archive"))
+        #expect(inferred.models.map(\.name) == ["Archive", "Organization", "Project", "Logo"])
+        #expect(inferred.models[0].properties.map(\.type.description) == ["Int", "[String: Organization]"])
+        #expect(!inferred.swiftSource.contains("The top level is"))
+    }
+
+    @Test func aTopLevelObjectOfNamedRecordsIsADictionaryOfOneModel() throws {
+        let inferred = try infer(Self.plugins(), name: "Plugin")
+        #expect(inferred.topLevel == .dictionary)
+        #expect(inferred.models.map(\.name) == ["Plugin", "Dependency"])
+        #expect(inferred.swiftSource.contains("// The top level is [String: Plugin]: read it with ModelDictionary<Plugin>(json: data).\n"))
+        #expect(inferred.schemaText.contains(#"{"name": "wiki", "type": "String?"}"#))
+    }
+
+    @Test func aTopLevelObjectOfIDsWithoutObjectValuesStaysAModel() throws {
+        // No model class stands for a number or an array: one property per key, as before.
+        let counts = try infer(#"{"2019": 1, "2020": 2}"#)
+        #expect(counts.topLevel == .model)
+        #expect(counts.models[0].properties.map(\.name) == ["_2019", "_2020"])
+        let withNull = try infer(#"{"1": {"a": 1}, "2": null}"#)
+        #expect(withNull.topLevel == .model)
+        // An array sample is read element by element, whatever each element's keys are.
+        let array = try infer(#"[{"1": {"a": 1}}, {"2": {"a": 2}}]"#)
+        #expect(array.topLevel == .array)
+        #expect(array.topLevelType == .array(.model("Root")))
+        #expect(!array.swiftSource.contains("The top level is"))
     }
 
     @Test func tooDeepBecomesJSONWithoutRecursingForever() throws {

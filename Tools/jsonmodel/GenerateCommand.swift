@@ -17,6 +17,11 @@ enum GenerateCommand: Command {
         ModelSchema, ModelRegistry and 'jsonmodel validate' read. The same input always
         gives the same output.
 
+        A top object whose keys are data (ids, or many names of records of one shape) and
+        whose values are all objects is [String: NAME]: model NAME describes its values,
+        the Swift source says in a comment to read FILE with ModelDictionary<NAME>, and
+        --schema, which cannot declare it, says so in a note on standard error.
+
         \(usageLine)
 
         ARGUMENTS:
@@ -88,6 +93,14 @@ enum GenerateCommand: Command {
         }
         // Both renderings end in a newline already.
         FileHandle.standardOutput.write(Data((arguments.has("schema") ? inferred.schemaText : inferred.swiftSource).utf8))
+        // The Swift source says how to read a top-level dictionary in a comment; a schema has no
+        // place for it.
+        if arguments.has("schema"), inferred.topLevel == .dictionary, let type = inferred.topLevelType,
+            let root = inferred.models.first
+        {
+            Console.error(
+                "jsonmodel generate: note: the top level is \(type), which a schema cannot declare; read each of its values as \(root.name)")
+        }
         return .success
     }
 

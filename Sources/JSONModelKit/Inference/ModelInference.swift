@@ -18,6 +18,11 @@ import Foundation
 ///
 /// The rules, each one a choice the samples cannot contradict:
 ///
+/// - **The top level.** The root model, named by you, describes the sample object or the
+///   elements of the sample array merged. A sample object that is a dictionary by the rules
+///   for objects below (its keys are ids, or many names of records of one shape), with an
+///   object for every value, is `[String: Root]` instead: the root model describes its values
+///   merged, and ``InferredSchema/topLevel`` is ``InferredSchema/TopLevel/dictionary``.
 /// - **Numbers.** `Int` when every value is an integer that fits `Int64`, `UInt64` beyond that,
 ///   `Double` when some value has a fraction or exponent and every value has at most 15
 ///   significant digits (so a `Double` holds each one exactly), `Decimal` up to 38 digits, and
@@ -109,7 +114,7 @@ public enum ModelInference {
     ///   - rootName: The top model's name; any key style is turned into UpperCamelCase
     ///     (`"order item"` → `OrderItem`).
     ///   - options: The prefix for nested names and the enum thresholds.
-    /// - Returns: The models, root first.
+    /// - Returns: The models, root first, and how the top level holds the root model.
     /// - Throws: ``ModelInferenceError`` when the sample is not an object or a non-empty array
     ///   of objects, or when a name is not usable.
     /// - Complexity: O(*n*) in the size of the sample, plus the number of distinct shapes squared
@@ -124,6 +129,7 @@ public enum ModelInference {
         limits.enumMaximumValues = max(0, options.enumMaximumValues)
 
         let summary = ValueSummary()
+        var topLevel = InferredSchema.TopLevel.model
         switch sample {
         case .object:
             summary.add(sample, depth: 0, limits: limits)
@@ -133,12 +139,20 @@ public enum ModelInference {
                 guard case .object = element else { throw .elementNotAnObject(index: index, found: element.inferenceKind) }
                 summary.add(element, depth: 0, limits: limits)
             }
+            topLevel = .array
         default:
             throw .notAnObject(found: sample.inferenceKind)
         }
         let resolver = TypeResolver(options: limits)
-        let root = resolver.modelNode(from: summary.objects ?? ObjectSummary(), candidateName: rootTypeName)
-        return ModelNaming(prefix: prefix).schema(root: root, rootName: rootTypeName)
+        var objects = summary.objects ?? ObjectSummary()
+        if topLevel == .model, let records = resolver.topLevelRecords(of: objects) {
+            objects = records
+            topLevel = .dictionary
+        }
+        let root = resolver.modelNode(from: objects, candidateName: rootTypeName)
+        var schema = ModelNaming(prefix: prefix).schema(root: root, rootName: rootTypeName)
+        schema.topLevel = topLevel
+        return schema
     }
 
     /// The name the root model gets for `rootName`, after checking it and the prefix.

@@ -133,6 +133,19 @@ struct TypeResolver {
         return values
     }
 
+    /// The merged objects of a top-level object that is a dictionary of models, or nil when the
+    /// top level is itself a model.
+    ///
+    /// The top level is a dictionary by the rules of ``dictionaryValues(of:)`` when, besides,
+    /// every value is an object: the root model then describes the values merged, and the file
+    /// reads as `ModelDictionary<Root>`. A top-level object of data keys whose values are
+    /// scalars, arrays or nulls stays a model with one property per key, since no model class
+    /// can stand for its values.
+    func topLevelRecords(of objects: ObjectSummary) -> ObjectSummary? {
+        guard let values = dictionaryValues(of: objects), values.kindCount == 1, values.nulls == 0 else { return nil }
+        return values.objects
+    }
+
     /// Whether `objects` has many keys whose values are all objects (or all arrays of objects)
     /// of one shape; see ``dictionaryValues(of:)``.
     private func holdsRecordsOfOneShape(_ objects: ObjectSummary) -> Bool {
