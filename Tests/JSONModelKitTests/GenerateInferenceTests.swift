@@ -89,6 +89,134 @@ struct GenerateInferenceTests {
         #expect(found["named"] == "Named")
     }
 
+    /// Fifty plugin names, as an update center lists them.
+    static let pluginNames: [String] = ["git", "ant", "docker", "maven", "gradle", "slack", "junit", "credentials", "matrix", "pipeline"]
+        .flatMap { name in ["", "-api", "-plugin", "-steps", "-auth"].map { name + $0 } }
+
+    /// An update-center-like object: each plugin name maps to a record of one shape; every
+    /// third one has a wiki, and none has every key.
+    static func plugins(_ names: [String] = pluginNames) -> String {
+        "{" + names.enumerated().map { index, name in
+            let wiki = index % 3 == 0 ? #", "wiki": "https://wiki.example.org/\#(name)""# : ""
+            return #""\#(name)": {"name": "\#(name)", "version": "1.\#(index)", "popularity": \#(index * 7),"#
+                + #" "dependencies": [{"name": "core", "optional": \#(index % 2 == 0)}]\#(wiki)}"#
+        }.joined(separator: ", ") + "}"
+    }
+
+    @Test func manyNamedRecordsOfOneShapeAreADictionary() throws {
+        let json = #"{"connectionCheckUrl": "https://example.org", "core": {"name": "core", "version": "2.4"}, "plugins": "#
+            + Self.plugins() + "}"
+        let inferred = try infer(json, name: "UpdateCenter")
+        #expect(inferred.models.map(\.name) == ["UpdateCenter", "Core", "Plugin", "Dependency"])
+        #expect(inferred.models[0].properties.map(\.type.description) == ["String", "Core", "[String: Plugin]"])
+        let plugin = try #require(inferred.model(named: "Plugin"))
+        #expect(plugin.properties.map(\.key) == ["name", "version", "popularity", "dependencies", "wiki"])
+        #expect(plugin.properties.map(\.type.description) == ["String", "String", "Int", "[Dependency]", "String?"])
+    }
+
+    @Test func manyNamedArraysOfRecordsOfOneShapeAreADictionary() throws {
+        let authors = (0..<25).map { #""author\#($0)": [{"sha": "a\#($0)", "lines": \#($0)}]"# }
+        let empty = #""nobody": []"#
+        let found = try types(#"{"commits_by_author": {"# + (authors + [empty]).joined(separator: ", ") + "}}")
+        #expect(found["commits_by_author"] == "[String: [CommitsByAuthorItem]]")
+    }
+
+    @Test func namedRecordsStayAModelWhenFewOrOfDifferentShapes() throws {
+        // Nineteen records of one shape: below the 20 keys a dictionary of names needs.
+        let few = try infer(#"{"plugins": "# + Self.plugins(Array(Self.pluginNames.prefix(19))) + "}")
+        #expect(few.models[0].properties[0].type == .model("Plugins"))
+        let fewer = try infer(
+            #"{"plugins": "# + Self.plugins(Array(Self.pluginNames.prefix(19))) + "}", options: .init(dictionaryMinimumKeys: 19))
+        #expect(fewer.models[0].properties[0].type == .dictionary(.model("Plugin")))
+        // Thirty objects that share one key out of two: different kinds of thing, so a model.
+        let mixed = (0..<30).map { #""field\#($0)": {"common": 1, "own\#($0)": 2}"# }.joined(separator: ", ")
+        let distinct = try infer(#"{"parts": {"# + mixed + "}}")
+        #expect(distinct.models[0].properties[0].type == .model("Parts"))
+        // Lowering the shared fraction to a half makes them one shape.
+        let loose = try infer(#"{"parts": {"# + mixed + "}}", options: .init(dictionaryMinimumSharedKeyFraction: 0.5))
+        #expect(loose.models[0].properties[0].type == .dictionary(.model("Part")))
+    }
+
+    @Test func aWideObjectOfScalarFieldsStaysAModel() throws {
+        let fields = (0..<30).map { index in
+            index % 2 == 0 ? #""setting_\#(index)": \#(index)"# : #""option_\#(index)": "value \#(index)""#
+        }
+        let object = "{" + fields.joined(separator: ", ") + "}"
+        let nested = try infer(#"{"settings": "# + object + "}")
+        #expect(nested.models.map(\.name) == ["Root", "Settings"])
+        #expect(nested.model(named: "Settings")?.properties.count == 30)
+        let top = try infer(object, name: "Settings")
+        #expect(top.topLevel == .model)
+        #expect(top.models.map(\.name) == ["Settings"])
+        #expect(top.models[0].properties.count == 30)
+        // Scalars and objects mixed among the values: a model too.
+        let withObject = try infer(#"{"settings": {"nested": {"a": 1}, "# + fields.joined(separator: ", ") + "}}")
+        #expect(withObject.models[0].properties[0].type == .model("Settings"))
+    }
+
+    /// Fifty organizations keyed by id, as an archive lists them; every other one has a logo.
+    static let organizations: String = "{" + (0..<50).map { index in
+        let logo = index % 2 == 0 ? #", "logo": {"url": "https://example.org/\#(index).png", "width": 64}"# : ""
+        return #""\#(5171 + index)": {"name": "Org \#(index)", "year": \#(2005 + index % 15),"#
+            + #" "projects": [{"title": "Project \#(index)", "passed": \#(index % 3 != 0)}]\#(logo)}"#
+    }.joined(separator: ", ") + "}"
+
+    @Test func aTopLevelObjectOfIDsIsADictionaryOfOneModel() throws {
+        let inferred = try infer(Self.organizations, name: "Org")
+        #expect(inferred.topLevel == .dictionary)
+        #expect(inferred.topLevelType == .dictionary(.model("Org")))
+        #expect(inferred.models.map(\.name) == ["Org", "Project", "Logo"])
+        let org = inferred.models[0]
+        #expect(org.properties.map(\.key) == ["name", "year", "projects", "logo"])
+        #expect(org.properties.map(\.type.description) == ["String", "Int", "[Project]", "Logo?"])
+        // The Swift source says how to read the file, above the classes.
+        let lines = inferred.swiftSource.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[1] == "// The top level is [String: Org]: read it with ModelDictionary<Org>(json: data).")
+        #expect(inferred.swiftSource.components(separatedBy: "final class ").count == 4)
+        // The schema has no way to say it: the same three models, which load and read each value.
+        #expect(try ModelSchema(string: inferred.schemaText) == inferred.schema)
+        #expect(inferred.schema.models.map(\.name) == ["Org", "Project", "Logo"])
+        let registry = ModelRegistry()
+        try registry.register(inferred.schema)
+        let archive = try #require(try JSONValue(json: Self.organizations).objectValue)
+        for (key, value) in archive {
+            let model = try registry.makeModel(named: "Org", json: value)
+            #expect(model.json() == value, "\(key)")
+            try model.validate()
+        }
+    }
+
+    @Test func aNestedObjectOfIDsIsStillADictionary() throws {
+        let inferred = try infer(#"{"total": 50, "organizations": "# + Self.organizations + "}", name: "Archive")
+        #expect(inferred.topLevel == .model)
+        #expect(inferred.topLevelType == .model("Archive"))
+        #expect(inferred.models.map(\.name) == ["Archive", "Organization", "Project", "Logo"])
+        #expect(inferred.models[0].properties.map(\.type.description) == ["Int", "[String: Organization]"])
+        #expect(!inferred.swiftSource.contains("The top level is"))
+    }
+
+    @Test func aTopLevelObjectOfNamedRecordsIsADictionaryOfOneModel() throws {
+        let inferred = try infer(Self.plugins(), name: "Plugin")
+        #expect(inferred.topLevel == .dictionary)
+        #expect(inferred.models.map(\.name) == ["Plugin", "Dependency"])
+        #expect(inferred.swiftSource.contains("// The top level is [String: Plugin]: read it with ModelDictionary<Plugin>(json: data).\n"))
+        #expect(inferred.schemaText.contains(#"{"name": "wiki", "type": "String?"}"#))
+    }
+
+    @Test func aTopLevelObjectOfIDsWithoutObjectValuesStaysAModel() throws {
+        // No model class stands for a number or an array: one property per key, as before.
+        let counts = try infer(#"{"2019": 1, "2020": 2}"#)
+        #expect(counts.topLevel == .model)
+        #expect(counts.models[0].properties.map(\.name) == ["_2019", "_2020"])
+        let withNull = try infer(#"{"1": {"a": 1}, "2": null}"#)
+        #expect(withNull.topLevel == .model)
+        // An array sample is read element by element, whatever each element's keys are.
+        let array = try infer(#"[{"1": {"a": 1}}, {"2": {"a": 2}}]"#)
+        #expect(array.topLevel == .array)
+        #expect(array.topLevelType == .array(.model("Root")))
+        #expect(!array.swiftSource.contains("The top level is"))
+    }
+
     @Test func tooDeepBecomesJSONWithoutRecursingForever() throws {
         let depth = 400
         let json = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
@@ -136,40 +264,88 @@ struct GenerateInferenceTests {
 
     // MARK: Enum values
 
+    /// A JSON array of objects with `key` set to each of `values` in turn.
+    private func objects(_ key: String, _ values: [String?]) -> String {
+        "[" + values.map { value in
+            #"{"\#(key)": \#(value.map { JSONValue.string($0).jsonString() } ?? "null")}"#
+        }.joined(separator: ", ") + "]"
+    }
+
     @Test func smallRepeatedStringSetsBecomeEnumValues() throws {
-        let four = #"[{"s": "b"}, {"s": "a"}, {"s": "b"}, {"s": "a"}]"#
-        #expect(try property("s", in: four)?.enumValues == ["a", "b"])
-        // Three values are too few to call a set.
-        #expect(try property("s", in: #"[{"s": "b"}, {"s": "a"}, {"s": "b"}]"#)?.enumValues == nil)
+        // Two values, three times each: the least that makes an enum.
+        #expect(try property("s", in: objects("s", ["b", "a", "b", "a", "a", "b"]))?.enumValues == ["a", "b"])
+        // Twice each is too few to call a set.
+        #expect(try property("s", in: objects("s", ["b", "a", "b", "a"]))?.enumValues == nil)
         // One distinct value is not a set.
-        #expect(try property("s", in: #"[{"s": "a"}, {"s": "a"}, {"s": "a"}, {"s": "a"}]"#)?.enumValues == nil)
-        // Each value must repeat: 3 distinct in 4 is not.
-        #expect(try property("s", in: #"[{"s": "a"}, {"s": "b"}, {"s": "c"}, {"s": "a"}]"#)?.enumValues == nil)
+        #expect(try property("s", in: objects("s", ["a", "a", "a", "a", "a", "a"]))?.enumValues == nil)
+        // Enough on average, but "c" was seen once.
+        #expect(try property("s", in: objects("s", ["a", "a", "a", "b", "b", "b", "a", "c"]))?.enumValues == nil)
         // Nulls do not count, and make the property optional.
-        let withNull = #"[{"s": "b"}, {"s": "a"}, {"s": "b"}, {"s": "a"}, {"s": null}]"#
+        let withNull = objects("s", ["b", "a", "b", "a", "a", "b", nil])
         #expect(try property("s", in: withNull)?.enumValues == ["a", "b"])
         #expect(try property("s", in: withNull)?.type == .optional(.string))
     }
 
+    @Test func aStateOverThirtyItemsIsAnEnum() throws {
+        let states = (0..<30).map { $0 % 3 == 0 ? "closed" : "open" }
+        #expect(try property("state", in: objects("state", states))?.enumValues == ["closed", "open"])
+        let kinds = (0..<30).map { ["in_progress", "DHL", "full-time", "v1.2"][$0 % 4] }
+        #expect(try property("kind", in: objects("kind", kinds))?.enumValues == ["DHL", "full-time", "in_progress", "v1.2"])
+        // Numeric codes are values too, when every value is one.
+        let codes = (0..<12).map { $0 % 2 == 0 ? "200" : "404" }
+        #expect(try property("code", in: objects("code", codes))?.enumValues == ["200", "404"])
+    }
+
+    @Test func gitRefsAndBranchNamesAreNotEnums() throws {
+        // A handful of branch names, each seen once or twice.
+        let branches = ["main", "dev", "main", "feature-login", "dev", "release-2"]
+        #expect(try property("head", in: objects("head", branches))?.enumValues == nil)
+        let twice = ["main", "dev", "hotfix", "main", "dev", "hotfix"]
+        #expect(try property("head", in: objects("head", twice))?.enumValues == nil)
+        // Refs and slashed branch names are free-form, however often they repeat.
+        let refs = (0..<30).map { $0 % 2 == 0 ? "refs/heads/main" : "refs/heads/dev" }
+        #expect(try property("target", in: objects("target", refs))?.enumValues == nil)
+        let slashed = (0..<30).map { $0 % 2 == 0 ? "feature/login-form" : "main" }
+        #expect(try property("target", in: objects("target", slashed))?.enumValues == nil)
+        // A key naming a branch or a ref is open-ended even with word-like values.
+        let words = (0..<30).map { $0 % 2 == 0 ? "main" : "dev" }
+        #expect(try property("default_branch", in: objects("default_branch", words))?.enumValues == nil)
+        #expect(try property("headRef", in: objects("headRef", words))?.enumValues == nil)
+    }
+
+    @Test func valuesWithSpacesOrOtherSymbolsAreNotEnums() throws {
+        let cases: [[String]] = [
+            ["In progress", "Done"], ["text/plain", "text/html"], ["a+b", "c"], ["4k", "hd"], ["2.0", "beta"],
+            ["-x", "y"], ["a b", "c"],
+        ]
+        for values in cases {
+            let repeated = (0..<12).map { values[$0 % values.count] }
+            #expect(try property("s", in: objects("s", repeated))?.enumValues == nil, "\(values)")
+        }
+    }
+
     @Test func enumThresholdsAreOptions() throws {
-        let values = (0..<11).flatMap { [#"{"s": "v\#($0)"}"#, #"{"s": "v\#($0)"}"#] }
-        let json = "[" + values.joined(separator: ", ") + "]"
+        let values = (0..<11).flatMap { ["v\($0)", "v\($0)", "v\($0)"] }
+        let json = objects("s", values)
         // 11 distinct values: more than the default 10.
         #expect(try infer(json).models[0].properties[0].enumValues == nil)
         let wider = try infer(json, options: .init(enumMaximumValues: 11))
         #expect(wider.models[0].properties[0].enumValues?.count == 11)
-        let stricter = try infer(#"[{"s": "a"}, {"s": "b"}, {"s": "a"}, {"s": "b"}]"#, options: .init(enumMinimumOccurrences: 5))
+        let six = objects("s", ["a", "b", "a", "b", "a", "b"])
+        let stricter = try infer(six, options: .init(enumMinimumOccurrences: 7))
         #expect(stricter.models[0].properties[0].enumValues == nil)
+        let moreRepeats = try infer(six, options: .init(enumMinimumOccurrencesPerValue: 4))
+        #expect(moreRepeats.models[0].properties[0].enumValues == nil)
+        let fewerRepeats = try infer(objects("s", ["a", "b", "a", "b"]), options: .init(enumMinimumOccurrencesPerValue: 2))
+        #expect(fewerRepeats.models[0].properties[0].enumValues == ["a", "b"])
     }
 
     @Test func namesTextAndLongValuesAreNotEnums() throws {
-        let names = #"[{"user_name": "Ann"}, {"user_name": "Bob"}, {"user_name": "Ann"}, {"user_name": "Bob"}]"#
+        let names = objects("user_name", ["Ann", "Bob", "Ann", "Bob", "Ann", "Bob"])
         #expect(try property("user_name", in: names)?.enumValues == nil)
         let long = String(repeating: "x", count: 33)
-        let longValues = #"[{"s": "\#(long)"}, {"s": "a"}, {"s": "\#(long)"}, {"s": "a"}]"#
-        #expect(try property("s", in: longValues)?.enumValues == nil)
-        let lines = #"[{"s": "a\nb"}, {"s": "a"}, {"s": "a\nb"}, {"s": "a"}]"#
-        #expect(try property("s", in: lines)?.enumValues == nil)
+        #expect(try property("s", in: objects("s", [long, "a", long, "a", long, "a"]))?.enumValues == nil)
+        #expect(try property("s", in: objects("s", ["a\nb", "a", "a\nb", "a", "a\nb", "a"]))?.enumValues == nil)
     }
 
     // MARK: Names

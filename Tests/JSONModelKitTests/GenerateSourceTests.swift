@@ -24,11 +24,14 @@ struct GenerateFixture: Sendable, CustomTestStringConvertible {
             from: Data(contentsOf: sampleURL), rootName: name, options: .init(modelNamePrefix: prefix))
     }
 
-    /// The sample's objects: itself, or the elements of its array.
+    /// The sample's objects that the root model reads: itself, the elements of its array, or the
+    /// values of a top-level dictionary.
     func objects() throws -> [JSONObject] {
         let value = try JSONDocument(data: Data(contentsOf: sampleURL)).root.value
         switch value {
-        case .object(let object): return [object]
+        case .object(let object):
+            guard try infer().topLevel == .dictionary else { return [object] }
+            return object.values.compactMap(\.objectValue)
         case .array(let elements): return elements.compactMap(\.objectValue)
         default: return []
         }
@@ -49,6 +52,7 @@ enum GenerateFixtures {
         GenerateFixture(sample: "shop-orders.json", name: "ShopOrder", prefix: "Shop", rootClass: ShopOrder.self),
         GenerateFixture(sample: "odd-keys.json", name: "OddRecord", prefix: "Odd", rootClass: OddRecord.self),
         GenerateFixture(sample: "api-feed.json", name: "FeedPage", prefix: "Feed", rootClass: FeedPage.self),
+        GenerateFixture(sample: "org-archive.json", name: "Org", prefix: "Org", rootClass: Org.self),
     ]
 
     /// Checks `actual` against the file at `url` byte for byte, or records it.
@@ -235,6 +239,28 @@ struct GenerateSourceTests {
         #expect(error.retry as Bool == false)
         let previous: JSONValue? = page.paging.previous
         #expect(previous == nil || previous == .null)
+    }
+
+    @Test func orgArchiveReadsAsADictionaryOfTheGeneratedClass() throws {
+        let source = try fixtureSource("Org.swift")
+        #expect(source.contains("// The top level is [String: Org]: read it with ModelDictionary<Org>(json: data).\n"))
+        // What the comment says, done.
+        let orgs = try ModelDictionary<Org>(json: data("org-archive.json"))
+        #expect(orgs.keys == ["5171", "5172", "5180", "5204", "5230", "5301"])
+        #expect(orgs.diagnostics.isEmpty)
+        let octave = try #require(orgs["5230"])
+        #expect(octave.name as String == "GNU Octave")
+        #expect(octave.firstYear as Int == 2011)
+        let projects: [OrgProject] = octave.projects
+        #expect(projects.map { $0.status as String } == ["passed", "failed", "passed"])
+        let apertium = try #require(orgs["5171"]), debian = try #require(orgs["5204"])
+        #expect(apertium.ideasURL as String? == nil)
+        #expect(debian.ideasURL as String? == "https://wiki.debian.org/SummerOfCode")
+        #expect((debian.projects as [OrgProject]).isEmpty)
+    }
+
+    private func fixtureSource(_ name: String) throws -> String {
+        try String(contentsOf: GenerateFixtures.generatedFolder.appendingPathComponent(name), encoding: .utf8)
     }
 }
 

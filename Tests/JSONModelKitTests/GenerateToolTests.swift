@@ -23,10 +23,29 @@ struct GenerateToolTests {
         guard let result = try Tool.run(["generate", fixture.sampleURL.path, "--name", fixture.name, "--prefix", fixture.prefix, "--schema"])
         else { return }
         #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardError.isEmpty)
         #expect(result.standardOutput == (try String(contentsOf: fixture.schemaURL, encoding: .utf8)))
         let registry = ModelRegistry()
         try registry.register(ModelSchema(string: result.standardOutput))
         #expect(registry.schemaMetadata(named: "FeedPage") != nil)
+    }
+
+    @Test func aTopLevelDictionaryIsCommentedInSwiftAndNotedForASchema() throws {
+        let fixture = try #require(GenerateFixtures.all.first { $0.sample == "org-archive.json" })
+        let arguments = ["generate", fixture.sampleURL.path, "--name", fixture.name, "--prefix", fixture.prefix]
+        guard let swift = try Tool.run(arguments) else { return }
+        #expect(swift.status == 0, "stderr: \(swift.standardError)")
+        #expect(swift.standardOutput == (try String(contentsOf: fixture.swiftURL, encoding: .utf8)))
+        #expect(swift.standardOutput.contains("// The top level is [String: Org]: read it with ModelDictionary<Org>(json: data).\n"))
+        // The comment in the source is the whole message: nothing on standard error.
+        #expect(swift.standardError.isEmpty)
+        guard let schema = try Tool.run(arguments + ["--schema"]) else { return }
+        #expect(schema.status == 0)
+        #expect(schema.standardOutput == (try String(contentsOf: fixture.schemaURL, encoding: .utf8)))
+        #expect(schema.standardError == """
+            jsonmodel generate: note: the top level is [String: Org], which a schema cannot declare; read each of its values as Org
+
+            """)
     }
 
     @Test func readsStandardInput() throws {

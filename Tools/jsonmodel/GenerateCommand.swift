@@ -17,6 +17,11 @@ enum GenerateCommand: Command {
         ModelSchema, ModelRegistry and 'jsonmodel validate' read. The same input always
         gives the same output.
 
+        A top object whose keys are data (ids, or many names of records of one shape) and
+        whose values are all objects is [String: NAME]: model NAME describes its values,
+        the Swift source says in a comment to read FILE with ModelDictionary<NAME>, and
+        --schema, which cannot declare it, says so in a note on standard error.
+
         \(usageLine)
 
         ARGUMENTS:
@@ -32,16 +37,19 @@ enum GenerateCommand: Command {
         WHAT IT INFERS:
           types       Int, UInt64, Double (up to 15 significant digits), Decimal, Bool, String,
                       nested models, [T]; mixed kinds and keys that were only null give JSON.
-                      An object whose keys are all data (ids, years, dates, UUIDs) is [String: T].
+                      An object whose keys are all data (ids, years, dates, UUIDs) is [String: T],
+                      and so is one with 20 or more names as keys whose values are all objects
+                      of one shape (plugins by name, say).
           optionals   from null, and from keys that some array elements lack; dates are always
                       optional (a Date has no natural default).
           dates       ISO 8601, yyyy-MM-dd, yyyy/MM/dd, the JavaScript form, MM/dd/yyyy,
                       dd/MM/yyyy, MM-dd-yyyy, dd-MM-yyyy (month first when both fit); yyyyMMdd
                       and epoch seconds or milliseconds only under a key naming a date
                       (created_at, birth_date, timestamp, ...).
-          enums       a string key seen at least 4 times with 2 to 10 distinct values, each seen
-                      twice on average, 32 characters at most, and not an id, a name, free text
-                      or a language.
+          enums       a string key with 2 to 10 distinct values, each identifier-like (letters,
+                      digits, _ - and . from a letter on, or digits only; no / or spaces; 32
+                      characters at most) and seen 3 times per value on average, none just once;
+                      not an id, a name, free text, a language, a branch or a version.
           names       lowerCamelCase properties from any key style, with jsonPath to the key when
                       they differ; names taken by JSONModel's own members get 'Field'
                       (descriptionField), names starting with a digit get '_'. Nested models are
@@ -85,6 +93,14 @@ enum GenerateCommand: Command {
         }
         // Both renderings end in a newline already.
         FileHandle.standardOutput.write(Data((arguments.has("schema") ? inferred.schemaText : inferred.swiftSource).utf8))
+        // The Swift source says how to read a top-level dictionary in a comment; a schema has no
+        // place for it.
+        if arguments.has("schema"), inferred.topLevel == .dictionary, let type = inferred.topLevelType,
+            let root = inferred.models.first
+        {
+            Console.error(
+                "jsonmodel generate: note: the top level is \(type), which a schema cannot declare; read each of its values as \(root.name)")
+        }
         return .success
     }
 

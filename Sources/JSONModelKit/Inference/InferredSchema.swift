@@ -9,12 +9,47 @@
 /// inferred.models.map(\.name)                    // ["Order", "Customer", "Item"]
 /// inferred.models[0].properties[0].type          // .uint64
 /// ```
+///
+/// The root model is the sample itself, each element of a top-level array, or each value of a
+/// top-level dictionary; ``topLevel`` says which, and ``topLevelType`` gives the type to read
+/// the whole sample as (`Order`, `[Order]`, `[String: Org]`).
 public struct InferredSchema: Sendable, Hashable {
     /// The models, root first.
     public var models: [InferredModel]
+    /// How the sample's top level holds the root model.
+    public var topLevel: TopLevel
 
-    public init(models: [InferredModel]) {
+    /// How a sample's top level holds the root model.
+    public enum TopLevel: Sendable, Hashable {
+        /// The top level is an object read as the root model.
+        case model
+        /// The top level is an array of objects, each read as the root model.
+        case array
+        /// The top level is an object whose keys are data (ids, or many names of records of one
+        /// shape) and whose values are each read as the root model: read it with
+        /// `ModelDictionary<Root>(json:)`.
+        case dictionary
+    }
+
+    public init(models: [InferredModel], topLevel: TopLevel = .model) {
         self.models = models
+        self.topLevel = topLevel
+    }
+
+    /// The type of the whole sample: the root model, an array or a dictionary of it; nil when
+    /// there is no model.
+    ///
+    /// ```swift
+    /// let inferred = try ModelInference.infer(from: archive, rootName: "Org")  // {"5171": {…}, …}
+    /// inferred.topLevelType?.description                                      // "[String: Org]"
+    /// ```
+    public var topLevelType: InferredType? {
+        guard let root = models.first else { return nil }
+        switch topLevel {
+        case .model: return .model(root.name)
+        case .array: return .array(.model(root.name))
+        case .dictionary: return .dictionary(.model(root.name))
+        }
     }
 
     /// The model named `name`, if any.

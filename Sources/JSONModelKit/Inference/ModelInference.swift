@@ -18,6 +18,11 @@ import Foundation
 ///
 /// The rules, each one a choice the samples cannot contradict:
 ///
+/// - **The top level.** The root model, named by you, describes the sample object or the
+///   elements of the sample array merged. A sample object that is a dictionary by the rules
+///   for objects below (its keys are ids, or many names of records of one shape), with an
+///   object for every value, is `[String: Root]` instead: the root model describes its values
+///   merged, and ``InferredSchema/topLevel`` is ``InferredSchema/TopLevel/dictionary``.
 /// - **Numbers.** `Int` when every value is an integer that fits `Int64`, `UInt64` beyond that,
 ///   `Double` when some value has a fraction or exponent and every value has at most 15
 ///   significant digits (so a `Double` holds each one exactly), `Decimal` up to 38 digits, and
@@ -29,10 +34,13 @@ import Foundation
 /// - **Objects** become nested models named from their key (`shipping_address` →
 ///   `ShippingAddress`); elements of arrays take the singular (`line_items` → `LineItem`). An
 ///   object whose keys are all data (starting with a digit, like ids and dates, or UUIDs) is a
-///   `[String: T]` dictionary instead, and an object that was always empty is `[String: JSON]`.
+///   `[String: T]` dictionary instead, and so is one with many names as keys whose values are
+///   records of one shape (see ``Options/dictionaryMinimumKeys``); an object that was always
+///   empty is `[String: JSON]`.
 /// - **Dates** are recognized by format; see `DateInference` (formats made only of digits need
 ///   a key that names a date).
-/// - **Enum values.** See ``Options/enumMinimumOccurrences``.
+/// - **Enum values** need few distinct values, each identifier-like, each seen many times; see
+///   ``Options/enumMinimumOccurrences``.
 /// - **Names.** Keys of any style become lowerCamelCase properties with a `jsonPath` to the key
 ///   when the two differ; see `InferenceNames`. Model names that collide are resolved by
 ///   reusing the model when the shapes are equal, else by putting the parent's name first
@@ -45,26 +53,56 @@ public enum ModelInference {
         /// Put before the name of every nested model (the root is named by you): `Shop` makes
         /// `ShopCustomer`. Use it to keep generated models apart from your own types.
         public var modelNamePrefix: String
-        /// A string property gets `enumValues` when its values were seen at least this many times
-        /// (default 4), there are 2 to ``enumMaximumValues`` distinct values, each distinct value
-        /// was seen twice on average, every value has 1 to 32 characters on one line, and the
-        /// key does not name an id, a name, free text or a language (`id`, `name`, `title`,
-        /// `email`, `url`, `description`, `message`, `note`, `lang`, `locale`, …). The values are
-        /// sorted.
+        /// A string property gets `enumValues` only when its values were seen at least this many
+        /// times in all (default 4).
+        ///
+        /// The rule is *few distinct values, each identifier-like, each seen many times*: 2 to
+        /// ``enumMaximumValues`` distinct values; every value 1 to 32 letters, digits, `_`, `-`
+        /// and `.` starting with a letter, or every value digits only (`"404"`), so no `/` and no
+        /// spaces; at least this many values, at least ``enumMinimumOccurrencesPerValue`` per
+        /// distinct value on average and none seen only once; and a key that does not name an id,
+        /// a name, free text, a language, a branch or a version (`id`, `name`, `title`, `url`,
+        /// `message`, `lang`, `branch`, `ref`, `version`, …). Git refs, paths and a few branch
+        /// names seen once or twice are free-form, not enums. The values are sorted.
         public var enumMinimumOccurrences: Int
         /// At most this many distinct values make an enum (default 10).
         public var enumMaximumValues: Int
+        /// Each distinct value of an enum must have been seen this many times on average (default
+        /// 3): `"state"` with `open` and `closed` over 30 items is an enum, four branch names seen
+        /// once or twice each are not.
+        public var enumMinimumOccurrencesPerValue: Int
+        /// An object whose keys are names becomes a `[String: T]` dictionary only with at least
+        /// this many keys (default 20), every value an object (or every value an array of
+        /// objects) of one shape; see ``dictionaryMinimumSharedKeyFraction``.
+        ///
+        /// Twenty names of records of one kind (plugins, packages, languages) are past what a
+        /// hand-written model lists as fields of that kind, and they would otherwise give twenty
+        /// model classes. Objects whose keys are all data (ids, dates, UUIDs) are dictionaries at
+        /// any size.
+        public var dictionaryMinimumKeys: Int
+        /// The values' objects have one shape when the keys present in at least half of them
+        /// make up at least this fraction of all the keys present in them, counted with repeats
+        /// (default 0.8).
+        ///
+        /// Records of one kind differ by a few optional keys: most of what they hold is shared.
+        /// The fields of a model that hold objects of different kinds (an owner, a license, a
+        /// parent) share few keys, if any, so they stay a model.
+        public var dictionaryMinimumSharedKeyFraction: Double
         /// Objects and arrays nested deeper than this read as raw `JSON` (default 64), so
         /// inference never recurses without bound.
         public var maximumDepth: Int
 
         public init(
             modelNamePrefix: String = "", enumMinimumOccurrences: Int = 4, enumMaximumValues: Int = 10,
-            maximumDepth: Int = 64
+            enumMinimumOccurrencesPerValue: Int = 3, dictionaryMinimumKeys: Int = 20,
+            dictionaryMinimumSharedKeyFraction: Double = 0.8, maximumDepth: Int = 64
         ) {
             self.modelNamePrefix = modelNamePrefix
             self.enumMinimumOccurrences = enumMinimumOccurrences
             self.enumMaximumValues = enumMaximumValues
+            self.enumMinimumOccurrencesPerValue = enumMinimumOccurrencesPerValue
+            self.dictionaryMinimumKeys = dictionaryMinimumKeys
+            self.dictionaryMinimumSharedKeyFraction = dictionaryMinimumSharedKeyFraction
             self.maximumDepth = maximumDepth
         }
     }
@@ -76,7 +114,7 @@ public enum ModelInference {
     ///   - rootName: The top model's name; any key style is turned into UpperCamelCase
     ///     (`"order item"` → `OrderItem`).
     ///   - options: The prefix for nested names and the enum thresholds.
-    /// - Returns: The models, root first.
+    /// - Returns: The models, root first, and how the top level holds the root model.
     /// - Throws: ``ModelInferenceError`` when the sample is not an object or a non-empty array
     ///   of objects, or when a name is not usable.
     /// - Complexity: O(*n*) in the size of the sample, plus the number of distinct shapes squared
@@ -91,6 +129,7 @@ public enum ModelInference {
         limits.enumMaximumValues = max(0, options.enumMaximumValues)
 
         let summary = ValueSummary()
+        var topLevel = InferredSchema.TopLevel.model
         switch sample {
         case .object:
             summary.add(sample, depth: 0, limits: limits)
@@ -100,12 +139,20 @@ public enum ModelInference {
                 guard case .object = element else { throw .elementNotAnObject(index: index, found: element.inferenceKind) }
                 summary.add(element, depth: 0, limits: limits)
             }
+            topLevel = .array
         default:
             throw .notAnObject(found: sample.inferenceKind)
         }
         let resolver = TypeResolver(options: limits)
-        let root = resolver.modelNode(from: summary.objects ?? ObjectSummary(), candidateName: rootTypeName)
-        return ModelNaming(prefix: prefix).schema(root: root, rootName: rootTypeName)
+        var objects = summary.objects ?? ObjectSummary()
+        if topLevel == .model, let records = resolver.topLevelRecords(of: objects) {
+            objects = records
+            topLevel = .dictionary
+        }
+        let root = resolver.modelNode(from: objects, candidateName: rootTypeName)
+        var schema = ModelNaming(prefix: prefix).schema(root: root, rootName: rootTypeName)
+        schema.topLevel = topLevel
+        return schema
     }
 
     /// The name the root model gets for `rootName`, after checking it and the prefix.

@@ -59,7 +59,6 @@ extension StringSummary {
     mutating func merge(_ other: StringSummary) {
         count += other.count
         dateFormats.removeAll { !other.dateFormats.contains($0) }
-        allEnumLike = allEnumLike && other.allEnumLike
         if other.tooManyDistinct { tooManyDistinct = true }
         if !tooManyDistinct {
             for (value, seen) in other.distinct { distinct[value, default: 0] += seen }

@@ -181,7 +181,7 @@ struct NumberDigits {
 }
 
 /// The strings seen at one place: the date formats all of them fit, and the distinct values
-/// while there are few.
+/// while there are few (what `TypeResolver.enumValues(_:key:)` decides on).
 struct StringSummary {
     var count = 0
     /// Distinct values and how often each was seen, while there are at most `maximumDistinct`.
@@ -189,8 +189,6 @@ struct StringSummary {
     /// Set once more than `maximumDistinct` values were seen.
     var tooManyDistinct = false
     let maximumDistinct: Int
-    /// Whether every string is short and on one line (a candidate for `enumValues`).
-    var allEnumLike = true
     /// The date formats every string so far reads in, in order of preference.
     var dateFormats: [DateFormat] = DateInference.candidates
 
@@ -203,7 +201,6 @@ struct StringSummary {
         if !dateFormats.isEmpty {
             dateFormats.removeAll { $0.date(from: text) == nil }
         }
-        if allEnumLike && !StringSummary.isEnumLike(text) { allEnumLike = false }
         if !tooManyDistinct {
             distinct[text, default: 0] += 1
             if distinct.count > maximumDistinct {
@@ -211,11 +208,5 @@ struct StringSummary {
                 distinct = [:]
             }
         }
-    }
-
-    /// 1 to 32 characters, no line breaks, tabs or other control characters.
-    static func isEnumLike(_ text: String) -> Bool {
-        guard !text.isEmpty, text.count <= 32 else { return false }
-        return !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }

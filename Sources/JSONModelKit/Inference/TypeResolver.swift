@@ -23,12 +23,15 @@ struct TypeResolver {
         }
     }
 
-    /// Keys whose strings are identities, free text or open-ended code lists (a language seen
-    /// twice in a sample is not the only language), never enum values; matched on the last word.
+    /// Keys whose strings are identities, free text or open-ended lists (a language or a branch
+    /// seen often in a sample is not the only one), never enum values; matched on the key's last
+    /// word (`default_branch`, `headRef`).
     static let nonEnumWords: Set<String> = [
         "id", "ids", "uuid", "guid", "name", "title", "email", "url", "uri", "link", "href", "description",
         "text", "message", "comment", "note", "notes", "label", "key", "token", "hash", "password", "path",
         "phone", "address", "summary", "body", "content", "lang", "language", "locale", "timezone", "zone",
+        "login", "username", "user", "author", "owner", "branch", "ref", "sha", "commit", "version", "slug",
+        "host", "domain", "file", "filename",
     ]
 
     /// The model for the objects of `summary`, its properties in key order.
@@ -86,18 +89,95 @@ struct TypeResolver {
         return (optional ? type.optional : type, enumValues)
     }
 
-    /// A nested model, or a dictionary when every key is data.
+    /// A nested model, or a dictionary when the keys are data; see ``dictionaryValues(of:)``.
     private func objectType(_ objects: ObjectSummary, at place: Place) -> NodeType {
         if objects.keys.isEmpty { return .dictionary(.scalar(.json)) }
-        guard objects.keys.allSatisfy(Self.isDataKey) else {
+        guard let values = dictionaryValues(of: objects) else {
             return .model(modelNode(from: objects, candidateName: place.modelName))
         }
+        let (value, _) = resolve(values, at: .element(ofKey: place.key))
+        return .dictionary(value)
+    }
+
+    /// The values of an object that is a dictionary, merged into one summary, or nil when the
+    /// object is a model.
+    ///
+    /// An object is a `[String: T]` dictionary, at any level, when its keys are data rather than
+    /// the names of fields. That is so when either
+    ///
+    /// - **every key is data**: ids, years, dates, versions, UUIDs (see ``isDataKey(_:)``), whatever
+    ///   the values are; or
+    /// - **the keys are names of many records of one kind**, like the plugins of an update center
+    ///   keyed by plugin name (`{"git": {…}, "ant": {…}, …}`): there are at least
+    ///   ``ModelInference/Options/dictionaryMinimumKeys`` keys, every value is an object (or every
+    ///   value an array of objects), and those objects share one shape. They share one shape when
+    ///   the keys found in at least half of them make up at least
+    ///   ``ModelInference/Options/dictionaryMinimumSharedKeyFraction`` of all the keys found in
+    ///   them, counted with repeats.
+    ///
+    /// The second rule needs the values to be objects, so a wide model of many differently named
+    /// scalar fields stays a model; and it needs one shape, so a model whose fields hold objects
+    /// of different kinds (an owner, a license, a parent) stays a model too. Many records of one
+    /// shape under distinct names would otherwise give one model class per name.
+    ///
+    /// - Complexity: O(*k*) in the keys of the values' objects to decide, plus the cost of
+    ///   merging the values' summaries when the object is a dictionary.
+    func dictionaryValues(of objects: ObjectSummary) -> ValueSummary? {
+        guard !objects.keys.isEmpty,
+            objects.keys.allSatisfy(Self.isDataKey) || holdsRecordsOfOneShape(objects)
+        else { return nil }
         let values = ValueSummary()
         for key in objects.keys {
             if let member = objects.members[key] { values.merge(member.values) }
         }
-        let (value, _) = resolve(values, at: .element(ofKey: place.key))
-        return .dictionary(value)
+        return values
+    }
+
+    /// The merged objects of a top-level object that is a dictionary of models, or nil when the
+    /// top level is itself a model.
+    ///
+    /// The top level is a dictionary by the rules of ``dictionaryValues(of:)`` when, besides,
+    /// every value is an object: the root model then describes the values merged, and the file
+    /// reads as `ModelDictionary<Root>`. A top-level object of data keys whose values are
+    /// scalars, arrays or nulls stays a model with one property per key, since no model class
+    /// can stand for its values.
+    func topLevelRecords(of objects: ObjectSummary) -> ObjectSummary? {
+        guard let values = dictionaryValues(of: objects), values.kindCount == 1, values.nulls == 0 else { return nil }
+        return values.objects
+    }
+
+    /// Whether `objects` has many keys whose values are all objects (or all arrays of objects)
+    /// of one shape; see ``dictionaryValues(of:)``.
+    private func holdsRecordsOfOneShape(_ objects: ObjectSummary) -> Bool {
+        guard objects.keys.count >= max(1, options.dictionaryMinimumKeys) else { return false }
+        var inArrays: Bool?
+        var records = 0
+        var occurrences: [String: Int] = [:]
+        for key in objects.keys {
+            guard let values = objects.members[key]?.values, let (summary, isArray) = Self.records(in: values),
+                inArrays == nil || inArrays == isArray
+            else { return false }
+            inArrays = isArray
+            guard let summary else { continue }
+            records += summary.count
+            for inner in summary.keys {
+                occurrences[inner, default: 0] += summary.members[inner]?.count ?? 0
+            }
+        }
+        let all = occurrences.values.reduce(0, +)
+        let shared = occurrences.values.filter { 2 * $0 >= records }.reduce(0, +)
+        return all > 0 && Double(shared) >= options.dictionaryMinimumSharedKeyFraction * Double(all)
+    }
+
+    /// The objects `values` holds when it holds objects only, or arrays of objects only (nil
+    /// summary when every array was empty), and which of the two; nil for anything else.
+    private static func records(in values: ValueSummary) -> (ObjectSummary?, isArray: Bool)? {
+        guard values.kindCount == 1, values.nulls == 0 else { return nil }
+        if let objects = values.objects { return (objects, false) }
+        guard let elements = values.arrays?.elements else { return nil }
+        if elements.count == 0 { return (nil, true) }
+        guard elements.kindCount == 1, elements.nulls == 0, let objects = elements.objects else { return nil }
+        return (objects, true)
     }
 
     /// Whether a key is data rather than a name: it starts with a digit (ids, years, dates,
@@ -141,14 +221,57 @@ struct TypeResolver {
         return fitsDecimal ? .decimal : .json
     }
 
-    /// The sorted values of a small repeated set of strings, or nil; see
-    /// ``ModelInference/Options/enumMinimumOccurrences``.
+    /// The sorted values of a string property when they look like a closed set, else nil.
+    ///
+    /// The rule: *few distinct values, each identifier-like, each seen many times*, under a key
+    /// that does not name something open-ended. All of these must hold:
+    ///
+    /// - **Few.** 2 to ``ModelInference/Options/enumMaximumValues`` distinct values.
+    /// - **Identifier-like.** Every value is 1 to 32 letters, digits, `_`, `-` and `.`, and starts
+    ///   with a letter (`open`, `in_progress`, `DHL`, `full-time`); or every value is digits
+    ///   only, like the status codes `"200"` and `"404"`. A `/`, a space or any other character
+    ///   marks free-form text: paths, git refs (`refs/heads/main`), branch names
+    ///   (`feature/login-form`), labels and sentences. So does a value starting with a digit
+    ///   among words (`4k`, `2.0`), which is usually a version or a size.
+    /// - **Seen many times.** At least ``ModelInference/Options/enumMinimumOccurrences`` values in
+    ///   all, at least ``ModelInference/Options/enumMinimumOccurrencesPerValue`` per distinct value
+    ///   on average, and no value seen only once. A handful of names each seen once or twice
+    ///   (`main`, `dev`, `release-2`) is a glimpse of an open set, not the whole set; a wrong
+    ///   enum rejects valid data, while a missed one only leaves a plain `String`.
+    /// - **Not an open-ended key.** The key's last word is not one of ``nonEnumWords``: ids,
+    ///   names, free text, languages, branches, versions and the like.
+    ///
+    /// ```swift
+    /// // "state" over 30 issues: "open" 20 times, "closed" 10 times  → ["closed", "open"]
+    /// // "branch": "main", "dev", "main", "fix-login"                → nil (a branch is open-ended)
+    /// // "ref": "refs/heads/main" 12 times, "refs/heads/dev" 8 times → nil (not identifier-like)
+    /// ```
     func enumValues(_ strings: StringSummary, key: String) -> [String]? {
-        guard !strings.tooManyDistinct, strings.allEnumLike, strings.count >= options.enumMinimumOccurrences,
-            strings.distinct.count >= 2, strings.distinct.count <= options.enumMaximumValues,
-            strings.count >= 2 * strings.distinct.count
+        guard !strings.tooManyDistinct, strings.distinct.count >= 2, strings.distinct.count <= options.enumMaximumValues,
+            strings.count >= options.enumMinimumOccurrences,
+            strings.count >= options.enumMinimumOccurrencesPerValue * strings.distinct.count,
+            strings.distinct.values.allSatisfy({ $0 >= 2 })
         else { return nil }
         if let last = InferenceNames.words(of: key).last?.lowercased(), Self.nonEnumWords.contains(last) { return nil }
-        return strings.distinct.keys.sorted()
+        let values = strings.distinct.keys
+        guard values.allSatisfy(Self.isEnumWord) || values.allSatisfy(Self.isNumericCode) else { return nil }
+        return values.sorted()
+    }
+
+    /// 1 to 32 letters, digits, `_`, `-` and `.`, starting with a letter: `in_progress`, `DHL`.
+    static func isEnumWord(_ text: String) -> Bool {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, first.properties.isAlphabetic, text.count <= 32 else { return false }
+        return scalars.allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark: true  // accents written as separate scalars
+            default: scalar.properties.isAlphabetic || InferenceNames.isDigit(scalar) || "_-.".unicodeScalars.contains(scalar)
+            }
+        }
+    }
+
+    /// 1 to 32 ASCII digits: a numeric code such as `"404"`.
+    static func isNumericCode(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 32 && text.unicodeScalars.allSatisfy(InferenceNames.isDigit)
     }
 }

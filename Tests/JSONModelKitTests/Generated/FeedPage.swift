@@ -82,7 +82,7 @@ final class FeedPerson: JSONModel, DynamicMembers, @unchecked Sendable {
 
 final class FeedStatus: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
-        p.state(String.self, enumValues: ["failed", "ok"])
+        p.state(String.self)
     }
 }
 
