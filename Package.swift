@@ -14,6 +14,8 @@ let package = Package(
     products: [
         .library(name: "JSONModelKit", targets: ["JSONModelKit"]),
         .executable(name: "jsonmodel", targets: ["jsonmodel"]),
+        // Typed members for model classes, generated from their registration blocks.
+        .plugin(name: "JSONModelAccessors", targets: ["JSONModelAccessors"]),
         .executable(name: "jsonmodel-bench", targets: ["jsonmodel-bench"]),
         // An example plugin (README, "Plugins"): build it against the host's JSONModelKit with the
         // README's recipe; this product links its own copy, which the loader refuses.
@@ -22,8 +24,16 @@ let package = Package(
     dependencies: [],
     targets: [
         .target(name: "JSONModelKit", swiftSettings: swiftSettings),
+        // Reads registration blocks and writes typed members: for the build plugin and `jsonmodel accessors`.
+        .target(name: "AccessorGeneration", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "jsonmodel", dependencies: ["JSONModelKit"], path: "Tools/jsonmodel",
+            name: "jsonmodel-accessors", dependencies: ["AccessorGeneration"], path: "Tools/jsonmodel-accessors",
+            swiftSettings: swiftSettings),
+        .plugin(
+            name: "JSONModelAccessors", capability: .buildTool(), dependencies: ["jsonmodel-accessors"],
+            path: "Tools/JSONModelAccessors"),
+        .executableTarget(
+            name: "jsonmodel", dependencies: ["JSONModelKit", "AccessorGeneration"], path: "Tools/jsonmodel",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "jsonmodel-bench", dependencies: ["JSONModelKit"], path: "Tools/jsonmodel-bench",
@@ -36,6 +46,10 @@ let package = Package(
             // The plugin tests load plugins that leave JSONModelKit's symbols to the test program,
             // which must export them. Test targets are in no product, so dependents are unaffected.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]),
+        // Models read through the members the JSONModelAccessors plugin generates, and the generator itself.
+        .testTarget(
+            name: "TypedModelTests", dependencies: ["JSONModelKit", "AccessorGeneration"], path: "Tests/TypedModelTests",
+            swiftSettings: swiftSettings, plugins: ["JSONModelAccessors"]),
     ],
     swiftLanguageModes: [.v6]
 )

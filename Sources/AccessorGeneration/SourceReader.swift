@@ -1,0 +1,526 @@
+/// Swift's access levels, in order, for the members the generator writes.
+enum AccessLevel: Int, Comparable {
+    case `private`, `fileprivate`, `internal`, `package`, `public`, `open`
+
+    static func < (lhs: AccessLevel, rhs: AccessLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    init?(keyword: String) {
+        switch keyword {
+        case "private": self = .private
+        case "fileprivate": self = .fileprivate
+        case "internal": self = .internal
+        case "package": self = .package
+        case "public": self = .public
+        case "open": self = .open
+        default: return nil
+        }
+    }
+}
+
+/// A place in a source file, 1-based.
+struct SourceLocation: Equatable {
+    let file: String
+    let line: Int
+    let column: Int
+}
+
+/// A type declared in a file: enough to tell models, their bases and their access.
+struct TypeDeclaration {
+    enum Kind { case `class`, other }
+
+    let kind: Kind
+    /// The qualified name, outermost first (`["Event", "Payload"]`).
+    let path: [String]
+    /// The access level written on the declaration (internal when none is).
+    let access: AccessLevel
+    /// The lowest access level of the types it is nested in.
+    let enclosingAccess: AccessLevel
+    /// The inheritance clause: for a class, its superclass (if any) comes first.
+    let inherited: [TypeReference]
+    let location: SourceLocation
+    /// Whether it is declared between `#if` and `#endif`.
+    let isConditional: Bool
+    /// The class's registration block, when it overrides `properties(_:)`.
+    var registration: RegistrationBlock?
+
+    /// The scope the names in its declaration are looked up from.
+    var scope: [String] { Array(path.dropLast()) }
+}
+
+/// An extension in a file, for the protocols it adds.
+struct ExtensionDeclaration {
+    let extended: [String]
+    let scope: [String]
+    let inherited: [TypeReference]
+}
+
+/// The registration block of a class: the properties it could read, and what it could not.
+struct RegistrationBlock {
+    var properties: [DeclaredProperty] = []
+    /// Statements that are not declarations the generator reads (loops, conditions, `#if`, calls of
+    /// other functions), each with a short description.
+    var unreadable: [(location: SourceLocation, description: String)] = []
+}
+
+/// One `p.name(Type.self, options…)` or `p.add("name", Type.self, options…)` call.
+struct DeclaredProperty {
+    let name: String
+    let type: TypeReference
+    let isReadOnly: Bool
+    /// Whether the call passes `default:`.
+    let hasDefault: Bool
+    let location: SourceLocation
+}
+
+/// What the generator needs from one Swift file.
+struct SourceSummary {
+    var imports: [String] = []
+    var types: [TypeDeclaration] = []
+    var extensions: [ExtensionDeclaration] = []
+}
+
+/// Reads a Swift file's type declarations, imports and registration blocks from its tokens.
+///
+/// Function bodies and other code blocks are skipped whole, so types declared inside functions
+/// (which no extension can reach) are never reported.
+struct SourceReader {
+    private let path: String
+    private let text: [UInt8]
+    private let tokens: [SwiftToken]
+    private let lineStarts: [Int]
+    private var summary = SourceSummary()
+
+    private init(path: String, text: String) {
+        self.path = path
+        self.text = Array(text.utf8)
+        self.tokens = SwiftTokenizer.tokens(of: text)
+        var starts = [0]
+        for (offset, byte) in self.text.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
+        self.lineStarts = starts
+    }
+
+    /// The summary of one file.
+    static func read(path: String, text: String) -> SourceSummary {
+        var reader = SourceReader(path: path, text: text)
+        reader.readMembers(in: reader.tokens.indices, scope: [], scopeAccess: .open, conditional: 0)
+        return reader.summary
+    }
+
+    // MARK: Positions
+
+    private func location(of token: SwiftToken) -> SourceLocation {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= token.offset { low = middle } else { high = middle - 1 }
+        }
+        return SourceLocation(file: path, line: low + 1, column: token.offset - lineStarts[low] + 1)
+    }
+
+    /// The index of the token that closes the bracket opened at `open`, or the range's end.
+    private func matchingClose(of open: Int, in range: Range<Int>) -> Int {
+        var depth = 0
+        for index in open..<range.upperBound {
+            switch tokens[index].kind {
+            case .punctuation("("), .punctuation("["), .punctuation("{"): depth += 1
+            case .punctuation(")"), .punctuation("]"), .punctuation("}"):
+                depth -= 1
+                if depth == 0 { return index }
+            default: break
+            }
+        }
+        return range.upperBound
+    }
+
+    /// The index of the `#endif` that closes the `#if` at `start`, or the range's end.
+    private func matchingEndif(of start: Int, in range: Range<Int>) -> Int {
+        var depth = 0
+        for index in start..<range.upperBound {
+            if case .pound(let word) = tokens[index].kind {
+                if word == "if" { depth += 1 }
+                if word == "endif" {
+                    depth -= 1
+                    if depth == 0 { return index }
+                }
+            }
+        }
+        return range.upperBound
+    }
+
+    /// The index after the last token on the line of the token at `index`.
+    private func endOfLine(from index: Int, in range: Range<Int>) -> Int {
+        var next = index + 1
+        while next < range.upperBound && !tokens[next].startsLine { next += 1 }
+        return next
+    }
+
+    private func sourceText(from start: Int, to end: Int) -> String {
+        String(decoding: text[tokens[start].offset..<tokens[end - 1].end], as: UTF8.self)
+    }
+
+    // MARK: Declarations
+
+    private static let modifierWords: Set<String> = [
+        "public", "private", "fileprivate", "internal", "package", "open", "final", "override", "static",
+        "required", "convenience", "dynamic", "lazy", "weak", "unowned", "nonisolated", "indirect", "mutating",
+        "nonmutating", "optional", "distributed", "isolated", "consuming", "borrowing", "prefix", "postfix", "infix",
+    ]
+
+    private static let typeKeywords: Set<String> = ["class", "struct", "enum", "actor", "protocol"]
+
+    /// Reads the declarations in `range`, the body of a type (or the file, with an empty scope).
+    private mutating func readMembers(in range: Range<Int>, scope: [String], scopeAccess: AccessLevel, conditional: Int) {
+        var index = range.lowerBound
+        var modifiers: [String] = []
+        var conditional = conditional
+        while index < range.upperBound {
+            let token = tokens[index]
+            switch token.kind {
+            case .pound(let word) where ["if", "elseif", "else", "endif"].contains(word):
+                if word == "if", scope.isEmpty, let end = importOnlyBlock(at: index, in: range) {
+                    summary.imports.append(sourceText(from: index, to: end + 1))
+                    index = end + 1
+                    continue
+                }
+                if word == "if" { conditional += 1 }
+                if word == "endif" { conditional = max(0, conditional - 1) }
+                index = endOfLine(from: index, in: range)
+                modifiers = []
+                continue
+            case .attribute:
+                index += 1
+                if index < range.upperBound, tokens[index].isPunctuation("("), !tokens[index].startsLine || true,
+                    index > 0, tokens[index].offset == tokens[index - 1].end
+                {
+                    index = matchingClose(of: index, in: range) + 1
+                }
+                continue
+            case .identifier(let word, escaped: false):
+                if word == "import" && scope.isEmpty {
+                    let lineStart = lineStartIndex(of: index, in: range)
+                    let end = endOfLine(from: index, in: range)
+                    summary.imports.append(sourceText(from: lineStart, to: end))
+                    index = end
+                    modifiers = []
+                    continue
+                }
+                if word == "class", index + 1 < range.upperBound, let next = tokens[index + 1].identifier,
+                    !(Self.modifierWords.contains(next) || ["func", "var", "let", "subscript", "init"].contains(next))
+                    || (Self.typeKeywords.contains(word) && word != "class")
+                {
+                    index = readType(at: index, modifiers: modifiers, in: range, scope: scope, scopeAccess: scopeAccess,
+                        conditional: conditional)
+                    modifiers = []
+                    continue
+                }
+                if word == "extension" {
+                    index = readExtension(at: index, in: range, scope: scope, conditional: conditional)
+                    modifiers = []
+                    continue
+                }
+                if word == "typealias", index + 1 < range.upperBound, let name = tokens[index + 1].identifier {
+                    summary.types.append(
+                        TypeDeclaration(
+                            kind: .other, path: scope + [name], access: Self.access(in: modifiers),
+                            enclosingAccess: scopeAccess, inherited: [], location: location(of: tokens[index + 1]),
+                            isConditional: conditional > 0))
+                    modifiers = []
+                    index += 2
+                    continue
+                }
+                if word == "func", scope.isEmpty == false, modifiers.contains("class") || modifiers.contains("static"),
+                    index + 1 < range.upperBound, tokens[index + 1].isKeyword("properties")
+                {
+                    index = readRegistration(at: index, in: range, scope: scope)
+                    modifiers = []
+                    continue
+                }
+                if Self.modifierWords.contains(word) || word == "class" {
+                    modifiers.append(word)
+                } else {
+                    modifiers = []
+                }
+                index += 1
+            case .punctuation("{"):
+                index = matchingClose(of: index, in: range) + 1
+                modifiers = []
+            default:
+                modifiers = []
+                index += 1
+            }
+        }
+    }
+
+    /// The first token on the line of the token at `index`.
+    private func lineStartIndex(of index: Int, in range: Range<Int>) -> Int {
+        var start = index
+        while start > range.lowerBound && !tokens[start].startsLine { start -= 1 }
+        return start
+    }
+
+    /// For `#if` at `start` whose every line is a directive or an import: the index of its `#endif`.
+    private func importOnlyBlock(at start: Int, in range: Range<Int>) -> Int? {
+        let end = matchingEndif(of: start, in: range)
+        guard end < range.upperBound else { return nil }
+        var index = start
+        var sawImport = false
+        while index < end {
+            let lineEnd = endOfLine(from: index, in: range)
+            switch tokens[index].kind {
+            case .pound(let word) where ["if", "elseif", "else"].contains(word):
+                break
+            default:
+                let words = tokens[index..<lineEnd].compactMap(\.identifier)
+                guard words.contains("import"), !tokens[index..<lineEnd].contains(where: { $0.isPunctuation("{") }) else {
+                    return nil
+                }
+                sawImport = true
+            }
+            index = lineEnd
+        }
+        return sawImport ? end : nil
+    }
+
+    private static func access(in modifiers: [String]) -> AccessLevel {
+        modifiers.lazy.compactMap(AccessLevel.init(keyword:)).first ?? .internal
+    }
+
+    /// Reads `class Name<…>: Inherited, … where … { body }` at `start`; returns the index after it.
+    private mutating func readType(
+        at start: Int, modifiers: [String], in range: Range<Int>, scope: [String], scopeAccess: AccessLevel,
+        conditional: Int
+    ) -> Int {
+        let keyword = tokens[start].identifier ?? ""
+        var index = start + 1
+        guard index < range.upperBound, let name = tokens[index].identifier else { return start + 1 }
+        let nameToken = tokens[index]
+        index += 1
+        if index < range.upperBound, tokens[index].isPunctuation("<") { index = skipAngles(from: index, in: range) }
+        var inherited: [TypeReference] = []
+        if index < range.upperBound, tokens[index].isPunctuation(":") {
+            (inherited, index) = readInheritance(from: index + 1, in: range)
+        }
+        while index < range.upperBound && !tokens[index].isPunctuation("{") {
+            if tokens[index].isPunctuation("}") || tokens[index].isPunctuation(";") { return index }
+            index += 1
+        }
+        guard index < range.upperBound else { return index }
+        let close = matchingClose(of: index, in: range)
+        let access = Self.access(in: modifiers)
+        summary.types.append(
+            TypeDeclaration(
+                kind: keyword == "class" ? .class : .other, path: scope + [name], access: access,
+                enclosingAccess: scopeAccess, inherited: inherited, location: location(of: nameToken),
+                isConditional: conditional > 0))
+        if keyword != "protocol" {
+            readMembers(in: (index + 1)..<close, scope: scope + [name], scopeAccess: min(scopeAccess, access),
+                conditional: conditional)
+        }
+        return close + 1
+    }
+
+    /// Reads `extension Some.Type: Protocols where … { body }` at `start`.
+    private mutating func readExtension(at start: Int, in range: Range<Int>, scope: [String], conditional: Int) -> Int {
+        var parser = TypeParser(tokens: tokens[(start + 1)..<range.upperBound])
+        guard case .named(let components)? = parser.parseType() else { return start + 1 }
+        var index = parser.index
+        var inherited: [TypeReference] = []
+        if index < range.upperBound, tokens[index].isPunctuation(":") {
+            (inherited, index) = readInheritance(from: index + 1, in: range)
+        }
+        while index < range.upperBound && !tokens[index].isPunctuation("{") { index += 1 }
+        guard index < range.upperBound else { return index }
+        let close = matchingClose(of: index, in: range)
+        let extended = components.map(\.name)
+        summary.extensions.append(ExtensionDeclaration(extended: extended, scope: scope, inherited: inherited))
+        // Types nested in an extension belong to the extended type; their access is capped by
+        // the extended type's, which the generator looks up when it needs it.
+        readMembers(in: (index + 1)..<close, scope: extended, scopeAccess: .open, conditional: conditional)
+        return close + 1
+    }
+
+    /// Reads a comma-separated list of types, up to `where` or `{`.
+    private func readInheritance(from start: Int, in range: Range<Int>) -> ([TypeReference], Int) {
+        var inherited: [TypeReference] = []
+        var index = start
+        while index < range.upperBound {
+            // `@unchecked Sendable`, `@retroactive P`, `~Copyable`: attributes and `~` are skipped.
+            while index < range.upperBound, case .attribute = tokens[index].kind { index += 1 }
+            if index < range.upperBound, tokens[index].isPunctuation("~") { index += 1 }
+            var parser = TypeParser(tokens: tokens[index..<range.upperBound])
+            guard let type = parser.parseType() else { break }
+            inherited.append(type)
+            index = parser.index
+            guard index < range.upperBound, tokens[index].isPunctuation(",") else { break }
+            index += 1
+        }
+        return (inherited, index)
+    }
+
+    private func skipAngles(from start: Int, in range: Range<Int>) -> Int {
+        var depth = 0
+        var index = start
+        while index < range.upperBound {
+            if tokens[index].isPunctuation("<") { depth += 1 }
+            if tokens[index].isPunctuation(">") {
+                depth -= 1
+                if depth == 0 { return index + 1 }
+            }
+            if tokens[index].isPunctuation("{") { return index }
+            index += 1
+        }
+        return index
+    }
+
+    // MARK: Registration blocks
+
+    /// Reads `func properties(_ p: PropertyRegistrar) { … }` at `start` (the `func` keyword)
+    /// into the class declared last in `scope`.
+    private mutating func readRegistration(at start: Int, in range: Range<Int>, scope: [String]) -> Int {
+        var index = start + 2
+        guard index < range.upperBound, tokens[index].isPunctuation("(") else { return index }
+        let close = matchingClose(of: index, in: range)
+        let parameter = Array(tokens[(index + 1)..<close])
+        // `_ p: PropertyRegistrar` or `p: JSONModelKit.PropertyRegistrar`: the name used inside
+        // is the identifier just before the colon.
+        guard let colon = parameter.firstIndex(where: { $0.isPunctuation(":") }), colon > 0,
+            let name = parameter[colon - 1].identifier,
+            parameter[(colon + 1)...].compactMap(\.identifier).last == "PropertyRegistrar"
+        else { return close + 1 }
+        index = close + 1
+        while index < range.upperBound && !tokens[index].isPunctuation("{") {
+            if tokens[index].isPunctuation("}") { return index }
+            index += 1
+        }
+        guard index < range.upperBound else { return index }
+        let bodyEnd = matchingClose(of: index, in: range)
+        let block = readBlock(in: (index + 1)..<bodyEnd, registrar: name)
+        if let typeIndex = summary.types.lastIndex(where: { $0.path == scope && $0.kind == .class }) {
+            summary.types[typeIndex].registration = block
+        }
+        return bodyEnd + 1
+    }
+
+    /// Reads the statements of a registration block.
+    private func readBlock(in range: Range<Int>, registrar: String) -> RegistrationBlock {
+        var block = RegistrationBlock()
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let token = tokens[index]
+            if token.isPunctuation(";") {
+                index += 1
+                continue
+            }
+            if case .pound("if") = token.kind {
+                block.unreadable.append((location(of: token), "#if"))
+                index = matchingEndif(of: index, in: range) + 1
+                continue
+            }
+            if token.isKeyword("super"), index + 3 < range.upperBound, tokens[index + 2].isKeyword("properties"),
+                tokens[index + 3].isPunctuation("(")
+            {
+                index = matchingClose(of: index + 3, in: range) + 1
+                continue
+            }
+            if token.identifier == registrar, index + 3 < range.upperBound, tokens[index + 1].isPunctuation("."),
+                let member = tokens[index + 2].identifier, tokens[index + 3].isPunctuation("(")
+            {
+                let close = matchingClose(of: index + 3, in: range)
+                let after = close + 1
+                let endsStatement = after >= range.upperBound || tokens[after].startsLine || tokens[after].isPunctuation(";")
+                if endsStatement,
+                    let property = readDeclaration(member: member, memberToken: tokens[index + 2], arguments: (index + 4)..<close)
+                {
+                    block.properties.append(property)
+                    index = after
+                    continue
+                }
+            }
+            block.unreadable.append((location(of: token), describe(token)))
+            index = endOfStatement(from: index, in: range)
+        }
+        return block
+    }
+
+    private func describe(_ token: SwiftToken) -> String {
+        switch token.kind {
+        case .identifier(let word, _): return word
+        case .pound(let word): return "#" + word
+        default: return String(decoding: text[token.offset..<token.end], as: UTF8.self)
+        }
+    }
+
+    /// The index of the first token of the next statement: the next token that starts a line
+    /// outside any brackets.
+    private func endOfStatement(from start: Int, in range: Range<Int>) -> Int {
+        var depth = 0
+        var index = start
+        while index < range.upperBound {
+            let token = tokens[index]
+            if index > start && depth == 0 && token.startsLine { return index }
+            switch token.kind {
+            case .punctuation("("), .punctuation("["), .punctuation("{"): depth += 1
+            case .punctuation(")"), .punctuation("]"), .punctuation("}"): depth = max(0, depth - 1)
+            default: break
+            }
+            index += 1
+        }
+        return index
+    }
+
+    /// Reads the arguments of `p.member(…)`: `(Type.self, options…)`, or for `add`,
+    /// `("name", Type.self, options…)`. Nil when they are not written so.
+    private func readDeclaration(member: String, memberToken: SwiftToken, arguments: Range<Int>) -> DeclaredProperty? {
+        var index = arguments.lowerBound
+        var name = member
+        var nameToken = memberToken
+        if member == "add", index < arguments.upperBound, case .string(let literal) = tokens[index].kind {
+            guard let literal, index + 1 < arguments.upperBound, tokens[index + 1].isPunctuation(",") else { return nil }
+            name = literal
+            nameToken = tokens[index]
+            index += 2
+        }
+        var parser = TypeParser(tokens: tokens[index..<arguments.upperBound])
+        guard let type = parser.parseType() else { return nil }
+        index = parser.index
+        guard index + 1 < arguments.upperBound || index + 1 == arguments.upperBound,
+            index + 1 < tokens.count, tokens[index].isPunctuation("."), tokens[index + 1].isKeyword("self")
+        else { return nil }
+        index += 2
+        var readOnly = false
+        var hasDefault = false
+        if index < arguments.upperBound {
+            guard tokens[index].isPunctuation(",") else { return nil }
+            for option in splitArguments(in: (index + 1)..<arguments.upperBound) {
+                let words = tokens[option]
+                guard words.count >= 3, let label = words.first?.identifier,
+                    words[words.startIndex + 1].isPunctuation(":")
+                else { continue }
+                if label == "readOnly", words.count == 3, words.last?.isKeyword("true") == true { readOnly = true }
+                if label == "default" { hasDefault = true }
+            }
+        }
+        return DeclaredProperty(
+            name: name, type: type, isReadOnly: readOnly, hasDefault: hasDefault, location: location(of: nameToken))
+    }
+
+    /// The ranges of comma-separated arguments, splitting only outside brackets.
+    private func splitArguments(in range: Range<Int>) -> [Range<Int>] {
+        var parts: [Range<Int>] = []
+        var depth = 0
+        var start = range.lowerBound
+        for index in range {
+            switch tokens[index].kind {
+            case .punctuation("("), .punctuation("["), .punctuation("{"): depth += 1
+            case .punctuation(")"), .punctuation("]"), .punctuation("}"): depth -= 1
+            case .punctuation(",") where depth == 0:
+                parts.append(start..<index)
+                start = index + 1
+            default: break
+            }
+        }
+        if start < range.upperBound { parts.append(start..<range.upperBound) }
+        return parts
+    }
+}

@@ -1,0 +1,260 @@
+/// A token of Swift source, as far as the accessor generator needs to tell them apart.
+///
+/// Comments and white space are dropped; a string literal is one token however many
+/// lines, interpolations and nested strings it holds, so nothing inside it is ever taken
+/// for code.
+struct SwiftToken: Equatable {
+    enum Kind: Equatable {
+        /// An identifier or keyword; `name` is without backticks.
+        case identifier(String, escaped: Bool)
+        /// A string literal; the text when it is a plain literal, nil when it interpolates.
+        case string(String?)
+        /// A number literal.
+        case number
+        /// `#if`, `#endif`, `#selector`, …: the word after `#`.
+        case pound(String)
+        /// `@attribute`: the word after `@`.
+        case attribute(String)
+        /// `->`.
+        case arrow
+        /// Any other character of punctuation or an operator, one at a time.
+        case punctuation(Character)
+    }
+
+    let kind: Kind
+    /// Where the token starts, as a position in the file's UTF-8 bytes.
+    let offset: Int
+    /// Where the token ends (exclusive).
+    let end: Int
+    /// Whether a line break comes between this token and the one before it.
+    let startsLine: Bool
+
+    var identifier: String? {
+        if case .identifier(let name, _) = kind { return name }
+        return nil
+    }
+
+    func isPunctuation(_ character: Character) -> Bool {
+        kind == .punctuation(character)
+    }
+
+    /// Whether this is the unescaped word `word`: a keyword in position.
+    func isKeyword(_ word: String) -> Bool {
+        kind == .identifier(word, escaped: false)
+    }
+}
+
+/// Splits Swift source into ``SwiftToken``s.
+///
+/// Knows Swift's comments (nested block comments too), string literals (single- and
+/// multi-line, raw with any number of `#`, interpolations holding further strings and
+/// parentheses), identifiers (backticked too), numbers, `#` directives, attributes and
+/// punctuation. Anything it does not recognize becomes punctuation, so reading never fails.
+struct SwiftTokenizer {
+    private let bytes: [UInt8]
+    private var index = 0
+    private var sawLineBreak = true
+
+    init(_ source: String) {
+        bytes = Array(source.utf8)
+    }
+
+    /// The tokens of `source`, in order.
+    static func tokens(of source: String) -> [SwiftToken] {
+        var tokenizer = SwiftTokenizer(source)
+        var tokens: [SwiftToken] = []
+        while let token = tokenizer.next() { tokens.append(token) }
+        return tokens
+    }
+
+    private func byte(at offset: Int) -> UInt8? {
+        offset < bytes.count ? bytes[offset] : nil
+    }
+
+    mutating func next() -> SwiftToken? {
+        skipTrivia()
+        guard let first = byte(at: index) else { return nil }
+        let start = index
+        let startsLine = sawLineBreak
+        sawLineBreak = false
+        let kind: SwiftToken.Kind
+        switch first {
+        case UInt8(ascii: "\""):
+            kind = .string(readString(hashes: 0))
+        case UInt8(ascii: "#"):
+            var hashes = 0
+            while byte(at: index + hashes) == UInt8(ascii: "#") { hashes += 1 }
+            if byte(at: index + hashes) == UInt8(ascii: "\"") {
+                index += hashes
+                kind = .string(readString(hashes: hashes))
+            } else {
+                index += 1
+                kind = .pound(readWord())
+            }
+        case UInt8(ascii: "@"):
+            index += 1
+            kind = .attribute(readWord())
+        case UInt8(ascii: "`"):
+            index += 1
+            let name = readWord()
+            if byte(at: index) == UInt8(ascii: "`") { index += 1 }
+            kind = .identifier(name, escaped: true)
+        case UInt8(ascii: "-") where byte(at: index + 1) == UInt8(ascii: ">"):
+            index += 2
+            kind = .arrow
+        case _ where Self.isDigit(first):
+            readNumber()
+            kind = .number
+        case _ where Self.startsIdentifier(first):
+            kind = .identifier(readWord(), escaped: false)
+        default:
+            kind = .punctuation(readCharacter())
+        }
+        return SwiftToken(kind: kind, offset: start, end: index, startsLine: startsLine)
+    }
+
+    // MARK: Trivia
+
+    private mutating func skipTrivia() {
+        while let byte = byte(at: index) {
+            switch byte {
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                sawLineBreak = true
+                index += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), 0x0B, 0x0C:
+                index += 1
+            case UInt8(ascii: "/") where self.byte(at: index + 1) == UInt8(ascii: "/"):
+                while let next = self.byte(at: index), next != UInt8(ascii: "\n") { index += 1 }
+            case UInt8(ascii: "/") where self.byte(at: index + 1) == UInt8(ascii: "*"):
+                skipBlockComment()
+            default:
+                return
+            }
+        }
+    }
+
+    private mutating func skipBlockComment() {
+        var depth = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "/"), byte(at: index + 1) == UInt8(ascii: "*") {
+                depth += 1
+                index += 2
+            } else if bytes[index] == UInt8(ascii: "*"), byte(at: index + 1) == UInt8(ascii: "/") {
+                depth -= 1
+                index += 2
+                if depth == 0 { return }
+            } else {
+                if bytes[index] == UInt8(ascii: "\n") { sawLineBreak = true }
+                index += 1
+            }
+        }
+    }
+
+    // MARK: Literals and words
+
+    /// Reads a string literal starting at its first quote (after any `#`s); returns its text
+    /// when it has no interpolation and no escapes other than the simple ones.
+    private mutating func readString(hashes: Int) -> String? {
+        let multiline = byte(at: index + 1) == UInt8(ascii: "\"") && byte(at: index + 2) == UInt8(ascii: "\"")
+        index += multiline ? 3 : 1
+        var text: [UInt8] = []
+        var plain = true
+        while let byte = byte(at: index) {
+            if byte == UInt8(ascii: "\\") && hasHashes(hashes, at: index + 1) {
+                let escaped = index + 1 + hashes
+                if self.byte(at: escaped) == UInt8(ascii: "(") {
+                    plain = false
+                    index = escaped
+                    skipInterpolation()
+                    continue
+                }
+                let character = self.byte(at: escaped)
+                switch character {
+                case UInt8(ascii: "n"): text.append(UInt8(ascii: "\n"))
+                case UInt8(ascii: "t"): text.append(UInt8(ascii: "\t"))
+                case UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: "'"): text.append(character!)
+                default: plain = false
+                }
+                index = escaped + 1
+                continue
+            }
+            if byte == UInt8(ascii: "\"") {
+                let closes = multiline
+                    ? self.byte(at: index + 1) == UInt8(ascii: "\"") && self.byte(at: index + 2) == UInt8(ascii: "\"")
+                    : true
+                let quotes = multiline ? 3 : 1
+                if closes && hasHashes(hashes, at: index + quotes) {
+                    index += quotes + hashes
+                    return plain && !multiline ? String(decoding: text, as: UTF8.self) : nil
+                }
+            }
+            if byte == UInt8(ascii: "\n") && !multiline {
+                // An unterminated literal: end it at the line, as the compiler's recovery does.
+                return nil
+            }
+            text.append(byte)
+            index += 1
+        }
+        return nil
+    }
+
+    private func hasHashes(_ count: Int, at offset: Int) -> Bool {
+        for position in offset..<(offset + count) where byte(at: position) != UInt8(ascii: "#") { return false }
+        return true
+    }
+
+    /// Skips `( … )` of an interpolation, with nested parentheses, strings and comments.
+    private mutating func skipInterpolation() {
+        var depth = 0
+        let savedLineBreak = sawLineBreak
+        while let token = next() {
+            if token.isPunctuation("(") { depth += 1 }
+            if token.isPunctuation(")") {
+                depth -= 1
+                if depth == 0 { break }
+            }
+        }
+        sawLineBreak = savedLineBreak
+    }
+
+    private mutating func readWord() -> String {
+        let start = index
+        while let byte = byte(at: index), Self.continuesIdentifier(byte) { index += 1 }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    private mutating func readNumber() {
+        while let byte = byte(at: index) {
+            if Self.continuesIdentifier(byte) {
+                index += 1
+            } else if byte == UInt8(ascii: "."), let next = self.byte(at: index + 1), Self.isDigit(next) {
+                index += 1
+            } else {
+                return
+            }
+        }
+    }
+
+    /// One character of punctuation (a whole UTF-8 sequence for anything outside ASCII).
+    private mutating func readCharacter() -> Character {
+        var end = index + 1
+        while let byte = byte(at: end), byte & 0xC0 == 0x80 { end += 1 }
+        let text = String(decoding: bytes[index..<end], as: UTF8.self)
+        index = end
+        return text.first ?? "?"
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// Letters, `_`, `$` and any byte of a non-ASCII character (Swift allows most of them in names).
+    private static func startsIdentifier(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte >= 0x80
+    }
+
+    private static func continuesIdentifier(_ byte: UInt8) -> Bool {
+        startsIdentifier(byte) || isDigit(byte)
+    }
+}

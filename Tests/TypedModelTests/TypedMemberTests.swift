@@ -1,0 +1,59 @@
+import Foundation
+import JSONModelKit
+import Testing
+
+@Suite("Typed members")
+struct TypedMemberTests {
+    static let pushJSON = #"""
+        {"id": "1", "type": "PushEvent", "public": true, "created_at": "2024-05-01T10:00:00Z",
+         "actor": {"id": 7, "login": "ann", "avatar_url": "https://example.com/a.png"},
+         "repo": {"id": 12345678901, "name": "ann/tools", "topics": ["swift", "json"]},
+         "payload": {"ref": "refs/heads/main", "size": 2, "commits": [
+            {"sha": "a1", "message": "First", "distinct": true, "author": {"name": "Ann"}},
+            {"sha": "b2", "message": "Second", "distinct": false}]},
+         "unknown": [1, 2]}
+        """#
+
+    @Test func readsWithoutTypeAnnotations() throws {
+        let event = try Event.make(json: Data(Self.pushJSON.utf8))
+        #expect(event.actor.login.count == 3)
+        #expect(event.repo.name.uppercased() == "ANN/TOOLS")
+        var topics: [String] = []
+        for topic in event.repo.topics { topics.append(topic) }
+        #expect(topics == ["swift", "json"])
+        #expect(event.repo.id == 12_345_678_901)
+        #expect(event.kind == .push)
+        #expect(event.isPublic)
+        #expect(event.createdAt == Date(timeIntervalSince1970: 1_714_557_600))
+        #expect(event.actor.avatarURL?.host == "example.com")
+        #expect(event.org?.login == nil)
+        #expect(event.repo.labels?["bug"] == nil)
+    }
+
+    @Test func subclassesAndModelArrays() throws {
+        let event = try Event.make(json: Data(Self.pushJSON.utf8))
+        let push = try #require(event as? PushEvent)
+        #expect(push.commits.count == 2)
+        #expect(push.commits[1].message == "Second")
+        #expect(push.commits[0] === push.commits[0])
+        #expect(push.lazyCommits.count == 2)
+        #expect(push.size == 2)
+        #expect(push.ref == "refs/heads/main")
+        #expect(push.commits[0][property: "author-name"] as String? == "Ann")
+        #expect(push.commits[1][property: "author-name"] as String? == nil)
+        #expect(push.actor.login == "ann")
+    }
+
+    @Test func writesOnMutableModels() throws {
+        let event = try Event.make(json: Data(Self.pushJSON.utf8))
+        let changed = event.mutate { event in
+            event.repo.name = "ann/renamed"
+            event.kind = .watch
+            event.org = nil
+        }
+        #expect(changed.repo.name == "ann/renamed")
+        #expect(changed.kind == .watch)
+        #expect(event.repo.name == "ann/tools")
+        #expect(changed.json()["unknown"] == [1, 2])
+    }
+}
