@@ -205,10 +205,7 @@ struct SourceReader {
                     modifiers = []
                     continue
                 }
-                if word == "class", index + 1 < range.upperBound, let next = tokens[index + 1].identifier,
-                    !(Self.modifierWords.contains(next) || ["func", "var", "let", "subscript", "init"].contains(next))
-                    || (Self.typeKeywords.contains(word) && word != "class")
-                {
+                if declaresType(word, at: index, in: range) {
                     index = readType(at: index, modifiers: modifiers, in: range, scope: scope, scopeAccess: scopeAccess,
                         conditional: conditional)
                     modifiers = []
@@ -250,6 +247,15 @@ struct SourceReader {
                 index += 1
             }
         }
+    }
+
+    /// Whether `word` at `index` starts a type declaration: `struct`, `enum`, `actor`, `protocol`,
+    /// or `class` followed by a name (not `class func`, `class var`, `class override …`).
+    private func declaresType(_ word: String, at index: Int, in range: Range<Int>) -> Bool {
+        guard Self.typeKeywords.contains(word), index + 1 < range.upperBound, let next = tokens[index + 1].identifier
+        else { return false }
+        guard word == "class" else { return true }
+        return !(Self.modifierWords.contains(next) || ["func", "var", "let", "subscript", "init"].contains(next))
     }
 
     /// The first token on the line of the token at `index`.
