@@ -53,6 +53,7 @@ final class Repo: JSONModel, @unchecked Sendable {
         p.name(String.self)
         p.topics([String].self, default: [])
         p.labels([String: Int]?.self)
+        p.maintainers([String: Actor].self)
     }
 }
 

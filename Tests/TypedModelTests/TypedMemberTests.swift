@@ -7,7 +7,8 @@ struct TypedMemberTests {
     static let pushJSON = #"""
         {"id": "1", "type": "PushEvent", "public": true, "created_at": "2024-05-01T10:00:00Z",
          "actor": {"id": 7, "login": "ann", "avatar_url": "https://example.com/a.png"},
-         "repo": {"id": 12345678901, "name": "ann/tools", "topics": ["swift", "json"]},
+         "repo": {"id": 12345678901, "name": "ann/tools", "topics": ["swift", "json"],
+                  "maintainers": {"lead": {"id": 7, "login": "ann"}, "docs": {"id": 8, "login": "bo"}}},
          "payload": {"ref": "refs/heads/main", "size": 2, "commits": [
             {"sha": "a1", "message": "First", "distinct": true, "author": {"name": "Ann"}},
             {"sha": "b2", "message": "Second", "distinct": false}]},
@@ -42,6 +43,22 @@ struct TypedMemberTests {
         #expect(push.commits[0][property: "author-name"] as String? == "Ann")
         #expect(push.commits[1][property: "author-name"] as String? == nil)
         #expect(push.actor.login == "ann")
+    }
+
+    @Test func modelCollectionsReadAgainCostNoNewCollection() throws {
+        let push = try #require(try Event.make(json: Data(Self.pushJSON.utf8)) as? PushEvent)
+        let first = push.commits
+        let second = push.commits
+        #expect(first.withUnsafeBufferPointer { $0.baseAddress } == second.withUnsafeBufferPointer { $0.baseAddress })
+        for index in 0..<push.commits.count { #expect(push.commits[index] === first[index]) }
+        let maintainers = push.repo.maintainers
+        #expect(maintainers["lead"]?.login == "ann")
+        #expect(maintainers["docs"] === push.repo.maintainers["docs"])
+        // A ModelArray member stays lazy: elements are built as they are read.
+        let lazy = push.lazyCommits
+        #expect(!lazy.isElementBuilt(at: 0) && !lazy.isElementBuilt(at: 1))
+        #expect(lazy[1].sha == "b2")
+        #expect(!lazy.isElementBuilt(at: 0) && lazy.isElementBuilt(at: 1))
     }
 
     @Test func writesOnMutableModels() throws {

@@ -57,8 +57,14 @@ protocol LazyModelCollection {
 }
 
 extension ModelArray: LazyModelCollection {
+    /// An array as created returns the Swift array its base built the first time, so that
+    /// reading `[Item]` again (a typed member in a loop) costs no new array.
     func bridged<T>(to type: T.Type) -> T? {
-        Array(self) as? T
+        guard changed == nil else { return Array(self) as? T }
+        return base.swiftArray.withLock { built in
+            if built == nil { built = Array(self) }
+            return built
+        } as? T
     }
 }
 

@@ -166,10 +166,18 @@ extension ModelDictionary: PropertyValue, LazyModelCollection {
         return nil
     }
 
+    /// A dictionary as created returns the Swift dictionary its base built the first time.
     func bridged<T>(to type: T.Type) -> T? {
-        var result: [String: Value] = [:]
-        for (key, value) in self { result[key] = value }
-        return result as? T
+        func build() -> [String: Value] {
+            var result: [String: Value] = [:]
+            for (key, value) in self { result[key] = value }
+            return result
+        }
+        guard changedKeys == nil else { return build() as? T }
+        return base.swiftDictionary.withLock { built in
+            if built == nil { built = build() }
+            return built
+        } as? T
     }
 }
 
@@ -182,6 +190,8 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
     let diagnostics: [ModelDiagnostic]
     /// Typed as `JSONModel`, not `Value`, as in `ModelArrayBase`: no generic metadata at run time.
     private let slots = Locked<[JSONModel?]>([])
+    /// Every value as a Swift `[String: Value]`, once a read asked for one.
+    let swiftDictionary = Locked<(any Sendable)?>(nil)
 
     init(object: JSONInput, configuration: ElementConfiguration) {
         self.configuration = configuration
