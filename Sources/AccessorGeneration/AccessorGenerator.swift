@@ -97,6 +97,17 @@ package struct AccessorGenerator {
         return nil
     }
 
+    /// The qualified name `path` refers to in the body of `model`: its enclosing scopes first,
+    /// then the member types it inherits from its superclasses among the files.
+    private func resolve(_ path: [String], in model: TypeDeclaration) -> String? {
+        if let found = resolve(path, from: model.path) { return found }
+        for base in lineage(of: model).dropFirst() {
+            let candidate = Self.key(base.path + path)
+            if types[candidate] != nil { return candidate }
+        }
+        return nil
+    }
+
     /// The superclass of a class, when it is a class of the files.
     private func superclass(of type: TypeDeclaration) -> TypeDeclaration? {
         guard case .named(let components)? = type.inherited.first,
@@ -255,7 +266,7 @@ package struct AccessorGenerator {
         }
         var access = classAccess
         for path in property.type.namedTypes {
-            guard let resolved = resolve(path, from: model.path), let type = types[resolved] else { continue }
+            guard let resolved = resolve(path, in: model), let type = types[resolved] else { continue }
             let typeAccess = effectiveAccess(of: type)
             if typeAccess < .internal {
                 report(.warning, at: property.location,
@@ -271,7 +282,8 @@ package struct AccessorGenerator {
         default: modifier = ""
         }
         let literal = Self.stringLiteral(name)
-        var text = "    \(modifier)var \(Self.memberName(name)): \(property.type.source) {\n"
+        let type = qualified(property.type, in: model).source
+        var text = "    \(modifier)var \(Self.memberName(name)): \(type) {\n"
         if property.isReadOnly {
             text += "        @inline(__always) get { self[property: \(literal)] }\n"
         } else {
@@ -279,6 +291,25 @@ package struct AccessorGenerator {
             text += "        set { self[property: \(literal)] = newValue }\n"
         }
         return text + "    }\n"
+    }
+
+    /// `type` with each name of a type of the files written in full: a name the class's body
+    /// finds in an enclosing type (`Address` for `Outer.Address`) is not in scope in an extension.
+    private func qualified(_ type: TypeReference, in model: TypeDeclaration) -> TypeReference {
+        switch type {
+        case .named(let components):
+            let arguments = components.map { component in
+                TypeReference.NameComponent(
+                    name: component.name, arguments: component.arguments.map { qualified($0, in: model) })
+            }
+            guard let resolved = resolve(components.map(\.name), in: model) else { return .named(arguments) }
+            let prefix = resolved.split(separator: ".").dropLast(components.count)
+            return .named(prefix.map { TypeReference.NameComponent(name: String($0), arguments: []) } + arguments)
+        case .optional(let wrapped): return .optional(qualified(wrapped, in: model))
+        case .array(let element): return .array(qualified(element, in: model))
+        case .dictionary(let key, let value): return .dictionary(key: qualified(key, in: model), value: qualified(value, in: model))
+        case .unsupported: return type
+        }
     }
 
     // MARK: Names and imports
