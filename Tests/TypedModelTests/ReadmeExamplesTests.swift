@@ -8,6 +8,7 @@ struct ReadmeExamplesTests {
     final class User: JSONModel, @unchecked Sendable {
         override class func properties(_ p: PropertyRegistrar) {
             p.firstName(String.self, jsonPath: "first_name")
+            p.login(String.self)
             p.age(Int.self, default: 18)
             p.id(Int64.self, anyOf: ["id", "objectId", "object_id"])
             p.address(Address.self)
@@ -29,13 +30,13 @@ struct ReadmeExamplesTests {
     }
 
     @Test func reading() throws {
-        let data = Data(#"{"first_name": "Ada", "age": 36, "objectId": 7, "address": {"city": "London"}, "tags": ["a"], "extra": true}"#.utf8)
+        let data = Data(#"{"first_name": "Ada", "login": "ada", "age": 36, "objectId": 7, "address": {"city": "London"}, "tags": ["a"], "extra": true}"#.utf8)
         let user = try User(json: data)
         let name = user.firstName
         let next = user.age + 1
         let city = user.address.city
         #expect(name == "Ada" && next == 37 && city == "London")
-        #expect(user.firstName.count == 3)
+        #expect(user.login.count == 3)
         for tag in user.tags { #expect(tag == "a") }
         #expect(user.id == 7)
         #expect(user[property: "age"] as Int == 36)
