@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 
-/// The JSONTestSuite corpus (`../shared/JSONTestSuite/test_parsing`), read in place.
-@Suite("JSONTestSuite conformance", .enabled(if: SharedData.hasTestSuite, "../shared/JSONTestSuite is absent"))
+/// The JSONTestSuite corpus (https://github.com/nst/JSONTestSuite), its `test_parsing` folder read
+/// in place: `y_` files must be accepted, `n_` files rejected, `i_` files may go either way.
+@Suite("JSONTestSuite conformance", .enabled(if: SharedData.hasTestSuite, "JSONTestSuite not found; set JSONTESTSUITE_DIR"))
 struct ConformanceTests {
     static func files(_ prefix: String) -> [URL] { SharedData.files(in: SharedData.testParsing, prefix: prefix) }
 
@@ -63,7 +64,8 @@ struct ConformanceTests {
     }
 }
 
-@Suite("Benchmark documents", .enabled(if: SharedData.hasBenchData, "../shared/bench-data is absent"))
+/// The benchmark documents, read in place from the folder `SharedData.benchData` names.
+@Suite("Benchmark documents", .enabled(if: SharedData.hasBenchData, "benchmark documents not found; set JSONMODEL_BENCH_DATA"))
 struct BenchDataTests {
     @Test func everyDocumentRoundTrips() throws {
         let urls = SharedData.files(in: SharedData.benchData)
@@ -85,5 +87,24 @@ struct BenchDataTests {
         let ours = try JSONDocument(data: data).root.value
         let theirs = try JSONValue(any: JSONSerialization.jsonObject(with: data))
         #expect(ours == theirs)
+    }
+}
+
+/// Where the tests above look for their data.
+@Suite("Test data lookup")
+struct TestDataLookupTests {
+    @Test func theVariableNamesTheFolder() {
+        let url = SharedData.folder(variable: "DATA", fallback: "bench-data", environment: ["DATA": "/data/documents"])
+        #expect(url.path == "/data/documents")
+    }
+
+    @Test func withoutTheVariableTheFolderNamedSharedBesideThePackageIsUsed() {
+        for environment in [[:], ["DATA": ""]] {
+            let url = SharedData.folder(variable: "DATA", fallback: "bench-data", environment: environment)
+            let shared = url.deletingLastPathComponent()
+            #expect(url.lastPathComponent == "bench-data")
+            #expect(shared.lastPathComponent == "shared")
+            #expect(shared.deletingLastPathComponent().path == SharedData.packageRoot.deletingLastPathComponent().path)
+        }
     }
 }

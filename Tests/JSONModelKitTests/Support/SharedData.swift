@@ -1,8 +1,15 @@
 import Foundation
 
-/// Locates `../shared` (the conformance corpus and benchmark data) beside the package.
+/// Locates the data some tests read in place and the repository does not hold.
 ///
-/// Users run `swift test` without it; tests that need it are disabled with a printed reason.
+/// - The JSONTestSuite corpus (https://github.com/nst/JSONTestSuite): the `test_parsing` folder
+///   of the checkout named by `$JSONTESTSUITE_DIR`.
+/// - The benchmark documents (twitter.json, citm_catalog.json, canada.json, …): the folder
+///   named by `$JSONMODEL_BENCH_DATA`, which the benchmark reads too.
+///
+/// Without a variable, its data is looked for in a folder named `shared` beside the package
+/// root, holding `JSONTestSuite` and `bench-data`; CI places the data there. Tests that need
+/// data that is not found are disabled with a printed reason.
 enum SharedData {
     /// The package root, derived from this file's path.
     static let packageRoot: URL = URL(fileURLWithPath: #filePath)
@@ -11,29 +18,38 @@ enum SharedData {
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()
 
-    /// `$JSONMODELKIT_SHARED` if set, else `../shared` next to the package root.
-    static let root: URL = {
-        if let path = ProcessInfo.processInfo.environment["JSONMODELKIT_SHARED"] {
+    /// The environment variable naming a JSONTestSuite checkout.
+    static let testSuiteVariable = "JSONTESTSUITE_DIR"
+    /// The environment variable naming a folder of benchmark documents.
+    static let benchDataVariable = "JSONMODEL_BENCH_DATA"
+
+    static let testParsing = folder(variable: testSuiteVariable, fallback: "JSONTestSuite")
+        .appendingPathComponent("test_parsing")
+    static let benchData = folder(variable: benchDataVariable, fallback: "bench-data")
+
+    /// The folder `variable` names in `environment`, else `fallback` inside the folder named
+    /// `shared` beside the package root.
+    static func folder(
+        variable: String, fallback: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        if let path = environment[variable], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    }()
-
-    static let testParsing = root.appendingPathComponent("JSONTestSuite/test_parsing")
-    static let benchData = root.appendingPathComponent("bench-data")
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared").appendingPathComponent(fallback)
+    }
 
     static func exists(_ url: URL) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    static var hasTestSuite: Bool { report(testParsing) }
-    static var hasBenchData: Bool { report(benchData) }
+    static var hasTestSuite: Bool { report(testParsing, variable: testSuiteVariable) }
+    static var hasBenchData: Bool { report(benchData, variable: benchDataVariable) }
 
     /// Whether `url` exists; prints why the dependent tests are skipped when it does not.
-    private static func report(_ url: URL) -> Bool {
+    private static func report(_ url: URL, variable: String) -> Bool {
         let found = exists(url)
-        if !found { print("note: \(url.path) not found; tests that read it are skipped") }
+        if !found { print("note: \(url.path) not found (set \(variable)); tests that read it are skipped") }
         return found
     }
 
