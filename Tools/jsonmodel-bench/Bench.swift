@@ -20,8 +20,6 @@ struct Bench {
         usage: jsonmodel-bench [options] [FILE|FOLDER]...
 
         Compares JSONModelKit with Foundation on JSON documents, in one process.
-        Without arguments, reads the .json files of ../shared/bench-data (looked up
-        from the current directory and from the package root).
 
         options:
           --section NAME   run only this section (repeatable): \(sections.map(\.name).joined(separator: ", "))
@@ -29,6 +27,20 @@ struct Bench {
           --seconds S      aim for S seconds of timed runs per measurement (default 0.3)
           --verbose        print every measurement to standard error
           --help           print this help
+
+        environment:
+          JSONMODEL_BENCH_DATA   a folder of documents, read when no FILE or FOLDER is given
+
+        Without arguments or JSONMODEL_BENCH_DATA, reads bench-data/ in the current
+        directory, else a folder named shared holding bench-data/: in the current
+        directory, in one of the two above it, or beside the package (where CI puts it).
+
+        The documents are the classic JSON benchmark documents twitter.json,
+        twitterescaped.json, citm_catalog.json, canada.json and numbers.json. simdjson
+        publishes all five (jsonexamples/ in https://github.com/simdjson/simdjson-data,
+        formerly in simdjson's own repository); nativejson-benchmark publishes
+        twitter.json, citm_catalog.json and canada.json
+        (data/ in https://github.com/miloyip/nativejson-benchmark).
 
         Build with -c release: swift run -c release jsonmodel-bench
         """

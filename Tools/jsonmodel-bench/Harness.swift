@@ -268,24 +268,30 @@ struct BenchFile: Sendable {
 
 /// Finds the benchmark documents.
 enum BenchData {
-    /// The environment variable naming a bench-data folder, checked first.
+    /// The environment variable naming a folder of benchmark documents, checked first.
     static let environmentVariable = "JSONMODEL_BENCH_DATA"
 
-    /// The folders searched when no paths are given, nearest first: relative
-    /// to the current directory, then to the package root of this source file.
+    /// The folders searched when no paths are given, nearest first: the one the environment
+    /// names; `bench-data` in the current directory; then `bench-data` inside a folder named
+    /// `shared`, in the current directory, in the two above it, and beside the package root of
+    /// this source file (where CI places the documents).
     static func candidateDirectories(filePath: String = #filePath) -> [String] {
         var candidates: [String] = []
         if let fromEnvironment = ProcessInfo.processInfo.environment[environmentVariable] {
             candidates.append(fromEnvironment)
         }
-        let current = FileManager.default.currentDirectoryPath
-        for relative in ["bench-data", "shared/bench-data", "../shared/bench-data", "../../shared/bench-data"] {
-            candidates.append(URL(fileURLWithPath: current).appendingPathComponent(relative).standardized.path)
+        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardized
+        candidates.append(directory.appendingPathComponent("bench-data").path)
+        for _ in 0..<3 {
+            let shared = directory.appendingPathComponent("shared")
+            candidates.append(shared.appendingPathComponent("bench-data").standardized.path)
+            directory = directory.deletingLastPathComponent().standardized
         }
         // Tools/jsonmodel-bench/Harness.swift -> the package root is three levels up.
         let packageRoot = URL(fileURLWithPath: filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(packageRoot.appendingPathComponent("../shared/bench-data").standardized.path)
+        let besidePackage = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+        candidates.append(besidePackage.appendingPathComponent("bench-data").standardized.path)
         var seen: Set<String> = []
         return candidates.filter { seen.insert($0).inserted }
     }
