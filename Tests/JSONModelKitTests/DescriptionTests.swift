@@ -217,7 +217,7 @@ struct DescriptionTests {
     }
 
     @Test func aModelMetAgainInsideItselfIsMarked() throws {
-        // JSON trees have no cycles; inverse relationships (issue 5) can. The writer marks
+        // JSON trees have no cycles; inverse relationships can. The writer marks
         // any model already being written.
         let node = try DescribedNode(json: Self.chain(depth: 2))
         var writer = DescriptionWriter(limits: .default)

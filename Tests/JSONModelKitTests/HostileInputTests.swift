@@ -2,14 +2,14 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 
-/// Hostile inputs (issue 8): each ends in a value or a clear error, never a crash, a hang or
+/// Hostile inputs: each ends in a value or a clear error, never a crash, a hang or
 /// unbounded memory. The million-level nesting cases live with the scanner tests
 /// (`JSONDocumentTests.swift`, `millionOpenBracketsOnASmallStack`); 100 MB documents and their
 /// memory are measured in child processes (`HostileInputMemoryTests.swift`).
 ///
-/// Sizes are the issue's, except where a debug build would take too long: each scaled case says
-/// so, and runs at full size in an optimized build (`swift test -c release --filter HostileInput`)
-/// or with `JSONMODELKIT_HOSTILE_FULL=1`.
+/// A debug build scales down the cases that would take it too long; each such case says so, and
+/// runs at full size in an optimized build (`swift test -c release --filter HostileInput`) or
+/// with `JSONMODELKIT_HOSTILE_FULL=1`.
 @Suite("Hostile inputs", .timeLimit(.minutes(3)))
 struct HostileInputTests {
     // MARK: - One object with a million keys
@@ -305,7 +305,7 @@ struct HostileInputTests {
         }
     }
 
-    /// Regression (issue 8): a Bool read from a number was decided through `Double`, so
+    /// Regression: a Bool read from a number was decided through `Double`, so
     /// `-2.5e-100000` read as false; only numbers exactly 0 or 1 count now.
     @Test func boolFromANumberIsExact() throws {
         let model = try Numbers(json: #"{"n": 1e-400}"#)
@@ -400,7 +400,7 @@ struct HostileInputTests {
         print("hostile: invalid UTF-8 at every position of a \(document.count)-byte document: \(errors) errors, \(accepted) documented acceptances")
     }
 
-    /// Regression (issue 8, found by the differential fuzzer's smoke run): Foundation skips a
+    /// Regression (found by the differential fuzzer's smoke run): Foundation skips a
     /// UTF-8 byte order mark and reads `{}`; we reject it at byte 0. RFC 8259 (section 8.1)
     /// forbids sending one and lets parsers choose; we stay strict, as for other encodings.
     @Test func utf8ByteOrderMarkIsRejected() {
@@ -542,7 +542,7 @@ struct HostileInputTests {
 
 /// Builders and measurements shared by the hostile-input tests.
 enum HostileInputs {
-    /// Whether every case runs at the issue's full size: in optimized builds, or with
+    /// Whether every case runs at full size: in optimized builds, or with
     /// `JSONMODELKIT_HOSTILE_FULL=1`. Debug builds scale the slowest cases down.
     static let fullSize: Bool = {
         #if DEBUG

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import JSONModelKit
 
-/// The rest of issue 8's thread-sanitizer list, on 8 real threads released together: a lazy
+/// Races the other stress suites leave out, on 8 real threads released together: a lazy
 /// array whose elements are built while threads race, a lazy array property of one immutable
 /// model, and descriptions written while other threads fill the cache. Run under
 /// `swift test --sanitize=thread --filter Stress` (`.ci/run` does).

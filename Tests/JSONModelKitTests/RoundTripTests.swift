@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 
-/// "Nothing lost" (issue 8): random JSON → model → write some properties → output → parse, and
+/// "Nothing lost": random JSON → model → write some properties → output → parse, and
 /// every member no write touched is byte for byte what it was.
 ///
 /// The inputs come from our own seeded generator: unknown keys (some duplicated), declared keys

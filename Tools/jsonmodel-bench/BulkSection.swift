@@ -1,7 +1,7 @@
 import Foundation
 import JSONModelKit
 
-/// Bulk arrays (issue 5): a generated array of 100,000 objects read through a lazy
+/// Bulk arrays: a generated array of 100,000 objects read through a lazy
 /// `ModelArray` against `JSONDecoder` into `[Struct]`, for time and peak memory.
 ///
 /// The data is generated, not read from the files: the same bytes on every run

@@ -30,7 +30,7 @@ extension JSONNode {
     }
 
     /// The tape positions of an array's elements, noting whether every element is an object
-    /// in the same pass (issue 5: a second pass over 100,000 elements of an 18 MB document
+    /// in the same pass (a second pass over 100,000 elements of an 18 MB document
     /// cost as much as the first, a cache miss per element).
     func elementTapePositions(allObjects: inout Bool) -> [UInt32] {
         let entry = entry

@@ -1,4 +1,4 @@
-// Descriptions of lazy model arrays (issue 5's `ModelArray`): `lineDescription` counts
+// Descriptions of lazy model arrays (`ModelArray`): `lineDescription` counts
 // elements without building any; the full layout shows elements up to the cap, using
 // the ones already built and making the others for the description only. Inside a
 // model's descriptions the array shows like the `[Item]` its property declares.

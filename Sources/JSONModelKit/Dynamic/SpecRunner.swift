@@ -145,7 +145,7 @@ public enum SpecRunner {
                 }
             }
         }
-        // `merge` (issue 5): a partial object merged in after the writes, by `update(with:)`.
+        // `merge`: a partial object merged in after the writes, by `update(with:)`.
         if let partial = object["merge"] {
             do {
                 try model.update(with: partial)

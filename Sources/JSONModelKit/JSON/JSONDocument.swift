@@ -61,13 +61,12 @@ public final class JSONDocument: Sendable {
     /// - Complexity: O(*n*) in the size of the input.
     public init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
         // The scanner writes straight into the tape array's storage, so the tape is never copied
-        // (issue 5: a copy doubled the tape's share of peak memory on large arrays). The capacity
+        // (a copy doubled the tape's share of peak memory on large arrays). The capacity
         // is reserved but only touched as far as it is used. Below 1 MiB it is one word per four
         // input bytes, and denser input spills into the builder's own storage and is copied once.
         // From 1 MiB, where untouched pages cost nothing, it is one word per two bytes (plus
-        // slack), enough for the densest JSON there is, `[0,0,…]`, so nothing spills (issue 8:
-        // 100 MB of `[0,0,…]` peaked at 11x the input when it spilled; now 5x, the input plus
-        // its 4x tape).
+        // slack), enough for the densest JSON there is, `[0,0,…]`, so nothing spills (100 MB of
+        // `[0,0,…]` peaked at 11x the input when it spilled; now 5x, the input plus its 4x tape).
         var failure: JSONParseError?
         var spilled: [UInt64]?
         var values = 0

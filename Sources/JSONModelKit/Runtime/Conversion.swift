@@ -208,8 +208,8 @@ struct ConversionContext {
 
 /// A Swift type a model property can have.
 ///
-/// Internal: the set of property types is closed in this issue; a later
-/// converter chain adds user types through its own protocol.
+/// Internal: the set of property types is closed; user types convert through
+/// ``JSONConverter`` and ``JSONConvertible`` instead.
 protocol PropertyValue: Sendable {
     /// The descriptor of this type.
     static var propertyType: PropertyType { get }
@@ -640,8 +640,8 @@ extension Array: PropertyValue where Element: PropertyValue {
             return nil
         }
         var result: [Element] = []
-        // Sized once: growing by doubling held the old and new storage at once (issue 8,
-        // 100 MB of numbers read as [Double]: peak 3.4x the input, 2.5x with this).
+        // Sized once: growing by doubling held the old and new storage at once (100 MB of
+        // numbers read as [Double]: peak 3.4x the input, 2.5x with this).
         switch input {
         case .node(let node): result.reserveCapacity(node.count)
         case .value(.array(let elements)): result.reserveCapacity(elements.count)
@@ -710,7 +710,10 @@ extension Dictionary: PropertyValue where Key == String, Value: PropertyValue {
 
 // MARK: - ISO 8601
 
-/// A small ISO 8601 reader and writer (dates issue 4 replaces with the full date engine).
+/// A small ISO 8601 reader and writer, and the calendar arithmetic the date formats share.
+///
+/// Date properties read through ``ISO8601Parser``, which reads bytes and takes more forms; they
+/// write through ``string(from:)`` here.
 ///
 /// Reads `yyyy-MM-dd`, optionally followed by `T` (or a space) and
 /// `HH:mm`, `HH:mm:ss` or `HH:mm:ss.fraction`, then optionally `Z` or an

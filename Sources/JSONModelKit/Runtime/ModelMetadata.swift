@@ -8,7 +8,8 @@ public struct PropertyOptions: Sendable, Hashable {
     public var enumValues: [String]?
     /// The date format of a `Date` property (ISO 8601 when nil); `"MM/dd/yyyy"` reads as a pattern.
     public var dateFormat: DateFormat?
-    /// The path of an embedded array (used by a later issue).
+    /// For an embedded array: where each element's value sits inside the element (`"node"` reads
+    /// `[{"node": {…}}]`).
     public var embedPath: JSONPath?
     /// The converter the declaration names: a registered name (`"hexColor"`) or an instance.
     public var converter: ConverterReference?

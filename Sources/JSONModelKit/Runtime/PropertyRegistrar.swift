@@ -49,7 +49,8 @@ public final class PropertyRegistrar {
     ///   - enumValues: Valid strings of a `String` property; known values read interned.
     ///   - dateFormat: The format of a `Date`: `.iso8601` (the default), `.secondsSince1970`,
     ///     `.millisecondsSince1970`, or a pattern such as `"MM/dd/yyyy"`; see ``DateFormat``.
-    ///   - embedPath: Path of an embedded array (a later issue).
+    ///   - embedPath: For an embedded array, where each element's value sits inside the
+    ///     element: `"node"` reads `[{"node": {…}}]`.
     ///   - converter: A registered converter's name (`"hexColor"`), or `.using(someConverter)`.
     ///   - cachedObject: Whether the JSON holds an id resolved by the ``JSONObjectStore`` registered for the type.
     ///   - inverse: For a model or `[Model]` property: the name under which each child refers

@@ -25,7 +25,7 @@ public func fuzzDifferential(_ start: UnsafePointer<UInt8>, _ count: Int) -> CIn
         // exchanged between systems must be UTF-8 (RFC 8259, section 8.1), which is all we read.
         if data.prefix(4).contains(0) || data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return 0 }
         // Foundation skips a UTF-8 byte order mark; we reject it (RFC 8259, section 8.1: senders
-        // must not add one, parsers may ignore it). Found by the issue 8 smoke run.
+        // must not add one, parsers may ignore it). Found by a smoke run of this target.
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { return 0 }
         // We are stricter than RFC-lenient Foundation in these ways.
         precondition(Difference.foundationAccepts.contains(error.kind.name), "Foundation accepts, we reject with \(error.kind): \(Array(data.prefix(200)))")
