@@ -40,7 +40,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(name: "ExampleModelsPlugin", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "JSONModelKitTests", dependencies: ["JSONModelKit"], path: "Tests/JSONModelKitTests",
+            name: "JSONModelKitTests", dependencies: ["JSONModelKit", "AccessorGeneration"], path: "Tests/JSONModelKitTests",
             exclude: ["__Snapshots__", "Fixtures"],  // expected texts and samples the tests read by path
             swiftSettings: swiftSettings,
             // The plugin tests load plugins that leave JSONModelKit's symbols to the test program,
