@@ -98,8 +98,7 @@ struct ModelSection: BenchSection {
             let structs = try? StatusSubset.decode(file.data)
         else { return }
         for model in models {
-            let first: Int = model.retweetCount
-            blackHole(first)
+            blackHole(model.retweetCount)
         }
         let reads = readPasses * models.count
         let cachedRead = attempt(&problems, file, "cached and stored reads") {
@@ -107,8 +106,7 @@ struct ModelSection: BenchSection {
                 var sum = 0
                 for _ in 0..<readPasses {
                     for model in opaque(models) {
-                        let count: Int = model.retweetCount
-                        sum &+= count
+                        sum &+= model.retweetCount
                     }
                 }
                 return sum
@@ -157,7 +155,7 @@ private func opaque<T>(_ value: T) -> T {
 // MARK: - The models
 
 /// A status of twitter.json as a model: the fields of ``StatusSubset``.
-final class TwitterStatus: JSONModel, DynamicMembers, @unchecked Sendable {
+final class TwitterStatus: JSONModel, @unchecked Sendable {
     // @unchecked Sendable: restates JSONModel's; no stored properties of its own.
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int64.self)
@@ -187,20 +185,20 @@ final class TwitterStatus: JSONModel, DynamicMembers, @unchecked Sendable {
     /// Reads every declared property once, the user's included, and folds them
     /// into a number the same way as ``StatusSubset/checksum``.
     var checksum: Int {
-        let id: Int64 = self.id
-        let text: String = self.text
-        let createdAt: String = self.createdAt
-        let source: String = self.source
-        let inReplyToStatusID: Int64? = self.inReplyToStatusID
-        let user: TwitterUser = self.user
-        let userID: Int64 = user.id
-        let name: String = user.name
-        let screenName: String = user.screenName
-        let followersCount: Int = user.followersCount
-        let retweetCount: Int = self.retweetCount
-        let favoriteCount: Int = self.favoriteCount
-        let favorited: Bool = self.favorited
-        let language: String? = self.language
+        let id = self.id
+        let text = self.text
+        let createdAt = self.createdAt
+        let source = self.source
+        let inReplyToStatusID = self.inReplyToStatusID
+        let user = self.user
+        let userID = user.id
+        let name = user.name
+        let screenName = user.screenName
+        let followersCount = user.followersCount
+        let retweetCount = self.retweetCount
+        let favoriteCount = self.favoriteCount
+        let favorited = self.favorited
+        let language = self.language
         return StatusSubset.fold(
             id, text, createdAt, source, inReplyToStatusID, userID, name, screenName, followersCount,
             retweetCount, favoriteCount, favorited, language)
@@ -208,7 +206,7 @@ final class TwitterStatus: JSONModel, DynamicMembers, @unchecked Sendable {
 }
 
 /// The author of a ``TwitterStatus``.
-final class TwitterUser: JSONModel, DynamicMembers, @unchecked Sendable {
+final class TwitterUser: JSONModel, @unchecked Sendable {
     // @unchecked Sendable: restates JSONModel's; no stored properties of its own.
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int64.self)
@@ -272,7 +270,7 @@ struct StatusSubset: Codable, Sendable, Equatable {
 
     /// Copies every property of a model, to check both sides read the same values.
     init(model: TwitterStatus) {
-        let user: TwitterUser = model.user
+        let user = model.user
         self.init(
             id: model.id, text: model.text, createdAt: model.createdAt, source: model.source,
             inReplyToStatusID: model.inReplyToStatusID,
