@@ -5,11 +5,14 @@ import JSONModelKit
 /// `Codable` structs with exactly the same fields, on the statuses of the
 /// twitter documents.
 ///
-/// Three measurements, with the targets of the model engine's issue:
+/// Four measurements, with their targets:
 /// (a) parse and create the models, nothing read (≥ 3× faster than decoding);
 /// (b) parse, create, and read every declared property once (≥ 1.5× faster);
 /// (c) a second, cached read of one property against a stored-property read
-///     of the struct (at most 10× slower).
+///     of the struct (at most 10× slower);
+/// (d) the same cached read through the member the JSONModelAccessors plugin generates
+///     against a read by name, `model[property: "retweetCount"]`, both inlined at the
+///     call site (within 10% of each other: the member adds nothing).
 struct ModelSection: BenchSection {
     let name = "model"
     let summary = "JSONModel over JSONDocument vs JSONDecoder into Codable structs (twitter statuses)"
@@ -41,10 +44,13 @@ struct ModelSection: BenchSection {
               (b) + read every property each of the 10 status and 4 user properties read once
               (c) cached read           ns per read of retweetCount, \(readPasses) passes over the
                                         models after a first read, vs the struct's stored property
+              (d) typed / by name       the reads of (c) through the generated member (first column)
+                                        vs model[property: "retweetCount"] (second column)
             The two sides run in alternating pairs; times are medians, and the ratio is the median of
             the pairs' ratios (steadier on a shared machine than a ratio of medians).
             (a), (b): time of one document, ratio = Codable / ours (times faster).
             (c): ns per read, ratio = ours / Codable (times slower).
+            (d): ns per read, ratio = typed / by name, within 10% of 1.
 
 
             """
@@ -121,6 +127,29 @@ struct ModelSection: BenchSection {
             }
         }
         table.append([file.name, "(c) cached read"] + readRow(cachedRead, reads: reads))
+
+        // (d) The cached read of (c) through the generated member against the same read by name.
+        let typedRead = attempt(&problems, file, "typed and by-name reads") {
+            try benchmark.measurePair(name: "\(file.name) (d)", bytes: 0) {
+                var sum = 0
+                for _ in 0..<readPasses {
+                    for model in opaque(models) {
+                        sum &+= model.retweetCount
+                    }
+                }
+                return sum
+            } theirs: {
+                var sum = 0
+                for _ in 0..<readPasses {
+                    for model in opaque(models) {
+                        let count: Int = model[property: "retweetCount"]
+                        sum &+= count
+                    }
+                }
+                return sum
+            }
+        }
+        table.append([file.name, "(d) typed / by name, within 10%"] + parityRow(typedRead, reads: reads))
     }
 
     /// Cells for a paired time measurement whose target is a speed-up of at least `target`.
@@ -135,13 +164,30 @@ struct ModelSection: BenchSection {
     /// Cells for a paired per-read measurement whose target is a slow-down of at most 10×.
     private func readRow(_ pair: (ours: Double, theirs: Double, ratio: Double)?, reads: Int) -> [String] {
         let target = 10.0
-        let perRead = { (seconds: Double) in Format.decimal(seconds / Double(reads) * 1e9, digits: 2) + " ns" }
         guard let pair, pair.ratio > 0 else { return ["-", "-", "-", "≤ \(Format.ratio(target))", "-"] }
         let slowDown = 1 / pair.ratio
         return [
-            perRead(pair.ours), perRead(pair.theirs), Format.ratio(slowDown), "≤ \(Format.ratio(target))",
-            slowDown <= target ? "PASS" : "MISS",
+            perRead(pair.ours, reads: reads), perRead(pair.theirs, reads: reads), Format.ratio(slowDown),
+            "≤ \(Format.ratio(target))", slowDown <= target ? "PASS" : "MISS",
         ]
+    }
+
+    /// Cells for two paired per-read measurements that should cost the same: the ratio of the
+    /// first to the second within 10% of 1, either way.
+    private func parityRow(_ pair: (ours: Double, theirs: Double, ratio: Double)?, reads: Int) -> [String] {
+        let tolerance = 0.1
+        let target = Format.ratio(1 - tolerance) + "–" + Format.ratio(1 + tolerance)
+        guard let pair, pair.ratio > 0 else { return ["-", "-", "-", target, "-"] }
+        let ratio = 1 / pair.ratio
+        return [
+            perRead(pair.ours, reads: reads), perRead(pair.theirs, reads: reads), Format.ratio(ratio), target,
+            abs(ratio - 1) <= tolerance ? "PASS" : "MISS",
+        ]
+    }
+
+    /// Nanoseconds per read, for a run of `reads` reads that took `seconds`.
+    private func perRead(_ seconds: Double, reads: Int) -> String {
+        Format.decimal(seconds / Double(reads) * 1e9, digits: 2) + " ns"
     }
 }
 
