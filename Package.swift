@@ -34,13 +34,15 @@ let package = Package(
             path: "Tools/JSONModelAccessors"),
         .executableTarget(
             name: "jsonmodel", dependencies: ["JSONModelKit", "AccessorGeneration"], path: "Tools/jsonmodel",
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings, plugins: ["JSONModelAccessors"]),
         .executableTarget(
             name: "jsonmodel-bench", dependencies: ["JSONModelKit"], path: "Tools/jsonmodel-bench",
-            swiftSettings: swiftSettings),
-        .target(name: "ExampleModelsPlugin", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings, plugins: ["JSONModelAccessors"]),
+        .target(
+            name: "ExampleModelsPlugin", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings,
+            plugins: ["JSONModelAccessors"]),
         .testTarget(
-            name: "JSONModelKitTests", dependencies: ["JSONModelKit"], path: "Tests/JSONModelKitTests",
+            name: "JSONModelKitTests", dependencies: ["JSONModelKit", "AccessorGeneration"], path: "Tests/JSONModelKitTests",
             exclude: ["__Snapshots__", "Fixtures"],  // expected texts and samples the tests read by path
             swiftSettings: swiftSettings,
             // The plugin tests load plugins that leave JSONModelKit's symbols to the test program,

@@ -3,9 +3,11 @@ import JSONModelKit
 // The example plugin: a polymorphic family of compiled models (Vehicle, Car, Truck), a
 // converter named "cents", and a schema model (Fleet) that uses both.
 //
-// Build it leaving JSONModelKit's symbols to the host (README, "Plugins"):
+// Build it leaving JSONModelKit's symbols to the host (README, "Plugins"), with the typed
+// members the JSONModelAccessors plugin would generate:
+//     jsonmodel accessors Sources/ExampleModelsPlugin/*.swift > Accessors.swift
 //     swiftc -emit-library -module-name ExampleModelsPlugin -I <build>/Modules \
-//         Sources/ExampleModelsPlugin/*.swift -o libExampleModelsPlugin.so
+//         Sources/ExampleModelsPlugin/*.swift Accessors.swift -o libExampleModelsPlugin.so
 
 /// The schema model the plugin brings: a fleet of the plugin's vehicles, with a budget in cents.
 let fleetSchema = #"""

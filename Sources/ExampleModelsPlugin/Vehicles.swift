@@ -2,9 +2,10 @@ import JSONModelKit
 
 /// A vehicle of a fleet; the JSON's `kind` picks the class: `"car"` a ``Car``, `"truck"` a ``Truck``.
 ///
-/// The host knows none of these classes: it creates them by name (`"Vehicle"`) and reads
-/// them through `JSONModel`'s dynamic member lookup.
-class Vehicle: JSONModel, DynamicMembers, @unchecked Sendable {
+/// The JSONModelAccessors plugin gives these classes typed members for the plugin's own code.
+/// The host knows none of them: it creates them by name (`"Vehicle"`) and reads them by name,
+/// through `JSONModel.dynamic`.
+class Vehicle: JSONModel, @unchecked Sendable {
     // @unchecked Sendable: restated from JSONModel, whose state is behind its lock;
     // these classes add no stored properties.
     override class func properties(_ p: PropertyRegistrar) {

@@ -171,7 +171,7 @@ struct GenerateInferenceTests {
         #expect(org.properties.map(\.type.description) == ["String", "Int", "[Project]", "Logo?"])
         // The Swift source says how to read the file, above the classes.
         let lines = inferred.swiftSource.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[1] == "// The top level is [String: Org]: read it with ModelDictionary<Org>(json: data).")
+        #expect(lines[2] == "// The top level is [String: Org]: read it with ModelDictionary<Org>(json: data).")
         #expect(inferred.swiftSource.components(separatedBy: "final class ").count == 4)
         // The schema has no way to say it: the same three models, which load and read each value.
         #expect(try ModelSchema(string: inferred.schemaText) == inferred.schema)

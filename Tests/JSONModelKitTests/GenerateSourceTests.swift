@@ -3,7 +3,11 @@ import Testing
 import JSONModelKit
 
 /// A sample under `Fixtures/Generate/` and what `jsonmodel generate` makes of it: the Swift source
-/// checked in under `Generated/` (compiled with these tests) and the schema beside the sample.
+/// checked in under `Tests/TypedModelTests/Generated/` and the schema beside the sample.
+///
+/// The Swift files are compiled into the TypedModelTests target, which applies the
+/// JSONModelAccessors plugin, and its tests read the samples through those classes' typed
+/// members; these tests check that the files are what the generator prints.
 struct GenerateFixture: Sendable, CustomTestStringConvertible {
     /// The sample's file name in `Fixtures/Generate/`.
     let sample: String
@@ -11,8 +15,6 @@ struct GenerateFixture: Sendable, CustomTestStringConvertible {
     let name: String
     /// `--prefix`.
     let prefix: String
-    /// The compiled root class generated from the sample.
-    let rootClass: JSONModel.Type
 
     var sampleURL: URL { GenerateFixtures.folder.appendingPathComponent(sample) }
     var swiftURL: URL { GenerateFixtures.generatedFolder.appendingPathComponent(name + ".swift") }
@@ -39,20 +41,22 @@ struct GenerateFixture: Sendable, CustomTestStringConvertible {
 }
 
 enum GenerateFixtures {
-    /// Set to 1 to rewrite `Generated/*.swift` and `Fixtures/Generate/*.schema.json` from the generator.
+    /// Set to 1 to rewrite `Tests/TypedModelTests/Generated/*.swift` and `Fixtures/Generate/*.schema.json`
+    /// from the generator.
     static let recordVariable = "RECORD_GENERATED"
 
     static var isRecording: Bool { ProcessInfo.processInfo.environment[recordVariable] == "1" }
 
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let folder = testsFolder.appendingPathComponent("Fixtures/Generate")
-    static let generatedFolder = testsFolder.appendingPathComponent("Generated")
+    /// In the TypedModelTests target, whose plugin gives the classes their typed members.
+    static let generatedFolder = SharedData.packageRoot.appendingPathComponent("Tests/TypedModelTests/Generated")
 
     static let all: [GenerateFixture] = [
-        GenerateFixture(sample: "shop-orders.json", name: "ShopOrder", prefix: "Shop", rootClass: ShopOrder.self),
-        GenerateFixture(sample: "odd-keys.json", name: "OddRecord", prefix: "Odd", rootClass: OddRecord.self),
-        GenerateFixture(sample: "api-feed.json", name: "FeedPage", prefix: "Feed", rootClass: FeedPage.self),
-        GenerateFixture(sample: "org-archive.json", name: "Org", prefix: "Org", rootClass: Org.self),
+        GenerateFixture(sample: "shop-orders.json", name: "ShopOrder", prefix: "Shop"),
+        GenerateFixture(sample: "odd-keys.json", name: "OddRecord", prefix: "Odd"),
+        GenerateFixture(sample: "api-feed.json", name: "FeedPage", prefix: "Feed"),
+        GenerateFixture(sample: "org-archive.json", name: "Org", prefix: "Org"),
     ]
 
     /// Checks `actual` against the file at `url` byte for byte, or records it.
@@ -83,13 +87,22 @@ enum GenerateFixtures {
     }
 }
 
-/// Proof that generated models work: the Swift source equals the files compiled into these
-/// tests, those classes read the samples, and the schemas register and read the samples back.
+/// Proof that generated models work: the Swift source equals the files compiled into
+/// TypedModelTests (whose tests read the samples through them), and the schemas register and
+/// read the samples back.
 @Suite("Generated models")
 struct GenerateSourceTests {
     @Test(arguments: GenerateFixtures.all)
     func swiftSourceEqualsTheCompiledFile(fixture: GenerateFixture) throws {
         GenerateFixtures.expect(try fixture.infer().swiftSource, equalsFileAt: fixture.swiftURL)
+    }
+
+    @Test func theSourceDeclaresPlainClassesAndNamesThePlugin() throws {
+        let source = try GenerateFixtures.all[0].infer().swiftSource
+        let lines = source.split(separator: "\n")
+        #expect(lines[1] == "// For typed members, compile it in a target with the JSONModelAccessors plugin (or run `jsonmodel accessors`).")
+        #expect(source.contains("\nfinal class ShopOrder: JSONModel, @unchecked Sendable {\n"))
+        #expect(!source.contains("DynamicMembers"))
     }
 
     @Test(arguments: GenerateFixtures.all)
@@ -107,160 +120,6 @@ struct GenerateSourceTests {
             let model = try registry.makeModel(named: root.name, json: .object(object))
             GeneratedRoundTrip.expectReadsBack(model, from: object, as: root, in: inferred, context: "\(fixture.sample)[\(index)]")
         }
-    }
-
-    @Test(arguments: GenerateFixtures.all)
-    func compiledClassesReadTheSampleBack(fixture: GenerateFixture) throws {
-        let inferred = try fixture.infer()
-        let root = try #require(inferred.models.first)
-        for (index, object) in try fixture.objects().enumerated() {
-            let model = try fixture.rootClass.make(json: .object(object))
-            #expect(model.modelName == root.name)
-            GeneratedRoundTrip.expectReadsBack(model, from: object, as: root, in: inferred, context: "\(fixture.sample)[\(index)]")
-        }
-    }
-
-    // MARK: The compiled classes through the member syntax
-
-    private func data(_ sample: String) throws -> Data {
-        try Data(contentsOf: GenerateFixtures.folder.appendingPathComponent(sample))
-    }
-
-    @Test func shopOrdersReadThroughTheGeneratedClasses() throws {
-        let orders = try ShopOrder.array(from: data("shop-orders.json"))
-        #expect(orders.count == 4)
-        let big: UInt64 = orders[1].orderID
-        #expect(big == UInt64.max)
-        let placedAt: Date? = orders[0].placedAt
-        #expect(placedAt == DateFormat.iso8601.date(from: "2025-03-12T17:04:11Z"))
-        let rate: Decimal = orders[0].exchangeRate
-        #expect(rate == Decimal(string: "1.0834567890123456789", locale: Locale(identifier: "en_US_POSIX")))
-        let status: String = orders[1].status
-        #expect(status == "processing")
-        let customer: ShopCustomer = orders[0].customer
-        let address: ShopAddress? = customer.address
-        #expect(address?.postalCode == "10435")
-        let noAddress: ShopAddress? = orders[1].customer.address
-        #expect(noAddress == nil)
-        let items: [ShopLineItem] = orders[0].lineItems
-        let price: Double = items[0].unitPrice
-        #expect(price == 12.9)
-        let tags: [String]? = items[0].tags
-        #expect(tags == ["green", "japan"])
-        let giftWrap: Bool? = items[1].giftWrap
-        #expect(giftWrap == true)
-        let shipping: ShopShipping = orders[0].shipping
-        let deliveredOn: Date? = shipping.deliveredOn
-        #expect(deliveredOn.map(DateFormat.yearMonthDayDashes.string(from:)) == "2025-03-15")
-        let coupon: String? = orders[2].coupon
-        #expect(coupon == "SPRING10")
-        let notes: String? = orders[0].notes
-        #expect(notes == nil)
-    }
-
-    @Test func oddKeysReadThroughTheGeneratedClass() throws {
-        let record = try OddRecord(json: data("odd-keys.json"))
-        #expect(record.firstName as String == "Ann again")
-        #expect(record.firstName2 as String == "Ann")
-        #expect(record.firstName3 as String == "ANN")
-        #expect(record.displayName as String == "Ann Lee")
-        #expect(record.class as String == "first")
-        #expect(record.default as Int == 0)
-        #expect(record.in as String == "x")
-        #expect(record.selfField as String == "me")
-        #expect(record.initField as String == "start")
-        #expect(record.descriptionField as String == "A record with awkward keys")
-        #expect(record.valueField as Double == 3.5)
-        #expect(record.modelField as String == "X1")
-        #expect(record.add as String == "plus")
-        #expect(record.aB as String == "dotted")
-        #expect(record.withQuotes as String == "q")
-        #expect(record.unnamed as String == "empty key")
-        #expect(record.größe as Int == 42)
-        #expect(record.名前 as String == "名")
-        #expect(record._2faEnabled as Bool == false)
-        let threeD: Odd3d = record._3d
-        #expect(threeD.y as Double == 2.5)
-        let json: OddJSON = record.jsonField
-        #expect(json.raw as Bool == true)
-        let userIDs: [Int] = record.userIDs
-        #expect(userIDs == [1, 2])
-        let byYear: [String: OddByYearItem] = record.byYear
-        #expect(byYear["2020"]?.note == "busy")
-        let scores: [String: Double] = record.scoresByID
-        #expect(scores["0b0a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d"] == 2)
-        let grid: [[OddGridItem]] = record.grid
-        #expect(grid.map(\.count) == [1, 2])
-        let tags: [String?] = record.optionalTags
-        #expect(tags == ["a", nil])
-        let huge: JSONValue = record.huge
-        #expect(huge.numberValue?.text == "1e400")
-        let dates: [Date?] = [record.birthDate, record.due, record.validUntil, record.shipped, record.startDate]
-        #expect(dates.map { $0.map(DateFormat.yearMonthDayDashes.string(from:)) } == [
-            "1990-05-06", "2025-05-31", "2025-05-31", "2025-05-31", "2025-05-31",
-        ])
-        let createdAt: Date? = record.createdAt
-        #expect(createdAt?.timeIntervalSince1970 == 1_710_000_000)
-        let updated: Date? = record.updatedTimestamp
-        #expect(updated.map { ($0.timeIntervalSince1970 * 1000).rounded() } == 1_710_000_000_123)
-        #expect(record.code as String == "20250531")
-        #expect(record.count as Int == 1_710_000_000)
-        #expect(record.diagnostics.isEmpty, "\(record.diagnostics)")
-    }
-
-    @Test func feedPageReadsThroughTheGeneratedClasses() throws {
-        let page = try FeedPage(json: data("api-feed.json"))
-        let items: [FeedDataItem] = page.data
-        #expect(items.count == 2)
-        let kind: FeedType = items[0].type
-        #expect(kind.code as String == "post")
-        // One model for the author of an item and of a reply (same shape), another for
-        // each differently shaped owner.
-        let author: FeedAuthor = items[0].author
-        let replies: [FeedReply] = items[0].replyList
-        let replyAuthor: FeedAuthor = replies[0].author
-        #expect(author.login as String == "ann")
-        #expect(replyAuthor.login as String == "cy")
-        let owner: FeedOwner = items[0].repository.owner
-        #expect(owner.siteAdmin as Bool == false)
-        let organization: FeedOrganization? = items[0].organization
-        let teamOwner: FeedOrganizationOwner? = organization?.owner
-        #expect(teamOwner?.members == 5)
-        #expect(items[1].organization as FeedOrganization? == nil)
-        let statuses: [FeedStatus] = items[0].statuses
-        #expect(statuses.map { $0.state as String } == ["ok", "ok", "failed", "ok"])
-        let people: [FeedPerson] = items[0].people
-        #expect(people.first?.login == "bob")
-        let published: Date? = items[0].published
-        #expect(published.map(DateFormat.iso8601.string(from:)) == "2008-06-03T11:05:30Z")
-        let edited: Date? = items[1].editedTimestamp
-        #expect(edited == nil)
-        let error: FeedError = page.error
-        #expect(error.retry as Bool == false)
-        let previous: JSONValue? = page.paging.previous
-        #expect(previous == nil || previous == .null)
-    }
-
-    @Test func orgArchiveReadsAsADictionaryOfTheGeneratedClass() throws {
-        let source = try fixtureSource("Org.swift")
-        #expect(source.contains("// The top level is [String: Org]: read it with ModelDictionary<Org>(json: data).\n"))
-        // What the comment says, done.
-        let orgs = try ModelDictionary<Org>(json: data("org-archive.json"))
-        #expect(orgs.keys == ["5171", "5172", "5180", "5204", "5230", "5301"])
-        #expect(orgs.diagnostics.isEmpty)
-        let octave = try #require(orgs["5230"])
-        #expect(octave.name as String == "GNU Octave")
-        #expect(octave.firstYear as Int == 2011)
-        let projects: [OrgProject] = octave.projects
-        #expect(projects.map { $0.status as String } == ["passed", "failed", "passed"])
-        let apertium = try #require(orgs["5171"]), debian = try #require(orgs["5204"])
-        #expect(apertium.ideasURL as String? == nil)
-        #expect(debian.ideasURL as String? == "https://wiki.debian.org/SummerOfCode")
-        #expect((debian.projects as [OrgProject]).isEmpty)
-    }
-
-    private func fixtureSource(_ name: String) throws -> String {
-        try String(contentsOf: GenerateFixtures.generatedFolder.appendingPathComponent(name), encoding: .utf8)
     }
 }
 

@@ -1,3 +1,4 @@
+import AccessorGeneration
 import Foundation
 import Testing
 @testable import JSONModelKit
@@ -27,6 +28,9 @@ enum PluginBuilder {
         let folder: URL
         /// The example plugin, built with the README's recipe.
         let example: URL
+        /// The typed members of the example's models, generated as `jsonmodel accessors` does and
+        /// compiled with its sources, as the JSONModelAccessors plugin does in SwiftPM's build.
+        let exampleAccessors: URL
         /// A second file with the same plugin's source under another module name.
         let exampleCopy: URL
         /// A plugin with its own copy of JSONModelKit (SwiftPM's product when built, else linked here).
@@ -96,9 +100,12 @@ enum PluginBuilder {
         } catch {
             throw Skip(description: "cannot write to \(folder.path): \(error)")
         }
-        let exampleSources = ((try? FileManager.default.contentsOfDirectory(atPath: exampleFolder.path)) ?? [])
+        let modelSources = ((try? FileManager.default.contentsOfDirectory(atPath: exampleFolder.path)) ?? [])
             .filter { $0.hasSuffix(".swift") }.sorted().map { exampleFolder.appendingPathComponent($0).path }
-        guard !exampleSources.isEmpty else { throw Skip(description: "no sources in \(exampleFolder.path)") }
+        guard !modelSources.isEmpty else { throw Skip(description: "no sources in \(exampleFolder.path)") }
+        let accessors = folder.appendingPathComponent("Accessors.swift")
+        try generateAccessors(for: modelSources, into: accessors)
+        let exampleSources = modelSources + [accessors.path]
         let variant = [folder.appendingPathComponent("Variant.swift").path]
 
         func library(_ name: String) -> URL { folder.appendingPathComponent("lib\(name).so") }
@@ -140,7 +147,7 @@ enum PluginBuilder {
             }
         }
         return Plugins(
-            toolchain: toolchain, folder: folder, example: library("ExampleModelsPlugin"),
+            toolchain: toolchain, folder: folder, example: library("ExampleModelsPlugin"), exampleAccessors: accessors,
             exampleCopy: library("ExampleModelsPluginCopy"),
             selfContained: FileManager.default.fileExists(atPath: selfContained.path) ? selfContained : nil,
             noEntry: library("NoEntry"), newerABI: library("NewerABI"), faulty: library("Faulty"),
@@ -148,6 +155,27 @@ enum PluginBuilder {
     }
 
     static let exampleFolder = SharedData.packageRoot.appendingPathComponent("Sources/ExampleModelsPlugin")
+
+    /// Writes the typed members of the models in `sources` to `output`: the README's
+    /// `jsonmodel accessors Sources/ExampleModelsPlugin/*.swift > Accessors.swift`.
+    static func generateAccessors(for sources: [String], into output: URL) throws(Skip) {
+        var files: [(path: String, text: String)] = []
+        for path in sources {
+            guard let data = FileManager.default.contents(atPath: path) else { throw Skip(description: "cannot read \(path)") }
+            files.append((path, String(decoding: data, as: UTF8.self)))
+        }
+        let generated = AccessorGenerator.generate(files: files)
+        guard generated.diagnostics.isEmpty else {
+            // The example must declare its models cleanly: a diagnostic is a failure, not a skip.
+            let messages = generated.diagnostics.map(\.description).joined(separator: "\n")
+            throw Skip(description: "the example plugin's registration blocks:\n\(messages)", isFailure: true)
+        }
+        do {
+            try generated.source.write(to: output, atomically: true, encoding: .utf8)
+        } catch {
+            throw Skip(description: "cannot write \(output.path): \(error)")
+        }
+    }
 
     /// Small plugins that go wrong in one way each, chosen with `-D`.
     static let variantSource = #"""
@@ -254,6 +282,17 @@ struct PluginTests {
         // Writes go back through the converter.
         let cheaper = fleet.mutate { $0.dynamic.budget = 99.99 }
         #expect(cheaper.json()["budget"] == 9999)
+    }
+
+    /// The hand build compiles the typed members the JSONModelAccessors plugin gives the
+    /// example in SwiftPM's build; the plugin's own code may read through them.
+    @Test func theHandBuildCompilesTheExamplesTypedMembers() throws {
+        let source = try String(contentsOf: plugins.exampleAccessors, encoding: .utf8)
+        #expect(source.contains("extension Vehicle {\n    var id: Int {\n"), "\(source)")
+        #expect(source.contains("    var wheels: Int {\n"))
+        #expect(source.contains("extension Car {\n    var seats: Int {\n"))
+        #expect(source.contains("extension Truck {\n    var payload: Double {\n"))
+        #expect(!source.contains("DynamicMembers"))
     }
 
     @Test func aSecondLoadReturnsTheFirstAndCallsNothing() throws {

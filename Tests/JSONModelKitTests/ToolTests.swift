@@ -107,7 +107,7 @@ struct ToolTests {
     @Test(arguments: [
         ["--help"], ["help"], ["-h"], ["help", "parse"], ["parse", "--help"], ["demo", "--help"], ["demo", "-h"],
         ["check-specs", "--help"], ["describe", "-h"], ["generate", "--help"], ["generate", "-h"], ["help", "generate"],
-        ["validate", "--help"], ["validate", "-h"], ["help", "validate"],
+        ["validate", "--help"], ["validate", "-h"], ["help", "validate"], ["accessors", "--help"], ["help", "accessors"],
     ])
     func helpSucceeds(arguments: [String]) throws {
         guard let result = try Tool.run(arguments) else { return }
@@ -120,7 +120,7 @@ struct ToolTests {
         guard let result = try Tool.run(["--help"]) else { return }
         let output = result.standardOutput
         #expect(output.contains("EXIT STATUS:"))
-        for command in ["demo", "parse", "check-specs", "describe", "generate", "validate"] {
+        for command in ["demo", "parse", "check-specs", "describe", "generate", "validate", "accessors"] {
             let lines = output.split(separator: "\n").filter { $0.hasPrefix("  \(command) ") }
             #expect(lines.count == 2, "\(command) needs a line in SUBCOMMANDS and one in EXIT STATUS")
         }

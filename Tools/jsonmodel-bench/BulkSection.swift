@@ -93,7 +93,7 @@ struct BulkSection: BenchSection {
 // MARK: - Models
 
 /// The model of the bulk benchmark.
-final class BulkUser: JSONModel, DynamicMembers, @unchecked Sendable {
+final class BulkUser: JSONModel, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int.self)
         p.name(String.self)
@@ -107,7 +107,7 @@ final class BulkUser: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
-final class BulkAddress: JSONModel, DynamicMembers, @unchecked Sendable {
+final class BulkAddress: JSONModel, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.street(String.self)
         p.city(String.self)
@@ -146,10 +146,7 @@ enum BulkWorkload {
     static func lazySample(_ data: Data, _ samples: [Int]) throws -> Int {
         let users = try BulkUser.array(from: data)
         var sum = 0
-        for index in samples {
-            let name: String = users[index].name
-            sum &+= name.utf8.count
-        }
+        for index in samples { sum &+= users[index].name.utf8.count }
         return sum
     }
 
@@ -164,18 +161,18 @@ enum BulkWorkload {
         let users = try BulkUser.array(from: data)
         var sum = 0
         for user in users {
-            let id: Int = user.id
-            let name: String = user.name
-            let age: Int = user.age
-            let score: Double = user.score
-            let active: Bool = user.active
-            let created: Date? = user.createdAt
-            let tags: [String] = user.tags
-            let address: BulkAddress = user.address
-            let street: String = address.street
-            let city: String = address.city
-            let zip: String = address.zip
-            let balance: Double = user.balance
+            let id = user.id
+            let name = user.name
+            let age = user.age
+            let score = user.score
+            let active = user.active
+            let created = user.createdAt
+            let tags = user.tags
+            let address = user.address
+            let street = address.street
+            let city = address.city
+            let zip = address.zip
+            let balance = user.balance
             sum &+= id &+ name.utf8.count &+ age &+ Int(score) &+ (active ? 1 : 0)
             sum &+= Int(created?.timeIntervalSince1970 ?? 0) &+ tags.count &+ street.utf8.count &+ city.utf8.count
             sum &+= zip.utf8.count &+ Int(balance)
@@ -313,7 +310,7 @@ enum BulkMemory {
                 let scanned = clock.now
                 let users = try! BulkUser.array(from: document.root)
                 let indexed = clock.now
-                for index in samples { checksum &+= (users[index].name as String).utf8.count }
+                for index in samples { checksum &+= users[index].name.utf8.count }
                 let read = clock.now
                 times = [copied - start, scanned - copied, indexed - scanned, read - indexed]
             }

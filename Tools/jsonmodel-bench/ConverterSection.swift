@@ -107,7 +107,7 @@ struct ConverterSection: BenchSection {
         let plainEquality = (try? benchmark.measure(name: "== plain", bytes: 0) {
             plain.values.reduce(0) { $0 + ($1 == constant ? 1 : 0) }
         }) ?? .nan
-        let internedConstant: String = interned.models[0].s
+        let internedConstant = interned.models[0].s
         let internedEquality = (try? benchmark.measure(name: "== interned", bytes: 0) {
             interned.values.reduce(0) { $0 + ($1 == internedConstant ? 1 : 0) }
         }) ?? .nan
@@ -123,13 +123,13 @@ struct ConverterSection: BenchSection {
     }
 }
 
-final class PlainItem: JSONModel, DynamicMembers, @unchecked Sendable {
+final class PlainItem: JSONModel, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.s(String.self)
     }
 }
 
-final class InternedItem: JSONModel, DynamicMembers, @unchecked Sendable {
+final class InternedItem: JSONModel, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.s(String.self, enumValues: ["new", "in_progress_for_a_while", "done"])
     }
@@ -143,7 +143,7 @@ struct BenchStatus: JSONStringEnum {
     static let knownValues: [BenchStatus] = [.inProgress, .done]
 }
 
-final class TypedItem: JSONModel, DynamicMembers, @unchecked Sendable {
+final class TypedItem: JSONModel, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.s(BenchStatus.self, default: .done)
     }

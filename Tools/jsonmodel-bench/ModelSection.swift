@@ -5,11 +5,14 @@ import JSONModelKit
 /// `Codable` structs with exactly the same fields, on the statuses of the
 /// twitter documents.
 ///
-/// Three measurements, with the targets of the model engine's issue:
+/// Four measurements, with their targets:
 /// (a) parse and create the models, nothing read (≥ 3× faster than decoding);
 /// (b) parse, create, and read every declared property once (≥ 1.5× faster);
 /// (c) a second, cached read of one property against a stored-property read
-///     of the struct (at most 10× slower).
+///     of the struct (at most 10× slower);
+/// (d) the same cached read through the member the JSONModelAccessors plugin generates
+///     against a read by name, `model[property: "retweetCount"]`, both inlined at the
+///     call site (within 10% of each other: the member adds nothing).
 struct ModelSection: BenchSection {
     let name = "model"
     let summary = "JSONModel over JSONDocument vs JSONDecoder into Codable structs (twitter statuses)"
@@ -41,10 +44,13 @@ struct ModelSection: BenchSection {
               (b) + read every property each of the 10 status and 4 user properties read once
               (c) cached read           ns per read of retweetCount, \(readPasses) passes over the
                                         models after a first read, vs the struct's stored property
+              (d) typed / by name       the reads of (c) through the generated member (first column)
+                                        vs model[property: "retweetCount"] (second column)
             The two sides run in alternating pairs; times are medians, and the ratio is the median of
             the pairs' ratios (steadier on a shared machine than a ratio of medians).
             (a), (b): time of one document, ratio = Codable / ours (times faster).
             (c): ns per read, ratio = ours / Codable (times slower).
+            (d): ns per read, ratio = typed / by name, within 10% of 1.
 
 
             """
@@ -98,8 +104,7 @@ struct ModelSection: BenchSection {
             let structs = try? StatusSubset.decode(file.data)
         else { return }
         for model in models {
-            let first: Int = model.retweetCount
-            blackHole(first)
+            blackHole(model.retweetCount)
         }
         let reads = readPasses * models.count
         let cachedRead = attempt(&problems, file, "cached and stored reads") {
@@ -107,8 +112,7 @@ struct ModelSection: BenchSection {
                 var sum = 0
                 for _ in 0..<readPasses {
                     for model in opaque(models) {
-                        let count: Int = model.retweetCount
-                        sum &+= count
+                        sum &+= model.retweetCount
                     }
                 }
                 return sum
@@ -123,6 +127,29 @@ struct ModelSection: BenchSection {
             }
         }
         table.append([file.name, "(c) cached read"] + readRow(cachedRead, reads: reads))
+
+        // (d) The cached read of (c) through the generated member against the same read by name.
+        let typedRead = attempt(&problems, file, "typed and by-name reads") {
+            try benchmark.measurePair(name: "\(file.name) (d)", bytes: 0) {
+                var sum = 0
+                for _ in 0..<readPasses {
+                    for model in opaque(models) {
+                        sum &+= model.retweetCount
+                    }
+                }
+                return sum
+            } theirs: {
+                var sum = 0
+                for _ in 0..<readPasses {
+                    for model in opaque(models) {
+                        let count: Int = model[property: "retweetCount"]
+                        sum &+= count
+                    }
+                }
+                return sum
+            }
+        }
+        table.append([file.name, "(d) typed / by name, within 10%"] + parityRow(typedRead, reads: reads))
     }
 
     /// Cells for a paired time measurement whose target is a speed-up of at least `target`.
@@ -137,13 +164,30 @@ struct ModelSection: BenchSection {
     /// Cells for a paired per-read measurement whose target is a slow-down of at most 10×.
     private func readRow(_ pair: (ours: Double, theirs: Double, ratio: Double)?, reads: Int) -> [String] {
         let target = 10.0
-        let perRead = { (seconds: Double) in Format.decimal(seconds / Double(reads) * 1e9, digits: 2) + " ns" }
         guard let pair, pair.ratio > 0 else { return ["-", "-", "-", "≤ \(Format.ratio(target))", "-"] }
         let slowDown = 1 / pair.ratio
         return [
-            perRead(pair.ours), perRead(pair.theirs), Format.ratio(slowDown), "≤ \(Format.ratio(target))",
-            slowDown <= target ? "PASS" : "MISS",
+            perRead(pair.ours, reads: reads), perRead(pair.theirs, reads: reads), Format.ratio(slowDown),
+            "≤ \(Format.ratio(target))", slowDown <= target ? "PASS" : "MISS",
         ]
+    }
+
+    /// Cells for two paired per-read measurements that should cost the same: the ratio of the
+    /// first to the second within 10% of 1, either way.
+    private func parityRow(_ pair: (ours: Double, theirs: Double, ratio: Double)?, reads: Int) -> [String] {
+        let tolerance = 0.1
+        let target = Format.ratio(1 - tolerance) + "–" + Format.ratio(1 + tolerance)
+        guard let pair, pair.ratio > 0 else { return ["-", "-", "-", target, "-"] }
+        let ratio = 1 / pair.ratio
+        return [
+            perRead(pair.ours, reads: reads), perRead(pair.theirs, reads: reads), Format.ratio(ratio), target,
+            abs(ratio - 1) <= tolerance ? "PASS" : "MISS",
+        ]
+    }
+
+    /// Nanoseconds per read, for a run of `reads` reads that took `seconds`.
+    private func perRead(_ seconds: Double, reads: Int) -> String {
+        Format.decimal(seconds / Double(reads) * 1e9, digits: 2) + " ns"
     }
 }
 
@@ -157,7 +201,7 @@ private func opaque<T>(_ value: T) -> T {
 // MARK: - The models
 
 /// A status of twitter.json as a model: the fields of ``StatusSubset``.
-final class TwitterStatus: JSONModel, DynamicMembers, @unchecked Sendable {
+final class TwitterStatus: JSONModel, @unchecked Sendable {
     // @unchecked Sendable: restates JSONModel's; no stored properties of its own.
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int64.self)
@@ -187,20 +231,20 @@ final class TwitterStatus: JSONModel, DynamicMembers, @unchecked Sendable {
     /// Reads every declared property once, the user's included, and folds them
     /// into a number the same way as ``StatusSubset/checksum``.
     var checksum: Int {
-        let id: Int64 = self.id
-        let text: String = self.text
-        let createdAt: String = self.createdAt
-        let source: String = self.source
-        let inReplyToStatusID: Int64? = self.inReplyToStatusID
-        let user: TwitterUser = self.user
-        let userID: Int64 = user.id
-        let name: String = user.name
-        let screenName: String = user.screenName
-        let followersCount: Int = user.followersCount
-        let retweetCount: Int = self.retweetCount
-        let favoriteCount: Int = self.favoriteCount
-        let favorited: Bool = self.favorited
-        let language: String? = self.language
+        let id = self.id
+        let text = self.text
+        let createdAt = self.createdAt
+        let source = self.source
+        let inReplyToStatusID = self.inReplyToStatusID
+        let user = self.user
+        let userID = user.id
+        let name = user.name
+        let screenName = user.screenName
+        let followersCount = user.followersCount
+        let retweetCount = self.retweetCount
+        let favoriteCount = self.favoriteCount
+        let favorited = self.favorited
+        let language = self.language
         return StatusSubset.fold(
             id, text, createdAt, source, inReplyToStatusID, userID, name, screenName, followersCount,
             retweetCount, favoriteCount, favorited, language)
@@ -208,7 +252,7 @@ final class TwitterStatus: JSONModel, DynamicMembers, @unchecked Sendable {
 }
 
 /// The author of a ``TwitterStatus``.
-final class TwitterUser: JSONModel, DynamicMembers, @unchecked Sendable {
+final class TwitterUser: JSONModel, @unchecked Sendable {
     // @unchecked Sendable: restates JSONModel's; no stored properties of its own.
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int64.self)
@@ -272,7 +316,7 @@ struct StatusSubset: Codable, Sendable, Equatable {
 
     /// Copies every property of a model, to check both sides read the same values.
     init(model: TwitterStatus) {
-        let user: TwitterUser = model.user
+        let user = model.user
         self.init(
             id: model.id, text: model.text, createdAt: model.createdAt, source: model.source,
             inReplyToStatusID: model.inReplyToStatusID,

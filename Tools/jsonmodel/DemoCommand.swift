@@ -42,7 +42,7 @@ enum DemoCommand: Command {
 
         section("1. A lazy array builds an element when you first read it")
         let before = "\(orders)"
-        let name: String = orders[1].customer.name
+        let name = orders[1].customer.name
         let after = "\(orders)"
         rows([
             ("let orders = try Order.array(from: page[\"orders\"]!)", before),
@@ -52,10 +52,10 @@ enum DemoCommand: Command {
 
         let first = orders[0]
         section("2. Typed reads convert on first use, then come from the cache")
-        let id: UInt64 = first.id
-        let placedAt: Date? = first.placedAt
-        let items: [LineItem] = first.items
-        let total = items.reduce(Decimal(0)) { $0 + ($1.unitPrice as Decimal) * Decimal($1.quantity as Int) }
+        let id = first.id
+        let placedAt = first.placedAt
+        let items = first.items
+        let total = items.reduce(Decimal(0)) { $0 + $1.unitPrice * Decimal($1.quantity) }
         rows([
             ("let id: UInt64 = orders[0].id", "\(id)  (beyond Int64, exact)"),
             ("let placedAt: Date? = orders[0].placedAt",
@@ -64,22 +64,22 @@ enum DemoCommand: Command {
         ])
 
         section("3. description: one line, for logs")
-        let item: LineItem = items[0]
-        let shippingOfFirst: Shipping = first.shipping
+        let item = items[0]
+        let shippingOfFirst = first.shipping
         rows([("print(orders[0].items[0])", item.description), ("print(orders[0].shipping)", shippingOfFirst.description)])
 
         section("4. fullDescription: every property, nested models opened")
-        let customer: Customer = orders[1].customer
+        let customer = orders[1].customer
         Console.out(indented(customer.fullDescription))
 
         section("5. Polymorphism: each payment's \"method\" picks its class")
         rows(orders.indices.map { index in
-            ("orders[\(index)].payment", (orders[index].payment as Payment?).map(\.description) ?? "nil")
+            ("orders[\(index)].payment", orders[index].payment?.description ?? "nil")
         })
 
         section("6. A value that does not convert reads as the default and leaves a diagnostic")
-        let shipping: Shipping = orders[2].shipping
-        rows([("let price: Double = orders[2].shipping.price", "\(shipping.price as Double)")])
+        let shipping = orders[2].shipping
+        rows([("let price: Double = orders[2].shipping.price", "\(shipping.price)")])
         do {
             try orders[2].validate()
             Console.out("  (no diagnostics)")

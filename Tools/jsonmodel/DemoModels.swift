@@ -4,7 +4,7 @@ import JSONModelKit
 // The models `jsonmodel demo` reads `SampleData.storeOrders` with, declared as the README shows.
 
 /// One order of the sample page.
-final class Order: JSONModel, DynamicMembers, @unchecked Sendable {
+final class Order: JSONModel, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.id(UInt64.self)
         p.number(String.self)
@@ -19,7 +19,7 @@ final class Order: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
-final class Customer: JSONModel, DynamicMembers, @unchecked Sendable {
+final class Customer: JSONModel, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int.self)
         p.name(String.self)
@@ -30,7 +30,7 @@ final class Customer: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
-final class LineItem: JSONModel, DynamicMembers, @unchecked Sendable {
+final class LineItem: JSONModel, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.sku(String.self)
         p.title(String.self)
@@ -39,7 +39,7 @@ final class LineItem: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
-final class Shipping: JSONModel, DynamicMembers, @unchecked Sendable {
+final class Shipping: JSONModel, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.carrier(String.self)
         p.price(Double.self)
@@ -48,7 +48,7 @@ final class Shipping: JSONModel, DynamicMembers, @unchecked Sendable {
 }
 
 /// A payment; the JSON's `method` picks the subclass.
-class Payment: JSONModel, DynamicMembers, @unchecked Sendable {
+class Payment: JSONModel, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.method(String.self)
     }

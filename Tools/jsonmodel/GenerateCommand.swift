@@ -15,7 +15,8 @@ enum GenerateCommand: Command {
         a JSONModel subclass with its registration block for the top object and for each
         nested one. With --schema it prints the same models in the schema format that
         ModelSchema, ModelRegistry and 'jsonmodel validate' read. The same input always
-        gives the same output.
+        gives the same output. The classes get typed members when compiled in a target
+        with the JSONModelAccessors plugin, or from 'jsonmodel accessors'.
 
         A top object whose keys are data (ids, or many names of records of one shape) and
         whose values are all objects is [String: NAME]: model NAME describes its values,

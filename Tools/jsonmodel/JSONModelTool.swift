@@ -47,7 +47,7 @@ enum Console {
 struct JSONModelTool {
     static let commands: [any Command.Type] = [
         DemoCommand.self, ParseCommand.self, CheckSpecsCommand.self, DescribeCommand.self, GenerateCommand.self,
-        ValidateCommand.self,
+        ValidateCommand.self, AccessorsCommand.self,
     ]
 
     static var usage: String {
