@@ -39,8 +39,11 @@ let package = Package(
             name: "jsonmodel-bench", dependencies: ["JSONModelKit"], path: "Tools/jsonmodel-bench",
             swiftSettings: swiftSettings),
         .target(name: "ExampleModelsPlugin", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
+        // What the test targets share (test targets cannot share sources); in no product.
+        .target(name: "JSONModelKitTestSupport", swiftSettings: swiftSettings),
         .testTarget(
-            name: "JSONModelKitTests", dependencies: ["JSONModelKit"], path: "Tests/JSONModelKitTests",
+            name: "JSONModelKitTests", dependencies: ["JSONModelKit", "JSONModelKitTestSupport"],
+            path: "Tests/JSONModelKitTests",
             exclude: ["__Snapshots__", "Fixtures"],  // expected texts and samples the tests read by path
             swiftSettings: swiftSettings,
             // The plugin tests load plugins that leave JSONModelKit's symbols to the test program,

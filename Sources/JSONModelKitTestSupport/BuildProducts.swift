@@ -4,27 +4,30 @@ import Foundation
 /// running program: `/proc/self/exe` gives the products folder, and the Swift runtime it mapped
 /// (`<usr>/lib/swift/linux/libswiftCore.so`) gives the toolchain (`<usr>/bin`).
 ///
-/// Tests that compile against the built module or run a toolchain tool start here, and are
+/// The test targets share it through this target (test targets cannot share sources). Tests
+/// that compile against the built module or run a toolchain tool start here, and are
 /// skipped with the printed reason when something is missing.
-struct BuildProducts: Sendable {
+package struct BuildProducts: Sendable {
     /// The folder of the test program, where SwiftPM puts every product of the build
     /// (`.build/x86_64-unknown-linux-gnu/debug`).
-    let folder: URL
+    package let folder: URL
     /// The build's folder of modules (holds `JSONModelKit.swiftmodule`).
-    let modules: URL
+    package let modules: URL
     /// The toolchain's folder of programs (holds `swiftc` and `swift-symbolgraph-extract`).
-    let toolchain: URL
+    package let toolchain: URL
 
     /// Why the build or the toolchain could not be located.
-    struct Unavailable: Error, CustomStringConvertible {
-        let description: String
+    package struct Unavailable: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) { self.description = description }
     }
 
     /// The build and toolchain of this program, located once.
-    static let current: Result<BuildProducts, Unavailable> = Result { () throws(Unavailable) in try locate() }
+    package static let current: Result<BuildProducts, Unavailable> = Result { () throws(Unavailable) in try locate() }
 
     /// The toolchain program named `name`, when the toolchain has it.
-    func tool(_ name: String) throws(Unavailable) -> URL {
+    package func tool(_ name: String) throws(Unavailable) -> URL {
         let url = toolchain.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
             throw Unavailable(description: "no \(name) at \(url.path)")
