@@ -51,7 +51,9 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]),
         // Models read through the members the JSONModelAccessors plugin generates, and the generator itself.
         .testTarget(
-            name: "TypedModelTests", dependencies: ["JSONModelKit", "AccessorGeneration"], path: "Tests/TypedModelTests",
+            name: "TypedModelTests", dependencies: ["JSONModelKit", "AccessorGeneration", "JSONModelKitTestSupport"],
+            path: "Tests/TypedModelTests",
+            exclude: ["CompileFail"],  // models and clients the tests typecheck with swiftc, some of them wrong
             swiftSettings: swiftSettings, plugins: ["JSONModelAccessors"]),
     ],
     swiftLanguageModes: [.v6]

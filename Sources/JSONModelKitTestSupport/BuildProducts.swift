@@ -6,7 +6,8 @@ import Foundation
 ///
 /// The test targets share it through this target (test targets cannot share sources). Tests
 /// that compile against the built module or run a toolchain tool start here, and are
-/// skipped with the printed reason when something is missing.
+/// skipped with the printed reason when something is missing; ``Unavailable/isToolchainMissing``
+/// tells a missing toolchain, a reason to skip, from a build laid out unexpectedly.
 package struct BuildProducts: Sendable {
     /// The folder of the test program, where SwiftPM puts every product of the build
     /// (`.build/x86_64-unknown-linux-gnu/debug`).
@@ -19,8 +20,13 @@ package struct BuildProducts: Sendable {
     /// Why the build or the toolchain could not be located.
     package struct Unavailable: Error, CustomStringConvertible {
         package let description: String
+        /// Whether the toolchain (or one of its programs) is what is missing, rather than the build.
+        package let isToolchainMissing: Bool
 
-        package init(description: String) { self.description = description }
+        package init(description: String, isToolchainMissing: Bool = false) {
+            self.description = description
+            self.isToolchainMissing = isToolchainMissing
+        }
     }
 
     /// The build and toolchain of this program, located once.
@@ -30,7 +36,7 @@ package struct BuildProducts: Sendable {
     package func tool(_ name: String) throws(Unavailable) -> URL {
         let url = toolchain.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
-            throw Unavailable(description: "no \(name) at \(url.path)")
+            throw Unavailable(description: "no \(name) at \(url.path)", isToolchainMissing: true)
         }
         return url
     }
@@ -40,22 +46,24 @@ package struct BuildProducts: Sendable {
         let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let folder = program.deletingLastPathComponent()
         let modules = folder.appendingPathComponent("Modules")
-        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("JSONModelKit.swiftmodule").path) else {
-            throw Unavailable(description: "no JSONModelKit.swiftmodule in \(modules.path)")
-        }
         // Read to the end: /proc files report a size of zero.
         let maps = String(decoding: FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         guard let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
             let path = line.split(separator: " ").last
-        else { throw Unavailable(description: "the Swift runtime is not a shared library in this program") }
+        else {
+            throw Unavailable(description: "the Swift runtime is not a shared library in this program", isToolchainMissing: true)
+        }
         let toolchain = URL(fileURLWithPath: String(path)).deletingLastPathComponent()  // linux
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()  // usr
             .appendingPathComponent("bin")
         let products = BuildProducts(folder: folder, modules: modules, toolchain: toolchain)
         _ = try products.tool("swiftc")
+        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("JSONModelKit.swiftmodule").path) else {
+            throw Unavailable(description: "no JSONModelKit.swiftmodule in \(modules.path)")
+        }
         return products
         #else
-        throw Unavailable(description: "the build is located from /proc on Linux only")
+        throw Unavailable(description: "the build is located from /proc on Linux only", isToolchainMissing: true)
         #endif
     }
 }
