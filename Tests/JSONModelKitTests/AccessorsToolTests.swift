@@ -1,6 +1,7 @@
 import AccessorGeneration
 import Foundation
 import Testing
+import JSONModelKitTestSupport
 
 /// End-to-end tests of `jsonmodel accessors`: they run the built binary.
 @Suite("jsonmodel accessors")

@@ -2,6 +2,7 @@ import AccessorGeneration
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// Builds plugins with the toolchain that built this test program, against the module it
 /// built, so that they leave JSONModelKit's symbols to this (exporting) program.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// The public members of `JSONModel` as the toolchain's `swift-symbolgraph-extract` reads them
 /// from the built module, so that a member added to `JSONModel` without adding its name to

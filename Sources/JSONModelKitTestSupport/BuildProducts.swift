@@ -4,30 +4,39 @@ import Foundation
 /// running program: `/proc/self/exe` gives the products folder, and the Swift runtime it mapped
 /// (`<usr>/lib/swift/linux/libswiftCore.so`) gives the toolchain (`<usr>/bin`).
 ///
-/// Tests that compile against the built module or run a toolchain tool start here, and are
-/// skipped with the printed reason when something is missing.
-struct BuildProducts: Sendable {
+/// The test targets share it through this target (test targets cannot share sources). Tests
+/// that compile against the built module or run a toolchain tool start here, and are
+/// skipped with the printed reason when something is missing; ``Unavailable/isToolchainMissing``
+/// tells a missing toolchain, a reason to skip, from a build laid out unexpectedly.
+package struct BuildProducts: Sendable {
     /// The folder of the test program, where SwiftPM puts every product of the build
     /// (`.build/x86_64-unknown-linux-gnu/debug`).
-    let folder: URL
+    package let folder: URL
     /// The build's folder of modules (holds `JSONModelKit.swiftmodule`).
-    let modules: URL
+    package let modules: URL
     /// The toolchain's folder of programs (holds `swiftc` and `swift-symbolgraph-extract`).
-    let toolchain: URL
+    package let toolchain: URL
 
     /// Why the build or the toolchain could not be located.
-    struct Unavailable: Error, CustomStringConvertible {
-        let description: String
+    package struct Unavailable: Error, CustomStringConvertible {
+        package let description: String
+        /// Whether the toolchain (or one of its programs) is what is missing, rather than the build.
+        package let isToolchainMissing: Bool
+
+        package init(description: String, isToolchainMissing: Bool = false) {
+            self.description = description
+            self.isToolchainMissing = isToolchainMissing
+        }
     }
 
     /// The build and toolchain of this program, located once.
-    static let current: Result<BuildProducts, Unavailable> = Result { () throws(Unavailable) in try locate() }
+    package static let current: Result<BuildProducts, Unavailable> = Result { () throws(Unavailable) in try locate() }
 
     /// The toolchain program named `name`, when the toolchain has it.
-    func tool(_ name: String) throws(Unavailable) -> URL {
+    package func tool(_ name: String) throws(Unavailable) -> URL {
         let url = toolchain.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
-            throw Unavailable(description: "no \(name) at \(url.path)")
+            throw Unavailable(description: "no \(name) at \(url.path)", isToolchainMissing: true)
         }
         return url
     }
@@ -37,22 +46,24 @@ struct BuildProducts: Sendable {
         let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let folder = program.deletingLastPathComponent()
         let modules = folder.appendingPathComponent("Modules")
-        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("JSONModelKit.swiftmodule").path) else {
-            throw Unavailable(description: "no JSONModelKit.swiftmodule in \(modules.path)")
-        }
         // Read to the end: /proc files report a size of zero.
         let maps = String(decoding: FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         guard let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
             let path = line.split(separator: " ").last
-        else { throw Unavailable(description: "the Swift runtime is not a shared library in this program") }
+        else {
+            throw Unavailable(description: "the Swift runtime is not a shared library in this program", isToolchainMissing: true)
+        }
         let toolchain = URL(fileURLWithPath: String(path)).deletingLastPathComponent()  // linux
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()  // usr
             .appendingPathComponent("bin")
         let products = BuildProducts(folder: folder, modules: modules, toolchain: toolchain)
         _ = try products.tool("swiftc")
+        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("JSONModelKit.swiftmodule").path) else {
+            throw Unavailable(description: "no JSONModelKit.swiftmodule in \(modules.path)")
+        }
         return products
         #else
-        throw Unavailable(description: "the build is located from /proc on Linux only")
+        throw Unavailable(description: "the build is located from /proc on Linux only", isToolchainMissing: true)
         #endif
     }
 }

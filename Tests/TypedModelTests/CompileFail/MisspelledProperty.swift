@@ -1,0 +1,6 @@
+import JSONModelKit
+
+func greeting(for user: User) -> String {
+    let n = user.logn
+    return "Hello, \(n)"
+}

@@ -1,0 +1,6 @@
+import JSONModelKit
+
+func biography(of user: User) -> String {
+    let bio: String = user.bio
+    return bio
+}

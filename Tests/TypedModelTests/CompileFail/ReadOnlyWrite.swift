@@ -1,0 +1,7 @@
+import JSONModelKit
+
+func renumbered(_ user: User) -> User {
+    user.mutate { user in
+        user.id = 2
+    }
+}

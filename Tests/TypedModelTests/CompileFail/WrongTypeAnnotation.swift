@@ -1,0 +1,6 @@
+import JSONModelKit
+
+func label(for user: User) -> String {
+    let age: String = user.age
+    return age
+}

@@ -1,0 +1,82 @@
+import AccessorGeneration
+import Foundation
+import Testing
+
+/// Mistakes with typed members fail to build with a message naming the property, and a
+/// correct client builds: each client file of `CompileFail` is typechecked with the members
+/// generated for `CompileFail/Models.swift` (``Typechecker``).
+@Suite("Compile failures")
+struct CompileFailTests {
+    @Test(.enabled(if: Typechecker.available))
+    func correctClientTypechecks() throws {
+        let output = try Typechecker.typecheck(client: "CorrectClient.swift")
+        #expect(output.status == 0, "\(output.output)")
+        #expect(output.diagnostics.isEmpty, "\(output.output)")
+    }
+
+    @Test(.enabled(if: Typechecker.available))
+    func misspelledPropertyIsNoMember() throws {
+        let output = try Typechecker.typecheck(client: "MisspelledProperty.swift")
+        let read = try Typechecker.position(of: "user.logn", in: "MisspelledProperty.swift")
+        #expect(output.status != 0)
+        #expect(output.errors.map(\.message) == ["value of type 'User' has no member 'logn'"], "\(output.output)")
+        #expect(output.errors.map(\.line) == [read.line])
+    }
+
+    @Test(.enabled(if: Typechecker.available))
+    func wrongTypeAnnotationNamesBothTypesAtTheRead() throws {
+        let file = "WrongTypeAnnotation.swift"
+        let output = try Typechecker.typecheck(client: file)
+        let read = try Typechecker.position(of: "user.age", in: file)
+        #expect(output.status != 0)
+        let error = try #require(output.errors.first, "\(output.output)")
+        #expect(output.errors.count == 1, "\(output.output)")
+        #expect(error.message == "cannot convert value of type 'Int' to specified type 'String'")
+        #expect(error.file == file)
+        #expect(error.line == read.line)
+        #expect(read.columns.contains(error.column), "column \(error.column) is outside user.age at \(read.columns)")
+        // Under the first line the compiler quotes the source line, which names the property.
+        let quoted = output.output.split(separator: "\n").contains { line in
+            line.drop { $0 == " " }.hasPrefix("\(read.line) | ") && line.hasSuffix(read.text)
+        }
+        #expect(quoted, "no quoted line \(read.line) in:\n\(output.output)")
+    }
+
+    @Test(.enabled(if: Typechecker.available))
+    func writeToReadOnlyPropertyIsGetOnly() throws {
+        let output = try Typechecker.typecheck(client: "ReadOnlyWrite.swift")
+        let write = try Typechecker.position(of: "user.id = 2", in: "ReadOnlyWrite.swift")
+        #expect(output.status != 0)
+        #expect(output.errors.map(\.message) == ["cannot assign to property: 'id' is a get-only property"], "\(output.output)")
+        #expect(output.errors.map(\.line) == [write.line])
+    }
+
+    @Test(.enabled(if: Typechecker.available))
+    func optionalReadAsNonOptionalMustBeUnwrapped() throws {
+        let output = try Typechecker.typecheck(client: "OptionalAsNonOptional.swift")
+        let read = try Typechecker.position(of: "user.bio", in: "OptionalAsNonOptional.swift")
+        #expect(output.status != 0)
+        #expect(
+            output.errors.map(\.message) == ["value of optional type 'String?' must be unwrapped to a value of type 'String'"],
+            "\(output.output)")
+        #expect(output.errors.map(\.line) == [read.line])
+        #expect(output.errors.allSatisfy { read.columns.contains($0.column) })
+    }
+
+    /// No compiler involved: the generator reports the name itself, at the declaration.
+    @Test func nameOfAJSONModelMemberIsAGeneratorError() throws {
+        let file = "CollidingName.swift"
+        let generated = try Typechecker.accessors(for: [file])
+        let declaration = try Typechecker.position(of: "p.description(", in: file)
+        #expect(generated.hasErrors)
+        let error = try #require(generated.diagnostics.first { $0.severity == .error }, "\(generated.diagnostics)")
+        #expect(generated.diagnostics.count == 1, "\(generated.diagnostics)")
+        #expect(error.file == file)
+        #expect(error.line == declaration.line)
+        #expect(error.message.contains("'description' is a member of JSONModel"), "\(error)")
+        #expect(error.description.hasPrefix("\(file):\(declaration.line):"))
+        // The other property still gets its member; the colliding one gets none.
+        #expect(generated.source.contains("var name: String"))
+        #expect(!generated.source.contains("var description"))
+    }
+}

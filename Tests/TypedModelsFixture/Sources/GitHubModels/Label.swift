@@ -1,0 +1,13 @@
+import JSONModelKit
+
+/// A label of an issue.
+public final class Label: JSONModel, @unchecked Sendable {
+    public override class func properties(_ p: PropertyRegistrar) {
+        p.id(Int64.self, readOnly: true)
+        p.name(String.self)
+        p.color(String.self)
+        // `description` is a member of JSONModel: the property takes another name, the key stays.
+        p.summary(String?.self, jsonPath: "description")
+        p.isDefault(Bool.self, jsonPath: "default")
+    }
+}
