@@ -17,6 +17,8 @@ extension ModelRegistry {
     ///
     /// - a file that cannot be read, is not JSON, or is not a schema (unknown keys and
     ///   options, options of the wrong JSON type, bad paths, bad type expressions);
+    /// - a type nested more than 32 levels (``ModelSchema/maximumTypeNesting``; each `[T]`,
+    ///   `[String: T]` and `?` is one) or with nested optionals (`Int??`);
     /// - a type name that is neither built in nor a model of the batch, a registered schema
     ///   model or a registered model class;
     /// - `extends` naming an unknown model or a compiled class, or forming a cycle;
@@ -159,6 +161,9 @@ struct SchemaBatch: Sendable {
         var byName: [String: Entry] = [:]
         /// Names whose model is new (not already registered identically), in batch order.
         var fresh: [String] = []
+        /// Models refused before their properties are looked at: their types nest too deep
+        /// (checked first, without recursion: everything after walks types recursively).
+        var refused: Set<String> = []
 
         // Names: unique in the batch, free in the registry (or holding this very definition).
         for entry in entries {
@@ -169,6 +174,13 @@ struct SchemaBatch: Sendable {
                 continue
             }
             byName[name] = entry
+            for property in entry.model.properties {
+                if let message = property.type.nestingProblem {
+                    problems.append(ModelSchemaError("the type " + message, model: name, property: property.name, file: entry.file))
+                    refused.insert(name)
+                }
+            }
+            if refused.contains(name) { continue }
             if let registered = registry.schemaDefinition(named: name) {
                 if registered != entry.model {
                     problems.append(problem("a different model of this name is already registered", entry: entry))
@@ -191,6 +203,7 @@ struct SchemaBatch: Sendable {
         var resolved: [String: [PropertyDeclaration]?] = [:]
         func declarations(of model: ModelSchema.Model) -> [PropertyDeclaration]? {
             if let known = resolved[model.name] { return known }  // problems are reported once
+            if refused.contains(model.name) { return nil }  // reported already
             var list: [PropertyDeclaration] = []
             var failed = false
             for property in model.properties {
@@ -229,6 +242,7 @@ struct SchemaBatch: Sendable {
                 options: options
             ).checkingStructure()
         }
+        /// Recursion bounded by `ModelSchema.maximumTypeNesting`: deeper types were refused above.
         func resolve(_ type: ModelSchema.TypeName, fail: (String) -> ModelSchemaError) throws(ModelSchemaError) -> PropertyType {
             switch type {
             case .array(let element): return .array(try resolve(element, fail: fail))

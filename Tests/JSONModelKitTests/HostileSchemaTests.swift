@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// Schemas from third parties: whatever loads works, and whatever would not work is refused when
+/// loading, naming the file, model and property; never a trap, a stack overflow, a hang, or memory
+/// out of proportion to the schema. The limits are ``ModelSchema/maximumTypeNesting`` and
+/// ``ModelSchema/maximumExtendsDepth``.
+@Suite("Hostile schemas", .timeLimit(.minutes(3)))
+struct HostileSchemaTests {
+    /// Registers `text` in a new registry; returns the registry or the first problem.
+    static func register(_ text: String) -> Result<ModelRegistry, ModelSchemaError> {
+        let registry = ModelRegistry()
+        do {
+            try registry.register(ModelSchema(string: text))
+            return .success(registry)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// One model `M` with one property `x` of `type`, and a model `A` for model types.
+    static func schema(type: String, default value: String? = nil) -> String {
+        let defaultText = value.map { #", "default": \#($0)"# } ?? ""
+        return #"""
+            {"models": [{"name": "A", "properties": [{"name": "n", "type": "Int"}]},
+                        {"name": "M", "properties": [{"name": "x", "type": "\#(type)"\#(defaultText)}]}]}
+            """#
+    }
+
+    /// Seconds of this thread's CPU time `body` takes (other tests running meanwhile do not count).
+    static func seconds<T>(_ body: () throws -> T) rethrows -> (value: T, seconds: Double) {
+        try HostileInputs.threadCPUTime(body)
+    }
+
+    // MARK: - Type nesting (item 1)
+
+    /// `Int` and 24 `?` used to register, then stall 22 s in the runtime's nested-Optional casts
+    /// on the first read (doubling per `?`); 5,000 `?` overflowed the stack in type resolution.
+    @Test(arguments: [2, 24, 30, 5_000, 1_000_000])
+    func nestedOptionalsAreRefused(_ marks: Int) throws {
+        let type = "Int" + String(repeating: "?", count: marks)
+        let (result, seconds) = Self.seconds { Self.register(Self.schema(type: type)) }
+        guard case .failure(let error) = result else {
+            Issue.record("\(marks) ? registered")
+            return
+        }
+        #expect(error.model == "M" && error.property == "x")
+        #expect(error.message.contains("nests optionals"), "\(error)")
+        #expect(error.message.utf8.count < 300, "the message quotes the whole type")
+        #expect(seconds < 1)
+    }
+
+    @Test func typeNestingIsLimitedForBracketsAndOptionalsTogether() throws {
+        let limit = ModelSchema.maximumTypeNesting
+        #expect(limit == 32)
+        // 16 arrays, each of an optional: 32 levels, the deepest accepted.
+        let deepest = String(repeating: "[", count: limit / 2) + "Int?" + String(repeating: "]?", count: limit / 2 - 1) + "]"
+        #expect(try ModelSchema.TypeName(parsing: deepest).nestingLevels == limit)
+        let tooDeep = [
+            deepest + "?",
+            String(repeating: "[", count: limit + 1) + "Int" + String(repeating: "]", count: limit + 1),
+            String(repeating: "[String: ", count: limit) + "Int?" + String(repeating: "]", count: limit),
+            String(repeating: "[", count: 100_000) + "Int" + String(repeating: "]", count: 100_000),
+        ]
+        for type in tooDeep {
+            guard case .failure(let error) = Self.register(Self.schema(type: type)) else {
+                Issue.record("\(type.prefix(60))… registered")
+                continue
+            }
+            #expect(error.model == "M" && error.property == "x")
+            #expect(error.message.contains("more than 32 levels"), "\(error)")
+        }
+        // Exactly at the limit: brackets only, and brackets with optionals.
+        for type in [deepest, String(repeating: "[", count: limit) + "Int" + String(repeating: "]", count: limit)] {
+            guard case .success = Self.register(Self.schema(type: type)) else {
+                Issue.record("\(type) was refused")
+                continue
+            }
+        }
+    }
+
+    /// The deepest accepted type reads, writes and outputs at once.
+    @Test func theDeepestAcceptedTypeReadsFast() throws {
+        let levels = ModelSchema.maximumTypeNesting / 2
+        for inner in ["Int?", "A?"] {
+            let type = String(repeating: "[String: ", count: levels) + inner + String(repeating: "]?", count: levels - 1) + "]"
+            let registry = try Self.register(Self.schema(type: type)).get()
+            var value: JSONValue = inner == "A?" ? ["n": 7] : 7
+            for _ in 0..<levels { value = ["k": value] }
+            let (json, seconds) = try Self.seconds {
+                let model = try registry.makeModel(named: "M", json: ["x": value])
+                #expect(model.value(forProperty: "x") != nil)
+                #expect(model.diagnostics.isEmpty)
+                let copy = try registry.makeModel(named: "M", json: ["x": value], mutable: true)
+                try copy.set(copy.value(forProperty: "x"), forProperty: "x")
+                return copy.json()
+            }
+            print("hostile schemas: \(type): read, write and output in \(HostileInputs.format(seconds)) s CPU")
+            #expect(json == ["x": value])
+            #expect(seconds < 1, "\(type): \(seconds) s")
+        }
+    }
+
+    /// A schema built in code is not bounded by a parser: its types are checked without recursing.
+    @Test func typesBuiltInCodeAreCheckedWithoutRecursion() throws {
+        var deep = ModelSchema.TypeName.named("Int")
+        for level in 0..<2_000 { deep = level.isMultiple(of: 2) ? .array(deep) : .optional(deep) }
+        var doubled = ModelSchema.TypeName.named("Int")
+        doubled = .optional(.optional(doubled))
+        for type in [deep, doubled] {
+            let property = ModelSchema.Property(
+                name: "x", type: type, paths: [], defaultValue: nil, enumValues: nil, serialize: true, readOnly: false,
+                dateFormat: nil, embedPath: nil, converter: nil, inverse: nil, group: false)
+            let schema = ModelSchema(models: [ModelSchema.Model(name: "M", extends: nil, discriminator: nil, properties: [property])])
+            let registry = ModelRegistry()
+            #expect(throws: ModelSchemaError.self) { try registry.register(schema) }
+            #expect(registry.schemaMetadata(named: "M") == nil)
+        }
+    }
+
+    /// From a file: the problem names file, model and property.
+    @Test func aTooDeepTypeInAFileNamesFileModelAndProperty() throws {
+        let folder = try SchemaFolder(["deep.json": Self.schema(type: "Int" + String(repeating: "?", count: 5_000))])
+        defer { folder.remove() }
+        do {
+            try ModelRegistry().loadSchemas(at: folder.url)
+            Issue.record("loaded")
+        } catch {
+            #expect(error.problems.count == 1)
+            #expect(error.problems.first?.file == folder.path("deep.json"))
+            #expect(error.problems.first?.model == "M" && error.problems.first?.property == "x")
+        }
+    }
+}
