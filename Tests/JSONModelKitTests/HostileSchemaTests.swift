@@ -132,4 +132,57 @@ struct HostileSchemaTests {
             #expect(error.problems.first?.model == "M" && error.problems.first?.property == "x")
         }
     }
+
+    // MARK: - Defaults of model types (items 2 and 15)
+
+    /// Each registered, then reading `x` on `{}` stopped the process: "M.x has no usable default".
+    @Test(arguments: [
+        ("A?", "5"), ("A", "5"), ("A", "null"), ("A", "[]"), ("A?", "\"text\""),
+        ("[String: A]", "{\"k\": 5}"), ("[String: A]", "[]"), ("[String: A?]", "{\"k\": true}"),
+        ("[A]", "{}"), ("[A]", "[1]"), ("[A]", "[null]"), ("[A]", "[{}, 2]"), ("[A?]", "[5]"), ("[[A]]", "[[{}], [3]]"),
+        ("[A]?", "5"),
+    ])
+    func modelDefaultsThatAreNotObjectsAreRefused(_ type: String, _ value: String) throws {
+        guard case .failure(let error) = Self.register(Self.schema(type: type, default: value)) else {
+            Issue.record("\(type) with default \(value) registered")
+            return
+        }
+        #expect(error.model == "M" && error.property == "x", "\(error)")
+        #expect(error.message.hasPrefix("the default"), "\(error)")
+        #expect(error.message.contains("is not a valid \(type)"), "\(error)")
+    }
+
+    @Test(arguments: [
+        ("A?", "{\"n\": 2}", "{\"n\": 2}"), ("A?", "null", "null"), ("A", "{}", "{}"),
+        ("[A]", "[{\"n\": 1}, {}]", "[{\"n\": 1}, {}]"), ("[A?]", "[null, {}]", "[null, {}]"),
+        ("[String: A]", "{\"k\": {\"n\": 3}}", "{\"k\": {\"n\": 3}}"), ("[[A]]", "[[{}], []]", "[[{}], []]"),
+        ("[A]?", "null", "null"),
+    ])
+    func modelDefaultsThatAreObjectsRead(_ type: String, _ value: String, _ expected: String) throws {
+        let registry = try Self.register(Self.schema(type: type, default: value)).get()
+        let model = try registry.makeModel(named: "M", json: [:])
+        let json = try JSONDocument(data: Data(expected.utf8)).root.value
+        #expect(model.jsonValue(forProperty: "x") == json, "\(type)")
+        #expect(model.diagnostics.isEmpty)
+    }
+
+    /// The same check guards compiled declarations: the registration block cannot express such a
+    /// default, but the metadata refuses one however it comes.
+    @Test func compiledDeclarationsWithANonObjectModelDefaultAreProblems() {
+        final class Item: JSONModel, DynamicMembers, @unchecked Sendable {
+            override class func properties(_ p: PropertyRegistrar) { p.n(Int.self) }
+        }
+        let declarations: [(PropertyType, JSONValue)] = [
+            (.model(Item.self), 5), (.optional(.model(Item.self)), "x"), (.array(.model(Item.self)), [1]),
+            (.dictionary(.model(Item.self)), ["k": [1]]),
+        ]
+        for (type, value) in declarations {
+            let metadata = ModelMetadata(
+                modelName: "Holder", modelType: JSONModel.self,
+                declarations: [(PropertyDeclaration(name: "item", type: type, defaultValue: value), "Holder")])
+            #expect(metadata.problems.count == 1, "\(type)")
+            #expect(metadata.properties.isEmpty)
+            #expect(metadata.problems.first?.message.hasPrefix("the default") == true)
+        }
+    }
 }

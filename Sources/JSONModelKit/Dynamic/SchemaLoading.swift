@@ -28,7 +28,9 @@ extension ModelRegistry {
     ///   `description`, `hash`, …); name it otherwise and keep the key with `"jsonPath"`;
     /// - options that do not suit their property (`enumValues` on a non-`String`,
     ///   `dateFormat` on a non-`Date`, `inverse` on a non-model, an invalid date pattern, a
-    ///   default that does not convert, two writable properties on one JSON path, …);
+    ///   default that does not convert, two writable properties on one JSON path, …); the
+    ///   default of a type holding models must hold objects where the models are (`{}` for
+    ///   `Customer?`, `[{}]` for `[Line]`; `5` or `[1]` is refused);
     /// - discriminators naming unknown models or compiled classes.
     ///
     /// Loading a model again with an identical definition is allowed and changes nothing, so
