@@ -185,4 +185,17 @@ struct HostileSchemaTests {
             #expect(metadata.problems.first?.message.hasPrefix("the default") == true)
         }
     }
+
+    @Test func modelsMayNotBeNamedLikeBuiltInTypes() throws {
+        for name in ModelRegistry.builtinTypes.keys.sorted() {
+            let text = #"{"models": [{"name": "\#(name)", "properties": [{"name": "n", "type": "Int?"}]}]}"#
+            guard case .failure(let error) = Self.register(text) else {
+                Issue.record("a model named \(name) registered")
+                continue
+            }
+            #expect(error == ModelSchemaError("\"\(name)\" is a built-in type; a model cannot be named so", model: name))
+        }
+        // Names that merely resemble one are fine.
+        #expect(throws: Never.self) { _ = try Self.register(#"{"models": [{"name": "Integer"}, {"name": "date"}]}"#).get() }
+    }
 }

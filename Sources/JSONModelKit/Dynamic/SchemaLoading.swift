@@ -22,8 +22,9 @@ extension ModelRegistry {
     /// - a type name that is neither built in nor a model of the batch, a registered schema
     ///   model or a registered model class;
     /// - `extends` naming an unknown model or a compiled class, or forming a cycle;
-    /// - a model name declared twice in the batch, or taken by a registered model class or by
-    ///   a registered schema model with a different definition;
+    /// - a model name declared twice in the batch, taken by a registered model class or by
+    ///   a registered schema model with a different definition, or a built-in type's name
+    ///   (`Int`, `String`, `Date`, …), which a property type could never refer to;
     /// - a property named like a member of ``JSONModel`` (``JSONModel/reservedPropertyNames``:
     ///   `description`, `hash`, …); name it otherwise and keep the key with `"jsonPath"`;
     /// - options that do not suit their property (`enumValues` on a non-`String`,
@@ -164,7 +165,8 @@ struct SchemaBatch: Sendable {
         /// Names whose model is new (not already registered identically), in batch order.
         var fresh: [String] = []
         /// Models refused before their properties are looked at: their types nest too deep
-        /// (checked first, without recursion: everything after walks types recursively).
+        /// (checked first, without recursion: everything after walks types recursively) or
+        /// they take a built-in type's name.
         var refused: Set<String> = []
 
         // Names: unique in the batch, free in the registry (or holding this very definition).
@@ -181,6 +183,10 @@ struct SchemaBatch: Sendable {
                     problems.append(ModelSchemaError("the type " + message, model: name, property: property.name, file: entry.file))
                     refused.insert(name)
                 }
+            }
+            if ModelRegistry.builtinTypes[name] != nil {
+                problems.append(problem("\"\(name)\" is a built-in type; a model cannot be named so", entry: entry))
+                refused.insert(name)
             }
             if refused.contains(name) { continue }
             if let registered = registry.schemaDefinition(named: name) {
