@@ -198,4 +198,54 @@ struct HostileSchemaTests {
         // Names that merely resemble one are fine.
         #expect(throws: Never.self) { _ = try Self.register(#"{"models": [{"name": "Integer"}, {"name": "date"}]}"#).get() }
     }
+
+    // MARK: - Discriminators (item 4)
+
+    @Test func discriminatorTargetsMustExtendTheModel() throws {
+        let text = #"""
+            {"models": [
+              {"name": "Invoice", "discriminator": {"jsonPath": "kind", "map": {"other": "Other", "credit": "Credit"}},
+               "properties": [{"name": "total", "type": "Decimal"}]},
+              {"name": "Credit", "extends": "Invoice"},
+              {"name": "Other", "properties": [{"name": "note", "type": "String"}]}]}
+            """#
+        let folder = try SchemaFolder(["billing.json": text])
+        defer { folder.remove() }
+        let registry = ModelRegistry()
+        do {
+            try registry.loadSchemas(at: folder.url)
+            Issue.record("loaded")
+        } catch {
+            #expect(error.problems == [
+                ModelSchemaError(
+                    "the discriminator maps \"other\" to \"Other\", which does not extend \"Invoice\"",
+                    model: "Invoice", file: folder.path("billing.json"))
+            ])
+        }
+        #expect(registry.schemaMetadata(named: "Invoice") == nil)
+    }
+
+    /// A registered model that does not extend is refused too; one extending through a chain is fine.
+    @Test func discriminatorTargetsMayExtendThroughAChain() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: #"""
+            {"models": [{"name": "Base", "properties": [{"name": "kind", "type": "String"}]},
+                        {"name": "Loose", "properties": [{"name": "kind", "type": "String"}]}]}
+            """#))
+        #expect(throws: ModelSchemaError("the discriminator maps \"l\" to \"Loose\", which does not extend \"Root\"", model: "Root")) {
+            try registry.register(ModelSchema(string: #"""
+                {"models": [{"name": "Root", "extends": "Base", "discriminator": {"jsonPath": "kind", "map": {"l": "Loose"}}}]}
+                """#))
+        }
+        try registry.register(ModelSchema(string: #"""
+            {"models": [
+              {"name": "Root", "extends": "Base", "discriminator": {"jsonPath": "kind", "map": {"leaf": "Leaf", "root": "Root"}}},
+              {"name": "Middle", "extends": "Root"},
+              {"name": "Leaf", "extends": "Middle", "properties": [{"name": "depth", "type": "Int"}]}]}
+            """#))
+        let leaf = try registry.makeModel(named: "Root", json: ["kind": "leaf", "depth": 2])
+        #expect(leaf.modelName == "Leaf")
+        #expect(leaf.value(forProperty: "depth") as? Int == 2)
+        #expect(try registry.makeModel(named: "Root", json: ["kind": "root"]).modelName == "Root")
+    }
 }

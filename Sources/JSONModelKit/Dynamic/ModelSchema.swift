@@ -29,8 +29,8 @@ import Foundation
 /// `T?`, nested at most 32 levels (``maximumTypeNesting``) with one `?` per level. Property
 /// options: `jsonPath` (dotted text or a list of keys and indices), `anyOf`, `default`,
 /// `enumValues`, `serialize`, `readOnly`, `dateFormat`, `embedPath`, `converter`, `inverse`,
-/// `group`. A model may have `extends` and a `discriminator`. A model may not take a built-in
-/// type's name.
+/// `group`. A model may have `extends` and a `discriminator`, whose models must extend it. A
+/// model may not take a built-in type's name.
 public struct ModelSchema: Sendable, Equatable {
     /// The models, in the order the schema lists them.
     public var models: [Model]

@@ -32,7 +32,8 @@ extension ModelRegistry {
     ///   default that does not convert, two writable properties on one JSON path, …); the
     ///   default of a type holding models must hold objects where the models are (`{}` for
     ///   `Customer?`, `[{}]` for `[Line]`; `5` or `[1]` is refused);
-    /// - discriminators naming unknown models or compiled classes.
+    /// - discriminators naming unknown models or compiled classes, or mapping a tag to a model
+    ///   that does not extend the discriminating one (directly or through a chain).
     ///
     /// Loading a model again with an identical definition is allowed and changes nothing, so
     /// loading the same folder twice succeeds. A converter name (`"converter": "cents"`) is
@@ -269,6 +270,18 @@ struct SchemaBatch: Sendable {
             return " (did you mean \"\(close)\"?)"
         }
 
+        /// Whether `model` is `ancestor` or extends it, directly or through a chain.
+        func isModel(_ model: ModelSchema.Model, extending ancestor: String) -> Bool {
+            var current = model
+            var seen: Set<String> = []
+            while seen.insert(current.name).inserted {
+                if current.name == ancestor { return true }
+                guard let parent = current.extends, let next = definition(of: parent) else { return false }
+                current = next
+            }
+            return false
+        }
+
         // Ancestors, root first; nil after reporting an unknown parent or a cycle (once per cycle).
         var reportedCycles: Set<Set<String>> = []
         func chain(of model: ModelSchema.Model) -> [ModelSchema.Model]? {
@@ -311,6 +324,12 @@ struct SchemaBatch: Sendable {
                         ? "the discriminator names the model class \"\(target)\"; it may name only schema models"
                         : "the discriminator names unknown model \"\(target)\"" + suggestion(for: target)
                     problems.append(problem(message, entry: entry))
+                }
+                // A chosen model stands where this one was asked for, so it must have its properties.
+                for (tag, target) in discriminator.map.sorted(by: { $0.key < $1.key }) {
+                    guard let chosen = definition(of: target), !isModel(chosen, extending: name) else { continue }
+                    problems.append(problem(
+                        "the discriminator maps \"\(tag)\" to \"\(target)\", which does not extend \"\(name)\"", entry: entry))
                 }
             }
             guard let ancestors = chain(of: model) else { continue }
