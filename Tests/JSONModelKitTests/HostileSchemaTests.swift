@@ -28,6 +28,16 @@ struct HostileSchemaTests {
             """#
     }
 
+    /// The problems of loading `text` as a schema file; none when it loads.
+    static func problems(loading text: String) -> [ModelSchemaError] {
+        do {
+            try loadSchemaText(text)
+            return []
+        } catch {
+            return error.problems
+        }
+    }
+
     /// Seconds of this thread's CPU time `body` takes (other tests running meanwhile do not count).
     static func seconds<T>(_ body: () throws -> T) rethrows -> (value: T, seconds: Double) {
         try HostileInputs.threadCPUTime(body)
@@ -247,5 +257,151 @@ struct HostileSchemaTests {
         #expect(leaf.modelName == "Leaf")
         #expect(leaf.value(forProperty: "depth") as? Int == 2)
         #expect(try registry.makeModel(named: "Root", json: ["kind": "root"]).modelName == "Root")
+    }
+
+    // MARK: - Cost (item 9)
+
+    /// `{"name": "M1", "extends": "M0", …}`, each model one property.
+    static func chain(_ count: Int, prefix: String = "M") -> [String] {
+        (0..<count).map { index in
+            let extends = index == 0 ? "" : #""extends": "\#(prefix)\#(index - 1)", "#
+            return #"{"name": "\#(prefix)\#(index)", \#(extends)"properties": [{"name": "p\#(index)", "type": "Int"}]}"#
+        }
+    }
+
+    static func schema(models: [String]) -> String { #"{"models": ["# + models.joined(separator: ",\n") + "]}" }
+
+    /// A chain of 2,000 models took 12.9 s and 2.3 GB (every model rebuilt every inherited
+    /// property); it is now refused at once, at the first model past the limit.
+    @Test func aLongExtendsChainIsRefusedAtOnce() throws {
+        let limit = ModelSchema.maximumExtendsDepth
+        #expect(limit == 16)
+        let text = Self.schema(models: Self.chain(2_000))
+        let (result, seconds) = Self.seconds { Self.problems(loading: text) }
+        print("hostile schemas: 2,000-model extends chain (\(text.utf8.count) bytes) refused in \(HostileInputs.format(seconds)) s CPU")
+        #expect(result.count == 1, "one problem per chain, not one per model")
+        #expect(result.first?.model == "M\(limit + 1)")
+        #expect(result.first?.message == "\"extends\" gives the model more than \(limit) ancestors: M\(limit + 1) → M\(limit) → … → M0")
+        #expect(seconds < 2, "\(seconds) s")
+    }
+
+    /// 2,000 models in chains of the deepest accepted length load quickly, and the deepest
+    /// reads the root's property.
+    @Test func manyChainsAtTheLimitLoadQuickly() throws {
+        let length = ModelSchema.maximumExtendsDepth + 1
+        let models = (0..<(2_000 / length)).flatMap { Self.chain(length, prefix: "C\($0)_") }
+        let text = Self.schema(models: models)
+        let registry = ModelRegistry()
+        let (names, seconds) = try Self.seconds { try loadSchemaText(text, into: registry) }
+        print("hostile schemas: \(models.count) models in chains of \(length) (\(text.utf8.count) bytes) loaded in \(HostileInputs.format(seconds)) s CPU")
+        #expect(names.count == models.count)
+        #expect(seconds < 2, "\(seconds) s")
+        let last = length - 1
+        let model = try registry.makeModel(named: "C0_\(last)", json: ["p0": 1, "p\(last)": 2])
+        #expect(model.value(forProperty: "p0") as? Int == 1 && model.value(forProperty: "p\(last)") as? Int == 2)
+        #expect(registry.schemaMetadata(named: "C0_\(last)")?.properties.count == length)
+    }
+
+    /// Memory: peak growth while loading, measured in a child process (other tests run in parallel here).
+    @Test func loadingLongChainsTakesMemoryInProportion() throws {
+        guard let report = try SchemaMemoryChild.measure() else { return }
+        print("hostile schemas: memory: \(report)")
+        #expect(report.passed, "\(report)")
+        // The refused 2,000-chain, then 2,000 models in chains at the limit (about 18,000 properties
+        // counting inherited ones): about 15 MB, where the 2,000-chain alone took 2.3 GB.
+        #expect(report.peakGrowth < 48_000_000, "\(report)")
+    }
+
+    /// Runs the memory workload when started by ``SchemaMemoryChild/measure()``; skipped otherwise.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[SchemaMemoryChild.reportVariable] != nil))
+    func childLoadsLongChains() throws {
+        guard let path = ProcessInfo.processInfo.environment[SchemaMemoryChild.reportVariable] else { return }
+        let refused = Self.schema(models: Self.chain(2_000))
+        let length = ModelSchema.maximumExtendsDepth + 1
+        let accepted = Self.schema(models: (0..<(2_000 / length)).flatMap { Self.chain(length, prefix: "C\($0)_") })
+        MemoryChild.resetPeak()
+        let before = MemoryChild.status("VmRSS")
+        let registry = ModelRegistry()
+        let refusedOK = (try? loadSchemaText(refused, into: registry)) == nil
+        let acceptedOK = (try? loadSchemaText(accepted, into: registry))?.count == 2_000 / length * length
+        let peak = MemoryChild.status("VmHWM")
+        withExtendedLifetime(registry) {}
+        try "growth \(peak - before)\npassed \(refusedOK && acceptedOK)\n".write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// 10,000 models each naming an unknown type took 4.9 s to report (each "did you mean" scanned
+    /// every name); now linear.
+    @Test func tenThousandUnknownTypesAreReportedQuickly() throws {
+        let count = 10_000
+        let models = (0..<count).map { #"{"name": "M\#($0)", "properties": [{"name": "p", "type": "Unknown\#($0)"}]}"# }
+            + [#"{"name": "Known", "properties": [{"name": "p", "type": "known"}]}"#]
+        let text = Self.schema(models: models)
+        let (problems, seconds) = Self.seconds { Self.problems(loading: text) }
+        print("hostile schemas: \(count) unknown type names (\(text.utf8.count) bytes) reported in \(HostileInputs.format(seconds)) s CPU")
+        #expect(problems.count == count + 1)
+        #expect(problems.first?.message == "unknown type \"Unknown0\"")
+        #expect(problems.last?.message == "unknown type \"known\" (did you mean \"Known\"?)")
+        #expect(seconds < 1, "\(seconds) s")
+    }
+}
+
+/// Loads `text` as a schema file into `registry` (a new one by default), then removes the file.
+@discardableResult
+func loadSchemaText(_ text: String, into registry: ModelRegistry = ModelRegistry()) throws(SchemaLoadingError) -> [String] {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("jsonmodelkit-hostile-\(UUID().uuidString).json")
+    try? Data(text.utf8).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try registry.loadSchemas(at: url)
+}
+
+/// Starts this test binary again to load long chains alone, and reads the peak memory growth.
+enum SchemaMemoryChild {
+    static let reportVariable = "JSONMODELKIT_SCHEMA_MEMORY_REPORT"
+
+    struct Report: CustomStringConvertible {
+        var peakGrowth: Int
+        var passed: Bool
+        var description: String { String(format: "peak growth %.1f MB, checks %@", Double(peakGrowth) / 1e6, passed ? "passed" : "failed") }
+    }
+
+    static func measure() throws -> Report? {
+        guard FileManager.default.fileExists(atPath: "/proc/self/status") else {
+            print("note: no /proc on this system; the schema memory test is skipped")
+            return nil
+        }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("jsonmodelkit-schema-memory-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "HostileSchemaTests/childLoadsLongChains"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[reportVariable] = report.path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(120)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            Issue.record("the child did not finish in two minutes")
+            return nil
+        }
+        guard process.terminationStatus == 0, let text = try? String(contentsOf: report, encoding: .utf8) else {
+            Issue.record("the child failed (status \(process.terminationStatus))")
+            return nil
+        }
+        var fields: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+        }
+        guard let growth = fields["growth"].flatMap(Int.init) else {
+            Issue.record("unreadable report: \(text)")
+            return nil
+        }
+        return Report(peakGrowth: growth, passed: fields["passed"] == "true")
     }
 }

@@ -29,8 +29,8 @@ import Foundation
 /// `T?`, nested at most 32 levels (``maximumTypeNesting``) with one `?` per level. Property
 /// options: `jsonPath` (dotted text or a list of keys and indices), `anyOf`, `default`,
 /// `enumValues`, `serialize`, `readOnly`, `dateFormat`, `embedPath`, `converter`, `inverse`,
-/// `group`. A model may have `extends` and a `discriminator`, whose models must extend it. A
-/// model may not take a built-in type's name.
+/// `group`. A model may have `extends` (at most 16 ancestors, ``maximumExtendsDepth``) and a
+/// `discriminator`, whose models must extend it. A model may not take a built-in type's name.
 public struct ModelSchema: Sendable, Equatable {
     /// The models, in the order the schema lists them.
     public var models: [Model]
@@ -39,6 +39,15 @@ public struct ModelSchema: Sendable, Equatable {
     /// (`[[Int?]?]` has four). A type nested deeper is refused when the schema is read (or,
     /// for a schema built in code, registered), naming the model and property.
     public static let maximumTypeNesting = 32
+
+    /// The most ancestors a model may have through `extends`: 16. A model further down a chain
+    /// is refused when the schema is registered; the problem is reported once per chain, at the
+    /// first model past the limit.
+    ///
+    /// Each model's metadata holds its inherited properties (converters are looked up per
+    /// model), so the limit also bounds what a schema costs: its models hold at most 17 times
+    /// the properties it declares.
+    public static let maximumExtendsDepth = 16
 
     static let nestedOptionalsMessage =
         "nests optionals: one '?' per level is allowed (JSON has one null, which cannot tell the levels apart)"
