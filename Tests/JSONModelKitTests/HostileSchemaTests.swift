@@ -259,6 +259,21 @@ struct HostileSchemaTests {
         #expect(try registry.makeModel(named: "Root", json: ["kind": "root"]).modelName == "Root")
     }
 
+    /// A child declaring a property its parent declares is refused on the child. It used to be
+    /// attributed to the parent and dropped (reported "when that model is built", which has no
+    /// such problem): the load succeeded, returned the child's name, and registered no child.
+    @Test func aPropertyDeclaredAgainInAChildIsRefusedOnTheChild() throws {
+        let text = #"""
+            {"models": [{"name": "Base", "properties": [{"name": "n", "type": "Int"}]},
+                        {"name": "Child", "extends": "Base", "properties": [{"name": "n", "type": "String"}]}]}
+            """#
+        let registry = ModelRegistry()
+        #expect(throws: ModelSchemaError("'n' is declared more than once", model: "Child", property: "n")) {
+            try registry.register(ModelSchema(string: text))
+        }
+        #expect(registry.schemaMetadata(named: "Base") == nil)
+    }
+
     // MARK: - Cost (item 9)
 
     /// `{"name": "M1", "extends": "M0", …}`, each model one property.

@@ -408,8 +408,9 @@ struct SchemaBatch: Sendable {
                 modelName: model.name, modelType: DynamicModel.self, declarations: collected, registry: registry,
                 discriminator: model.discriminator.map { ModelDiscriminator(path: $0.path, map: $0.map, registry: registry) })
             if !metadata.problems.isEmpty {
+                // The last model declaring a name: a name declared again is the later model's problem.
                 var owners: [String: String] = [:]
-                for (declaration, declaringModel) in collected where owners[declaration.name] == nil {
+                for (declaration, declaringModel) in collected {
                     owners[declaration.name] = declaringModel
                 }
                 var seenProblems: Set<String> = []
