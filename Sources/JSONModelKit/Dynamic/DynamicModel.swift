@@ -45,11 +45,13 @@ final class SchemaModelReference: Sendable {
 extension ModelRegistry {
     /// Registers the models of a schema, all or none.
     ///
-    /// Checks that every type name is known (a built-in type, a model of this schema or of one
-    /// registered before, or a registered model class), that `extends` names a schema model and
-    /// has no cycle, that no model name is taken, that no property is named like a member of
-    /// ``JSONModel`` (``JSONModel/reservedPropertyNames``), that options suit their types, that
-    /// defaults convert, and that discriminators name schema models. On any problem nothing is
+    /// Checks that types nest at most 32 levels without nested optionals, that every type name
+    /// is known (a built-in type, a model of this schema or of one registered before, or a
+    /// registered model class), that `extends` names a schema model, has no cycle and gives no
+    /// model more than 16 ancestors, that no model name is taken or a built-in type's, that no
+    /// property is named like a member of ``JSONModel`` (``JSONModel/reservedPropertyNames``),
+    /// that options suit their types, that defaults convert (a model's to an object), and that
+    /// discriminators name schema models that extend the discriminating one. On any problem nothing is
     /// registered. A model registered again with an identical definition is left as it is; see
     /// ``loadSchemas(at:)`` (Dynamic/SchemaLoading.swift) for files and folders.
     ///

@@ -26,12 +26,33 @@ import Foundation
 ///
 /// Types: `Int`, `Int8`…`Int64`, `UInt`, `UInt8`…`UInt64`, `Double`, `Float`, `Bool`, `String`,
 /// `Decimal`, `Date`, `URL`, `UUID`, `Data`, `JSON`, a model name, `[T]`, `[String: T]` and
-/// `T?`. Property options: `jsonPath` (dotted text or a list of keys and indices), `anyOf`,
-/// `default`, `enumValues`, `serialize`, `readOnly`, `dateFormat`, `embedPath`, `converter`,
-/// `inverse`, `group`. A model may have `extends` and a `discriminator`.
+/// `T?`, nested at most 32 levels (``maximumTypeNesting``) with one `?` per level. Property
+/// options: `jsonPath` (dotted text or a list of keys and indices), `anyOf`, `default`,
+/// `enumValues`, `serialize`, `readOnly`, `dateFormat`, `embedPath`, `converter`, `inverse`,
+/// `group`. A model may have `extends` (at most 16 ancestors, ``maximumExtendsDepth``) and a
+/// `discriminator`, whose models must extend it. A model may not take a built-in type's name.
 public struct ModelSchema: Sendable, Equatable {
     /// The models, in the order the schema lists them.
     public var models: [Model]
+
+    /// The deepest a property type may nest: 32 levels, each `[T]`, `[String: T]` and `?` one
+    /// (`[[Int?]?]` has four). A type nested deeper is refused when the schema is read (or,
+    /// for a schema built in code, registered), naming the model and property.
+    public static let maximumTypeNesting = 32
+
+    /// The most ancestors a model may have through `extends`: 16. A model further down a chain
+    /// is refused when the schema is registered; the problem is reported once per chain, at the
+    /// first model past the limit.
+    ///
+    /// Each model's metadata holds its inherited properties (converters are looked up per
+    /// model), so the limit also bounds what a schema costs: its models hold at most 17 times
+    /// the properties it declares.
+    public static let maximumExtendsDepth = 16
+
+    static let nestedOptionalsMessage =
+        "nests optionals: one '?' per level is allowed (JSON has one null, which cannot tell the levels apart)"
+    static let tooDeepMessage =
+        "nests more than \(maximumTypeNesting) levels (each [T], [String: T] and ? is one)"
 
     /// One model of a schema.
     public struct Model: Sendable, Equatable {
@@ -79,13 +100,58 @@ public struct ModelSchema: Sendable, Equatable {
 
         /// Parses a type expression.
         ///
+        /// At most ``ModelSchema/maximumTypeNesting`` levels, each `[T]`, `[String: T]` and `?` one,
+        /// and one `?` per level (`Int??` is refused: JSON has one null, which cannot tell the
+        /// levels of a nested optional apart).
+        ///
         /// - Throws: A message saying what is wrong, when the text is not a type.
         public init(parsing text: String) throws(ModelSchemaError) {
             var parser = TypeParser(text: Array(text.unicodeScalars))
-            guard let type = parser.parseType(), parser.atEnd else {
-                throw ModelSchemaError("'\(text)' is not a type (expected a name, [T], [String: T] or T?)")
+            let type = parser.parseType()
+            if let problem = parser.problem {
+                throw ModelSchemaError("'\(Self.quoted(text))' \(problem)")
+            }
+            guard let type, parser.atEnd else {
+                throw ModelSchemaError("'\(Self.quoted(text))' is not a type (expected a name, [T], [String: T] or T?)")
             }
             self = type
+        }
+
+        /// `text`, shortened to its first 60 characters for messages.
+        static func quoted(_ text: String) -> String {
+            text.count <= 60 ? text : text.prefix(60) + "…"
+        }
+
+        /// How many `[T]`, `[String: T]` and `?` wrap the name; computed without recursion.
+        var nestingLevels: Int {
+            var levels = 0
+            var current = self
+            while true {
+                switch current {
+                case .named: return levels
+                case .array(let inner), .dictionary(let inner), .optional(let inner):
+                    levels += 1
+                    current = inner
+                }
+            }
+        }
+
+        /// What breaks the nesting rules, found without recursion (so also for types built in
+        /// code, which no parser bounded); nil when the type keeps them.
+        var nestingProblem: String? {
+            var levels = 0
+            var current = self
+            while true {
+                switch current {
+                case .named: return nil
+                case .optional(.optional):
+                    return ModelSchema.nestedOptionalsMessage
+                case .array(let inner), .dictionary(let inner), .optional(let inner):
+                    levels += 1
+                    if levels > ModelSchema.maximumTypeNesting { return ModelSchema.tooDeepMessage }
+                    current = inner
+                }
+            }
         }
 
         public var description: String {
@@ -294,11 +360,18 @@ public struct ModelSchemaError: Error, Sendable, Equatable, CustomStringConverti
     }
 }
 
-/// A small recursive-descent parser for type expressions; nesting is bounded by the text.
+/// A small recursive-descent parser for type expressions.
+///
+/// Recursion follows brackets and stops past ``ModelSchema/maximumTypeNesting`` of them; a
+/// second `?` in a row stops the parse. So neither the recursion nor the type built grows
+/// with the text, and the levels (brackets and `?` together) are counted on the way back up.
 private struct TypeParser {
     let text: [Unicode.Scalar]
     var position = 0
+    /// Brackets open around the type being parsed.
     var depth = 0
+    /// Why the text is refused, when the rules (not the grammar) are broken.
+    var problem: String?
 
     var atEnd: Bool {
         mutating get {
@@ -311,24 +384,31 @@ private struct TypeParser {
         while position < text.count && text[position] == " " { position += 1 }
     }
 
+    /// A type; nil when the text is not one, with `problem` set when it breaks the rules.
     mutating func parseType() -> ModelSchema.TypeName? {
-        depth += 1
-        defer { depth -= 1 }
-        guard depth < 32 else { return nil }
+        parseLevels()?.type
+    }
+
+    private mutating func parseLevels() -> (type: ModelSchema.TypeName, levels: Int)? {
         skipSpaces()
         guard position < text.count else { return nil }
         var type: ModelSchema.TypeName
+        var levels: Int
         if text[position] == "[" {
             position += 1
-            guard let first = parseType() else { return nil }
+            guard enter() else { return nil }
+            defer { depth -= 1 }
+            guard let first = parseLevels() else { return nil }
             skipSpaces()
             if position < text.count && text[position] == ":" {
-                guard first == .named("String") else { return nil }
+                guard first.type == .named("String") else { return nil }
                 position += 1
-                guard let value = parseType() else { return nil }
-                type = .dictionary(value)
+                guard let value = parseLevels() else { return nil }
+                type = .dictionary(value.type)
+                levels = value.levels + 1
             } else {
-                type = .array(first)
+                type = .array(first.type)
+                levels = first.levels + 1
             }
             skipSpaces()
             guard position < text.count && text[position] == "]" else { return nil }
@@ -342,12 +422,34 @@ private struct TypeParser {
             }
             guard position > start else { return nil }
             type = .named(String(String.UnicodeScalarView(text[start..<position])))
+            levels = 0
         }
         skipSpaces()
-        while position < text.count && text[position] == "?" {
+        if position < text.count && text[position] == "?" {
             position += 1
+            skipSpaces()
+            if position < text.count && text[position] == "?" {
+                problem = ModelSchema.nestedOptionalsMessage
+                return nil
+            }
             type = .optional(type)
+            levels += 1
         }
-        return type
+        // Levels count up from the name, so the whole type's are checked last, at the top.
+        if levels > ModelSchema.maximumTypeNesting {
+            problem = ModelSchema.tooDeepMessage
+            return nil
+        }
+        return (type, levels)
+    }
+
+    /// Opens a bracket; false (with `problem` set) past the limit.
+    private mutating func enter() -> Bool {
+        depth += 1
+        if depth > ModelSchema.maximumTypeNesting {
+            problem = ModelSchema.tooDeepMessage
+            return false
+        }
+        return true
     }
 }

@@ -17,17 +17,28 @@ extension ModelRegistry {
     ///
     /// - a file that cannot be read, is not JSON, or is not a schema (unknown keys and
     ///   options, options of the wrong JSON type, bad paths, bad type expressions);
+    /// - a type nested more than 32 levels (``ModelSchema/maximumTypeNesting``; each `[T]`,
+    ///   `[String: T]` and `?` is one) or with nested optionals (`Int??`);
     /// - a type name that is neither built in nor a model of the batch, a registered schema
     ///   model or a registered model class;
-    /// - `extends` naming an unknown model or a compiled class, or forming a cycle;
-    /// - a model name declared twice in the batch, or taken by a registered model class or by
-    ///   a registered schema model with a different definition;
+    /// - `extends` naming an unknown model or a compiled class, forming a cycle, or giving a
+    ///   model more than 16 ancestors (``ModelSchema/maximumExtendsDepth``; reported once per
+    ///   chain, at the first model past the limit);
+    /// - a model name declared twice in the batch, taken by a registered model class or by
+    ///   a registered schema model with a different definition, or a built-in type's name
+    ///   (`Int`, `String`, `Date`, …), which a property type could never refer to;
     /// - a property named like a member of ``JSONModel`` (``JSONModel/reservedPropertyNames``:
     ///   `description`, `hash`, …); name it otherwise and keep the key with `"jsonPath"`;
     /// - options that do not suit their property (`enumValues` on a non-`String`,
     ///   `dateFormat` on a non-`Date`, `inverse` on a non-model, an invalid date pattern, a
-    ///   default that does not convert, two writable properties on one JSON path, …);
-    /// - discriminators naming unknown models or compiled classes.
+    ///   default that does not convert, two writable properties on one JSON path, …); the
+    ///   default of a type holding models must hold objects where the models are (`{}` for
+    ///   `Customer?`, `[{}]` for `[Line]`; `5` or `[1]` is refused);
+    /// - discriminators naming unknown models or compiled classes, or mapping a tag to a model
+    ///   that does not extend the discriminating one (directly or through a chain).
+    ///
+    /// Checking and building take time linear in the schema (each model's inherited
+    /// properties counted), and so does reporting: every problem is found with table lookups.
     ///
     /// Loading a model again with an identical definition is allowed and changes nothing, so
     /// loading the same folder twice succeeds. A converter name (`"converter": "cents"`) is
@@ -155,10 +166,18 @@ struct SchemaBatch: Sendable {
     func prepare(for registry: ModelRegistry, classes: [String: JSONModel.Type] = [:]) throws(SchemaLoadingError)
         -> Prepared
     {
+        // Every step is linear in the batch (inherited properties counted in each model, at
+        // most `maximumExtendsDepth + 1` times its own): each model's chain is walked once,
+        // each model's own properties resolved once, and a suggestion is a table lookup.
         var problems: [ModelSchemaError] = []
         var byName: [String: Entry] = [:]
         /// Names whose model is new (not already registered identically), in batch order.
         var fresh: [String] = []
+        var freshNames: Set<String> = []
+        /// Models refused before their properties are looked at: their types nest too deep
+        /// (checked first, without recursion: everything after walks types recursively) or
+        /// they take a built-in type's name.
+        var refused: Set<String> = []
 
         // Names: unique in the batch, free in the registry (or holding this very definition).
         for entry in entries {
@@ -169,6 +188,17 @@ struct SchemaBatch: Sendable {
                 continue
             }
             byName[name] = entry
+            for property in entry.model.properties {
+                if let message = property.type.nestingProblem {
+                    problems.append(ModelSchemaError("the type " + message, model: name, property: property.name, file: entry.file))
+                    refused.insert(name)
+                }
+            }
+            if ModelRegistry.builtinTypes[name] != nil {
+                problems.append(problem("\"\(name)\" is a built-in type; a model cannot be named so", entry: entry))
+                refused.insert(name)
+            }
+            if refused.contains(name) { continue }
             if let registered = registry.schemaDefinition(named: name) {
                 if registered != entry.model {
                     problems.append(problem("a different model of this name is already registered", entry: entry))
@@ -180,17 +210,37 @@ struct SchemaBatch: Sendable {
                 continue
             }
             fresh.append(name)
+            freshNames.insert(name)
         }
 
         func definition(of name: String) -> ModelSchema.Model? {
             byName[name]?.model ?? registry.schemaDefinition(named: name)
         }
         func file(of model: String) -> String? { byName[model]?.file }
+        func located(_ message: String, model: String) -> ModelSchemaError {
+            ModelSchemaError(message, model: model, file: file(of: model))
+        }
+
+        // Known names by their lowercased form, built on the first unknown name.
+        var namesByLowercase: [String: String]?
+        func suggestion(for name: String) -> String {
+            if namesByLowercase == nil {
+                var table: [String: String] = [:]
+                for known in ModelRegistry.builtinTypes.keys.sorted() + byName.keys.sorted() + classes.keys.sorted() {
+                    let key = known.lowercased()
+                    if table[key] == nil { table[key] = known }
+                }
+                namesByLowercase = table
+            }
+            guard let close = namesByLowercase?[name.lowercased()], close != name else { return "" }
+            return " (did you mean \"\(close)\"?)"
+        }
 
         // Each model's own properties resolved, or nil when one of them has a problem.
         var resolved: [String: [PropertyDeclaration]?] = [:]
         func declarations(of model: ModelSchema.Model) -> [PropertyDeclaration]? {
             if let known = resolved[model.name] { return known }  // problems are reported once
+            if refused.contains(model.name) { return nil }  // reported already
             var list: [PropertyDeclaration] = []
             var failed = false
             for property in model.properties {
@@ -229,6 +279,7 @@ struct SchemaBatch: Sendable {
                 options: options
             ).checkingStructure()
         }
+        /// Recursion bounded by `ModelSchema.maximumTypeNesting`: deeper types were refused above.
         func resolve(_ type: ModelSchema.TypeName, fail: (String) -> ModelSchemaError) throws(ModelSchemaError) -> PropertyType {
             switch type {
             case .array(let element): return .array(try resolve(element, fail: fail))
@@ -241,44 +292,83 @@ struct SchemaBatch: Sendable {
                 throw fail("unknown type \"\(name)\"" + suggestion(for: name))
             }
         }
-        func suggestion(for name: String) -> String {
-            let known = Array(ModelRegistry.builtinTypes.keys) + Array(byName.keys) + Array(classes.keys)
-            guard let close = known.first(where: { $0.lowercased() == name.lowercased() }) else { return "" }
-            return " (did you mean \"\(close)\"?)"
+        let maximumDepth = ModelSchema.maximumExtendsDepth
+        /// The first model of a chain whose depth is known; walks at most `maximumDepth + 1` steps.
+        func root(of model: ModelSchema.Model) -> String {
+            var current = model
+            for _ in 0...maximumDepth {
+                guard let parent = current.extends, let next = definition(of: parent) else { break }
+                current = next
+            }
+            return current.name
+        }
+        /// Whether `model` is `ancestor` or extends it, directly or through a chain.
+        func isModel(_ model: ModelSchema.Model, extending ancestor: String) -> Bool {
+            var current = model
+            for _ in 0...maximumDepth + 1 {
+                if current.name == ancestor { return true }
+                guard let parent = current.extends, let next = definition(of: parent) else { return false }
+                current = next
+            }
+            return false
         }
 
-        // Ancestors, root first; nil after reporting an unknown parent or a cycle (once per cycle).
+        // How many ancestors each model has, or nil when its chain is broken (an unknown parent,
+        // a cycle, or more than `maximumExtendsDepth` ancestors; reported once, where it is
+        // written). Each model is walked once: a walk stops at the first model already known.
+        var depths: [String: Int?] = [:]
         var reportedCycles: Set<Set<String>> = []
-        func chain(of model: ModelSchema.Model) -> [ModelSchema.Model]? {
-            var result = [model]
-            var seen = [model.name]
+        func depth(of model: ModelSchema.Model) -> Int? {
+            if let known = depths[model.name] { return known }
+            var path: [ModelSchema.Model] = []
+            var positions: [String: Int] = [:]
             var current = model
-            while let parent = current.extends {
-                if let index = seen.firstIndex(of: parent) {
-                    let cycle = Array(seen[index...])
+            var topDepth: Int?  // of the last model of `path`
+            while true {
+                positions[current.name] = path.count
+                path.append(current)
+                guard let parent = current.extends else {
+                    topDepth = 0
+                    break
+                }
+                if let known = depths[parent] {
+                    topDepth = known.map { $0 + 1 }
+                    break
+                }
+                if let start = positions[parent] {
+                    let cycle = path[start...].map(\.name)
                     if reportedCycles.insert(Set(cycle)).inserted {
                         let names = (cycle + [parent]).joined(separator: " → ")
-                        problems.append(problem("\"extends\" forms a cycle: \(names)", model: cycle[0]))
+                        problems.append(located("\"extends\" forms a cycle: \(names)", model: cycle[0]))
                     }
-                    return nil
+                    topDepth = nil
+                    break
                 }
                 guard let next = definition(of: parent) else {
                     let message = (classes[parent] ?? registry.modelType(named: parent)) != nil
                         ? "extends the model class \"\(parent)\"; a schema model can extend only schema models"
                         : "extends unknown model \"\(parent)\"" + suggestion(for: parent)
                     // Reported where the bad `extends` is written, once.
-                    if current.name == model.name || byName[current.name] == nil {
-                        problems.append(problem(message, model: current.name))
+                    if freshNames.contains(current.name) || byName[current.name] == nil {
+                        problems.append(located(message, model: current.name))
                     }
-                    return nil
+                    topDepth = nil
+                    break
                 }
-                result.append(next)
-                seen.append(parent)
                 current = next
             }
-            return result.reversed()
+            for (offset, walked) in path.reversed().enumerated() {
+                let found = topDepth.map { $0 + offset }
+                if found == maximumDepth + 1 {
+                    problems.append(located(
+                        "\"extends\" gives the model more than \(maximumDepth) ancestors: "
+                            + "\(walked.name) → \(walked.extends ?? "") → … → \(root(of: walked))",
+                        model: walked.name))
+                }
+                depths[walked.name] = .some(found.flatMap { $0 <= maximumDepth ? $0 : nil })
+            }
+            return depths[model.name] ?? nil
         }
-
         var prepared: Prepared = []
         for name in fresh {
             guard let entry = byName[name] else { continue }
@@ -290,11 +380,22 @@ struct SchemaBatch: Sendable {
                         : "the discriminator names unknown model \"\(target)\"" + suggestion(for: target)
                     problems.append(problem(message, entry: entry))
                 }
+                // A chosen model stands where this one was asked for, so it must have its properties.
+                for (tag, target) in discriminator.map.sorted(by: { $0.key < $1.key }) {
+                    guard let chosen = definition(of: target), !isModel(chosen, extending: name) else { continue }
+                    problems.append(problem(
+                        "the discriminator maps \"\(tag)\" to \"\(target)\", which does not extend \"\(name)\"", entry: entry))
+                }
             }
-            guard let ancestors = chain(of: model) else { continue }
+            guard depth(of: model) != nil else { continue }
+            // Ancestors, root first: at most `maximumDepth` of them.
+            var ancestors = [model]
+            while let parent = ancestors[ancestors.count - 1].extends, let next = definition(of: parent) {
+                ancestors.append(next)
+            }
             var collected: [(declaration: PropertyDeclaration, declaringModel: String)] = []
             var complete = true
-            for ancestor in ancestors {
+            for ancestor in ancestors.reversed() {
                 // An ancestor's problems are reported on the ancestor itself (when it is in the batch).
                 guard let list = declarations(of: ancestor) else {
                     complete = false
@@ -306,16 +407,24 @@ struct SchemaBatch: Sendable {
             let metadata = ModelMetadata(
                 modelName: model.name, modelType: DynamicModel.self, declarations: collected, registry: registry,
                 discriminator: model.discriminator.map { ModelDiscriminator(path: $0.path, map: $0.map, registry: registry) })
-            var seenProblems: Set<String> = []
-            for found in metadata.problems {
-                // A problem of an inherited property belongs to the model that declared it.
-                let owner = collected.first { $0.declaration.name == found.property }?.declaringModel ?? model.name
-                let key = "\(owner).\(found.property): \(found.message)"
-                guard seenProblems.insert(key).inserted else { continue }
-                if owner != model.name && fresh.contains(owner) { continue }  // reported when that model is built
-                problems.append(ModelSchemaError(found.message, model: owner, property: found.property, file: file(of: owner)))
+            if !metadata.problems.isEmpty {
+                // The last model declaring a name: a name declared again is the later model's problem.
+                var owners: [String: String] = [:]
+                for (declaration, declaringModel) in collected {
+                    owners[declaration.name] = declaringModel
+                }
+                var seenProblems: Set<String> = []
+                for found in metadata.problems {
+                    // A problem of an inherited property belongs to the model that declared it.
+                    let owner = owners[found.property] ?? model.name
+                    let key = "\(owner).\(found.property): \(found.message)"
+                    guard seenProblems.insert(key).inserted else { continue }
+                    if owner != model.name && freshNames.contains(owner) { continue }  // reported when that model is built
+                    problems.append(ModelSchemaError(found.message, model: owner, property: found.property, file: file(of: owner)))
+                }
+                continue
             }
-            if metadata.problems.isEmpty { prepared.append((metadata, model)) }
+            prepared.append((metadata, model))
         }
         if !problems.isEmpty { throw SchemaLoadingError(problems: problems) }
         return prepared

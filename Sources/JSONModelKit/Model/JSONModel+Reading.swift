@@ -307,6 +307,9 @@ extension JSONModel {
         context.segments = property.paths[0].segments
         var defaultContext = context
         defaultContext.validating = false
+        // Unreachable for metadata without problems: only defaults holding models come here, and
+        // building the metadata refuses any whose models are not all objects
+        // (`PropertyType.acceptsAsModelDefault`), the one way their conversion fails.
         guard let json = property.defaultJSON,
             let value = property.valueType.convertAny(.value(json), context: &defaultContext)
         else {

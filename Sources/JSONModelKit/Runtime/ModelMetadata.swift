@@ -219,6 +219,11 @@ public final class ModelMetadata: Sendable {
             if let declared = declaration.defaultValue {
                 defaultJSON = declared
                 if declaration.type.containsModel {
+                    // Converted for each model when read, which must not fail: checked here.
+                    guard declaration.type.acceptsAsModelDefault(declared) else {
+                        report(name, "the default \(declared) is not a valid \(declaration.type): every model in it must be a JSON object")
+                        continue
+                    }
                     storedDefault = nil
                 } else {
                     var context = ConversionContext(
@@ -321,6 +326,32 @@ public final class ModelMetadata: Sendable {
             if ordinal < 0 { return nil }
             if names[ordinal] == name { return ordinal }
             slot = (slot + 1) & nameMask
+        }
+    }
+}
+
+extension PropertyType {
+    /// Whether `json` converts to a value of this type (which holds models) without leaving
+    /// anything out: each model in it an object, each collection the right container, null only
+    /// where an optional is. Such a default converts on every read; anything else is refused
+    /// when the metadata is built.
+    ///
+    /// Recursion follows the type, not the JSON, so it is bounded by the type's nesting.
+    func acceptsAsModelDefault(_ json: JSONValue) -> Bool {
+        switch self {
+        case .model, .schemaModel:
+            return json.objectValue != nil
+        case .optional(let wrapped):
+            return json.isNull || wrapped.acceptsAsModelDefault(json)
+        case .array(let element):
+            guard let elements = json.arrayValue else { return false }
+            return elements.allSatisfy { element.acceptsAsModelDefault($0) }
+        case .dictionary(let value):
+            guard let object = json.objectValue else { return false }
+            return object.allSatisfy { value.acceptsAsModelDefault($0.value) }
+        default:
+            // No model inside: converting the default when the metadata is built checks it.
+            return true
         }
     }
 }

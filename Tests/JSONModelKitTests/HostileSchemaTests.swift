@@ -1,0 +1,422 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// Schemas from third parties: whatever loads works, and whatever would not work is refused when
+/// loading, naming the file, model and property; never a trap, a stack overflow, a hang, or memory
+/// out of proportion to the schema. The limits are ``ModelSchema/maximumTypeNesting`` and
+/// ``ModelSchema/maximumExtendsDepth``.
+@Suite("Hostile schemas", .timeLimit(.minutes(3)))
+struct HostileSchemaTests {
+    /// Registers `text` in a new registry; returns the registry or the first problem.
+    static func register(_ text: String) -> Result<ModelRegistry, ModelSchemaError> {
+        let registry = ModelRegistry()
+        do {
+            try registry.register(ModelSchema(string: text))
+            return .success(registry)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// One model `M` with one property `x` of `type`, and a model `A` for model types.
+    static func schema(type: String, default value: String? = nil) -> String {
+        let defaultText = value.map { #", "default": \#($0)"# } ?? ""
+        return #"""
+            {"models": [{"name": "A", "properties": [{"name": "n", "type": "Int"}]},
+                        {"name": "M", "properties": [{"name": "x", "type": "\#(type)"\#(defaultText)}]}]}
+            """#
+    }
+
+    /// The problems of loading `text` as a schema file; none when it loads.
+    static func problems(loading text: String) -> [ModelSchemaError] {
+        do {
+            try loadSchemaText(text)
+            return []
+        } catch {
+            return error.problems
+        }
+    }
+
+    /// Seconds of this thread's CPU time `body` takes (other tests running meanwhile do not count).
+    static func seconds<T>(_ body: () throws -> T) rethrows -> (value: T, seconds: Double) {
+        try HostileInputs.threadCPUTime(body)
+    }
+
+    // MARK: - Type nesting (item 1)
+
+    /// `Int` and 24 `?` used to register, then stall 22 s in the runtime's nested-Optional casts
+    /// on the first read (doubling per `?`); 5,000 `?` overflowed the stack in type resolution.
+    @Test(arguments: [2, 24, 30, 5_000, 1_000_000])
+    func nestedOptionalsAreRefused(_ marks: Int) throws {
+        let type = "Int" + String(repeating: "?", count: marks)
+        let (result, seconds) = Self.seconds { Self.register(Self.schema(type: type)) }
+        guard case .failure(let error) = result else {
+            Issue.record("\(marks) ? registered")
+            return
+        }
+        #expect(error.model == "M" && error.property == "x")
+        #expect(error.message.contains("nests optionals"), "\(error)")
+        #expect(error.message.utf8.count < 300, "the message quotes the whole type")
+        #expect(seconds < 1)
+    }
+
+    @Test func typeNestingIsLimitedForBracketsAndOptionalsTogether() throws {
+        let limit = ModelSchema.maximumTypeNesting
+        #expect(limit == 32)
+        // 16 arrays, each of an optional: 32 levels, the deepest accepted.
+        let deepest = String(repeating: "[", count: limit / 2) + "Int?" + String(repeating: "]?", count: limit / 2 - 1) + "]"
+        #expect(try ModelSchema.TypeName(parsing: deepest).nestingLevels == limit)
+        let tooDeep = [
+            deepest + "?",
+            String(repeating: "[", count: limit + 1) + "Int" + String(repeating: "]", count: limit + 1),
+            String(repeating: "[String: ", count: limit) + "Int?" + String(repeating: "]", count: limit),
+            String(repeating: "[", count: 100_000) + "Int" + String(repeating: "]", count: 100_000),
+        ]
+        for type in tooDeep {
+            guard case .failure(let error) = Self.register(Self.schema(type: type)) else {
+                Issue.record("\(type.prefix(60))… registered")
+                continue
+            }
+            #expect(error.model == "M" && error.property == "x")
+            #expect(error.message.contains("more than 32 levels"), "\(error)")
+        }
+        // Exactly at the limit: brackets only, and brackets with optionals.
+        for type in [deepest, String(repeating: "[", count: limit) + "Int" + String(repeating: "]", count: limit)] {
+            guard case .success = Self.register(Self.schema(type: type)) else {
+                Issue.record("\(type) was refused")
+                continue
+            }
+        }
+    }
+
+    /// The deepest accepted type reads, writes and outputs at once.
+    @Test func theDeepestAcceptedTypeReadsFast() throws {
+        let levels = ModelSchema.maximumTypeNesting / 2
+        for inner in ["Int?", "A?"] {
+            let type = String(repeating: "[String: ", count: levels) + inner + String(repeating: "]?", count: levels - 1) + "]"
+            let registry = try Self.register(Self.schema(type: type)).get()
+            var value: JSONValue = inner == "A?" ? ["n": 7] : 7
+            for _ in 0..<levels { value = ["k": value] }
+            let (json, seconds) = try Self.seconds {
+                let model = try registry.makeModel(named: "M", json: ["x": value])
+                #expect(model.value(forProperty: "x") != nil)
+                #expect(model.diagnostics.isEmpty)
+                let copy = try registry.makeModel(named: "M", json: ["x": value], mutable: true)
+                try copy.set(copy.value(forProperty: "x"), forProperty: "x")
+                return copy.json()
+            }
+            print("hostile schemas: \(type): read, write and output in \(HostileInputs.format(seconds)) s CPU")
+            #expect(json == ["x": value])
+            #expect(seconds < 1, "\(type): \(seconds) s")
+        }
+    }
+
+    /// A schema built in code is not bounded by a parser: its types are checked without recursing.
+    @Test func typesBuiltInCodeAreCheckedWithoutRecursion() throws {
+        var deep = ModelSchema.TypeName.named("Int")
+        for level in 0..<2_000 { deep = level.isMultiple(of: 2) ? .array(deep) : .optional(deep) }
+        var doubled = ModelSchema.TypeName.named("Int")
+        doubled = .optional(.optional(doubled))
+        for type in [deep, doubled] {
+            let property = ModelSchema.Property(
+                name: "x", type: type, paths: [], defaultValue: nil, enumValues: nil, serialize: true, readOnly: false,
+                dateFormat: nil, embedPath: nil, converter: nil, inverse: nil, group: false)
+            let schema = ModelSchema(models: [ModelSchema.Model(name: "M", extends: nil, discriminator: nil, properties: [property])])
+            let registry = ModelRegistry()
+            #expect(throws: ModelSchemaError.self) { try registry.register(schema) }
+            #expect(registry.schemaMetadata(named: "M") == nil)
+        }
+    }
+
+    /// From a file: the problem names file, model and property.
+    @Test func aTooDeepTypeInAFileNamesFileModelAndProperty() throws {
+        let folder = try SchemaFolder(["deep.json": Self.schema(type: "Int" + String(repeating: "?", count: 5_000))])
+        defer { folder.remove() }
+        do {
+            try ModelRegistry().loadSchemas(at: folder.url)
+            Issue.record("loaded")
+        } catch {
+            #expect(error.problems.count == 1)
+            #expect(error.problems.first?.file == folder.path("deep.json"))
+            #expect(error.problems.first?.model == "M" && error.problems.first?.property == "x")
+        }
+    }
+
+    // MARK: - Defaults of model types (items 2 and 15)
+
+    /// Each registered, then reading `x` on `{}` stopped the process: "M.x has no usable default".
+    @Test(arguments: [
+        ("A?", "5"), ("A", "5"), ("A", "null"), ("A", "[]"), ("A?", "\"text\""),
+        ("[String: A]", "{\"k\": 5}"), ("[String: A]", "[]"), ("[String: A?]", "{\"k\": true}"),
+        ("[A]", "{}"), ("[A]", "[1]"), ("[A]", "[null]"), ("[A]", "[{}, 2]"), ("[A?]", "[5]"), ("[[A]]", "[[{}], [3]]"),
+        ("[A]?", "5"),
+    ])
+    func modelDefaultsThatAreNotObjectsAreRefused(_ type: String, _ value: String) throws {
+        guard case .failure(let error) = Self.register(Self.schema(type: type, default: value)) else {
+            Issue.record("\(type) with default \(value) registered")
+            return
+        }
+        #expect(error.model == "M" && error.property == "x", "\(error)")
+        #expect(error.message.hasPrefix("the default"), "\(error)")
+        #expect(error.message.contains("is not a valid \(type)"), "\(error)")
+    }
+
+    @Test(arguments: [
+        ("A?", "{\"n\": 2}", "{\"n\": 2}"), ("A?", "null", "null"), ("A", "{}", "{}"),
+        ("[A]", "[{\"n\": 1}, {}]", "[{\"n\": 1}, {}]"), ("[A?]", "[null, {}]", "[null, {}]"),
+        ("[String: A]", "{\"k\": {\"n\": 3}}", "{\"k\": {\"n\": 3}}"), ("[[A]]", "[[{}], []]", "[[{}], []]"),
+        ("[A]?", "null", "null"),
+    ])
+    func modelDefaultsThatAreObjectsRead(_ type: String, _ value: String, _ expected: String) throws {
+        let registry = try Self.register(Self.schema(type: type, default: value)).get()
+        let model = try registry.makeModel(named: "M", json: [:])
+        let json = try JSONDocument(data: Data(expected.utf8)).root.value
+        #expect(model.jsonValue(forProperty: "x") == json, "\(type)")
+        #expect(model.diagnostics.isEmpty)
+    }
+
+    /// The same check guards compiled declarations: the registration block cannot express such a
+    /// default, but the metadata refuses one however it comes.
+    @Test func compiledDeclarationsWithANonObjectModelDefaultAreProblems() {
+        final class Item: JSONModel, DynamicMembers, @unchecked Sendable {
+            override class func properties(_ p: PropertyRegistrar) { p.n(Int.self) }
+        }
+        let declarations: [(PropertyType, JSONValue)] = [
+            (.model(Item.self), 5), (.optional(.model(Item.self)), "x"), (.array(.model(Item.self)), [1]),
+            (.dictionary(.model(Item.self)), ["k": [1]]),
+        ]
+        for (type, value) in declarations {
+            let metadata = ModelMetadata(
+                modelName: "Holder", modelType: JSONModel.self,
+                declarations: [(PropertyDeclaration(name: "item", type: type, defaultValue: value), "Holder")])
+            #expect(metadata.problems.count == 1, "\(type)")
+            #expect(metadata.properties.isEmpty)
+            #expect(metadata.problems.first?.message.hasPrefix("the default") == true)
+        }
+    }
+
+    @Test func modelsMayNotBeNamedLikeBuiltInTypes() throws {
+        for name in ModelRegistry.builtinTypes.keys.sorted() {
+            let text = #"{"models": [{"name": "\#(name)", "properties": [{"name": "n", "type": "Int?"}]}]}"#
+            guard case .failure(let error) = Self.register(text) else {
+                Issue.record("a model named \(name) registered")
+                continue
+            }
+            #expect(error == ModelSchemaError("\"\(name)\" is a built-in type; a model cannot be named so", model: name))
+        }
+        // Names that merely resemble one are fine.
+        #expect(throws: Never.self) { _ = try Self.register(#"{"models": [{"name": "Integer"}, {"name": "date"}]}"#).get() }
+    }
+
+    // MARK: - Discriminators (item 4)
+
+    @Test func discriminatorTargetsMustExtendTheModel() throws {
+        let text = #"""
+            {"models": [
+              {"name": "Invoice", "discriminator": {"jsonPath": "kind", "map": {"other": "Other", "credit": "Credit"}},
+               "properties": [{"name": "total", "type": "Decimal"}]},
+              {"name": "Credit", "extends": "Invoice"},
+              {"name": "Other", "properties": [{"name": "note", "type": "String"}]}]}
+            """#
+        let folder = try SchemaFolder(["billing.json": text])
+        defer { folder.remove() }
+        let registry = ModelRegistry()
+        do {
+            try registry.loadSchemas(at: folder.url)
+            Issue.record("loaded")
+        } catch {
+            #expect(error.problems == [
+                ModelSchemaError(
+                    "the discriminator maps \"other\" to \"Other\", which does not extend \"Invoice\"",
+                    model: "Invoice", file: folder.path("billing.json"))
+            ])
+        }
+        #expect(registry.schemaMetadata(named: "Invoice") == nil)
+    }
+
+    /// A registered model that does not extend is refused too; one extending through a chain is fine.
+    @Test func discriminatorTargetsMayExtendThroughAChain() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: #"""
+            {"models": [{"name": "Base", "properties": [{"name": "kind", "type": "String"}]},
+                        {"name": "Loose", "properties": [{"name": "kind", "type": "String"}]}]}
+            """#))
+        #expect(throws: ModelSchemaError("the discriminator maps \"l\" to \"Loose\", which does not extend \"Root\"", model: "Root")) {
+            try registry.register(ModelSchema(string: #"""
+                {"models": [{"name": "Root", "extends": "Base", "discriminator": {"jsonPath": "kind", "map": {"l": "Loose"}}}]}
+                """#))
+        }
+        try registry.register(ModelSchema(string: #"""
+            {"models": [
+              {"name": "Root", "extends": "Base", "discriminator": {"jsonPath": "kind", "map": {"leaf": "Leaf", "root": "Root"}}},
+              {"name": "Middle", "extends": "Root"},
+              {"name": "Leaf", "extends": "Middle", "properties": [{"name": "depth", "type": "Int"}]}]}
+            """#))
+        let leaf = try registry.makeModel(named: "Root", json: ["kind": "leaf", "depth": 2])
+        #expect(leaf.modelName == "Leaf")
+        #expect(leaf.value(forProperty: "depth") as? Int == 2)
+        #expect(try registry.makeModel(named: "Root", json: ["kind": "root"]).modelName == "Root")
+    }
+
+    /// A child declaring a property its parent declares is refused on the child. It used to be
+    /// attributed to the parent and dropped (reported "when that model is built", which has no
+    /// such problem): the load succeeded, returned the child's name, and registered no child.
+    @Test func aPropertyDeclaredAgainInAChildIsRefusedOnTheChild() throws {
+        let text = #"""
+            {"models": [{"name": "Base", "properties": [{"name": "n", "type": "Int"}]},
+                        {"name": "Child", "extends": "Base", "properties": [{"name": "n", "type": "String"}]}]}
+            """#
+        let registry = ModelRegistry()
+        #expect(throws: ModelSchemaError("'n' is declared more than once", model: "Child", property: "n")) {
+            try registry.register(ModelSchema(string: text))
+        }
+        #expect(registry.schemaMetadata(named: "Base") == nil)
+    }
+
+    // MARK: - Cost (item 9)
+
+    /// `{"name": "M1", "extends": "M0", …}`, each model one property.
+    static func chain(_ count: Int, prefix: String = "M") -> [String] {
+        (0..<count).map { index in
+            let extends = index == 0 ? "" : #""extends": "\#(prefix)\#(index - 1)", "#
+            return #"{"name": "\#(prefix)\#(index)", \#(extends)"properties": [{"name": "p\#(index)", "type": "Int"}]}"#
+        }
+    }
+
+    static func schema(models: [String]) -> String { #"{"models": ["# + models.joined(separator: ",\n") + "]}" }
+
+    /// A chain of 2,000 models took 12.9 s and 2.3 GB (every model rebuilt every inherited
+    /// property); it is now refused at once, at the first model past the limit.
+    @Test func aLongExtendsChainIsRefusedAtOnce() throws {
+        let limit = ModelSchema.maximumExtendsDepth
+        #expect(limit == 16)
+        let text = Self.schema(models: Self.chain(2_000))
+        let (result, seconds) = Self.seconds { Self.problems(loading: text) }
+        print("hostile schemas: 2,000-model extends chain (\(text.utf8.count) bytes) refused in \(HostileInputs.format(seconds)) s CPU")
+        #expect(result.count == 1, "one problem per chain, not one per model")
+        #expect(result.first?.model == "M\(limit + 1)")
+        #expect(result.first?.message == "\"extends\" gives the model more than \(limit) ancestors: M\(limit + 1) → M\(limit) → … → M0")
+        #expect(seconds < 2, "\(seconds) s")
+    }
+
+    /// 2,000 models in chains of the deepest accepted length load quickly, and the deepest
+    /// reads the root's property.
+    @Test func manyChainsAtTheLimitLoadQuickly() throws {
+        let length = ModelSchema.maximumExtendsDepth + 1
+        let models = (0..<(2_000 / length)).flatMap { Self.chain(length, prefix: "C\($0)_") }
+        let text = Self.schema(models: models)
+        let registry = ModelRegistry()
+        let (names, seconds) = try Self.seconds { try loadSchemaText(text, into: registry) }
+        print("hostile schemas: \(models.count) models in chains of \(length) (\(text.utf8.count) bytes) loaded in \(HostileInputs.format(seconds)) s CPU")
+        #expect(names.count == models.count)
+        #expect(seconds < 2, "\(seconds) s")
+        let last = length - 1
+        let model = try registry.makeModel(named: "C0_\(last)", json: ["p0": 1, "p\(last)": 2])
+        #expect(model.value(forProperty: "p0") as? Int == 1 && model.value(forProperty: "p\(last)") as? Int == 2)
+        #expect(registry.schemaMetadata(named: "C0_\(last)")?.properties.count == length)
+    }
+
+    /// Memory: peak growth while loading, measured in a child process (other tests run in parallel here).
+    @Test func loadingLongChainsTakesMemoryInProportion() throws {
+        guard let report = try SchemaMemoryChild.measure() else { return }
+        print("hostile schemas: memory: \(report)")
+        #expect(report.passed, "\(report)")
+        // The refused 2,000-chain, then 2,000 models in chains at the limit (about 18,000 properties
+        // counting inherited ones): about 15 MB, where the 2,000-chain alone took 2.3 GB.
+        #expect(report.peakGrowth < 48_000_000, "\(report)")
+    }
+
+    /// Runs the memory workload when started by ``SchemaMemoryChild/measure()``; skipped otherwise.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[SchemaMemoryChild.reportVariable] != nil))
+    func childLoadsLongChains() throws {
+        guard let path = ProcessInfo.processInfo.environment[SchemaMemoryChild.reportVariable] else { return }
+        let refused = Self.schema(models: Self.chain(2_000))
+        let length = ModelSchema.maximumExtendsDepth + 1
+        let accepted = Self.schema(models: (0..<(2_000 / length)).flatMap { Self.chain(length, prefix: "C\($0)_") })
+        MemoryChild.resetPeak()
+        let before = MemoryChild.status("VmRSS")
+        let registry = ModelRegistry()
+        let refusedOK = (try? loadSchemaText(refused, into: registry)) == nil
+        let acceptedOK = (try? loadSchemaText(accepted, into: registry))?.count == 2_000 / length * length
+        let peak = MemoryChild.status("VmHWM")
+        withExtendedLifetime(registry) {}
+        try "growth \(peak - before)\npassed \(refusedOK && acceptedOK)\n".write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// 10,000 models each naming an unknown type took 4.9 s to report (each "did you mean" scanned
+    /// every name); now linear.
+    @Test func tenThousandUnknownTypesAreReportedQuickly() throws {
+        let count = 10_000
+        let models = (0..<count).map { #"{"name": "M\#($0)", "properties": [{"name": "p", "type": "Unknown\#($0)"}]}"# }
+            + [#"{"name": "Known", "properties": [{"name": "p", "type": "known"}]}"#]
+        let text = Self.schema(models: models)
+        let (problems, seconds) = Self.seconds { Self.problems(loading: text) }
+        print("hostile schemas: \(count) unknown type names (\(text.utf8.count) bytes) reported in \(HostileInputs.format(seconds)) s CPU")
+        #expect(problems.count == count + 1)
+        #expect(problems.first?.message == "unknown type \"Unknown0\"")
+        #expect(problems.last?.message == "unknown type \"known\" (did you mean \"Known\"?)")
+        #expect(seconds < 1, "\(seconds) s")
+    }
+}
+
+/// Loads `text` as a schema file into `registry` (a new one by default), then removes the file.
+@discardableResult
+func loadSchemaText(_ text: String, into registry: ModelRegistry = ModelRegistry()) throws(SchemaLoadingError) -> [String] {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("jsonmodelkit-hostile-\(UUID().uuidString).json")
+    try? Data(text.utf8).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try registry.loadSchemas(at: url)
+}
+
+/// Starts this test binary again to load long chains alone, and reads the peak memory growth.
+enum SchemaMemoryChild {
+    static let reportVariable = "JSONMODELKIT_SCHEMA_MEMORY_REPORT"
+
+    struct Report: CustomStringConvertible {
+        var peakGrowth: Int
+        var passed: Bool
+        var description: String { String(format: "peak growth %.1f MB, checks %@", Double(peakGrowth) / 1e6, passed ? "passed" : "failed") }
+    }
+
+    static func measure() throws -> Report? {
+        guard FileManager.default.fileExists(atPath: "/proc/self/status") else {
+            print("note: no /proc on this system; the schema memory test is skipped")
+            return nil
+        }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("jsonmodelkit-schema-memory-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "HostileSchemaTests/childLoadsLongChains"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[reportVariable] = report.path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(120)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            Issue.record("the child did not finish in two minutes")
+            return nil
+        }
+        guard process.terminationStatus == 0, let text = try? String(contentsOf: report, encoding: .utf8) else {
+            Issue.record("the child failed (status \(process.terminationStatus))")
+            return nil
+        }
+        var fields: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+        }
+        guard let growth = fields["growth"].flatMap(Int.init) else {
+            Issue.record("unreadable report: \(text)")
+            return nil
+        }
+        return Report(peakGrowth: growth, passed: fields["passed"] == "true")
+    }
+}
