@@ -17,12 +17,16 @@ struct HostileSchemaMemoryTests {
         /// An immutable model read a million times through a converter whose `isStillValid`
         /// always answers no (it grew 110 MB when every rejected cache entry was kept).
         case rejectedCachedValues
+        /// A converter registered 200,000 times for one property, which a new model reads after
+        /// each registration (it grew 75 MB when every published choice was kept).
+        case reregisteredConverter
     }
 
     /// How many times each workload repeats its step, and how much its resident memory may grow.
     static func size(_ workload: Workload) -> (steps: Int, warmUp: Int, limit: Int) {
         switch workload {
         case .rejectedCachedValues: return (1_000_000, 20_000, 8_000_000)
+        case .reregisteredConverter: return (200_000, 5_000, 8_000_000)
         }
     }
 
@@ -59,6 +63,13 @@ struct HostileSchemaMemoryTests {
         }
     }
 
+    /// A hue read through whatever converter was registered last.
+    final class Swatch: JSONModel, DynamicMembers, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.hue(Int.self)
+        }
+    }
+
     /// Runs `steps` steps of `workload`; returns whether every check held.
     static func run(_ workload: Workload, steps: Int) throws -> Bool {
         switch workload {
@@ -73,6 +84,18 @@ struct HostileSchemaMemoryTests {
                 sum &+= level
             }
             return sum == 7 * steps && gauge.diagnostics.isEmpty
+        case .reregisteredConverter:
+            let document = try JSONDocument(string: #"{"hue": 3}"#)
+            var ok = true
+            for step in 0..<steps {
+                ModelRegistry.shared.register(
+                    JSONConverters.Closure<Int>(read: { ($0.intValue ?? 0) + step }, write: { .number(JSONNumber($0)) }),
+                    forProperty: "hue", of: Swatch.self)
+                let swatch = try Swatch(node: document.root)
+                let hue: Int = swatch.hue
+                ok = ok && hue == 3 + step
+            }
+            return ok
         }
     }
 }

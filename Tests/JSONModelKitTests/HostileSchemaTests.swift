@@ -39,4 +39,23 @@ struct HostileSchemaTests {
         #expect(firstEntry == nil)  // freed, not kept until the model is
         #expect(meter.cachedPropertyCount == 1)
     }
+
+    /// Each registration that affects a property makes a new choice; only the first few are
+    /// published without a lock, so the conversion stays small however many follow.
+    @Test func reregisteringAConverterKeepsAFewChoicesAtMost() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: #"{"models": [{"name": "Dial", "properties": [{"name": "angle", "type": "Int"}]}]}"#))
+        let conversion = try #require(registry.schemaMetadata(named: "Dial")?.property(named: "angle")).conversion
+        for step in 0..<(PropertyConversion.publishedLimit * 4) {
+            registry.register(
+                JSONConverters.Closure<Int>(read: { ($0.intValue ?? 0) + step }, write: { .number(JSONNumber($0)) }),
+                forProperty: "angle", ofModelNamed: "Dial")
+            let dial = try registry.makeModel(named: "Dial", json: ["angle": 1])
+            let angle: Int = dial.dynamic.angle
+            #expect(angle == 1 + step)
+        }
+        #expect(conversion.publishedBoxCount == PropertyConversion.publishedLimit)
+        // Still invalidated exactly by registrations past the limit.
+        #expect(conversion.lookupCount == PropertyConversion.publishedLimit * 4)
+    }
 }

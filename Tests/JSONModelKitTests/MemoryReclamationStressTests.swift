@@ -49,4 +49,31 @@ struct MemoryReclamationStressTests {
         #expect(wrong.load(ordering: .relaxed) == 0)
         #expect(meter.diagnostics.isEmpty)
     }
+
+    /// One thread registers converter after converter for a property (well past the number of
+    /// choices published without a lock) while the others make models and read it.
+    @Test func reregisteringAConverterWhileReading() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: Self.meterSchema))
+        let document = try JSONDocument(string: #"{"level": 3, "flaky": 1, "label": "x"}"#)
+        let wrong = Atomic<Int>(0)
+        StressTests.hammer(rounds: 300) { thread, round in
+            if thread == 0 {
+                registry.register(
+                    JSONConverters.Closure<Int>(
+                        read: { ($0.intValue ?? 0) + 1000 * round }, write: { .number(JSONNumber($0 % 1000)) }),
+                    forProperty: "level", ofModelNamed: "Meter")
+                return
+            }
+            guard let meter = try? registry.makeModel(named: "Meter", json: document.root.value) else {
+                wrong.add(1, ordering: .relaxed)
+                return
+            }
+            let level: Int = meter.dynamic.level
+            if level % 1000 != 3 { wrong.add(1, ordering: .relaxed) }
+        }
+        #expect(wrong.load(ordering: .relaxed) == 0)
+        let conversion = try #require(registry.schemaMetadata(named: "Meter")?.property(named: "level")).conversion
+        #expect(conversion.publishedBoxCount <= PropertyConversion.publishedLimit)
+    }
 }

@@ -39,10 +39,18 @@ final class PropertyConversion: Sendable {
         var watching = false
         /// How many times the lookup ran; for tests of caching.
         var lookups = 0
-        /// Every box ever published, kept alive so a reader never holds a freed one
-        /// (a new box is made only after a registration that affects this property).
+        /// The boxes published so far, kept alive so that a reader never holds a freed one: at
+        /// most ``PropertyConversion/publishedLimit``, whatever the number of registrations.
         var published: [ChoiceBox] = []
     }
+
+    /// How many boxes of choices other than the builtin one a conversion publishes.
+    ///
+    /// A new choice is made only after a registration that affects this property, so programs
+    /// that register their converters once never come near it. Past it (a converter registered
+    /// again and again), choices are no longer published: ``choice`` reads them under the lock,
+    /// and memory stays flat however many registrations follow.
+    static let publishedLimit = 8
 
     /// An immutable holder of one choice, published through `current`.
     private final class ChoiceBox: Sendable {
@@ -55,9 +63,17 @@ final class PropertyConversion: Sendable {
         }
     }
 
+    /// The box of `.builtin`, shared by every conversion and never freed.
+    private static let builtinBox = ChoiceBox(.builtin)
+
     private let state = Locked(State())
-    /// The cached choice's box (unretained; `State.published` owns it), or 0. Reads of the
-    /// cached choice take no lock: they run on every first read of every property.
+    /// The cached choice's box (unretained; `State.published` or ``builtinBox`` owns it), or 0
+    /// when nothing is cached or the choice is read under the lock. Reads of a published choice
+    /// take no lock: they run on every first read of every property.
+    ///
+    /// Memory safety: a published box is freed only with the conversion, so a reader that loaded
+    /// `current` may use the box for as long as it uses the conversion, even after an
+    /// invalidation replaced it.
     private let current = Atomic<UInt>(0)
 
     init(name: String, modelName: String, type: PropertyType, options: PropertyOptions, models: [ModelKey],
@@ -130,9 +146,18 @@ final class PropertyConversion: Sendable {
             state.lookups += 1
             if state.version == version, state.choice == nil {
                 state.choice = made
-                let box = ChoiceBox(made)
-                state.published.append(box)
-                current.store(UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()), ordering: .releasing)
+                let box: ChoiceBox?
+                if case .builtin = made {
+                    box = Self.builtinBox
+                } else if state.published.count < Self.publishedLimit {
+                    box = ChoiceBox(made)
+                    state.published.append(box!)
+                } else {
+                    box = nil  // read under the lock from now on
+                }
+                if let box {
+                    current.store(UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()), ordering: .releasing)
+                }
             }
             return made
         }
@@ -140,6 +165,9 @@ final class PropertyConversion: Sendable {
 
     /// How many times the lookup ran; for tests.
     var lookupCount: Int { state.withLock { $0.lookups } }
+
+    /// How many boxes this conversion keeps; for tests.
+    var publishedBoxCount: Int { state.withLock { $0.published.count } }
 
     func invalidate() {
         state.withLock { state in
