@@ -20,6 +20,9 @@ struct HostileSchemaMemoryTests {
         /// A converter registered 200,000 times for one property, which a new model reads after
         /// each registration (it grew 75 MB when every published choice was kept).
         case reregisteredConverter
+        /// 10,000 registries, each registering a schema and reading a model, then released
+        /// (it grew 183 MB when each registry was kept alive by its schema's conversions).
+        case releasedRegistries
     }
 
     /// How many times each workload repeats its step, and how much its resident memory may grow.
@@ -27,6 +30,7 @@ struct HostileSchemaMemoryTests {
         switch workload {
         case .rejectedCachedValues: return (1_000_000, 20_000, 8_000_000)
         case .reregisteredConverter: return (200_000, 5_000, 8_000_000)
+        case .releasedRegistries: return (10_000, 500, 8_000_000)
         }
     }
 
@@ -70,6 +74,29 @@ struct HostileSchemaMemoryTests {
         }
     }
 
+    static let orderSchema = #"""
+        {"models": [
+          {"name": "Order", "properties": [
+            {"name": "id", "type": "Int"}, {"name": "total", "type": "Int", "converter": "cents"},
+            {"name": "customer", "type": "Customer"}, {"name": "lines", "type": "[Line]"}]},
+          {"name": "Customer", "properties": [{"name": "name", "type": "String"}, {"name": "referrer", "type": "Customer?"}]},
+          {"name": "Line", "discriminator": {"jsonPath": "kind", "map": {"gift": "Gift"}},
+           "properties": [{"name": "kind", "type": "String"}, {"name": "sku", "type": "String"}]},
+          {"name": "Gift", "extends": "Line", "properties": [{"name": "note", "type": "String"}]}]}
+        """#
+
+    static let orderJSON: JSONValue = [
+        "id": 7, "total": "12.50", "customer": ["name": "Ann", "referrer": ["name": "Bob"]],
+        "lines": [["kind": "item", "sku": "A1"], ["kind": "gift", "sku": "G2", "note": "for you"]],
+    ]
+
+    /// Converts `"12.50"` to 1250.
+    static func centsConverter() -> JSONConverters.Closure<Int> {
+        .init(
+            read: { json in json.stringValue.flatMap(Double.init).map { Int(($0 * 100).rounded()) } },
+            write: { cents in .string(String(format: "%.2f", Double(cents) / 100)) })
+    }
+
     /// Runs `steps` steps of `workload`; returns whether every check held.
     static func run(_ workload: Workload, steps: Int) throws -> Bool {
         switch workload {
@@ -96,6 +123,22 @@ struct HostileSchemaMemoryTests {
                 ok = ok && hue == 3 + step
             }
             return ok
+        case .releasedRegistries:
+            let schema = try ModelSchema(string: orderSchema)
+            var ok = true
+            weak var last: ModelRegistry?
+            for _ in 0..<steps {
+                let registry = ModelRegistry()
+                registry.register(centsConverter(), named: "cents")
+                try registry.register(schema)
+                let order = try registry.makeModel(named: "Order", json: orderJSON)
+                let total: Int = order.dynamic.total
+                let referrer: String = order.dynamic.customer.referrer.name
+                let lines = models(in: order.value(forProperty: "lines")) ?? []
+                ok = ok && total == 1250 && referrer == "Bob" && lines.map(\.modelName) == ["Line", "Gift"]
+                last = registry
+            }
+            return ok && last == nil
         }
     }
 }

@@ -76,4 +76,47 @@ struct MemoryReclamationStressTests {
         let conversion = try #require(registry.schemaMetadata(named: "Meter")?.property(named: "level")).conversion
         #expect(conversion.publishedBoxCount <= PropertyConversion.publishedLimit)
     }
+
+    /// Registries made and dropped on every thread, and a dropped registry whose model is still
+    /// read everywhere: the model keeps it.
+    @Test func registriesDroppedWhileTheirModelsAreRead() throws {
+        let schema = try ModelSchema(string: HostileSchemaMemoryTests.orderSchema)
+        weak var weakRegistry: ModelRegistry?
+        var order: JSONModel? = try {
+            let registry = try HostileSchemaTests.orderRegistry()
+            weakRegistry = registry
+            return try registry.makeModel(named: "Order", json: HostileSchemaMemoryTests.orderJSON)
+        }()
+        let wrong = Self.readWhileRegistriesComeAndGo(order!, schema: schema)
+        #expect(wrong == 0)
+        #expect(weakRegistry != nil)
+        order = nil
+        // The threads' closures hold the model until each Thread object is gone, which may be
+        // a moment after the last round.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while weakRegistry != nil && ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(weakRegistry == nil)
+    }
+
+    /// Reads `shared` on eight threads that also make and drop registries; returns how many reads went wrong.
+    static func readWhileRegistriesComeAndGo(_ shared: JSONModel, schema: ModelSchema) -> Int {
+        let wrong = Atomic<Int>(0)
+        StressTests.hammer(rounds: 60) { thread, round in
+            let referrer: String = shared.dynamic.customer.referrer.name
+            if referrer != "Bob" { wrong.add(1, ordering: .relaxed) }
+            if (thread + round) % 3 == 0 {
+                let registry = ModelRegistry()
+                registry.register(HostileSchemaMemoryTests.centsConverter(), named: "cents")
+                guard (try? registry.register(schema)) != nil,
+                    let own = try? registry.makeModel(named: "Order", json: HostileSchemaMemoryTests.orderJSON)
+                else {
+                    wrong.add(1, ordering: .relaxed)
+                    return
+                }
+                let total: Int = own.dynamic.total
+                if total != 1250 { wrong.add(1, ordering: .relaxed) }
+            }
+        }
+        return wrong.load(ordering: .relaxed)
+    }
 }

@@ -28,8 +28,10 @@ final class PropertyConversion: Sendable {
     /// The type converters are registered for: the property's type without optionals and collections.
     let baseType: Any.Type
     let options: PropertyOptions
-    /// Where the lookup happens: the schema's registry, then the shared one.
-    private let registries: [ModelRegistry]
+    /// Where the lookup happens: the converters of the schema's registry, then the shared ones.
+    /// The tables, not the registries: a registry holds its schema models' metadata, so a
+    /// reference back to it from here would keep it alive for ever.
+    private let tables: [ConverterTable]
     /// A converter implied by the declaration alone (`dateFormat`, `enumValues`).
     private let declared: AnyConverter?
 
@@ -84,10 +86,10 @@ final class PropertyConversion: Sendable {
         self.options = options
         self.models = models
         self.baseType = PropertyConversion.baseType(of: type)
-        var registries: [ModelRegistry] = []
-        if let registry, registry !== ModelRegistry.shared { registries.append(registry) }
-        registries.append(ModelRegistry.shared)
-        self.registries = registries
+        var tables: [ConverterTable] = []
+        if let registry, registry !== ModelRegistry.shared { tables.append(registry.converters) }
+        tables.append(ModelRegistry.shared.converters)
+        self.tables = tables
         if let format = options.dateFormat, baseType == Date.self {
             self.declared = AnyConverter(dateFormat: format)
         } else if let values = options.enumValues, baseType == String.self {
@@ -139,7 +141,7 @@ final class PropertyConversion: Sendable {
         if let cached { return cached }
         if !watching {
             state.withLock { $0.watching = true }
-            for registry in registries { registry.converters.watch(self) }
+            for table in tables { table.watch(self) }
         }
         let made = lookUp()
         return state.withLock { state in
@@ -191,9 +193,9 @@ final class PropertyConversion: Sendable {
     /// globally, then the type's conformance, then the built-in conversion.
     private func lookUp() -> Choice {
         // 1. Registered for the property name on the model or a superclass.
-        for registry in registries {
+        for table in tables {
             for model in models {
-                if let found = registry.converters.converter(forProperty: propertyName, in: model) {
+                if let found = table.converter(forProperty: propertyName, in: model) {
                     return checked(found)
                 }
             }
@@ -203,29 +205,29 @@ final class PropertyConversion: Sendable {
             switch reference.storage {
             case .instance(let converter): return checked(converter)
             case .named(let name):
-                for registry in registries {
-                    if let found = registry.converters.converter(named: name) { return checked(found) }
+                for table in tables {
+                    if let found = table.converter(named: name) { return checked(found) }
                 }
                 if let found = JSONConverters.builtinNamed[name] { return checked(found) }
                 return .problem("no converter is registered under the name \"\(name)\"")
             }
         }
         if options.cachedObject {
-            for registry in registries {
-                if let found = registry.converters.store(for: ObjectIdentifier(baseType)) { return checked(found) }
+            for table in tables {
+                if let found = table.store(for: ObjectIdentifier(baseType)) { return checked(found) }
             }
             return .problem("cachedObject: no object store is registered for \(baseType)")
         }
         if let declared { return .converter(declared) }
         // 2. Registered for the value type on the model or a superclass, then globally.
         let typeKey = ObjectIdentifier(baseType)
-        for registry in registries {
+        for table in tables {
             for model in models {
-                if let found = registry.converters.converter(forType: typeKey, in: model) { return .converter(found) }
+                if let found = table.converter(forType: typeKey, in: model) { return .converter(found) }
             }
         }
-        for registry in registries {
-            if let found = registry.converters.converter(forType: typeKey, in: nil) { return .converter(found) }
+        for table in tables {
+            if let found = table.converter(forType: typeKey, in: nil) { return .converter(found) }
         }
         // 3. The type's own conversion (JSONConvertible; for the user's types, also enums).
         if let custom = type.customType {

@@ -35,6 +35,8 @@ public final class ModelRegistry: Sendable {
     ///
     /// Models use ``shared``; a registry of your own holds schema models apart from it (the
     /// Specs runner gives each case one). Compiled classes are always described by ``shared``.
+    /// A registry of your own, with its schemas and converters, is freed once neither the
+    /// program nor any model made from its schemas refers to it.
     public init() {}
 
     /// The metadata of the schema model named `name`, or nil.
