@@ -119,4 +119,28 @@ struct MemoryReclamationStressTests {
         }
         return wrong.load(ordering: .relaxed)
     }
+
+    /// Eight threads load two plugins that register the same names into one registry: no lock
+    /// is held while their code runs, yet exactly one of them is registered, all or nothing.
+    @Test(.enabled(if: PluginBuilder.available))
+    func twoPluginsWithTheSameNamesLoadedFromEightThreads() throws {
+        let plugins = try PluginBuilder.plugins.get()
+        let registry = ModelRegistry()
+        let outcomes = Locked<[(library: Int, loaded: Bool)]>([])
+        StressTests.hammer(rounds: 1) { thread, _ in
+            let library = thread % 2
+            let loaded = (try? registry.loadPlugin(at: library == 0 ? plugins.example : plugins.exampleCopy)) != nil
+            outcomes.withLock { $0.append((library, loaded)) }
+        }
+        let all = outcomes.withLock { $0 }
+        let winners = Set(all.filter(\.loaded).map(\.library))
+        #expect(winners.count == 1, "\(all)")
+        #expect(all.allSatisfy { $0.loaded == winners.contains($0.library) }, "\(all)")
+        let module = winners.first == 0 ? "ExampleModelsPlugin" : "ExampleModelsPluginCopy"
+        for name in ["Vehicle", "Car", "Truck"] {
+            let type = try #require(registry.modelType(named: name))
+            #expect(String(reflecting: type) == "\(module).\(name)")
+        }
+        #expect(registry.plugins.loaded.count == 1)
+    }
 }
