@@ -371,7 +371,7 @@ func loadSchemaText(_ text: String, into registry: ModelRegistry = ModelRegistry
 
 /// Starts this test binary again to load long chains alone, and reads the peak memory growth.
 enum SchemaMemoryChild {
-    static let reportVariable = "JSONMODELKIT_SCHEMA_MEMORY_REPORT"
+    static let reportVariable = "JSONMODELKIT_SCHEMA_CHAINS_REPORT"
 
     struct Report: CustomStringConvertible {
         var peakGrowth: Int

@@ -40,6 +40,8 @@ enum PluginBuilder {
         let newerABI: URL
         let faulty: URL
         let throwing: URL
+        /// A plugin whose entry point loads another plugin, as ``NestedLoad`` asks.
+        let nesting: URL
     }
 
     static let plugins: Result<Plugins, Skip> = Result { () throws(Skip) -> Plugins in try build() }
@@ -117,6 +119,7 @@ enum PluginBuilder {
             (library("NewerABI"), variant + ["-module-name", "NewerABI", "-D", "NEWER_ABI"]),
             (library("Faulty"), variant + ["-module-name", "Faulty", "-D", "FAULTY"]),
             (library("Throwing"), variant + ["-module-name", "Throwing", "-D", "THROWING"]),
+            (library("Nesting"), variant + ["-module-name", "Nesting", "-D", "NESTING"]),
         ]
         // SwiftPM's product links its own JSONModelKit; without it, link the build's objects the same way.
         var selfContained = toolchain.products.appendingPathComponent("libExampleModelsPlugin.so")
@@ -152,7 +155,7 @@ enum PluginBuilder {
             exampleCopy: library("ExampleModelsPluginCopy"),
             selfContained: FileManager.default.fileExists(atPath: selfContained.path) ? selfContained : nil,
             noEntry: library("NoEntry"), newerABI: library("NewerABI"), faulty: library("Faulty"),
-            throwing: library("Throwing"))
+            throwing: library("Throwing"), nesting: library("Nesting"))
     }
 
     static let exampleFolder = SharedData.packageRoot.appendingPathComponent("Sources/ExampleModelsPlugin")
@@ -181,6 +184,12 @@ enum PluginBuilder {
     /// Small plugins that go wrong in one way each, chosen with `-D`.
     static let variantSource = #"""
         import JSONModelKit
+        #if NESTING
+        import Foundation
+        #if canImport(Glibc)
+        import Glibc
+        #endif
+        #endif
 
         final class Gadget: JSONModel, DynamicMembers, @unchecked Sendable {
             override class func properties(_ p: PropertyRegistrar) {
@@ -194,6 +203,41 @@ enum PluginBuilder {
         struct Failure: Error, CustomStringConvertible {
             var description: String { "the plugin's configuration is missing" }
         }
+
+        #if NESTING
+        typealias Hook = @convention(c) () -> Int32
+
+        /// A function of the test program (NestedLoad in PluginTests.swift), found by name.
+        func hook(_ name: String) -> Hook? {
+            dlsym(nil, name).map { unsafeBitCast($0, to: Hook.self) }
+        }
+
+        struct HelperTimedOut: Error, CustomStringConvertible {
+            var description: String { "the helper thread's load did not finish within 20 seconds" }
+        }
+
+        /// Loads the plugin the test program names: from a helper thread this entry point waits
+        /// for (mode 1), or on this thread (mode 2).
+        func loadAnotherPlugin() throws {
+            guard let mode = hook("jsonmodelkit_tests_nesting_mode"), let load = hook("jsonmodelkit_tests_nested_load") else {
+                return
+            }
+            switch mode() {
+            case 1:
+                let done = DispatchSemaphore(value: 0)
+                Thread {
+                    _ = load()
+                    done.signal()
+                }.start()
+                // Bounded, so that a loader that deadlocks fails the test instead of hanging it.
+                if done.wait(timeout: .now() + 20) == .timedOut { throw HelperTimedOut() }
+            case 2:
+                _ = load()
+            default:
+                break
+            }
+        }
+        #endif
 
         #if NO_ENTRY
         @_cdecl("jsonmodelkit_plugin_entri")
@@ -216,6 +260,9 @@ enum PluginBuilder {
                 #endif
                 #if THROWING
                 throw Failure()
+                #endif
+                #if NESTING
+                try loadAnotherPlugin()
                 #endif
             }
         }
@@ -489,4 +536,124 @@ func models(in value: Any?) -> [JSONModel]? {
     func elements(_ sequence: some Sequence) -> [JSONModel] { sequence.compactMap { $0 as? JSONModel } }
     guard let sequence = value as? any Sequence else { return nil }
     return elements(sequence)
+}
+
+/// What the Nesting test plugin's entry point does when it runs: which library it loads, into
+/// which registry, from which thread; and what that load gave.
+///
+/// The plugin finds ``nestingMode()`` and ``nestedLoad()`` by name in this (exporting) program.
+enum NestedLoad {
+    struct Request: Sendable {
+        let registry: ModelRegistry
+        let library: URL
+        /// From a helper thread the entry point waits for; else on the entry point's own thread.
+        let fromHelperThread: Bool
+    }
+
+    static let request = Locked<Request?>(nil)
+    static let outcome = Locked<Result<LoadedPlugin, PluginLoadError>?>(nil)
+
+    /// Sets what the next entry call does; clears the last outcome.
+    static func expect(_ next: Request?) {
+        request.withLock { $0 = next }
+        outcome.withLock { $0 = nil }
+    }
+}
+
+/// 0: load nothing; 1: from a helper thread; 2: on the entry point's thread.
+@_cdecl("jsonmodelkit_tests_nesting_mode")
+public func nestingMode() -> Int32 {
+    guard let request = NestedLoad.request.withLock({ $0 }) else { return 0 }
+    return request.fromHelperThread ? 1 : 2
+}
+
+/// Loads the requested library into the requested registry and keeps the outcome.
+@_cdecl("jsonmodelkit_tests_nested_load")
+public func nestedLoad() -> Int32 {
+    guard let request = NestedLoad.request.withLock({ $0 }) else { return 0 }
+    let result: Result<LoadedPlugin, PluginLoadError>
+    do {
+        result = .success(try request.registry.loadPlugin(at: request.library))
+    } catch {
+        result = .failure(error)
+    }
+    NestedLoad.outcome.withLock { $0 = result }
+    return 1
+}
+
+/// Plugin code runs with no lock of the loader held: an entry point that loads a plugin from a
+/// helper thread and waits for it finishes. Serialized: the Nesting plugin's instructions are global.
+@Suite("Plugins: loads from entry points", .serialized, .enabled(if: PluginBuilder.available), .timeLimit(.minutes(2)))
+struct PluginNestedLoadTests {
+    var plugins: PluginBuilder.Plugins {
+        get throws { try PluginBuilder.plugins.get() }
+    }
+
+    @Test func anEntryPointLoadsAnotherPluginFromAHelperThreadAndWaits() throws {
+        let plugins = try plugins
+        let registry = ModelRegistry()
+        NestedLoad.expect(.init(registry: registry, library: plugins.example, fromHelperThread: true))
+        defer { NestedLoad.expect(nil) }
+        let start = ContinuousClock.now
+        let nesting = try registry.loadPlugin(at: plugins.nesting)
+        let elapsed = ContinuousClock.now - start
+        #expect(nesting.modelClasses == ["Gadget"])
+        #expect(elapsed < .seconds(15), "\(elapsed)")
+        let inner = try #require(NestedLoad.outcome.withLock { $0 }).get()
+        #expect(inner.modelClasses == ["Vehicle", "Car", "Truck"])
+        #expect(registry.modelType(named: "Vehicle") != nil && registry.modelType(named: "Gadget") != nil)
+        #expect(Set(registry.plugins.loaded.map(\.path)) == [plugins.example.path, plugins.nesting.path])
+    }
+
+    /// The helper's load of the library being loaded waits for that load, which waits for the
+    /// helper: the helper gives up after the wait limit with a clear error, and both finish.
+    @Test func anEntryPointThatWaitsForALoadOfItsOwnLibraryFinishes() throws {
+        let plugins = try plugins
+        let registry = ModelRegistry()
+        registry.plugins.waitLimit = 0.5
+        NestedLoad.expect(.init(registry: registry, library: plugins.nesting, fromHelperThread: true))
+        defer { NestedLoad.expect(nil) }
+        let start = ContinuousClock.now
+        let nesting = try registry.loadPlugin(at: plugins.nesting)
+        let elapsed = ContinuousClock.now - start
+        #expect(nesting.modelClasses == ["Gadget"])
+        #expect(elapsed < .seconds(15), "\(elapsed)")
+        let inner = try #require(NestedLoad.outcome.withLock { $0 })
+        #expect(throws: PluginLoadError.loadInProgress(path: plugins.nesting.path)) { try inner.get() }
+        #expect("\(PluginLoadError.loadInProgress(path: "p.so"))".hasPrefix("cannot load plugin p.so: another thread's load"))
+        #expect(registry.plugins.entryCalls == 1)
+        // Loaded now: a later load returns it.
+        NestedLoad.expect(nil)
+        #expect(try registry.loadPlugin(at: plugins.nesting) == nesting)
+    }
+
+    @Test func anEntryPointCannotLoadPluginsOnItsOwnThread() throws {
+        let plugins = try plugins
+        let registry = ModelRegistry()
+        NestedLoad.expect(.init(registry: registry, library: plugins.example, fromHelperThread: false))
+        defer { NestedLoad.expect(nil) }
+        #expect(try registry.loadPlugin(at: plugins.nesting).modelClasses == ["Gadget"])
+        let inner = try #require(NestedLoad.outcome.withLock { $0 })
+        #expect(throws: PluginLoadError.registrationFailed(
+            path: plugins.example.path, problems: ["a plugin cannot load plugins from its entry point"])) { try inner.get() }
+        #expect(registry.modelType(named: "Vehicle") == nil)
+    }
+
+    @Test func concurrentLoadsOfOneLibraryCallItsEntryPointOnce() throws {
+        let plugins = try plugins
+        let registry = ModelRegistry()
+        let results = Locked<[LoadedPlugin]>([])
+        let failures = Locked<[PluginLoadError]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            do throws(PluginLoadError) {
+                let plugin = try registry.loadPlugin(at: plugins.example)
+                results.withLock { $0.append(plugin) }
+            } catch {
+                failures.withLock { $0.append(error) }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(Set(results.withLock { $0 }).count == 1)
+        #expect(registry.plugins.entryCalls == 1)
+    }
 }

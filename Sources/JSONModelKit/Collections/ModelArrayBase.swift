@@ -17,6 +17,9 @@ struct ElementConfiguration: Sendable {
     let property: String
     /// The schema model of the elements, for schema models.
     let schemaModel: ModelMetadata?
+    /// Its registry, kept alive for the elements made after the model that read the collection
+    /// is gone (see ``ModelMetadata/registry``).
+    let schemaRegistry: ModelRegistry?
     /// The parent each element refers back to, for relationships.
     let inverse: InverseLink?
     /// Where each JSON element holds the model's object, for embedded arrays.
@@ -39,6 +42,7 @@ struct ElementConfiguration: Sendable {
         self.modelName = modelName
         self.property = property
         self.schemaModel = schemaModel
+        self.schemaRegistry = schemaModel?.registry
         self.inverse = inverse
         self.embedPath = embedPath
     }

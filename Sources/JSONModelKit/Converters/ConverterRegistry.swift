@@ -39,6 +39,8 @@ final class ConverterTable: Sendable {
         var named: [String: AnyConverter] = [:]
         var stores: [ObjectIdentifier: AnyConverter] = [:]
         var watchers: [WeakConversion] = []
+        /// The length of `watchers` at which ``watch(_:)`` drops the freed ones first.
+        var pruneAt = 64
     }
 
     private let state = Locked(State())
@@ -60,8 +62,18 @@ final class ConverterTable: Sendable {
     }
 
     /// Asks to be told (through ``PropertyConversion/invalidate(for:)``) about later changes.
+    ///
+    /// Conversions of freed metadata (a dropped registry's schema models) leave empty entries;
+    /// they are dropped whenever the list has doubled since, so it stays proportional to the
+    /// conversions alive, at amortized O(1) per call.
     func watch(_ conversion: PropertyConversion) {
-        state.withLock { $0.watchers.append(WeakConversion(conversion: conversion)) }
+        state.withLock { state in
+            if state.watchers.count >= state.pruneAt {
+                state.watchers.removeAll { $0.conversion == nil }
+                state.pruneAt = max(64, state.watchers.count * 2)
+            }
+            state.watchers.append(WeakConversion(conversion: conversion))
+        }
     }
 
     /// Stores a registration and clears the choices it affects.
@@ -78,6 +90,9 @@ final class ConverterTable: Sendable {
         }
         for conversion in affected { conversion.invalidate() }
     }
+
+    /// How many conversions are on the list to notify, dead ones included; for tests.
+    var watcherCount: Int { state.withLock { $0.watchers.count } }
 
     /// Forgets every registration and every cached choice; for tests.
     func reset() {

@@ -28,8 +28,10 @@ final class PropertyConversion: Sendable {
     /// The type converters are registered for: the property's type without optionals and collections.
     let baseType: Any.Type
     let options: PropertyOptions
-    /// Where the lookup happens: the schema's registry, then the shared one.
-    private let registries: [ModelRegistry]
+    /// Where the lookup happens: the converters of the schema's registry, then the shared ones.
+    /// The tables, not the registries: a registry holds its schema models' metadata, so a
+    /// reference back to it from here would keep it alive for ever.
+    private let tables: [ConverterTable]
     /// A converter implied by the declaration alone (`dateFormat`, `enumValues`).
     private let declared: AnyConverter?
 
@@ -39,10 +41,18 @@ final class PropertyConversion: Sendable {
         var watching = false
         /// How many times the lookup ran; for tests of caching.
         var lookups = 0
-        /// Every box ever published, kept alive so a reader never holds a freed one
-        /// (a new box is made only after a registration that affects this property).
+        /// The boxes published so far, kept alive so that a reader never holds a freed one: at
+        /// most ``PropertyConversion/publishedLimit``, whatever the number of registrations.
         var published: [ChoiceBox] = []
     }
+
+    /// How many boxes of choices other than the builtin one a conversion publishes.
+    ///
+    /// A new choice is made only after a registration that affects this property, so programs
+    /// that register their converters once never come near it. Past it (a converter registered
+    /// again and again), choices are no longer published: ``choice`` reads them under the lock,
+    /// and memory stays flat however many registrations follow.
+    static let publishedLimit = 8
 
     /// An immutable holder of one choice, published through `current`.
     private final class ChoiceBox: Sendable {
@@ -55,9 +65,17 @@ final class PropertyConversion: Sendable {
         }
     }
 
+    /// The box of `.builtin`, shared by every conversion and never freed.
+    private static let builtinBox = ChoiceBox(.builtin)
+
     private let state = Locked(State())
-    /// The cached choice's box (unretained; `State.published` owns it), or 0. Reads of the
-    /// cached choice take no lock: they run on every first read of every property.
+    /// The cached choice's box (unretained; `State.published` or ``builtinBox`` owns it), or 0
+    /// when nothing is cached or the choice is read under the lock. Reads of a published choice
+    /// take no lock: they run on every first read of every property.
+    ///
+    /// Memory safety: a published box is freed only with the conversion, so a reader that loaded
+    /// `current` may use the box for as long as it uses the conversion, even after an
+    /// invalidation replaced it.
     private let current = Atomic<UInt>(0)
 
     init(name: String, modelName: String, type: PropertyType, options: PropertyOptions, models: [ModelKey],
@@ -68,10 +86,10 @@ final class PropertyConversion: Sendable {
         self.options = options
         self.models = models
         self.baseType = PropertyConversion.baseType(of: type)
-        var registries: [ModelRegistry] = []
-        if let registry, registry !== ModelRegistry.shared { registries.append(registry) }
-        registries.append(ModelRegistry.shared)
-        self.registries = registries
+        var tables: [ConverterTable] = []
+        if let registry, registry !== ModelRegistry.shared { tables.append(registry.converters) }
+        tables.append(ModelRegistry.shared.converters)
+        self.tables = tables
         if let format = options.dateFormat, baseType == Date.self {
             self.declared = AnyConverter(dateFormat: format)
         } else if let values = options.enumValues, baseType == String.self {
@@ -123,16 +141,25 @@ final class PropertyConversion: Sendable {
         if let cached { return cached }
         if !watching {
             state.withLock { $0.watching = true }
-            for registry in registries { registry.converters.watch(self) }
+            for table in tables { table.watch(self) }
         }
         let made = lookUp()
         return state.withLock { state in
             state.lookups += 1
             if state.version == version, state.choice == nil {
                 state.choice = made
-                let box = ChoiceBox(made)
-                state.published.append(box)
-                current.store(UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()), ordering: .releasing)
+                let box: ChoiceBox?
+                if case .builtin = made {
+                    box = Self.builtinBox
+                } else if state.published.count < Self.publishedLimit {
+                    box = ChoiceBox(made)
+                    state.published.append(box!)
+                } else {
+                    box = nil  // read under the lock from now on
+                }
+                if let box {
+                    current.store(UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()), ordering: .releasing)
+                }
             }
             return made
         }
@@ -140,6 +167,9 @@ final class PropertyConversion: Sendable {
 
     /// How many times the lookup ran; for tests.
     var lookupCount: Int { state.withLock { $0.lookups } }
+
+    /// How many boxes this conversion keeps; for tests.
+    var publishedBoxCount: Int { state.withLock { $0.published.count } }
 
     func invalidate() {
         state.withLock { state in
@@ -163,9 +193,9 @@ final class PropertyConversion: Sendable {
     /// globally, then the type's conformance, then the built-in conversion.
     private func lookUp() -> Choice {
         // 1. Registered for the property name on the model or a superclass.
-        for registry in registries {
+        for table in tables {
             for model in models {
-                if let found = registry.converters.converter(forProperty: propertyName, in: model) {
+                if let found = table.converter(forProperty: propertyName, in: model) {
                     return checked(found)
                 }
             }
@@ -175,29 +205,29 @@ final class PropertyConversion: Sendable {
             switch reference.storage {
             case .instance(let converter): return checked(converter)
             case .named(let name):
-                for registry in registries {
-                    if let found = registry.converters.converter(named: name) { return checked(found) }
+                for table in tables {
+                    if let found = table.converter(named: name) { return checked(found) }
                 }
                 if let found = JSONConverters.builtinNamed[name] { return checked(found) }
                 return .problem("no converter is registered under the name \"\(name)\"")
             }
         }
         if options.cachedObject {
-            for registry in registries {
-                if let found = registry.converters.store(for: ObjectIdentifier(baseType)) { return checked(found) }
+            for table in tables {
+                if let found = table.store(for: ObjectIdentifier(baseType)) { return checked(found) }
             }
             return .problem("cachedObject: no object store is registered for \(baseType)")
         }
         if let declared { return .converter(declared) }
         // 2. Registered for the value type on the model or a superclass, then globally.
         let typeKey = ObjectIdentifier(baseType)
-        for registry in registries {
+        for table in tables {
             for model in models {
-                if let found = registry.converters.converter(forType: typeKey, in: model) { return .converter(found) }
+                if let found = table.converter(forType: typeKey, in: model) { return .converter(found) }
             }
         }
-        for registry in registries {
-            if let found = registry.converters.converter(forType: typeKey, in: nil) { return .converter(found) }
+        for table in tables {
+            if let found = table.converter(forType: typeKey, in: nil) { return .converter(found) }
         }
         // 3. The type's own conversion (JSONConvertible; for the user's types, also enums).
         if let custom = type.customType {

@@ -188,7 +188,7 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
         let (lockedCached, current) = state.withLock { state in
             (ordinal < state.cache.count ? state.cache[ordinal] : nil, state.current)
         }
-        let cached = slots?.entry(at: ordinal) ?? lockedCached
+        let cached = slots?.entry(at: ordinal, lock: state) ?? lockedCached
         if let cached { return cached.anyValue }
         return valueForDescription(of: metadata.properties[ordinal], from: current.map(JSONInput.value) ?? original)
     }

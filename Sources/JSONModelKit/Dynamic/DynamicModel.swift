@@ -18,7 +18,17 @@ import Foundation
 /// ```
 public final class DynamicModel: JSONModel, DynamicMembers, @unchecked Sendable {
     // @unchecked Sendable: restated from JSONModel, whose state is behind its Mutex;
-    // this class adds no stored properties.
+    // this class adds one immutable reference to a Sendable class.
+
+    /// The registry of the schema, kept alive as long as the model: the names its properties
+    /// and discriminators refer to are looked up there (weakly, so the registry holds no cycle).
+    let schemaRegistry: ModelRegistry?
+
+    /// Creates a model from storage prepared by the engine; see ``JSONModel/init(_:)``.
+    public required init(_ storage: ModelStorage) {
+        schemaRegistry = storage.metadata?.registry
+        super.init(storage)
+    }
 
     /// Creates a model of a schema model over an object.
     static func make(metadata: ModelMetadata, source: JSONInput, mutable: Bool) throws(JSONModelError) -> DynamicModel {
@@ -29,7 +39,8 @@ public final class DynamicModel: JSONModel, DynamicMembers, @unchecked Sendable 
 }
 
 /// A weak, by-name reference from a property type to a schema model, resolved on each read
-/// so that schemas may refer to themselves and to each other.
+/// so that schemas may refer to themselves and to each other. The registry lives as long as a
+/// model made from it (``DynamicModel/schemaRegistry``).
 final class SchemaModelReference: Sendable {
     let name: String
     weak let registry: ModelRegistry?

@@ -64,8 +64,11 @@ public enum JSONModelPlugin {
     ///   - pluginABIVersion: Always ``abiVersion``, written in the plugin's source so that the
     ///     plugin's own value is passed.
     ///   - registrar: The entry point's second argument.
-    ///   - body: Registers the plugin's models, converters and schemas. It must not call
-    ///     ``ModelRegistry`` directly or load plugins.
+    ///   - body: Registers the plugin's models, converters and schemas. It should not call
+    ///     ``ModelRegistry`` directly. Loading a plugin on its own thread is refused; another
+    ///     thread may load plugins while it waits (the loader holds no lock while plugin code
+    ///     runs), but a load of the plugin's own library waits for this one and gives up with
+    ///     ``PluginLoadError/loadInProgress(path:)``.
     /// - Returns: The value the entry point returns: `pluginABIVersion`, or
     ///   ``unrecognizedRegistrar``.
     public static func register(

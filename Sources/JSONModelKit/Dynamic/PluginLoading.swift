@@ -40,39 +40,46 @@ extension ModelRegistry {
     }
 
     /// ``loadPlugin(at:)`` with the ABI version to present; tests present others.
+    ///
+    /// No lock is held while plugin code runs (the library's initializers, its entry point, its
+    /// classes' registration blocks), so an entry point may start a thread that loads another
+    /// plugin and wait for it. The table marks the library as loading meanwhile: a load of the
+    /// same library from another thread waits for the first to finish, at most
+    /// ``PluginTable/waitLimit`` (an entry point that waits for a load of its own library would
+    /// otherwise never finish), then throws ``PluginLoadError/loadInProgress(path:)``.
     func loadPlugin(at url: URL, hostABIVersion: Int32) throws(PluginLoadError) -> LoadedPlugin {
         let path = url.standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path) else { throw .fileNotFound(path: path) }
         guard !PluginTable.insideEntryPoint else {
             throw .registrationFailed(path: path, problems: ["a plugin cannot load plugins from its entry point"])
         }
-        return try plugins.load { (table: inout PluginTable.Contents) throws(PluginLoadError) -> LoadedPlugin in
-            guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-                let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
-                throw .cannotOpen(path: path, reason: reason + PluginTable.exportHint(for: reason))
-            }
-            let key = UInt(bitPattern: handle)
-            if let first = table.loaded[key] { return first }
-            guard let symbol = dlsym(handle, JSONModelPlugin.entryPointName) else {
-                throw .missingEntryPoint(path: path, symbol: JSONModelPlugin.entryPointName)
-            }
-            let entry = unsafeBitCast(symbol, to: JSONModelPlugin.EntryPoint.self)
-            let registrar = PluginRegistrar(pluginPath: path)
-            table.entryCalls += 1
-            let answer = PluginTable.$insideEntryPoint.withValue(true) {
-                withExtendedLifetime(registrar) {
-                    entry(hostABIVersion, Unmanaged.passUnretained(registrar).toOpaque())
-                }
-            }
-            if answer == JSONModelPlugin.unrecognizedRegistrar { throw .separateJSONModelKit(path: path) }
-            guard answer == hostABIVersion else {
-                throw .abiVersionMismatch(path: path, plugin: answer, host: hostABIVersion)
-            }
-            if let failure = registrar.failure { throw .registrationFailed(path: path, problems: [failure]) }
-            let plugin = try commit(registrar, abiVersion: answer)
-            table.loaded[key] = plugin
-            return plugin
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
+            throw .cannotOpen(path: path, reason: reason + PluginTable.exportHint(for: reason))
         }
+        let key = UInt(bitPattern: handle)
+        if let first = try plugins.begin(key, path: path) { return first }
+        var loaded: LoadedPlugin?
+        defer { plugins.finish(key, loaded: loaded) }
+        guard let symbol = dlsym(handle, JSONModelPlugin.entryPointName) else {
+            throw .missingEntryPoint(path: path, symbol: JSONModelPlugin.entryPointName)
+        }
+        let entry = unsafeBitCast(symbol, to: JSONModelPlugin.EntryPoint.self)
+        let registrar = PluginRegistrar(pluginPath: path)
+        plugins.countEntryCall()
+        let answer = PluginTable.$insideEntryPoint.withValue(true) {
+            withExtendedLifetime(registrar) {
+                entry(hostABIVersion, Unmanaged.passUnretained(registrar).toOpaque())
+            }
+        }
+        if answer == JSONModelPlugin.unrecognizedRegistrar { throw .separateJSONModelKit(path: path) }
+        guard answer == hostABIVersion else {
+            throw .abiVersionMismatch(path: path, plugin: answer, host: hostABIVersion)
+        }
+        if let failure = registrar.failure { throw .registrationFailed(path: path, problems: [failure]) }
+        let plugin = try commit(registrar, abiVersion: answer)
+        loaded = plugin
+        return plugin
     }
 
     /// Checks everything a plugin registered, then registers it all; or throws and registers nothing.
@@ -105,10 +112,10 @@ extension ModelRegistry {
             problems += error.problems.map { "\($0)" }
         }
         guard problems.isEmpty else { throw .registrationFailed(path: path, problems: problems) }
-        if let taken = store(schemaModels: prepared) {
+        // Loads of other libraries run concurrently: the names are checked again, and taken, at once.
+        if let taken = store(classes: registrar.classes, schemaModels: prepared) {
             throw .registrationFailed(path: path, problems: ["\(taken): a model of this name was registered meanwhile"])
         }
-        for (name, type) in registrar.classes { register(type, name: name) }
         for apply in registrar.converters { apply(self) }
         return LoadedPlugin(
             path: path, abiVersion: abiVersion, modelClasses: registrar.classes.map(\.name),
@@ -146,6 +153,9 @@ public enum PluginLoadError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The plugin's registrations were refused (name taken, invalid declarations or schemas),
     /// or its registration block threw.
     case registrationFailed(path: String, problems: [String])
+    /// Another thread's load of the same library into the same registry did not finish within
+    /// ten seconds: a slow entry point, or one that waits for this very load.
+    case loadInProgress(path: String)
 
     public var description: String {
         switch self {
@@ -162,43 +172,85 @@ public enum PluginLoadError: Error, Sendable, Hashable, CustomStringConvertible 
                 + "program's; build it leaving JSONModelKit's symbols to the host (see the README's plugin recipe)"
         case .registrationFailed(let path, let problems):
             return "cannot load plugin \(path); nothing was registered:\n" + problems.map { "  \($0)" }.joined(separator: "\n")
+        case .loadInProgress(let path):
+            return "cannot load plugin \(path): another thread's load of it has not finished (an entry point that "
+                + "waits for a load of its own library never does); nothing was registered"
         }
     }
 }
 
-/// The plugins loaded into one registry, by library handle; loads are serialized.
-final class PluginTable: Sendable {
+/// The plugins loaded into one registry, by library handle, and the loads under way.
+///
+/// Its lock is held only for this bookkeeping, never while plugin code runs: a load marks its
+/// library as loading (``begin(_:path:)``), runs the plugin unlocked, then publishes the result
+/// (``finish(_:loaded:)``). A second load of a library being loaded waits on the condition.
+final class PluginTable: @unchecked Sendable {
+    // @unchecked Sendable: `contents` is only touched with `condition` locked.
     struct Contents {
         /// By `dlopen` handle, which is the same for every path that names one file.
         var loaded: [UInt: LoadedPlugin] = [:]
+        /// The libraries whose entry point or commit is running, by handle.
+        var loading: Set<UInt> = []
         /// How many times an entry point was called; for tests.
         var entryCalls = 0
+        /// See ``PluginTable/waitLimit``.
+        var waitLimit: Double = 10
     }
 
-    private let state = Locked(Contents())
+    /// A pthread mutex and condition, which the thread sanitizer sees.
+    private let condition = NSCondition()
+    private var contents = Contents()
 
     /// Whether this thread is running a plugin's entry point.
     @TaskLocal static var insideEntryPoint = false
 
-    /// Runs a load with the table locked (one load at a time per registry).
-    func load(
-        _ body: (inout Contents) throws(PluginLoadError) -> LoadedPlugin
-    ) throws(PluginLoadError) -> LoadedPlugin {
-        let result: Result<LoadedPlugin, PluginLoadError> = state.withLock { state in
-            do throws(PluginLoadError) {
-                return .success(try body(&state))
-            } catch {
-                return .failure(error)
-            }
+    private func locked<Result>(_ body: (inout Contents) -> Result) -> Result {
+        condition.lock()
+        defer { condition.unlock() }
+        return body(&contents)
+    }
+
+    /// How long, in seconds, a load waits for another thread's load of the same library
+    /// before it throws ``PluginLoadError/loadInProgress(path:)``; 10 unless a test sets it.
+    var waitLimit: Double {
+        get { locked { $0.waitLimit } }
+        set { locked { $0.waitLimit = newValue } }
+    }
+
+    /// Starts a load of the library `key`: its first load's plugin when it is loaded (nil when
+    /// the caller is to load it, marked as loading), waiting while another thread loads it.
+    func begin(_ key: UInt, path: String) throws(PluginLoadError) -> LoadedPlugin? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: contents.waitLimit)
+        while contents.loading.contains(key) {
+            // The wait gives the lock up while it sleeps.
+            if !condition.wait(until: deadline), contents.loading.contains(key) { throw .loadInProgress(path: path) }
         }
-        return try result.get()
+        if let first = contents.loaded[key] { return first }
+        contents.loading.insert(key)
+        return nil
+    }
+
+    /// Ends the load ``begin(_:path:)`` started: records the plugin when it loaded, and wakes
+    /// the loads waiting for it (which load the library themselves when this one failed).
+    func finish(_ key: UInt, loaded: LoadedPlugin?) {
+        locked { contents in
+            contents.loading.remove(key)
+            if let loaded { contents.loaded[key] = loaded }
+        }
+        condition.broadcast()
+    }
+
+    func countEntryCall() {
+        locked { $0.entryCalls += 1 }
     }
 
     /// How many entry points were called; for tests.
-    var entryCalls: Int { state.withLock { $0.entryCalls } }
+    var entryCalls: Int { locked { $0.entryCalls } }
 
     /// The loaded plugins.
-    var loaded: [LoadedPlugin] { state.withLock { Array($0.loaded.values) } }
+    var loaded: [LoadedPlugin] { locked { Array($0.loaded.values) } }
 
     /// Explains an unresolved JSONModelKit symbol: the host does not export its symbols.
     static func exportHint(for reason: String) -> String {

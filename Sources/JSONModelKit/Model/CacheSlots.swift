@@ -3,12 +3,20 @@ import Synchronization
 /// The cache of an immutable model: one slot per property, read without a lock.
 ///
 /// A slot goes from empty to an entry once, by compare-and-swap, and holds a +1 reference to
-/// it. Readers load a slot with acquire ordering and use the entry without taking a lock or a
-/// reference: the model keeps it alive. Bit 0 of a slot is set when the fast read
-/// (`JSONModel+Reading.swift`) must not use it: an empty slot holds just that bit, and an entry
-/// whose converter validates cached values is stored with it. Only those entries are ever swapped
-/// out again (``retire(_:at:)``), so an untagged entry lives as long as the model and the fast
-/// read needs one test.
+/// it. Bit 0 of a slot is set when the fast read (`JSONModel+Reading.swift`) must not use it: an
+/// empty slot holds just that bit, and an entry whose converter validates cached values (a
+/// *validated* entry) is stored with it.
+///
+/// Memory safety. An untagged entry is never swapped out: it lives as long as the model, so
+/// readers load the slot and use the entry without a lock or a reference of their own (the model
+/// keeps it alive). A validated entry is swapped out when its converter rejects it
+/// (``retire(_:at:lock:)``), and its memory is then freed as soon as nobody uses it, so it is
+/// only ever loaded under the owning model's lock, which `retire` also holds when it empties the
+/// slot: a reader either takes its own reference before the slot is emptied (and the entry lives
+/// until the reader lets go) or sees the slot empty or holding a newer entry. Nothing dereferences
+/// a validated entry loaded without that lock (``store(_:at:)`` does not return one). Rejected
+/// entries are therefore not kept, and a model read a million times through a converter that
+/// rejects every cached value stays the same size.
 ///
 /// The model owns the memory: it calls ``destroy()`` from its `deinit`. Mutable models do not
 /// use slots: their writes empty cache entries, which needs the model's lock.
@@ -66,34 +74,67 @@ struct CacheSlots: @unchecked Sendable {
         base[index].load(ordering: .acquiring)
     }
 
-    /// The entry in slot `index`, or nil when the property was not read yet.
+    /// The entry in slot `index`, with a reference of the caller's own, or nil when the slot is empty.
+    ///
+    /// `lock` is the owning model's: a validated entry is loaded and retained under it.
     @inline(__always)
-    func entry(at index: Int) -> CacheEntry? {
+    func entry(at index: Int, lock: borrowing Locked<ModelState>) -> CacheEntry? {
         precondition(index >= 0 && index < count)
         let bits = base[index].load(ordering: .acquiring)
-        return bits == Self.empty ? nil : Self.unmanaged(bits).takeUnretainedValue()
+        if bits == Self.empty { return nil }
+        // Never swapped out, so alive as long as the model.
+        if bits & Self.slowTag == 0 { return Self.unmanaged(bits).takeUnretainedValue() }
+        return validatedEntry(at: index, lock: lock)
     }
 
-    /// Stores `entry` in an empty slot and returns it, or returns the entry another thread
-    /// stored first.
-    func store(_ entry: CacheEntry, at index: Int) -> CacheEntry {
+    /// ``entry(at:lock:)`` for a validated entry: loaded again, and retained, under the lock.
+    private func validatedEntry(at index: Int, lock: borrowing Locked<ModelState>) -> CacheEntry? {
+        let taken: UInt = lock.withLock { _ in
+            let bits = base[index].load(ordering: .acquiring)
+            if bits != Self.empty { _ = Self.unmanaged(bits).retain() }
+            return bits
+        }
+        return taken == Self.empty ? nil : Self.unmanaged(taken).takeRetainedValue()
+    }
+
+    /// Whether slot `index` holds no entry.
+    func isEmpty(at index: Int) -> Bool {
+        precondition(index >= 0 && index < count)
+        return base[index].load(ordering: .acquiring) == Self.empty
+    }
+
+    /// Stores `entry` in an empty slot.
+    ///
+    /// - Returns: The entry to use and whether it is `entry`, stored. When another thread stored
+    ///   first: its entry if that one is untagged; a validated one may only be loaded under the
+    ///   model's lock, so then `entry` itself, not stored (a conversion just made is as good).
+    func store(_ entry: CacheEntry, at index: Int) -> (entry: CacheEntry, stored: Bool) {
         precondition(index >= 0 && index < count)
         var bits = UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque())
         if entry.validator != nil { bits |= Self.slowTag }
         let (stored, existing) = base[index].compareExchange(
             expected: Self.empty, desired: bits, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-        if stored { return entry }
+        if stored { return (entry, true) }
         Self.unmanaged(bits).release()
-        return Self.unmanaged(existing).takeUnretainedValue()
+        if existing & Self.slowTag != 0 { return (entry, false) }
+        return (Self.unmanaged(existing).takeUnretainedValue(), false)
     }
 
-    /// Empties the slot if it still holds `entry` and returns the slot's reference to it, which
-    /// the caller keeps until the model is freed (another reader may still be using it).
-    func retire(_ entry: CacheEntry, at index: Int) -> CacheEntry? {
+    /// Empties slot `index` if it still holds the validated `entry`, and drops the slot's
+    /// reference to it: the entry is freed once the readers that took it let go.
+    ///
+    /// The slot is emptied under `lock`, the owning model's, under which readers take their
+    /// references (``entry(at:lock:)``); after that no reader can load it. The caller holds a
+    /// reference to `entry`, so its address cannot belong to another entry meanwhile.
+    func retire(_ entry: CacheEntry, at index: Int, lock: borrowing Locked<ModelState>) {
+        precondition(index >= 0 && index < count)
         let bits = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | Self.slowTag
-        let (emptied, _) = base[index].compareExchange(
-            expected: bits, desired: Self.empty, successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed)
-        return emptied ? Self.unmanaged(bits).takeRetainedValue() : nil
+        let emptied: Bool = lock.withLock { _ in
+            base[index].compareExchange(
+                expected: bits, desired: Self.empty, successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed
+            ).exchanged
+        }
+        if emptied { Self.unmanaged(bits).release() }
     }
 
     /// How many slots hold an entry.

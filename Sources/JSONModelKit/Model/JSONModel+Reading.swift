@@ -247,23 +247,26 @@ extension JSONModel {
 
     /// ``entry(at:revalidate:)`` for an immutable model: a cached read takes no lock.
     @inline(__always)
+    ///
+    /// A rejected entry is taken out of its slot and freed once its readers let go (see
+    /// `CacheSlots`), so a converter that rejects every cached value costs a conversion per read
+    /// but no memory.
     private func frozenEntry(at ordinal: Int, in slots: CacheSlots, revalidate: Bool) -> CacheEntry {
-        if let entry = slots.entry(at: ordinal) {
+        if let entry = slots.entry(at: ordinal, lock: state) {
             guard revalidate, let validator = entry.validator, !validator(entry.anyValue) else { return entry }
-            if let retired = slots.retire(entry, at: ordinal) { state.withLock { $0.retired.append(retired) } }
+            slots.retire(entry, at: ordinal, lock: state)
             return frozenEntry(at: ordinal, in: slots, revalidate: false)
         }
         let property = metadata.properties[ordinal]
         if let read = property.scalarFirstRead, case .node(let node) = original, property.conversion.isPublishedBuiltin,
             let entry = read(node)
         {
-            return slots.store(entry, at: ordinal)
+            return slots.store(entry, at: ordinal).entry
         }
         var context = makeContext(for: property, validating: false)
         let value = convert(property, from: original, context: &context)
-        let entry = property.makeCacheEntry(value)
-        let stored = slots.store(entry, at: ordinal)
-        if stored === entry && !context.diagnostics.isEmpty {
+        let (stored, isNew) = slots.store(property.makeCacheEntry(value), at: ordinal)
+        if isNew && !context.diagnostics.isEmpty {
             let diagnostics = context.diagnostics
             state.withLock { $0.diagnostics += diagnostics }
         }
@@ -332,7 +335,7 @@ extension JSONModel {
             let own = context.diagnostics
             if let slots {
                 let entry = property.makeCacheEntry(value)
-                if slots.entry(at: property.ordinal) == nil, slots.store(entry, at: property.ordinal) === entry, !own.isEmpty {
+                if slots.isEmpty(at: property.ordinal), slots.store(entry, at: property.ordinal).stored, !own.isEmpty {
                     state.withLock { $0.diagnostics += own }
                 }
                 continue

@@ -165,9 +165,6 @@ struct ModelState {
     var generation = 0
     /// The models this one is a child of, by inverse name (weak; see `JSONModel+Relationships.swift`).
     var inverses: [String: WeakModel] = [:]
-    /// Cache entries an immutable model's validation replaced, kept alive for readers that may
-    /// still hold them (`CacheSlots.retire(_:at:)`).
-    var retired: [CacheEntry] = []
 }
 
 /// A converted value in a model's cache.

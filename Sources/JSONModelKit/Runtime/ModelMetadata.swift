@@ -162,6 +162,13 @@ public final class ModelMetadata: Sendable {
     let hasModelProperties: Bool
     /// How a schema model picks a more specific model from the JSON (``ModelSchema``'s `discriminator`).
     let discriminator: ModelDiscriminator?
+    /// The registry a schema model was built for, where the names in its property types and
+    /// discriminator are looked up; nil for compiled classes.
+    ///
+    /// Weak, because the registry holds this metadata. The models made from it hold the
+    /// registry instead (``DynamicModel``, `ElementConfiguration`): a registry and its schemas
+    /// are freed once neither the program nor any of their models refers to them.
+    weak let registry: ModelRegistry?
 
     /// Assembles metadata from declarations in order; later duplicates of a name are reported.
     ///
@@ -273,6 +280,7 @@ public final class ModelMetadata: Sendable {
         self.ordinals = ordinals
         self.hasModelProperties = properties.contains { $0.type.containsModel }
         self.discriminator = discriminator
+        self.registry = registry
         let names = properties.map(\.name)
         var capacity = 4
         while capacity < names.count * 2 { capacity *= 2 }

@@ -35,6 +35,8 @@ public final class ModelRegistry: Sendable {
     ///
     /// Models use ``shared``; a registry of your own holds schema models apart from it (the
     /// Specs runner gives each case one). Compiled classes are always described by ``shared``.
+    /// A registry of your own, with its schemas and converters, is freed once neither the
+    /// program nor any model made from its schemas refers to it.
     public init() {}
 
     /// The metadata of the schema model named `name`, or nil.
@@ -47,10 +49,18 @@ public final class ModelRegistry: Sendable {
         state.withLock { $0.schemaDefinitions[name] }
     }
 
-    /// Stores schema models with their definitions, all or none: nil when every name was free
-    /// (or held by an identical definition, which stays), else the first taken name.
-    func store(schemaModels models: [(metadata: ModelMetadata, definition: ModelSchema.Model)]) -> String? {
+    /// Stores model classes under names, and schema models with their definitions, all or none:
+    /// nil when every name was free (or held by the same class, or an identical definition, which
+    /// stays), else the first taken name.
+    func store(
+        classes: [(name: String, type: JSONModel.Type)] = [],
+        schemaModels models: [(metadata: ModelMetadata, definition: ModelSchema.Model)]
+    ) -> String? {
         state.withLock { state in
+            for (name, type) in classes {
+                if let existing = state.types[name], existing != type { return name }
+                if state.schemaModels[name] != nil { return name }
+            }
             var fresh: [(metadata: ModelMetadata, definition: ModelSchema.Model)] = []
             for model in models {
                 let name = model.metadata.modelName
@@ -58,6 +68,7 @@ public final class ModelRegistry: Sendable {
                 if state.schemaModels[name] != nil || state.types[name] != nil { return name }
                 fresh.append(model)
             }
+            for (name, type) in classes { state.types[name] = type }
             for model in fresh {
                 state.schemaModels[model.metadata.modelName] = model.metadata
                 state.schemaDefinitions[model.metadata.modelName] = model.definition

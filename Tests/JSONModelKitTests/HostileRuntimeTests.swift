@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// What schemas, converters and registrations may not do to the host: keep registries alive
+/// forever, or grow with every registration or read. The memory figures are measured in child
+/// processes (`HostileSchemaMemoryTests.swift`); these tests check the mechanisms.
+@Suite("Hostile converters, registries and plugins", .timeLimit(.minutes(2)))
+struct HostileRuntimeTests {
+    typealias Orders = HostileSchemaMemoryTests
+
+    /// A registry with the order schema and its `cents` converter.
+    static func orderRegistry() throws -> ModelRegistry {
+        let registry = ModelRegistry()
+        registry.register(Orders.centsConverter(), named: "cents")
+        try registry.register(ModelSchema(string: Orders.orderSchema))
+        return registry
+    }
+
+    // MARK: Converters
+
+    /// A converter that rejects every cached value: each read converts again, the rejected
+    /// entries are freed (their memory is measured in `HostileSchemaMemoryTests`).
+    @Test func aRejectedCachedValueIsConvertedAgainOnEachRead() throws {
+        let registry = ModelRegistry()
+        let conversions = Locked(0)
+        registry.register(
+            JSONConverters.Closure<Int>(
+                read: { json in
+                    conversions.withLock { $0 += 1 }
+                    return json.intValue
+                },
+                write: { .number(JSONNumber($0)) }, isStillValid: { _ in false }),
+            forProperty: "level", ofModelNamed: "Meter")
+        try registry.register(ModelSchema(string: #"{"models": [{"name": "Meter", "properties": [{"name": "level", "type": "Int"}]}]}"#))
+        let meter = try registry.makeModel(named: "Meter", json: ["level": 4])
+        weak var firstEntry: CacheEntry?
+        do {
+            let level: Int = meter.dynamic.level
+            #expect(level == 4)
+            firstEntry = meter.entry(at: 0, revalidate: false)
+        }
+        #expect(firstEntry != nil)
+        for _ in 0..<100 {
+            let level: Int = meter.dynamic.level
+            #expect(level == 4)
+        }
+        #expect(conversions.withLock { $0 } == 101)
+        #expect(firstEntry == nil)  // freed, not kept until the model is
+        #expect(meter.cachedPropertyCount == 1)
+    }
+
+    /// Each registration that affects a property makes a new choice; only the first few are
+    /// published without a lock, so the conversion stays small however many follow.
+    @Test func reregisteringAConverterKeepsAFewChoicesAtMost() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: #"{"models": [{"name": "Dial", "properties": [{"name": "angle", "type": "Int"}]}]}"#))
+        let conversion = try #require(registry.schemaMetadata(named: "Dial")?.property(named: "angle")).conversion
+        for step in 0..<(PropertyConversion.publishedLimit * 4) {
+            registry.register(
+                JSONConverters.Closure<Int>(read: { ($0.intValue ?? 0) + step }, write: { .number(JSONNumber($0)) }),
+                forProperty: "angle", ofModelNamed: "Dial")
+            let dial = try registry.makeModel(named: "Dial", json: ["angle": 1])
+            let angle: Int = dial.dynamic.angle
+            #expect(angle == 1 + step)
+        }
+        #expect(conversion.publishedBoxCount == PropertyConversion.publishedLimit)
+        // Still invalidated exactly by registrations past the limit.
+        #expect(conversion.lookupCount == PropertyConversion.publishedLimit * 4)
+    }
+
+    // MARK: Registries are freed
+
+    @Test func aReleasedRegistryAndItsSchemasAreFreed() throws {
+        weak var weakRegistry: ModelRegistry?
+        weak var weakCustomer: ModelMetadata?
+        do {
+            let registry = try Self.orderRegistry()
+            let order = try registry.makeModel(named: "Order", json: Orders.orderJSON)
+            let name: String = order.dynamic.customer.name
+            let total: Int = order.dynamic.total
+            #expect(name == "Ann" && total == 1250)
+            weakRegistry = registry
+            weakCustomer = registry.schemaMetadata(named: "Customer")
+        }
+        #expect(weakRegistry == nil)
+        #expect(weakCustomer == nil)
+    }
+
+    /// A model keeps its registry alive, so the schema models its properties name, its
+    /// discriminators and the registry's converters keep working after the caller lets go.
+    @Test func aModelOutlivesTheRegistryItWasMadeFrom() throws {
+        weak var weakRegistry: ModelRegistry?
+        func makeOrder() throws -> JSONModel {
+            let registry = try Self.orderRegistry()
+            weakRegistry = registry
+            return try registry.makeModel(named: "Order", json: Orders.orderJSON)
+        }
+        var order: JSONModel? = try makeOrder()
+        #expect(weakRegistry != nil)
+        do {
+            let referrer: String = order!.dynamic.customer.referrer.name
+            let total: Int = order!.dynamic.total
+            #expect(referrer == "Bob" && total == 1250)
+            let lines = try #require(models(in: order!.value(forProperty: "lines")))
+            #expect(lines.map(\.modelName) == ["Line", "Gift"])
+            let note: String = lines[1].dynamic.note
+            #expect(note == "for you")
+            #expect(order!.diagnostics.isEmpty)
+        }
+        // The nested models read above hold the registry too, and are gone with the order.
+        order = nil
+        #expect(weakRegistry == nil)
+    }
+
+    /// A lazy array of schema models makes its elements after the model and the registry are gone.
+    @Test func aLazyArrayOutlivesItsModelAndRegistry() throws {
+        weak var weakRegistry: ModelRegistry?
+        func makeLines() throws -> ModelArray<DynamicModel> {
+            let registry = try Self.orderRegistry()
+            weakRegistry = registry
+            let order = try registry.makeModel(named: "Order", json: Orders.orderJSON)
+            return try #require(order.value(forProperty: "lines") as? ModelArray<DynamicModel>)
+        }
+        var lines: ModelArray<DynamicModel>? = try makeLines()
+        #expect(weakRegistry != nil)
+        #expect(lines!.map(\.modelName) == ["Line", "Gift"])
+        let note: String = lines![1].note
+        #expect(note == "for you")
+        lines = nil
+        #expect(weakRegistry == nil)
+    }
+
+    /// Dropped schema registries leave nothing behind in the shared registry's list of
+    /// conversions to notify.
+    @Test func droppedRegistriesLeaveNoWatchersBehind() throws {
+        let schema = try ModelSchema(string: Orders.orderSchema)
+        let before = ModelRegistry.shared.converters.watcherCount
+        for _ in 0..<2_000 {
+            let registry = ModelRegistry()
+            registry.register(Orders.centsConverter(), named: "cents")
+            try registry.register(schema)
+            let order = try registry.makeModel(named: "Order", json: Orders.orderJSON)
+            let name: String = order.dynamic.customer.name
+            #expect(name == "Ann")
+        }
+        // Other tests register conversions in the shared registry meanwhile; far fewer than 2,000 × 8.
+        #expect(ModelRegistry.shared.converters.watcherCount < before + 2_000)
+    }
+}
