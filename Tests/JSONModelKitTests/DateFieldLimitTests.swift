@@ -119,6 +119,41 @@ struct DateFieldLimitTests {
         #expect(!DateFormat.iso8601.string(from: date).isEmpty)
     }
 
+    @Test func writingADateTheFormatCannotWriteThrows() throws {
+        let stamped = try Stamped(json: "{}", mutable: true)
+        for seconds in [Double.nan, .infinity, 1e12, -1e12, 1e300] {
+            for property in ["day", "zoned", "plain", "seconds"] {
+                #expect(throws: JSONModelError.self, "\(property) \(seconds)") {
+                    try stamped.set(Date(timeIntervalSince1970: seconds), forProperty: property)
+                }
+            }
+        }
+        #expect(stamped.json() == [:])
+        #expect(!stamped.hasMutations)
+        do {
+            try stamped.set(Date(timeIntervalSince1970: 1e12), forProperty: "day")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == .unwritable(
+                model: "Stamped", property: "day",
+                reason: "the date 1000000000000.0 seconds since 1970 is outside what yyyy-MM-dd writes (years 0000 to 9999)"))
+        }
+        // The last writable instant of each format writes.
+        try stamped.set(Date(timeIntervalSince1970: 253_402_300_799), forProperty: "day")
+        try stamped.set(Date(timeIntervalSince1970: 253_402_300_799), forProperty: "seconds")
+        #expect(stamped.json() == ["day": "9999-12-31", "seconds": 253_402_300_799])
+    }
+
+    @Test func memberSyntaxStopsWithAClearMessageForAnUnwritableDate() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let stamped = try Stamped(json: "{}", mutable: true)
+            stamped.day = Date(timeIntervalSince1970: 1e12)
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("cannot set 'day' on Stamped"), "\(text)")
+        #expect(text.contains("outside what yyyy-MM-dd writes"), "\(text)")
+    }
+
     @Test func describingADateNoFormatWritesShowsItsSeconds() throws {
         let model = try FarAway(json: #"{"when": "x", "never": "y"}"#)
         #expect(model.description.contains("Date(1e+300 seconds since 1970)"), "\(model.description)")

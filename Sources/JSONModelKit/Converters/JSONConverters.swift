@@ -159,6 +159,7 @@ extension AnyConverter {
                 guard let date = value as? Date else { return .none }
                 return .some(format.json(from: date, replacing: existing))
             })
+        self.dateFormat = format
     }
 }
 

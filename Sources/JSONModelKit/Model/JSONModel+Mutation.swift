@@ -28,7 +28,9 @@ extension JSONModel {
     ///   - value: The new value, or nil.
     ///   - name: The property name.
     /// - Throws: ``JSONModelError`` when the model is immutable, the property is
-    ///   unknown or read-only, or the value does not convert.
+    ///   unknown or read-only, the value does not convert, or JSON cannot hold it
+    ///   (``JSONModelError/unwritable(model:property:reason:)``: NaN, an infinity, a date
+    ///   its format cannot write).
     public func set(_ value: Any?, forProperty name: String) throws(JSONModelError) {
         guard let ordinal = metadata.ordinal(of: name) else {
             throw .unknownProperty(model: metadata.modelName, property: name)
@@ -85,8 +87,13 @@ extension JSONModel {
         }
         guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
         let path = property.paths[0]
+        let existing = currentSource[path]
+        // NaN, infinities and far dates are refused here, never written as null (Converters/WritableValues.swift).
+        if let reason = property.conversion.unwritableReason(newValue, replacing: existing) {
+            throw .unwritable(model: metadata.modelName, property: property.name, reason: reason)
+        }
         let adopted = property.adoptingStructure(newValue)  // embedded arrays wrap at this property's embedPath
-        guard let encoded = property.jsonValue(ofAny: adopted, replacing: currentSource[path]) else {
+        guard let encoded = property.jsonValue(ofAny: adopted, replacing: existing) else {
             throw .typeMismatch(
                 model: metadata.modelName, property: property.name, expected: property.type.description,
                 found: String(describing: type(of: newValue)))
