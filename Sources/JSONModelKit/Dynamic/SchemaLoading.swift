@@ -17,6 +17,8 @@ extension ModelRegistry {
     ///
     /// - a file that cannot be read, is not JSON, or is not a schema (unknown keys and
     ///   options, options of the wrong JSON type, bad paths, bad type expressions);
+    /// - a path naming the root (`"$"`), holding a negative index or one above
+    ///   ``JSONPath/maximumIndex``; a date pattern with a field too wide (`yyyyy`, `ddd`);
     /// - a type name that is neither built in nor a model of the batch, a registered schema
     ///   model or a registered model class;
     /// - `extends` naming an unknown model or a compiled class, or forming a cycle;
