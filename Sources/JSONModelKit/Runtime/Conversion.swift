@@ -598,7 +598,7 @@ extension JSONModel: PropertyValue {
             return nil
         }
         let path = context.path
-        let link = context.owner.map { ParentLink(parent: $0, path: path, ordinal: context.ordinal) }
+        let link = context.owner.map { $0.linkChild(at: path, ordinal: context.ordinal) }
         // Polymorphism: the class (or schema model) is chosen from the object itself.
         let model = makeResolved(
             input, metadata: context.schemaModel, mutable: context.mutable, parent: link, inverse: context.inverse)
