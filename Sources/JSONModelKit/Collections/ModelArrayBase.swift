@@ -65,7 +65,7 @@ struct ElementConfiguration: Sendable {
     func makeElement<Element: JSONModel>(_ type: Element.Type, _ input: JSONInput, at suffix: [JSONPath.Segment]) -> Element {
         var link: ParentLink?
         if mutable, let owner = owner.model {
-            link = ParentLink(parent: owner, path: JSONPath(path.segments + suffix), ordinal: ordinal)
+            link = owner.linkChild(at: JSONPath(path.segments + suffix), ordinal: ordinal)
         }
         return Element.makeResolved(input, metadata: schemaModel, mutable: mutable, parent: link, inverse: inverse)
     }

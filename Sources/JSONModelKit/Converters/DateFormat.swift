@@ -60,8 +60,10 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
 
     /// A Unicode date pattern (`yyyy MM dd HH mm ss SSS Z EEE MMM` and friends).
     ///
-    /// Compiled once per distinct text and shared. A pattern with unsupported letters
-    /// reads nothing and reports ``problem``; models declaring it fail their declaration check.
+    /// Compiled once per distinct text and shared. A pattern with unsupported letters, or a
+    /// field wider than the engine reads (`y` beyond 4 letters, `M` beyond 4, `d` `H` `h` `m`
+    /// `s` beyond 2, `S` beyond 9), reads nothing and reports ``problem``; models declaring it
+    /// fail their declaration check. So every date a pattern reads is one it can write.
     public static func pattern(_ text: String) -> DateFormat {
         DateFormat(.pattern(DatePattern.compiled(text)))
     }
@@ -153,7 +155,44 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
         return text.withUTF8 { DateFormat.epochDate(from: $0, scale: storage == .millisecondsSince1970 ? 1000 : 1) }
     }
 
+    /// Whether this format writes `date` so that it reads back.
+    ///
+    /// ISO 8601 and the patterns write years 0000 through 9999 in UTC, to the millisecond
+    /// (`0000-01-01T00:00:00Z` up to, not including, `10000-01-01T00:00:00Z`);
+    /// `secondsSince1970` and `millisecondsSince1970` write dates within ±253,402,300,800
+    /// seconds of 1970, the range they read. No format writes a date that is not finite.
+    ///
+    /// A model's write of a date its format cannot write throws
+    /// (``JSONModelError/unwritable(model:property:reason:)``), and reading one (a zone offset
+    /// can move `0000-01-01T00:00+01:00` into year -1) gives the default with a diagnostic.
+    public func canWrite(_ date: Date) -> Bool {
+        switch storage {
+        case .secondsSince1970, .millisecondsSince1970:
+            let seconds = date.timeIntervalSince1970
+            return seconds.isFinite && abs(seconds) < DateFormat.epochLimit
+        case .iso8601, .pattern:
+            return ISO8601Text.isWritable(date)
+        }
+    }
+
+    /// Why ``canWrite(_:)`` refuses `date`, for messages.
+    func unwritableReason(_ date: Date) -> String {
+        let range: String
+        switch storage {
+        case .secondsSince1970, .millisecondsSince1970: range = "within ±253402300800 seconds of 1970"
+        case .iso8601, .pattern: range = "years 0000 to 9999"
+        }
+        return "the date \(date.timeIntervalSince1970) seconds since 1970 is outside what \(self) writes (\(range))"
+    }
+
+    /// Dates beyond ±10,000 years (in seconds) are not dates anyone means: the epoch formats
+    /// neither read nor write them.
+    static let epochLimit: Double = 253_402_300_800
+
     /// The text of `date` in this format (for the epoch formats, the number's text).
+    ///
+    /// For a date the format cannot write (``canWrite(_:)``) the text is a best effort that does
+    /// not read back: never a trap.
     public func string(from date: Date) -> String {
         switch storage {
         case .iso8601: return ISO8601Text.string(from: date)
@@ -194,8 +233,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
         let text = String(decoding: bytes, as: UTF8.self)
         guard NumberText.isValid(text), let value = Double(text), value.isFinite else { return nil }
         let seconds = value / scale
-        // Dates beyond ±10,000 years are not dates anyone means.
-        guard abs(seconds) < 253_402_300_800 else { return nil }
+        guard abs(seconds) < epochLimit else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
 

@@ -14,6 +14,11 @@ import Synchronization
 /// (`+0300` or `Z`), `X` (`+03` or `Z`), `z` `zz` `zzz` (`GMT`, `UTC`, `GMT+3`,
 /// `GMT+03:00`). Text in single quotes is literal (`''` is a quote); other non-letters too.
 ///
+/// Field widths are limited when the pattern is compiled, so every number a pattern reads
+/// fits and every date it reads is one it can write: `y` takes at most 4 letters (years 0000
+/// to 9999), `M` at most 4, `d` `H` `h` `m` `s` at most 2, `S` at most 9. A wider field is a
+/// ``problem``, and a model declaring the pattern fails its declaration check.
+///
 /// Compiled once per distinct text ( ``compiled(_:)``) and immutable afterwards, so one
 /// instance serves every thread.
 final class DatePattern: Sendable {
@@ -94,6 +99,11 @@ final class DatePattern: Sendable {
             while index + width < scalars.count && scalars[index + width] == scalar { width += 1 }
             index += width
             flushLiteral()
+            if let limit = DatePattern.widestField[scalar], width > limit.letters {
+                let field = String(repeating: String(scalar), count: width)
+                problem = "field '\(field)' is too wide in date pattern \"\(text)\" (at most \(limit.letters): \(limit.why))"
+                continue
+            }
             switch scalar {
             case "y": fields.append(.year(width: width))
             case "M", "L": fields.append(.month(width: width))
@@ -103,7 +113,7 @@ final class DatePattern: Sendable {
             case "a": fields.append(.amPm)
             case "m": fields.append(.minute(width: width))
             case "s": fields.append(.second(width: width))
-            case "S": fields.append(.fraction(digits: min(width, 9)))
+            case "S": fields.append(.fraction(digits: width))
             case "E": fields.append(.weekday(full: width >= 4))
             case "Z": fields.append(width >= 5 ? .zoneISO(colon: true, minutes: true) : .zoneRFC822)
             case "X", "x":
@@ -116,6 +126,14 @@ final class DatePattern: Sendable {
         flushLiteral()
         return fields
     }
+
+    /// The most letters each numeric field may repeat, and why.
+    static let widestField: [Unicode.Scalar: (letters: Int, why: String)] = [
+        "y": (4, "years 0000 to 9999"), "M": (4, "MMMM is the full month name"),
+        "L": (4, "LLLL is the full month name"), "d": (2, "days have 2 digits"), "H": (2, "hours have 2 digits"),
+        "h": (2, "hours have 2 digits"), "m": (2, "minutes have 2 digits"), "s": (2, "seconds have 2 digits"),
+        "S": (9, "fractions have at most 9 digits"),
+    ]
 
     static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -238,23 +256,19 @@ final class DatePattern: Sendable {
     // MARK: Writing
 
     /// The text of `date` in UTC (zone fields write `Z`, `+0000` or `GMT`).
+    ///
+    /// Dates outside years 0000 to 9999 (see ``ISO8601Text/isWritable(_:)``) get a best effort
+    /// that does not read back, and a date that is not finite or is beyond ±9e15 seconds its
+    /// number of seconds: never a trap.
     func string(from date: Date) -> String {
-        var milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.toNearestOrAwayFromZero))
-        var days = milliseconds / 86_400_000
-        milliseconds -= days * 86_400_000
-        if milliseconds < 0 {
-            days -= 1
-            milliseconds += 86_400_000
+        guard let (days, milliseconds) = ISO8601Text.utcFields(of: date) else {
+            return String(date.timeIntervalSince1970)
         }
-        let (year, month, day) = ISO8601Text.civil(fromDays: Int(days))
-        let secondsOfDay = Int(milliseconds / 1000)
-        let millis = Int(milliseconds % 1000)
+        let (year, month, day) = ISO8601Text.civil(fromDays: days)
+        let secondsOfDay = milliseconds / 1000
+        let millis = milliseconds % 1000
         let hour = secondsOfDay / 3600
-
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-        }
+        let pad = ISO8601Text.pad
         var text = ""
         for field in fields {
             switch field {
@@ -272,7 +286,7 @@ final class DatePattern: Sendable {
                 let three = pad(millis, 3)
                 text += digits <= 3 ? String(three.prefix(digits)) : three + String(repeating: "0", count: digits - 3)
             case .weekday(let full):
-                let name = DatePattern.weekdayNames[DatePattern.weekday(ofDays: Int(days))]
+                let name = DatePattern.weekdayNames[DatePattern.weekday(ofDays: days)]
                 text += full ? name : String(name.prefix(3))
             case .zoneRFC822: text += "+0000"
             case .zoneISO: text += "Z"

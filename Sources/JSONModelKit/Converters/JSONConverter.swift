@@ -166,6 +166,8 @@ struct AnyConverter: Sendable {
     let write: @Sendable (Any, JSONInput?) -> JSONValue??
     /// Present when cached values must be checked on each read.
     let validate: (@Sendable (Any) -> Bool)?
+    /// The format a date converter writes, so a write can refuse a date it cannot write first.
+    var dateFormat: DateFormat?
 
     private final class Token: Sendable {}
 
@@ -205,6 +207,7 @@ struct AnyConverter: Sendable {
         } else {
             self.validate = nil
         }
+        self.dateFormat = (converter as? JSONConverters.Dates)?.format
     }
 
     /// The conversion a ``JSONConvertible`` type provides.

@@ -159,20 +159,31 @@ extension AnyConverter {
                 guard let date = value as? Date else { return .none }
                 return .some(format.json(from: date, replacing: existing))
             })
+        self.dateFormat = format
     }
 }
 
 /// Reading dates from JSON input with a declared format and the fallbacks.
+///
+/// A date read is one the property can write back: a date `format` cannot write
+/// (``DateFormat/canWrite(_:)``) gives nil with an out-of-range diagnostic. `keepsNumbers` is for
+/// the built-in conversion, which writes a date read from a number back as a number.
 enum DateReading {
-    static func date(from input: JSONInput, format: DateFormat, context: inout ConversionContext) -> Date? {
+    static func date(
+        from input: JSONInput, format: DateFormat, keepsNumbers: Bool = false, context: inout ConversionContext
+    ) -> Date? {
         switch input.kind {
         case .number:
             let text = input.numberText!
-            if let date = format.date(fromNumber: text) { return date }
-            context.record(.outOfRange, "\(text) is out of range for a Date")
+            if let date = format.date(fromNumber: text), keepsNumbers || format.canWrite(date) { return date }
+            context.record(.outOfRange, "\(text) is out of range for a Date in \(format)")
             return nil
         case .string:
-            if let date = input.withStringUTF8({ format.dateTryingFallbacks(fromUTF8: $0) }) ?? nil { return date }
+            if let date = input.withStringUTF8({ format.dateTryingFallbacks(fromUTF8: $0) }) ?? nil {
+                if format.canWrite(date) { return date }
+                context.record(.outOfRange, "\"\(input.stringValue!.prefix(60))\" is out of range: \(format.unwritableReason(date))")
+                return nil
+            }
             let text = input.stringValue!
             context.record(.invalidValue, "\"\(text.prefix(60))\" is not a date in \(format) or a known date format")
             return nil

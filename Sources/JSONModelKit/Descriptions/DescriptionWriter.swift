@@ -313,7 +313,8 @@ enum DescriptionText {
     /// The text of a value that has no parts, or nil for models and collections.
     ///
     /// Strings are quoted and escaped; a date, URL or UUID shows its type around
-    /// its text (`Date(2018-05-06T00:00:00Z)`), `Data` its size, a JSON value its
+    /// its text (`Date(2018-05-06T00:00:00Z)`; a date outside years 0000 to 9999 its
+    /// seconds, `Date(1e+300 seconds since 1970)`), `Data` its size, a JSON value its
     /// compact text.
     static func scalar(_ value: Any, stringLimit: Int) -> String? {
         let type = Swift.type(of: value)
@@ -324,7 +325,8 @@ enum DescriptionText {
         }
         if type == Date.self {
             let date = value as! Date
-            return "Date(" + (date.jsonValue(replacing: nil)?.stringValue ?? "\(date)") + ")"
+            guard ISO8601Text.isWritable(date) else { return "Date(\(date.timeIntervalSince1970) seconds since 1970)" }
+            return "Date(" + ISO8601Text.string(from: date) + ")"
         }
         if type == URL.self { return "URL(" + cut((value as! URL).absoluteString, limit: stringLimit) + ")" }
         if type == UUID.self { return "UUID(" + (value as! UUID).uuidString + ")" }

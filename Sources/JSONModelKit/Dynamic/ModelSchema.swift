@@ -31,6 +31,12 @@ import Foundation
 /// `enumValues`, `serialize`, `readOnly`, `dateFormat`, `embedPath`, `converter`, `inverse`,
 /// `group`. A model may have `extends` (at most 16 ancestors, ``maximumExtendsDepth``) and a
 /// `discriminator`, whose models must extend it. A model may not take a built-in type's name.
+///
+/// Schemas may come from third parties, so registering one checks what could not work: a
+/// `jsonPath`, `anyOf` alternative or `embedPath` naming the root (`"$"`) or holding a negative
+/// index or one above ``JSONPath/maximumIndex`` (10,000), and a `dateFormat` pattern with a
+/// field wider than ``DateFormat`` allows (`yyyyy`), fail with a ``ModelSchemaError`` naming
+/// the model and property.
 public struct ModelSchema: Sendable, Equatable {
     /// The models, in the order the schema lists them.
     public var models: [Model]

@@ -64,6 +64,28 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     /// The root path, with no segments.
     public static var root: JSONPath { JSONPath([]) }
 
+    /// The largest index a declared path may hold, and the most `null`s a write through
+    /// ``JSONValue/setValue(_:at:)`` (or the subscript) pads an array with: 10,000.
+    ///
+    /// A property's path (`jsonPath`, `anyOf`, `embedPath`, compiled or from a schema) with a
+    /// larger index, a negative one, or no segments at all (`"$"`, `""`: the root) is a
+    /// declaration problem: the class fails ``JSONModel/validateDeclarations()`` and a schema
+    /// fails to load, naming the model and property. Writing a declared property therefore
+    /// never pads more than 10,000 `null`s.
+    public static let maximumIndex = 10_000
+
+    /// What is wrong with this path as a declared property's path, or nil.
+    var declarationProblem: String? {
+        if segments.isEmpty { return "names the root (\"$\"); a property's path needs at least one key or index" }
+        for case .index(let index) in segments {
+            if index < 0 { return "has a negative index (\(index)); indices count from 0" }
+            if index > JSONPath.maximumIndex {
+                return "has index \(index), beyond the largest index a declared path may hold (\(JSONPath.maximumIndex))"
+            }
+        }
+        return nil
+    }
+
     /// Creates a path from an array literal of segments.
     public init(arrayLiteral elements: Segment...) {
         self.segments = elements
@@ -259,4 +281,21 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
         guard digitCount > 0, i < n, bytes[i] == UInt8(ascii: "]") else { return nil }
         return (.index(value), i + 1)
     }
+}
+
+/// Why ``JSONValue/setValue(_:at:)`` refused a write: a negative index, or more padding than
+/// ``JSONPath/maximumIndex`` allows.
+public struct JSONPathError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The path of the refused write.
+    public let path: JSONPath
+    /// What is wrong.
+    public let message: String
+
+    public init(path: JSONPath, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// `cannot write at a[1000000000]: …`.
+    public var description: String { "cannot write at \(path): \(message)" }
 }

@@ -199,7 +199,9 @@ extension JSONValue {
     ///
     /// Setting follows the rules of ``subscript(_:)-(JSONPath)``: an index in
     /// range replaces the element (or removes it, for `nil`), the index equal
-    /// to the count appends, a larger index pads with `null` first.
+    /// to the count appends, a larger index pads with `null` first, at most
+    /// ``JSONPath/maximumIndex`` of them; a write that would pad more, or at a
+    /// negative index, changes nothing.
     ///
     /// - Complexity: O(1) to read or replace.
     public subscript(index: Int) -> JSONValue? {
@@ -208,7 +210,9 @@ extension JSONValue {
             return nil
         }
         set {
-            setValue(newValue, at: [JSONPath.Segment.index(index)][...])
+            let segments = [JSONPath.Segment.index(index)]
+            guard writeProblem(newValue, at: segments) == nil else { return }
+            setValue(newValue, at: segments[...])
         }
     }
 
@@ -224,10 +228,15 @@ extension JSONValue {
     ///   when it is an index.
     /// - A key segment sets the member (see ``JSONObject`` for duplicates).
     /// - An index segment in range replaces the element; equal to the count it
-    ///   appends; beyond the count it pads with `null` first. Negative indices
-    ///   are ignored.
+    ///   appends; beyond the count it pads with `null` first, but never with more
+    ///   than ``JSONPath/maximumIndex`` (10,000) of them.
     /// - Setting `nil` removes the member or element and never creates levels.
     /// - Setting at the empty path replaces the whole value (`nil` gives `null`).
+    ///
+    /// A write the rules refuse, one that would pad more than 10,000 `null`s
+    /// (`a[1000000000]` on a short array) or that has a negative index, changes
+    /// nothing: a setter cannot throw. ``setValue(_:at:)`` makes the same write
+    /// and throws instead.
     ///
     /// ```swift
     /// var value: JSONValue = [:]
@@ -253,8 +262,58 @@ extension JSONValue {
             return current
         }
         set {
+            guard writeProblem(newValue, at: path.segments) == nil else { return }
             setValue(newValue, at: path.segments[...])
         }
+    }
+
+    /// Writes `newValue` at `path` as the subscript ``subscript(_:)-(JSONPath)`` does, throwing
+    /// when it would not write.
+    ///
+    /// ```swift
+    /// var value: JSONValue = ["a": [1]]
+    /// try value.setValue(2, at: "a[3]")            // {"a":[1,null,null,2]}
+    /// try value.setValue(2, at: "a[1000000000]")   // throws: 999,999,999 nulls of padding
+    /// try value.setValue(2, at: "a[-1]")           // throws: a negative index
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - newValue: The value to write; nil removes.
+    ///   - path: Where to write.
+    /// - Throws: ``JSONPathError`` when the path has a negative index, or when the write would
+    ///   pad an array with more than ``JSONPath/maximumIndex`` `null`s; the value is unchanged.
+    public mutating func setValue(_ newValue: JSONValue?, at path: JSONPath) throws(JSONPathError) {
+        if let problem = writeProblem(newValue, at: path.segments) {
+            throw JSONPathError(path: path, message: problem)
+        }
+        setValue(newValue, at: path.segments[...])
+    }
+
+    /// Why writing `newValue` at `segments` is refused, or nil: a negative index, or padding
+    /// beyond ``JSONPath/maximumIndex``. Reads only; O(*k*) for *k* segments.
+    private func writeProblem(_ newValue: JSONValue?, at segments: [JSONPath.Segment]) -> String? {
+        var current: JSONValue? = self
+        for segment in segments {
+            switch segment {
+            case .key(let key):
+                if case .object(let object)? = current { current = object[key] } else { current = nil }
+            case .index(let index):
+                if index < 0 { return "a negative index (\(index)); indices count from 0" }
+                var count = 0
+                if case .array(let array)? = current {
+                    count = array.count
+                    current = index < count ? array[index] : nil
+                } else {
+                    current = nil
+                }
+                // Removing never pads; a missing level or element is simply not there.
+                if newValue != nil, index > count, index - count > JSONPath.maximumIndex {
+                    return "writing at index \(index) would pad the array with \(index - count) nulls; a write pads "
+                        + "at most \(JSONPath.maximumIndex) (JSONPath.maximumIndex)"
+                }
+            }
+        }
+        return nil
     }
 
     /// Writes `newValue` at the path given by `segments`, creating levels.

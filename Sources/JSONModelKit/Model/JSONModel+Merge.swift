@@ -62,13 +62,13 @@ extension JSONModel {
     /// Makes `object` this model's current JSON, drops the cache and passes the change up.
     func replaceCurrent(with object: JSONValue) {
         state.withLock { state in
+            let touched = childrenTouched(by: [.root], in: state)
             state.current = object
             state.cache = []
             state.generation += 1
+            detachChanged(touched, in: state)
         }
-        if let link = parentLink, let parent = link.parent {
-            parent.childDidChange(link, object: object)
-        }
+        propagate(object, changed: [.root])
     }
 
     /// Parses `data` and merges it in place; see ``update(with:)-(JSONValue)``.

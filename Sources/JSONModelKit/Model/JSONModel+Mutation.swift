@@ -12,6 +12,18 @@ import Synchronization
 // its whole current object into the parent at that path, and the parent does
 // the same upward. So `user.address.city = "Rome"` shows in `user.json()`,
 // and the child the parent caches stays the one the caller holds.
+//
+// A nested model writes through only while the parent's JSON at its path is the
+// JSON it was read from or last wrote. A write of the parent that changes that
+// JSON another way (the property assigned or removed, a merge, clearMutations,
+// a write through another property or nested model inside it) detaches it: it
+// keeps its own JSON and stays mutable, and its later writes stay its own.
+//
+//     let old: Address = user.address
+//     user.address = Address(city: "Oslo")
+//     old.zip = "00100"          // old's own JSON; user.address is still Oslo's
+//
+// See ChildLinks.swift. Property groups are never detached.
 
 extension JSONModel {
     /// Sets a declared property from dynamic code, throwing instead of stopping the program.
@@ -28,7 +40,9 @@ extension JSONModel {
     ///   - value: The new value, or nil.
     ///   - name: The property name.
     /// - Throws: ``JSONModelError`` when the model is immutable, the property is
-    ///   unknown or read-only, or the value does not convert.
+    ///   unknown or read-only, the value does not convert, or JSON cannot hold it
+    ///   (``JSONModelError/unwritable(model:property:reason:)``: NaN, an infinity, a date
+    ///   its format cannot write).
     public func set(_ value: Any?, forProperty name: String) throws(JSONModelError) {
         guard let ordinal = metadata.ordinal(of: name) else {
             throw .unknownProperty(model: metadata.modelName, property: name)
@@ -85,8 +99,13 @@ extension JSONModel {
         }
         guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
         let path = property.paths[0]
+        let existing = currentSource[path]
+        // NaN, infinities and far dates are refused here, never written as null (Converters/WritableValues.swift).
+        if let reason = property.conversion.unwritableReason(newValue, replacing: existing) {
+            throw .unwritable(model: metadata.modelName, property: property.name, reason: reason)
+        }
         let adopted = property.adoptingStructure(newValue)  // embedded arrays wrap at this property's embedPath
-        guard let encoded = property.jsonValue(ofAny: adopted, replacing: currentSource[path]) else {
+        guard let encoded = property.jsonValue(ofAny: adopted, replacing: existing) else {
             throw .typeMismatch(
                 model: metadata.modelName, property: property.name, expected: property.type.description,
                 found: String(describing: type(of: newValue)))
@@ -104,46 +123,60 @@ extension JSONModel {
         if property.options.group { return replaceGroup(encoded, of: property) }
         let path = property.paths[0]
         let propagates = parentLink != nil
-        let changed: JSONValue? = state.withLock { state in
+        let changed: (object: JSONValue, paths: [JSONPath])? = state.withLock { state in
             if let encoded, encoded == property.defaultJSON {
                 let existed = state.current.map { $0[path] != nil } ?? (original[path] != nil)
                 if !existed { return nil }
             }
             // The overlay is changed in place; only the first write copies the original.
             if state.current == nil { state.current = original.jsonValue }
+            let written: [JSONPath]
             if let encoded {
+                written = [path]
+                let touched = childrenTouched(by: written, in: state)
                 state.current![path] = encoded
+                detachChanged(touched, in: state)
                 invalidate(&state, overlapping: path, except: nil)
             } else {
                 // nil removes the value at every alternative path, so no older one shows through.
-                let present = property.paths.filter { state.current![$0] != nil }
-                guard !present.isEmpty else { return nil }
-                for alternative in present {
+                written = property.paths.filter { state.current![$0] != nil }
+                guard !written.isEmpty else { return nil }
+                let touched = childrenTouched(by: written, in: state)
+                for alternative in written {
                     state.current![alternative] = nil
                     invalidate(&state, overlapping: alternative, except: nil)
                 }
+                detachChanged(touched, in: state)
             }
-            return propagates ? state.current : nil
+            return propagates ? (state.current!, written) : nil
         }
-        if let changed { propagate(changed) }
+        if let changed { propagate(changed.object, changed: changed.paths) }
     }
 
-    /// Called by a nested model after it changed: takes its object at `link.path`.
-    func childDidChange(_ link: ParentLink, object: JSONValue) {
-        let changed: JSONValue = state.withLock { state in
-            var current = state.current ?? original.jsonValue
-            current[link.path] = object
-            state.current = current
+    /// Called by a nested model after it changed at `changed` (paths in its own object): takes
+    /// its object at `link.path`, unless the link was detached.
+    func childDidChange(_ link: ParentLink, object: JSONValue, changed: [JSONPath]) {
+        let propagates = parentLink != nil
+        let result: (object: JSONValue, paths: [JSONPath])? = state.withLock { state in
+            guard !link.isDetached else { return nil }
+            let written = changed.map { link.path.appending(contentsOf: $0) }
+            if state.current == nil { state.current = original.jsonValue }
+            let touched = childrenTouched(by: written, in: state, except: link)
+            // In place: a copy of the overlay held here would make each element's write copy the array.
+            state.current![link.path] = object
+            detachChanged(touched, in: state)
             invalidate(&state, overlapping: link.path, except: link.ordinal)
-            return current
+            return propagates ? (state.current!, written) : nil
         }
-        propagate(changed)
+        if let result { propagate(result.object, changed: result.paths) }
     }
 
-    /// Passes this model's new object up to its parent, if it has one.
-    private func propagate(_ object: JSONValue) {
-        guard let link = parentLink, let parent = link.parent else { return }
-        parent.childDidChange(link, object: object)
+    /// Passes this model's new object up to its parent, if it has one and is still linked to it.
+    ///
+    /// - Parameter changed: The paths the write changed in this model's object.
+    func propagate(_ object: JSONValue, changed: [JSONPath]) {
+        guard let link = parentLink, !link.isDetached, let parent = link.parent else { return }
+        parent.childDidChange(link, object: object, changed: changed)
     }
 
     /// Empties the cache slots of properties whose paths overlap `path`, and
@@ -193,12 +226,14 @@ extension JSONModel {
     public func clearMutations() {
         let hadChanges = state.withLock { state in
             let had = state.current != nil
+            let touched = had ? childrenTouched(by: [.root], in: state) : []
             state.current = nil
             state.cache = []
             state.generation += 1
+            detachChanged(touched, in: state)
             return had
         }
-        if hadChanges { propagate(original.jsonValue) }
+        if hadChanges { propagate(original.jsonValue, changed: [.root]) }
     }
 
     /// Whether the model has been written to since it was created or last cleared.

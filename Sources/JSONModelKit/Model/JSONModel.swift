@@ -165,6 +165,9 @@ struct ModelState {
     var generation = 0
     /// The models this one is a child of, by inverse name (weak; see `JSONModel+Relationships.swift`).
     var inverses: [String: WeakModel] = [:]
+    /// The links of this mutable model's nested models, so writes can detach the ones they
+    /// replace (ChildLinks.swift); nil until the first is linked.
+    var children: ChildLinks?
 }
 
 /// A converted value in a model's cache.
@@ -218,16 +221,28 @@ final class CacheBox<Value>: CacheEntry, @unchecked Sendable {
 
 /// Where a nested model of a mutable model writes its changes: its parent and
 /// its path there. Weak, so a parent's cache holding the child makes no cycle.
+///
+/// A link is detached once the parent's JSON at its path changes other than through it (the
+/// property is assigned, removed, merged over, cleared, or written inside by another property
+/// or nested model): the nested model then keeps its own JSON, and its writes stay its own
+/// (ChildLinks.swift).
 final class ParentLink: Sendable {
     weak let parent: JSONModel?
     /// The child's path in the parent's object.
     let path: JSONPath
     /// The parent's property the child was read through.
     let ordinal: Int
+    /// Set once, under the parent's lock, when the parent no longer holds the child's JSON.
+    private let detached = Atomic<Bool>(false)
 
     init(parent: JSONModel, path: JSONPath, ordinal: Int) {
         self.parent = parent
         self.path = path
         self.ordinal = ordinal
     }
+
+    /// Whether the child's writes no longer reach the parent.
+    var isDetached: Bool { detached.load(ordering: .acquiring) }
+
+    func detach() { detached.store(true, ordering: .releasing) }
 }

@@ -101,6 +101,10 @@ public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case typeMismatch(model: String, property: String, expected: String, found: String)
     /// The JSON is valid but is not an array where an array of models was asked for.
     case notAnArray(model: String, found: JSONKind)
+    /// A written value JSON cannot hold: a `Double` or `Float` that is NaN or infinite, a
+    /// `Decimal` NaN, or a date the property's format cannot write (``DateFormat/canWrite(_:)``).
+    /// `reason` says which, with the element's path inside a collection (`[3]: …`).
+    case unwritable(model: String, property: String, reason: String)
 
     public var description: String {
         switch self {
@@ -120,6 +124,8 @@ public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot set '\(property)' on \(model): expected \(expected), got \(found)"
         case .notAnArray(let model, let found):
             return "an array of \(model) needs a JSON array, found \(found)"
+        case .unwritable(let model, let property, let reason):
+            return "cannot set '\(property)' on \(model): \(reason)"
         }
     }
 }

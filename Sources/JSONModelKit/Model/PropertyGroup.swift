@@ -72,9 +72,11 @@ extension JSONModel {
         guard let link = parentLink, link.path.segments.isEmpty, let parent = link.parent else { return }
         let parentCurrent = parent.state.withLock { $0.current }
         state.withLock { state in
+            let touched = childrenTouched(by: [.root], in: state)
             state.current = parentCurrent
             state.cache = []
             state.generation += 1
+            detachChanged(touched, in: state)
         }
     }
 }

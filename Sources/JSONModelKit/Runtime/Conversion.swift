@@ -566,7 +566,7 @@ extension Date: PropertyValue {
     /// ISO 8601 first, then the other formats in ``DateFormat/fallbackOrder`` (see Converters/DateFormat.swift);
     /// a declared `dateFormat` goes through the converter lookup instead.
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> Date? {
-        DateReading.date(from: input, format: .iso8601, context: &context)
+        DateReading.date(from: input, format: .iso8601, keepsNumbers: true, context: &context)
     }
 
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
@@ -598,7 +598,7 @@ extension JSONModel: PropertyValue {
             return nil
         }
         let path = context.path
-        let link = context.owner.map { ParentLink(parent: $0, path: path, ordinal: context.ordinal) }
+        let link = context.owner.map { $0.linkChild(at: path, ordinal: context.ordinal) }
         // Polymorphism: the class (or schema model) is chosen from the object itself.
         let model = makeResolved(
             input, metadata: context.schemaModel, mutable: context.mutable, parent: link, inverse: context.inverse)
@@ -787,27 +787,54 @@ enum ISO8601Text {
         return Date(timeIntervalSince1970: seconds)
     }
 
+    /// The text of `date`; for a date ``isWritable(_:)`` refuses, a best effort that does not
+    /// read back (a signed year of more digits, or the number of seconds), never a trap.
     static func string(from date: Date) -> String {
+        guard let (days, milliseconds) = utcFields(of: date) else { return String(date.timeIntervalSince1970) }
+        let (year, month, day) = civil(fromDays: days)
+        let secondsOfDay = milliseconds / 1000
+        let millis = milliseconds % 1000
+        let yearText = (0...9999).contains(year) ? pad(year, 4) : (year < 0 ? "" : "+") + pad(year, 4)
+        var text = "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T"
+        text += "\(pad(secondsOfDay / 3600, 2)):\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2))"
+        if millis != 0 { text += ".\(pad(millis, 3))" }
+        return text + "Z"
+    }
+
+    /// `value` in decimal with at least `width` digits (a minus sign comes before the zeros).
+    static func pad(_ value: Int, _ width: Int) -> String {
+        if value < 0 { return "-" + pad(-value, width) }
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+
+    /// 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z in milliseconds since 1970: the dates the
+    /// text formats write (four-digit years) are those from the first up to the second.
+    static let writableMilliseconds: Range<Int64> = -62_167_219_200_000..<253_402_300_800_000
+
+    /// The date rounded to the millisecond, as the writers round it; nil when it is not finite
+    /// or beyond ±9e15 seconds (some 285 million years), where the arithmetic would overflow.
+    static func milliseconds(of date: Date) -> Int64? {
         let interval = date.timeIntervalSince1970
-        var milliseconds = Int64((interval * 1000).rounded(.toNearestOrAwayFromZero))
+        guard interval.isFinite, abs(interval) < 9e15 else { return nil }
+        return Int64((interval * 1000).rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// Days since 1970 and the millisecond of that day, in UTC; nil as for ``milliseconds(of:)``.
+    static func utcFields(of date: Date) -> (days: Int, millisecondOfDay: Int)? {
+        guard var milliseconds = self.milliseconds(of: date) else { return nil }
         var days = milliseconds / 86_400_000
         milliseconds -= days * 86_400_000
         if milliseconds < 0 {
             days -= 1
             milliseconds += 86_400_000
         }
-        let (year, month, day) = civil(fromDays: Int(days))
-        let secondsOfDay = Int(milliseconds / 1000)
-        let millis = Int(milliseconds % 1000)
+        return (Int(days), Int(milliseconds))
+    }
 
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-        }
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
-        text += "\(pad(secondsOfDay / 3600, 2)):\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2))"
-        if millis != 0 { text += ".\(pad(millis, 3))" }
-        return text + "Z"
+    /// Whether the text formats write `date` so that it reads back: years 0000 to 9999 in UTC.
+    static func isWritable(_ date: Date) -> Bool {
+        milliseconds(of: date).map(writableMilliseconds.contains) ?? false
     }
 
     static func daysIn(month: Int, year: Int) -> Int {

@@ -212,6 +212,10 @@ public final class ModelMetadata: Sendable {
                 report(name, "'\(name)' is declared more than once")
                 continue
             }
+            if let problem = ModelMetadata.pathProblem(of: declaration) {
+                report(name, problem)
+                continue
+            }
             let valueType = declaration.type.storageType
             if let problem = declaration.options.dateFormat?.problem {
                 report(name, problem)
@@ -295,6 +299,23 @@ public final class ModelMetadata: Sendable {
         self.nameMask = capacity - 1
         self.rawNames = RawNameTable(names: names)
         self.emptySlots = CacheSlots(count: names.count)
+    }
+
+    /// The first declared path that names the root, holds a negative index or one beyond
+    /// ``JSONPath/maximumIndex``; a property group's own path is the root by design.
+    static func pathProblem(of declaration: PropertyDeclaration) -> String? {
+        if !declaration.options.group {
+            for path in declaration.paths {
+                if let problem = path.declarationProblem {
+                    let option = path == declaration.paths.first && declaration.paths.count == 1 ? "jsonPath" : "path"
+                    return "\(option) \(path) \(problem)"
+                }
+            }
+        }
+        if let embed = declaration.options.embedPath, let problem = embed.declarationProblem {
+            return "embedPath \(embed) \(problem)"
+        }
+        return nil
     }
 
     deinit {

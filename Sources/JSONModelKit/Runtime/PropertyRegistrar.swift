@@ -40,7 +40,8 @@ public final class PropertyRegistrar {
     ///     `Decimal`, `URL`, `UUID`, `Data`, `Date`, `JSONValue`, a model class, or an
     ///     optional, array or `[String: …]` dictionary of those.
     ///   - jsonPath: Where the value is; the property name by default. Dotted text
-    ///     (`"user.address.city"`) nests.
+    ///     (`"user.address.city"`) nests. A path naming the root (`"$"`), a negative index
+    ///     or one above ``JSONPath/maximumIndex`` (10,000) is a declaration problem.
     ///   - anyOf: Alternative paths: the first present wins on read, writes go to the first.
     ///   - default: The value when the JSON lacks one; otherwise nil for optionals,
     ///     zero, empty, or an empty model.

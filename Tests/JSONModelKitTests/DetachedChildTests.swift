@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// Red-team item 12: a nested model that its parent no longer holds must not write through.
+///
+/// The rule (JSONModel+Mutation.swift): a nested model of a mutable parent writes through while
+/// the parent's JSON at its path is the JSON it was read from or last wrote. Once the parent's
+/// value there changes another way, the nested model is detached: it keeps its own JSON and its
+/// later writes stay its own.
+@Suite("Detached children")
+struct DetachedChildTests {
+    final class Home: JSONModel, DynamicMembers, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.city(String?.self)
+            p.zip(String?.self, jsonPath: "postal_code")
+            p.geo(Geo?.self)
+        }
+    }
+
+    final class Geo: JSONModel, DynamicMembers, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.lat(Double?.self)
+        }
+    }
+
+    final class Spot: JSONModel, DynamicMembers, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.floor(Int?.self)
+        }
+    }
+
+    final class Resident: JSONModel, DynamicMembers, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.name(String?.self)
+            p.home(Home.self)
+            p.second(Home?.self)
+            p.homes([Home].self)
+            p.homeCity(String?.self, jsonPath: "home.city")
+            p.spot(Spot.self, group: true)
+        }
+    }
+
+    static let json = #"""
+        {"name": "Ann", "home": {"city": "Rome", "postal_code": "00118", "geo": {"lat": 41.9}},
+         "second": {"city": "Bari"}, "homes": [{"city": "A"}, {"city": "B"}], "floor": 2}
+        """#
+
+    @Test func aReplacedChildNoLongerWritesThrough() throws {
+        let resident = try Resident(json: Self.json, mutable: true)
+        let old: Home = resident.home
+        resident.home = try Home(json: #"{"city": "Oslo"}"#)
+        old.zip = "00100"
+        #expect(resident.json()["home"] == ["city": "Oslo"])
+        #expect((resident.home as Home).city as String? == "Oslo")
+        // Its writes stay its own.
+        #expect(old.zip as String? == "00100")
+        #expect(old.city as String? == "Rome")
+        #expect(old.json() == ["city": "Rome", "postal_code": "00100", "geo": ["lat": 41.9]])
+    }
+
+    @Test func aRemovedChildNoLongerWritesThrough() throws {
+        let resident = try Resident(json: Self.json, mutable: true)
+        let old: Home? = resident.second
+        resident.second = nil as Home?
+        old!.city = "Lecce"
+        #expect(resident.json()["second"] == nil)
+        #expect(old!.city as String? == "Lecce")
+    }
+
+    @Test func aGrandchildOfAReplacedChildStaysWithIt() throws {
+        let resident = try Resident(json: Self.json, mutable: true)
+        let home: Home = resident.home
+        let geo: Geo? = home.geo
+        resident.home = try Home(json: #"{"city": "Oslo"}"#)
+        geo!.lat = 59.9  // reaches the old home, which keeps it
+        #expect(resident.json()["home"] == ["city": "Oslo"])
+        #expect(home.json()["geo"] == ["lat": 59.9])
+    }
+
+    @Test func anElementOfAReplacedArrayNoLongerWritesThrough() throws {
+        let resident = try Resident(json: Self.json, mutable: true)
+        let homes: [Home] = resident.homes
+        resident.homes = [try Home(json: #"{"city": "C"}"#)]
+        homes[0].city = "Z"
+        homes[1].city = "Y"
+        #expect(resident.json()["homes"] == [["city": "C"]])
+        #expect(homes[0].city as String? == "Z")
+    }
+
+    @Test func aChildWhoseObjectChangedThroughAnotherPropertyIsDetached() throws {
+        let resident = try Resident(json: Self.json, mutable: true)
+        let home: Home = resident.home
+        resident.homeCity = "Milan"
+        home.zip = "20100"  // would put "Rome" back if it still wrote its whole object through
+        #expect(resident.json()["home"] == ["city": "Milan", "postal_code": "00118", "geo": ["lat": 41.9]])
+        #expect(resident.homeCity as String? == "Milan")
+    }
+
+    @Test func mergesAndClearingDetachOnlyTheChildrenTheyChange() throws {
+        let resident = try Resident(json: Self.json, mutable: true)
+        let home: Home = resident.home
+        let second: Home? = resident.second
+        try resident.update(with: ["second": ["city": "Lecce"], "name": "Bea"])
+        home.city = "Turin"      // the merge left home alone: still linked
+        second!.city = "Foggia"  // the merge changed second: detached
+        #expect(resident.json()["home"]?["city"] == "Turin")
+        #expect(resident.json()["second"] == ["city": "Lecce"])
+
+        resident.clearMutations()
+        home.zip = "10100"       // the clear put the original home back: detached
+        let original = try JSONDocument(data: Data(Self.json.utf8)).root.value
+        #expect(resident.json() == original)
+    }
+
+    @Test func untouchedChildrenKeepWritingThrough() throws {
+        let resident = try Resident(json: Self.json, mutable: true)
+        let home: Home = resident.home
+        let homes: [Home] = resident.homes
+        let spot: Spot = resident.spot
+        resident.name = "Bea"
+        resident.second = nil as Home?
+        homes[1].city = "D"
+        home.city = "Naples"
+        home.city = "Palermo"
+        spot.floor = 3
+        homes[0].city = "E"
+        #expect(resident.json() == [
+            "name": "Bea", "home": ["city": "Palermo", "postal_code": "00118", "geo": ["lat": 41.9]],
+            "homes": [["city": "E"], ["city": "D"]], "floor": 3,
+        ])
+        // Writing a child's own value back over it changes nothing, so it stays linked.
+        resident.home = home
+        home.zip = "90100"
+        #expect(resident.json()["home"]?["postal_code"] == "90100")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func writingEveryElementOfALargeArrayStaysLinear() throws {
+        let count = 20_000
+        let homes = (0..<count).map { #"{"city": "c\#($0)"}"# }.joined(separator: ",")
+        let resident = try Resident(json: #"{"homes": [\#(homes)]}"#, mutable: true)
+        let elements: [Home] = resident.homes
+        let start = ContinuousClock.now
+        for (index, home) in elements.enumerated() { home.zip = "\(index)" }
+        let elapsed = ContinuousClock.now - start
+        let written = try #require(resident.json()["homes"]?.arrayValue)
+        #expect(written.count == count)
+        #expect(written[count - 1]["city"] == .string("c\(count - 1)"))
+        #expect(written[count - 1]["postal_code"] == .string("\(count - 1)"))
+        #expect(elapsed < .seconds(30), "\(elapsed)")
+    }
+
+    @Test func aNewerChildAtTheSamePathTakesOver() throws {
+        let resident = try Resident(json: Self.json, mutable: true)
+        let first: Home = resident.home
+        resident.homeCity = "Milan"     // detaches `first`, empties the cache
+        let second: Home = resident.home
+        #expect(second !== first)
+        second.zip = "20121"
+        first.zip = "00000"
+        #expect(resident.json()["home"] == ["city": "Milan", "postal_code": "20121", "geo": ["lat": 41.9]])
+    }
+}
