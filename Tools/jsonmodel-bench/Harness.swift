@@ -87,17 +87,36 @@ struct Benchmark: Sendable {
 
 extension Benchmark {
     /// Times two closures doing the same job in alternating runs and returns each one's median
-    /// and the median of the per-pair ratios `theirs / ours`.
+    /// and the ratios `theirs / ours` of the pairs.
     ///
     /// On a shared machine the speed drifts from second to second; a pair's two runs are
     /// moments apart, so their ratio is steadier than the ratio of two medians taken one after
     /// the other. The order within a pair alternates, so neither side always runs warm.
     ///
-    /// - Returns: Median seconds of one run of each side, and the median ratio (above 1 when
-    ///   `ours` is faster).
+    /// ```swift
+    /// let race = try benchmark.measurePair(name: "parse", bytes: bytes.count) {
+    ///     try JSONDocument(bytes: bytes)
+    /// } theirs: {
+    ///     try JSONSerialization.jsonObject(with: data)
+    /// }
+    /// print(Format.ratio(race.ratio), Format.spread(race.ratioQuartiles))
+    /// ```
+    ///
+    /// Each run includes releasing what its closure returned, as a caller of the measured API
+    /// would pay that too.
+    ///
+    /// - Parameters:
+    ///   - name: A label for verbose output.
+    ///   - bytes: The input size, for verbose output in MB/s; 0 for none.
+    ///   - runs: A lower bound for the number of timed pairs; the larger of this and
+    ///     `minimumRuns` applies.
+    ///   - ours: The work of the first side. Its result is passed to `blackHole(_:)`.
+    ///   - theirs: The work of the second side, likewise.
+    /// - Returns: The medians of both sides and the ratio of every pair.
+    /// - Throws: Whatever either closure throws; the measurement stops at the first error.
     func measurePair<A, B>(
         name: String, bytes: Int, runs: Int = 0, ours: () throws -> A, theirs: () throws -> B
-    ) throws -> (ours: Double, theirs: Double, ratio: Double) {
+    ) throws -> PairedTiming {
         let clock = ContinuousClock()
         func time<R>(_ body: () throws -> R) rethrows -> Double {
             let start = clock.now
@@ -132,12 +151,39 @@ extension Benchmark {
             theirsSamples.append(b)
             if a > 0 { ratios.append(b / a) }
         }
-        let result = (ours: oursSamples.median, theirs: theirsSamples.median, ratio: ratios.median)
+        let result = PairedTiming(ours: oursSamples.median, theirs: theirsSamples.median, ratios: ratios)
         if isVerbose {
-            let line = "  \(name): \(runCount) pairs, medians \(Format.seconds(result.ours)) / \(Format.seconds(result.theirs)), median ratio \(Format.ratio(result.ratio))\n"
+            var line = "  \(name): \(runCount) pairs, medians \(Format.seconds(result.ours)) / \(Format.seconds(result.theirs))"
+            if bytes > 0 {
+                line += " (\(Format.megabytesPerSecond(bytes: bytes, seconds: result.ours))"
+                    + " / \(Format.megabytesPerSecond(bytes: bytes, seconds: result.theirs)) MB/s)"
+            }
+            line += ", ratio \(Format.ratio(result.ratio)), middle half \(Format.spread(result.ratioQuartiles))\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
         return result
+    }
+}
+
+/// What a paired race found: the median time of each side and the ratio of every pair.
+struct PairedTiming: Sendable {
+    /// The median seconds of one run of the first side.
+    var ours: Double
+    /// The median seconds of one run of the second side.
+    var theirs: Double
+    /// The ratio `theirs / ours` of each timed pair, in the order they ran.
+    var ratios: [Double]
+
+    /// The median of the pairs' ratios: above 1 when the first side is faster.
+    var ratio: Double { ratios.median }
+
+    /// The lower and upper quartiles of the pairs' ratios: the middle half of the pairs lies in
+    /// this range. A wide range means the machine was busy and the ratio is uncertain.
+    var ratioQuartiles: ClosedRange<Double> { ratios.quantile(0.25)...ratios.quantile(0.75) }
+
+    /// The same race seen from the second side: medians swapped, every ratio inverted.
+    var inverted: PairedTiming {
+        PairedTiming(ours: theirs, theirs: ours, ratios: ratios.map { 1 / $0 })
     }
 }
 
@@ -158,6 +204,17 @@ extension Array where Element == Double {
         let middle = sorted.count / 2
         return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     }
+
+    /// The value below which the fraction `q` of the values lie, interpolating linearly between
+    /// the two nearest when it falls between them; zero when empty. `quantile(0.5)` is the median.
+    func quantile(_ q: Double) -> Double {
+        guard !isEmpty else { return 0 }
+        let sorted = self.sorted()
+        let position = Swift.min(Swift.max(q, 0), 1) * Double(sorted.count - 1)
+        let lower = Int(position.rounded(.down))
+        let upper = Swift.min(lower + 1, sorted.count - 1)
+        return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
+    }
 }
 
 /// Number formatting for the tables, independent of the current locale.
@@ -177,6 +234,12 @@ enum Format {
     /// A ratio such as `2.41x`.
     static func ratio(_ value: Double) -> String {
         value.isFinite ? decimal(value, digits: 2) + "x" : "-"
+    }
+
+    /// A range of ratios such as `2.30–2.52x`: the spread of a paired race.
+    static func spread(_ range: ClosedRange<Double>) -> String {
+        guard range.lowerBound.isFinite, range.upperBound.isFinite else { return "-" }
+        return decimal(range.lowerBound, digits: 2) + "–" + decimal(range.upperBound, digits: 2) + "x"
     }
 
     /// A byte count in the most readable unit: `631.5 KB`, `2.3 MB`.

@@ -24,7 +24,7 @@ struct ModelSection: BenchSection {
     func run(files: [BenchFile], benchmark: Benchmark) -> String {
         var table = TextTable([
             .left("file"), .left("measurement"), .right("JSONModelKit"), .right("Codable"),
-            .right("ratio"), .right("target"), .left("result"),
+            .right("ratio"), .right("middle half"), .right("target"), .left("result"),
         ])
         var problems: [String] = []
 
@@ -47,7 +47,8 @@ struct ModelSection: BenchSection {
               (d) typed / by name       the reads of (c) through the generated member (first column)
                                         vs model[property: "retweetCount"] (second column)
             The two sides run in alternating pairs; times are medians, and the ratio is the median of
-            the pairs' ratios (steadier on a shared machine than a ratio of medians).
+            the pairs' ratios (steadier on a shared machine than a ratio of medians); "middle half" is the
+            range of the pairs' ratios from the lower to the upper quartile.
             (a), (b): time of one document, ratio = Codable / ours (times faster).
             (c): ns per read, ratio = ours / Codable (times slower).
             (d): ns per read, ratio = typed / by name, within 10% of 1.
@@ -153,35 +154,35 @@ struct ModelSection: BenchSection {
     }
 
     /// Cells for a paired time measurement whose target is a speed-up of at least `target`.
-    private func timeRow(_ pair: (ours: Double, theirs: Double, ratio: Double)?, atLeast target: Double) -> [String] {
-        guard let pair, pair.ratio.isFinite else { return ["-", "-", "-", "≥ \(Format.ratio(target))", "-"] }
+    private func timeRow(_ pair: PairedTiming?, atLeast target: Double) -> [String] {
+        guard let pair, pair.ratio.isFinite else { return ["-", "-", "-", "-", "≥ \(Format.ratio(target))", "-"] }
         return [
-            Format.seconds(pair.ours), Format.seconds(pair.theirs), Format.ratio(pair.ratio), "≥ \(Format.ratio(target))",
-            pair.ratio >= target ? "PASS" : "MISS",
+            Format.seconds(pair.ours), Format.seconds(pair.theirs), Format.ratio(pair.ratio),
+            Format.spread(pair.ratioQuartiles), "≥ \(Format.ratio(target))", pair.ratio >= target ? "PASS" : "MISS",
         ]
     }
 
     /// Cells for a paired per-read measurement whose target is a slow-down of at most 10×.
-    private func readRow(_ pair: (ours: Double, theirs: Double, ratio: Double)?, reads: Int) -> [String] {
+    private func readRow(_ pair: PairedTiming?, reads: Int) -> [String] {
         let target = 10.0
-        guard let pair, pair.ratio > 0 else { return ["-", "-", "-", "≤ \(Format.ratio(target))", "-"] }
-        let slowDown = 1 / pair.ratio
+        guard let pair, pair.ratio > 0 else { return ["-", "-", "-", "-", "≤ \(Format.ratio(target))", "-"] }
+        let slowDown = pair.inverted
         return [
-            perRead(pair.ours, reads: reads), perRead(pair.theirs, reads: reads), Format.ratio(slowDown),
-            "≤ \(Format.ratio(target))", slowDown <= target ? "PASS" : "MISS",
+            perRead(pair.ours, reads: reads), perRead(pair.theirs, reads: reads), Format.ratio(slowDown.ratio),
+            Format.spread(slowDown.ratioQuartiles), "≤ \(Format.ratio(target))", slowDown.ratio <= target ? "PASS" : "MISS",
         ]
     }
 
     /// Cells for two paired per-read measurements that should cost the same: the ratio of the
     /// first to the second within 10% of 1, either way.
-    private func parityRow(_ pair: (ours: Double, theirs: Double, ratio: Double)?, reads: Int) -> [String] {
+    private func parityRow(_ pair: PairedTiming?, reads: Int) -> [String] {
         let tolerance = 0.1
-        let target = Format.ratio(1 - tolerance) + "–" + Format.ratio(1 + tolerance)
-        guard let pair, pair.ratio > 0 else { return ["-", "-", "-", target, "-"] }
-        let ratio = 1 / pair.ratio
+        let target = Format.spread((1 - tolerance)...(1 + tolerance))
+        guard let pair, pair.ratio > 0 else { return ["-", "-", "-", "-", target, "-"] }
+        let typedOverByName = pair.inverted
         return [
-            perRead(pair.ours, reads: reads), perRead(pair.theirs, reads: reads), Format.ratio(ratio), target,
-            abs(ratio - 1) <= tolerance ? "PASS" : "MISS",
+            perRead(pair.ours, reads: reads), perRead(pair.theirs, reads: reads), Format.ratio(typedOverByName.ratio),
+            Format.spread(typedOverByName.ratioQuartiles), target, abs(typedOverByName.ratio - 1) <= tolerance ? "PASS" : "MISS",
         ]
     }
 
