@@ -11,7 +11,7 @@ protocol BenchSection: Sendable {
     func run(files: [BenchFile], benchmark: Benchmark) -> String
 }
 
-/// `jsonmodel-bench [--section NAME]... [--runs N] [--seconds S] [--verbose] [FILE|FOLDER]...`
+/// `jsonmodel-bench [--section NAME]... [--runs N] [--seconds S] [--clock cpu|wall] [--verbose] [FILE|FOLDER]...`
 @main
 struct Bench {
     static let sections: [any BenchSection] = [ParseSection(), WriteSection(), ModelSection(), BulkSection(), ConverterSection()]
@@ -25,6 +25,8 @@ struct Bench {
           --section NAME   run only this section (repeatable): \(sections.map(\.name).joined(separator: ", "))
           --runs N         at least N timed runs per measurement (default 7)
           --seconds S      aim for S seconds of timed runs per measurement (default 0.3)
+          --clock cpu|wall time runs by the CPU time of the process (default), which leaves out the
+                           time spent waiting for a core on a busy machine, or by elapsed time
           --verbose        print every measurement to standard error
           --help           print this help
 
@@ -58,11 +60,14 @@ struct Bench {
                 return
             case "--verbose":
                 benchmark.isVerbose = true
-            case "--section", "--runs", "--seconds":
+            case "--section", "--runs", "--seconds", "--clock":
                 guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
                 switch argument {
                 case "--section":
                     selected += value.split(separator: ",").map(String.init)
+                case "--clock":
+                    guard let clock = BenchClock(rawValue: value) else { fail("--clock needs cpu or wall") }
+                    benchmark.clock = clock
                 case "--runs":
                     guard let runs = Int(value), runs > 0 else { fail("--runs needs a positive integer") }
                     benchmark.minimumRuns = runs
@@ -121,7 +126,8 @@ struct Bench {
         print("jsonmodel-bench: \(files.count) files from \(directories.sorted().joined(separator: ", "))")
         let info = ProcessInfo.processInfo
         print("\(info.operatingSystemVersionString), \(info.activeProcessorCount) cores")
-        print("warm-up, then median of at least \(benchmark.minimumRuns) runs, ~\(benchmark.targetSeconds) s per measurement\n")
+        let clock = benchmark.clock == .cpu ? "the CPU time of the process" : "elapsed time"
+        print("warm-up, then median of at least \(benchmark.minimumRuns) runs, ~\(benchmark.targetSeconds) s per measurement, timed by \(clock)\n")
     }
 
     static func fail(_ message: String) -> Never {

@@ -265,7 +265,7 @@ enum BulkMemory {
         var paths: [String] = []
         var arguments = CommandLine.arguments.dropFirst()[...]
         while let argument = arguments.popFirst() {
-            if ["--section", "--runs", "--seconds"].contains(argument) {
+            if ["--section", "--runs", "--seconds", "--clock"].contains(argument) {
                 _ = arguments.popFirst()
             } else if !argument.hasPrefix("--") {
                 paths.append(argument)

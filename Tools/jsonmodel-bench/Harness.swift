@@ -33,6 +33,8 @@ struct Benchmark: Sendable {
     var targetSeconds: Double = 0.3
     /// Prints each measurement to standard error as it finishes.
     var isVerbose: Bool = false
+    /// The clock that times a run.
+    var clock: BenchClock = .cpu
 
     /// Runs `body` a few times untimed, then the adaptive number of timed
     /// runs, and returns the median duration of one run.
@@ -51,17 +53,15 @@ struct Benchmark: Sendable {
     func measure<Result>(
         name: String, bytes: Int, runs: Int = 0, body: () throws -> Result
     ) throws -> Double {
-        let clock = ContinuousClock()
-
         // Warm up: at least two runs, and at least a tenth of the target time,
         // which also gives an estimate of the cost of one run.
         var warmUpRuns = 0
-        let warmUpStart = clock.now
+        let warmUpStart = clock.seconds()
         var warmUpElapsed = 0.0
         repeat {
             blackHole(try body())
             warmUpRuns += 1
-            warmUpElapsed = (clock.now - warmUpStart).seconds
+            warmUpElapsed = clock.seconds() - warmUpStart
         } while warmUpRuns < 2 || warmUpElapsed < targetSeconds / 10
         let estimate = warmUpElapsed / Double(warmUpRuns)
 
@@ -71,9 +71,9 @@ struct Benchmark: Sendable {
         var samples: [Double] = []
         samples.reserveCapacity(runCount)
         for _ in 0..<runCount {
-            let start = clock.now
+            let start = clock.seconds()
             blackHole(try body())
-            samples.append((clock.now - start).seconds)
+            samples.append(clock.seconds() - start)
         }
         let median = samples.median
         if isVerbose {
@@ -92,6 +92,11 @@ extension Benchmark {
     /// On a shared machine the speed drifts from second to second; a pair's two runs are
     /// moments apart, so their ratio is steadier than the ratio of two medians taken one after
     /// the other. The order within a pair alternates, so neither side always runs warm.
+    ///
+    /// Runs are timed on `clock`, by default the CPU time of the process. On a busy machine a
+    /// long run is interrupted by other processes many times, while a short one often finishes
+    /// within one time slice; elapsed time then inflates the ratio of a long side to a short
+    /// one, and pairing cannot undo that.
     ///
     /// ```swift
     /// let race = try benchmark.measurePair(name: "parse", bytes: bytes.count) {
@@ -117,11 +122,10 @@ extension Benchmark {
     func measurePair<A, B>(
         name: String, bytes: Int, runs: Int = 0, ours: () throws -> A, theirs: () throws -> B
     ) throws -> PairedTiming {
-        let clock = ContinuousClock()
         func time<R>(_ body: () throws -> R) rethrows -> Double {
-            let start = clock.now
+            let start = clock.seconds()
             blackHole(try body())
-            return (clock.now - start).seconds
+            return clock.seconds() - start
         }
         // Warm up both, at least twice and a tenth of the target time, for an estimate.
         var warmUpRuns = 0
@@ -187,11 +191,19 @@ struct PairedTiming: Sendable {
     }
 }
 
-extension Duration {
-    /// The duration as a floating-point number of seconds.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) * 1e-18
+/// The clock that times a run.
+enum BenchClock: String, Sendable, CaseIterable {
+    /// The CPU time of this process, user and system (`CLOCK_PROCESS_CPUTIME_ID`): the work
+    /// done, without the time spent waiting for a core while other processes run.
+    case cpu
+    /// Elapsed time (`CLOCK_MONOTONIC`): what a user waits, waiting for a core included.
+    case wall
+
+    /// The current reading in seconds, from an arbitrary origin.
+    func seconds() -> Double {
+        var time = timespec()
+        clock_gettime(self == .cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 }
 
