@@ -12,77 +12,31 @@ func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
-/// Times closures and reports the median of several runs.
+/// Races two closures doing the same job; see ``measurePair(name:bytes:runs:ours:theirs:)``.
 ///
-/// The number of runs adapts to the cost of the closure: at least
-/// `minimumRuns`, and more for fast closures, so that one measurement takes
-/// about `targetSeconds`.
+/// The number of pairs adapts to the cost of the closures: at least
+/// `minimumRuns`, and more for fast closures, so that one race takes about
+/// `targetSeconds` per side on the chosen clock.
 ///
 /// ```swift
 /// let benchmark = Benchmark()
-/// let seconds = try benchmark.measure(name: "parse", bytes: bytes.count) {
+/// let race = try benchmark.measurePair(name: "parse", bytes: bytes.count) {
 ///     try JSONDocument(bytes: bytes)
+/// } theirs: {
+///     try JSONSerialization.jsonObject(with: data)
 /// }
 /// ```
 struct Benchmark: Sendable {
-    /// The fewest timed runs a measurement takes, whatever their cost.
+    /// The fewest timed pairs a race takes, whatever their cost.
     var minimumRuns: Int = 7
-    /// The most timed runs a measurement takes, however cheap they are.
+    /// The most timed pairs a race takes, however cheap they are.
     var maximumRuns: Int = 100_000
-    /// The wall-clock time one measurement aims for, warm-up excluded.
+    /// The time one race aims for per side, warm-up excluded, on `clock`.
     var targetSeconds: Double = 0.3
     /// Prints each measurement to standard error as it finishes.
     var isVerbose: Bool = false
     /// The clock that times a run.
     var clock: BenchClock = .cpu
-
-    /// Runs `body` a few times untimed, then the adaptive number of timed
-    /// runs, and returns the median duration of one run.
-    ///
-    /// Each run includes releasing what `body` returned, as a caller of the
-    /// measured API would pay that too.
-    ///
-    /// - Parameters:
-    ///   - name: A label for verbose output.
-    ///   - bytes: The input size, for verbose output in MB/s.
-    ///   - runs: A lower bound for the number of timed runs; the larger of this
-    ///     and `minimumRuns` applies.
-    ///   - body: The work to time. Its result is passed to `blackHole(_:)`.
-    /// - Returns: The median seconds of one run.
-    /// - Throws: Whatever `body` throws; the measurement stops at the first error.
-    func measure<Result>(
-        name: String, bytes: Int, runs: Int = 0, body: () throws -> Result
-    ) throws -> Double {
-        // Warm up: at least two runs, and at least a tenth of the target time,
-        // which also gives an estimate of the cost of one run.
-        var warmUpRuns = 0
-        let warmUpStart = clock.seconds()
-        var warmUpElapsed = 0.0
-        repeat {
-            blackHole(try body())
-            warmUpRuns += 1
-            warmUpElapsed = clock.seconds() - warmUpStart
-        } while warmUpRuns < 2 || warmUpElapsed < targetSeconds / 10
-        let estimate = warmUpElapsed / Double(warmUpRuns)
-
-        let wanted = estimate > 0 ? Int((targetSeconds / estimate).rounded(.up)) : maximumRuns
-        let runCount = min(max(wanted, minimumRuns, runs), max(maximumRuns, minimumRuns, runs))
-
-        var samples: [Double] = []
-        samples.reserveCapacity(runCount)
-        for _ in 0..<runCount {
-            let start = clock.seconds()
-            blackHole(try body())
-            samples.append(clock.seconds() - start)
-        }
-        let median = samples.median
-        if isVerbose {
-            let rate = Double(bytes) / median / 1_000_000
-            let line = "  \(name): \(runCount) runs, median \(Format.seconds(median)), \(Format.decimal(rate, digits: 1)) MB/s\n"
-            FileHandle.standardError.write(Data(line.utf8))
-        }
-        return median
-    }
 }
 
 extension Benchmark {
