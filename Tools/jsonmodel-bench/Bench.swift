@@ -33,9 +33,10 @@ struct Bench {
           JSONSerialization     converts every number and unescapes every string, into
                                 Foundation objects
           JSONDecoder           converts every field the Codable model declares, up front
-        So parse rows against Foundation compare unlike work unless marked "like work"; model (a)
-        and bulk (a) compare lazy models, little or nothing read, with eager decoding; model (b)
-        and bulk (b), every property read once on both sides, are the fair comparison.
+        So the parse and write races compare unlike work (the rows marked "closer work" less
+        so); model (a) and bulk (a) compare lazy models, little or nothing read, with eager
+        decoding; model (b) and bulk (b), every property read once on both sides, are the fair
+        comparison.
         """
 
     static let usage = """

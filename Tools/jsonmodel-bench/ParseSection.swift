@@ -4,8 +4,8 @@ import JSONModelKit
 /// Reading: our validated parse raced against Foundation's untyped and typed decoding.
 ///
 /// A `JSONDocument` validates and records offsets; Foundation converts every value it keeps.
-/// Two of the three races per file therefore compare unlike work, and their rows say so; the
-/// third converts everything on both sides.
+/// Every race here therefore compares unlike work, and the rows say so; the third race per
+/// file, a `JSONValue` tree against Foundation's, comes closest.
 struct ParseSection: BenchSection {
     let name = "parse"
     let summary = "JSONDocument(bytes:) raced against JSONSerialization and JSONDecoder"
@@ -45,7 +45,7 @@ struct ParseSection: BenchSection {
             }
             row("JSONDocument vs JSONDecoder, \(model.name) (unlike work)", byDecoder)
 
-            // Both sides must build the same values, or the like-for-like race compares nothing.
+            // Both sides must build the same values, or the closer race compares nothing.
             let agree = attempt(&problems, file, "comparing values") {
                 let theirs = try JSONValue(any: JSONSerialization.jsonObject(with: file.data, options: [.fragmentsAllowed]))
                 return try JSONDocument(bytes: file.bytes).root.value == theirs
@@ -60,7 +60,7 @@ struct ParseSection: BenchSection {
                     try JSONSerialization.jsonObject(with: file.data, options: [.fragmentsAllowed])
                 }
             }
-            row("JSONDocument + .value vs JSONSerialization (like work)", converted)
+            row("JSONDocument + .value vs JSONSerialization (closer work)", converted)
 
             if let document = try? JSONDocument(bytes: file.bytes) {
                 let ratio = Double(document.tapeByteCount) / Double(max(document.byteCount, 1))
@@ -76,8 +76,9 @@ struct ParseSection: BenchSection {
               JSONDocument           JSONDocument(bytes: [UInt8]): validates the whole text and records
                                      where each value lies (the tape). It converts no number and
                                      unescapes no string: that happens when a value is read.
-              JSONDocument + .value  the same, then document.root.value: every number converted and
-                                     every string unescaped, into a JSONValue tree.
+              JSONDocument + .value  the same, then document.root.value: a JSONValue tree with every
+                                     string unescaped; numbers keep their validated text (a
+                                     JSONNumber converts when asked).
               JSONSerialization      JSONSerialization.jsonObject(with: Data, options: .fragmentsAllowed):
                                      every number converted and every string unescaped, into Foundation
                                      objects.
@@ -86,8 +87,9 @@ struct ParseSection: BenchSection {
                                      declares.
             "unlike work": a parse that converts nothing raced against one that converts what it keeps.
             Such a ratio is what deferring the conversion saves when little is read, not a faster parser
-            of the same output; "like work" converts everything on both sides. For reads of every
-            property, see the (b) rows of the model and bulk sections.
+            of the same output. "closer work" builds a tree of every value on both sides, but converts
+            no number on ours. For like work, every property read on both sides, see the (b) rows of
+            the model and bulk sections.
 
 
             """
