@@ -11,22 +11,49 @@ protocol BenchSection: Sendable {
     func run(files: [BenchFile], benchmark: Benchmark) -> String
 }
 
-/// `jsonmodel-bench [--section NAME]... [--runs N] [--seconds S] [--verbose] [FILE|FOLDER]...`
+/// `jsonmodel-bench [--section NAME]... [--runs N] [--seconds S] [--clock cpu|wall] [--verbose] [FILE|FOLDER]...`
 @main
 struct Bench {
     static let sections: [any BenchSection] = [ParseSection(), WriteSection(), ModelSection(), BulkSection(), ConverterSection()]
 
+    /// What each side of the races does, and so which comparisons are like for like; printed
+    /// by `--help` and at the top of every run.
+    static let sides = """
+        Each comparison is a race: the two sides run in alternating pairs, and the ratio is the
+        median of the pairs' ratios (their time / ours, above 1 when ours is faster, unless the
+        section says otherwise), shown with its middle half (the lower to upper quartile of the
+        pairs' ratios). A wide middle half means a busy machine and an uncertain ratio.
+
+        What the sides do:
+          JSONDocument(bytes:)  validates the whole text and records where each value lies (the
+                                tape); it converts no number and unescapes no string until a
+                                value is read
+          JSONModel             a lazy view over a JSONDocument: a property is converted on its
+                                first read, then cached
+          JSONSerialization     converts every number and unescapes every string, into
+                                Foundation objects
+          JSONDecoder           converts every field the Codable model declares, up front
+        So the parse and write races compare unlike work (the rows marked "closer work" less
+        so); model (a) and bulk (a) compare lazy models, little or nothing read, with eager
+        decoding; model (b) and bulk (b), every property read once on both sides, are the fair
+        comparison.
+        """
+
     static let usage = """
         usage: jsonmodel-bench [options] [FILE|FOLDER]...
 
-        Compares JSONModelKit with Foundation on JSON documents, in one process.
+        Races JSONModelKit against Foundation on JSON documents, in one process.
+
+        \(sides)
 
         options:
-          --section NAME   run only this section (repeatable): \(sections.map(\.name).joined(separator: ", "))
-          --runs N         at least N timed runs per measurement (default 7)
-          --seconds S      aim for S seconds of timed runs per measurement (default 0.3)
-          --verbose        print every measurement to standard error
-          --help           print this help
+          --section NAME    run only this section (repeatable): \(sections.map(\.name).joined(separator: ", "))
+          --runs N          at least N timed pairs per race (default 7)
+          --seconds S       aim for S seconds of timed runs per side of a race (default 0.3)
+          --clock cpu|wall  time runs by the CPU time of the process (default), which leaves out the
+                            time spent waiting for a core on a busy machine, or by elapsed time
+          --verbose         print every race to standard error
+          --help            print this help
 
         environment:
           JSONMODEL_BENCH_DATA   a folder of documents, read when no FILE or FOLDER is given
@@ -58,11 +85,14 @@ struct Bench {
                 return
             case "--verbose":
                 benchmark.isVerbose = true
-            case "--section", "--runs", "--seconds":
+            case "--section", "--runs", "--seconds", "--clock":
                 guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
                 switch argument {
                 case "--section":
                     selected += value.split(separator: ",").map(String.init)
+                case "--clock":
+                    guard let clock = BenchClock(rawValue: value) else { fail("--clock needs cpu or wall") }
+                    benchmark.clock = clock
                 case "--runs":
                     guard let runs = Int(value), runs > 0 else { fail("--runs needs a positive integer") }
                     benchmark.minimumRuns = runs
@@ -121,7 +151,9 @@ struct Bench {
         print("jsonmodel-bench: \(files.count) files from \(directories.sorted().joined(separator: ", "))")
         let info = ProcessInfo.processInfo
         print("\(info.operatingSystemVersionString), \(info.activeProcessorCount) cores")
-        print("warm-up, then median of at least \(benchmark.minimumRuns) runs, ~\(benchmark.targetSeconds) s per measurement\n")
+        let clock = benchmark.clock == .cpu ? "the CPU time of the process" : "elapsed time"
+        print("each race: a warm-up, then at least \(benchmark.minimumRuns) alternating pairs, ~\(benchmark.targetSeconds) s per side, timed by \(clock)\n")
+        print(sides + "\n")
     }
 
     static func fail(_ message: String) -> Never {

@@ -1,68 +1,88 @@
 import Foundation
 import JSONModelKit
 
-/// Converters: date reads against Foundation's formatters, and interned enum
+/// Converters: date reads against Foundation's parsers, and interned enum
 /// properties against plain strings over 100,000 models. Synthetic data; the files
 /// given to the benchmark are not used.
 struct ConverterSection: BenchSection {
     let name = "converters"
-    let summary = "date reads vs DateFormatter; interned enum vs plain String over 100k models"
+    let summary = "date reads vs a shared DateFormatter and ISO8601FormatStyle; interned enum vs plain String over 100k models"
 
     let dateCount = 10_000
     let modelCount = 100_000
 
     func run(files: [BenchFile], benchmark: Benchmark) -> String {
-        var table = TextTable([.left("measurement"), .right("ours"), .right("theirs"), .right("ratio")])
-        measureDates(benchmark: benchmark, into: &table)
+        var table = TextTable([
+            .left("measurement"), .right("ours"), .right("theirs"), .right("ratio"), .right("middle half"),
+        ])
+        var problems: [String] = []
+        measureDates(benchmark: benchmark, into: &table, problems: &problems)
         measureEnums(benchmark: benchmark, into: &table)
-        return """
+        var output = """
+            Timed rows are paired races: the two sides run in alternating pairs, the ratio is the median
+            of the pairs' ratios (their time / ours), "middle half" their lower to upper quartile.
             Dates: \(dateCount) ISO 8601 strings with milliseconds and an offset, reads per second.
               ours:   DateFormat.iso8601 (one shared, immutable format; a fixed-format parser)
-              theirs: a DateFormatter created per read (POSIX locale, UTC, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"),
-                      then a shared DateFormatter, then Date.ISO8601FormatStyle; ratio = their time / ours.
+              theirs: one DateFormatter made once and reused (POSIX locale, UTC,
+                      "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"), or one Date.ISO8601FormatStyle with fractional
+                      seconds, also made once. All three must read the same dates.
             Enums: \(modelCount) models over one document, each reading "s" = "in_progress_for_a_while" (23 bytes).
               ours:   String with enumValues (interned), or a JSONStringEnum; theirs: a plain String property.
               RSS:    growth of resident memory while reading (/proc/self/statm), ratio = theirs / ours.
-              ==:     ns to compare every value read with a constant, ratio = theirs / ours.
+              ==:     ns to compare every value read with a constant.
 
 
-            """ + table.rendered()
+            """
+        output += table.rendered()
+        for problem in problems {
+            output += "  note: \(problem)\n"
+        }
+        return output
     }
 
-    private func measureDates(benchmark: Benchmark, into table: inout TextTable) {
+    private func measureDates(benchmark: Benchmark, into table: inout TextTable, problems: inout [String]) {
         let texts = (0..<dateCount).map { index in
             let seconds = 1_500_000_000 + index * 7_919
             let date = Date(timeIntervalSince1970: Double(seconds) + 0.123)
             return DateFormat.iso8601WithMilliseconds.string(from: date).replacingOccurrences(of: "Z", with: "+02:00")
         }
         let format = DateFormat.iso8601
-        let ours = (try? benchmark.measure(name: "dates ours", bytes: 0) {
-            texts.reduce(0.0) { $0 + (format.date(from: $1)?.timeIntervalSince1970 ?? 0) }
-        }) ?? .nan
-        let perRead = (try? benchmark.measure(name: "dates DateFormatter per read", bytes: 0, runs: 3) {
-            texts.reduce(0.0) { sum, text in
-                let formatter = DateFormatter()
-                formatter.locale = Locale(identifier: "en_US_POSIX")
-                formatter.timeZone = TimeZone(secondsFromGMT: 0)
-                formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"
-                return sum + (formatter.date(from: text)?.timeIntervalSince1970 ?? 0)
-            }
-        }) ?? .nan
-        let shared = DateFormatter()
-        shared.locale = Locale(identifier: "en_US_POSIX")
-        shared.timeZone = TimeZone(secondsFromGMT: 0)
-        shared.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"
-        let sharedTime = (try? benchmark.measure(name: "dates shared DateFormatter", bytes: 0) {
-            texts.reduce(0.0) { $0 + (shared.date(from: $1)?.timeIntervalSince1970 ?? 0) }
-        }) ?? .nan
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"
         let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        let styleTime = (try? benchmark.measure(name: "dates ISO8601FormatStyle", bytes: 0) {
-            texts.reduce(0.0) { $0 + ((try? style.parse($1))?.timeIntervalSince1970 ?? 0) }
-        }) ?? .nan
+
+        // The three must read the same instants (to the millisecond), or the races compare nothing.
+        let disagreements = texts.filter { text in
+            let dates = [format.date(from: text), formatter.date(from: text), try? style.parse(text)]
+            guard let first = dates[0], dates.allSatisfy({ $0 != nil }) else { return true }
+            return dates.contains { abs($0!.timeIntervalSince(first)) > 0.0005 }
+        }
+        if let first = disagreements.first {
+            problems.append("dates: the parsers disagree on \(disagreements.count) strings, such as \(first)")
+        }
+
+        func read(_ parse: (String) -> Date?) -> Double {
+            texts.reduce(0.0) { $0 + (parse($1)?.timeIntervalSince1970 ?? 0) }
+        }
+        let byFormatter = try? benchmark.measurePair(name: "dates vs shared DateFormatter", bytes: 0) {
+            read { format.date(from: $0) }
+        } theirs: {
+            read { formatter.date(from: $0) }
+        }
+        let byStyle = try? benchmark.measurePair(name: "dates vs ISO8601FormatStyle", bytes: 0) {
+            read { format.date(from: $0) }
+        } theirs: {
+            read { try? style.parse($0) }
+        }
         func rate(_ seconds: Double) -> String { Format.decimal(Double(dateCount) / seconds / 1e6, digits: 2) + " M/s" }
-        table.append(["date reads vs DateFormatter per read", rate(ours), rate(perRead), Format.ratio(perRead / ours)])
-        table.append(["date reads vs shared DateFormatter", rate(ours), rate(sharedTime), Format.ratio(sharedTime / ours)])
-        table.append(["date reads vs ISO8601FormatStyle", rate(ours), rate(styleTime), Format.ratio(styleTime / ours)])
+        for (label, race) in [("date reads vs shared DateFormatter", byFormatter), ("date reads vs ISO8601FormatStyle", byStyle)] {
+            table.append([
+                label, race.map { rate($0.ours) } ?? "-", race.map { rate($0.theirs) } ?? "-",
+                race.map { Format.ratio($0.ratio) } ?? "-", race.map { Format.spread($0.ratioQuartiles) } ?? "-",
+            ])
+        }
     }
 
     private func measureEnums(benchmark: Benchmark, into table: inout TextTable) {
@@ -104,21 +124,25 @@ struct ConverterSection: BenchSection {
         }
 
         let constant = String("in_progress_for_a_while".utf8.map { Character(Unicode.Scalar($0)) })  // a heap copy
-        let plainEquality = (try? benchmark.measure(name: "== plain", bytes: 0) {
-            plain.values.reduce(0) { $0 + ($1 == constant ? 1 : 0) }
-        }) ?? .nan
         let internedConstant = interned.models[0].s
-        let internedEquality = (try? benchmark.measure(name: "== interned", bytes: 0) {
+        func countPlain() -> Int { plain.values.reduce(0) { $0 + ($1 == constant ? 1 : 0) } }
+        let internedEquality = try? benchmark.measurePair(name: "== interned vs plain", bytes: 0) {
             interned.values.reduce(0) { $0 + ($1 == internedConstant ? 1 : 0) }
-        }) ?? .nan
-        let typedEquality = (try? benchmark.measure(name: "== JSONStringEnum", bytes: 0) {
+        } theirs: {
+            countPlain()
+        }
+        let typedEquality = try? benchmark.measurePair(name: "== JSONStringEnum vs plain", bytes: 0) {
             typed.values.reduce(0) { $0 + ($1 == BenchStatus.inProgress ? 1 : 0) }
-        }) ?? .nan
+        } theirs: {
+            countPlain()
+        }
         func ns(_ seconds: Double) -> String { Format.decimal(seconds / Double(modelCount) * 1e9, digits: 2) + " ns" }
-        table.append(["==: String enumValues vs String", ns(internedEquality), ns(plainEquality),
-                      Format.ratio(plainEquality / internedEquality)])
-        table.append(["==: JSONStringEnum vs String", ns(typedEquality), ns(plainEquality),
-                      Format.ratio(plainEquality / typedEquality)])
+        for (label, race) in [("==: String enumValues vs String", internedEquality), ("==: JSONStringEnum vs String", typedEquality)] {
+            table.append([
+                label, race.map { ns($0.ours) } ?? "-", race.map { ns($0.theirs) } ?? "-",
+                race.map { Format.ratio($0.ratio) } ?? "-", race.map { Format.spread($0.ratioQuartiles) } ?? "-",
+            ])
+        }
         withExtendedLifetime((plain, interned, typed)) {}
     }
 }

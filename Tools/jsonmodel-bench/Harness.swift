@@ -12,97 +12,74 @@ func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
-/// Times closures and reports the median of several runs.
+/// Races two closures doing the same job; see ``measurePair(name:bytes:runs:ours:theirs:)``.
 ///
-/// The number of runs adapts to the cost of the closure: at least
-/// `minimumRuns`, and more for fast closures, so that one measurement takes
-/// about `targetSeconds`.
+/// The number of pairs adapts to the cost of the closures: at least
+/// `minimumRuns`, and more for fast closures, so that one race takes about
+/// `targetSeconds` per side on the chosen clock.
 ///
 /// ```swift
 /// let benchmark = Benchmark()
-/// let seconds = try benchmark.measure(name: "parse", bytes: bytes.count) {
+/// let race = try benchmark.measurePair(name: "parse", bytes: bytes.count) {
 ///     try JSONDocument(bytes: bytes)
+/// } theirs: {
+///     try JSONSerialization.jsonObject(with: data)
 /// }
 /// ```
 struct Benchmark: Sendable {
-    /// The fewest timed runs a measurement takes, whatever their cost.
+    /// The fewest timed pairs a race takes, whatever their cost.
     var minimumRuns: Int = 7
-    /// The most timed runs a measurement takes, however cheap they are.
+    /// The most timed pairs a race takes, however cheap they are.
     var maximumRuns: Int = 100_000
-    /// The wall-clock time one measurement aims for, warm-up excluded.
+    /// The time one race aims for per side, warm-up excluded, on `clock`.
     var targetSeconds: Double = 0.3
     /// Prints each measurement to standard error as it finishes.
     var isVerbose: Bool = false
-
-    /// Runs `body` a few times untimed, then the adaptive number of timed
-    /// runs, and returns the median duration of one run.
-    ///
-    /// Each run includes releasing what `body` returned, as a caller of the
-    /// measured API would pay that too.
-    ///
-    /// - Parameters:
-    ///   - name: A label for verbose output.
-    ///   - bytes: The input size, for verbose output in MB/s.
-    ///   - runs: A lower bound for the number of timed runs; the larger of this
-    ///     and `minimumRuns` applies.
-    ///   - body: The work to time. Its result is passed to `blackHole(_:)`.
-    /// - Returns: The median seconds of one run.
-    /// - Throws: Whatever `body` throws; the measurement stops at the first error.
-    func measure<Result>(
-        name: String, bytes: Int, runs: Int = 0, body: () throws -> Result
-    ) throws -> Double {
-        let clock = ContinuousClock()
-
-        // Warm up: at least two runs, and at least a tenth of the target time,
-        // which also gives an estimate of the cost of one run.
-        var warmUpRuns = 0
-        let warmUpStart = clock.now
-        var warmUpElapsed = 0.0
-        repeat {
-            blackHole(try body())
-            warmUpRuns += 1
-            warmUpElapsed = (clock.now - warmUpStart).seconds
-        } while warmUpRuns < 2 || warmUpElapsed < targetSeconds / 10
-        let estimate = warmUpElapsed / Double(warmUpRuns)
-
-        let wanted = estimate > 0 ? Int((targetSeconds / estimate).rounded(.up)) : maximumRuns
-        let runCount = min(max(wanted, minimumRuns, runs), max(maximumRuns, minimumRuns, runs))
-
-        var samples: [Double] = []
-        samples.reserveCapacity(runCount)
-        for _ in 0..<runCount {
-            let start = clock.now
-            blackHole(try body())
-            samples.append((clock.now - start).seconds)
-        }
-        let median = samples.median
-        if isVerbose {
-            let rate = Double(bytes) / median / 1_000_000
-            let line = "  \(name): \(runCount) runs, median \(Format.seconds(median)), \(Format.decimal(rate, digits: 1)) MB/s\n"
-            FileHandle.standardError.write(Data(line.utf8))
-        }
-        return median
-    }
+    /// The clock that times a run.
+    var clock: BenchClock = .cpu
 }
 
 extension Benchmark {
     /// Times two closures doing the same job in alternating runs and returns each one's median
-    /// and the median of the per-pair ratios `theirs / ours`.
+    /// and the ratios `theirs / ours` of the pairs.
     ///
     /// On a shared machine the speed drifts from second to second; a pair's two runs are
     /// moments apart, so their ratio is steadier than the ratio of two medians taken one after
     /// the other. The order within a pair alternates, so neither side always runs warm.
     ///
-    /// - Returns: Median seconds of one run of each side, and the median ratio (above 1 when
-    ///   `ours` is faster).
+    /// Runs are timed on `clock`, by default the CPU time of the process. On a busy machine a
+    /// long run is interrupted by other processes many times, while a short one often finishes
+    /// within one time slice; elapsed time then inflates the ratio of a long side to a short
+    /// one, and pairing cannot undo that.
+    ///
+    /// ```swift
+    /// let race = try benchmark.measurePair(name: "parse", bytes: bytes.count) {
+    ///     try JSONDocument(bytes: bytes)
+    /// } theirs: {
+    ///     try JSONSerialization.jsonObject(with: data)
+    /// }
+    /// print(Format.ratio(race.ratio), Format.spread(race.ratioQuartiles))
+    /// ```
+    ///
+    /// Each run includes releasing what its closure returned, as a caller of the measured API
+    /// would pay that too.
+    ///
+    /// - Parameters:
+    ///   - name: A label for verbose output.
+    ///   - bytes: The input size, for verbose output in MB/s; 0 for none.
+    ///   - runs: A lower bound for the number of timed pairs; the larger of this and
+    ///     `minimumRuns` applies.
+    ///   - ours: The work of the first side. Its result is passed to `blackHole(_:)`.
+    ///   - theirs: The work of the second side, likewise.
+    /// - Returns: The medians of both sides and the ratio of every pair.
+    /// - Throws: Whatever either closure throws; the measurement stops at the first error.
     func measurePair<A, B>(
         name: String, bytes: Int, runs: Int = 0, ours: () throws -> A, theirs: () throws -> B
-    ) throws -> (ours: Double, theirs: Double, ratio: Double) {
-        let clock = ContinuousClock()
+    ) throws -> PairedTiming {
         func time<R>(_ body: () throws -> R) rethrows -> Double {
-            let start = clock.now
+            let start = clock.seconds()
             blackHole(try body())
-            return (clock.now - start).seconds
+            return clock.seconds() - start
         }
         // Warm up both, at least twice and a tenth of the target time, for an estimate.
         var warmUpRuns = 0
@@ -132,20 +109,55 @@ extension Benchmark {
             theirsSamples.append(b)
             if a > 0 { ratios.append(b / a) }
         }
-        let result = (ours: oursSamples.median, theirs: theirsSamples.median, ratio: ratios.median)
+        let result = PairedTiming(ours: oursSamples.median, theirs: theirsSamples.median, ratios: ratios)
         if isVerbose {
-            let line = "  \(name): \(runCount) pairs, medians \(Format.seconds(result.ours)) / \(Format.seconds(result.theirs)), median ratio \(Format.ratio(result.ratio))\n"
+            var line = "  \(name): \(runCount) pairs, medians \(Format.seconds(result.ours)) / \(Format.seconds(result.theirs))"
+            if bytes > 0 {
+                line += " (\(Format.megabytesPerSecond(bytes: bytes, seconds: result.ours))"
+                    + " / \(Format.megabytesPerSecond(bytes: bytes, seconds: result.theirs)) MB/s)"
+            }
+            line += ", ratio \(Format.ratio(result.ratio)), middle half \(Format.spread(result.ratioQuartiles))\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
         return result
     }
 }
 
-extension Duration {
-    /// The duration as a floating-point number of seconds.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) * 1e-18
+/// What a paired race found: the median time of each side and the ratio of every pair.
+struct PairedTiming: Sendable {
+    /// The median seconds of one run of the first side.
+    var ours: Double
+    /// The median seconds of one run of the second side.
+    var theirs: Double
+    /// The ratio `theirs / ours` of each timed pair, in the order they ran.
+    var ratios: [Double]
+
+    /// The median of the pairs' ratios: above 1 when the first side is faster.
+    var ratio: Double { ratios.median }
+
+    /// The lower and upper quartiles of the pairs' ratios: the middle half of the pairs lies in
+    /// this range. A wide range means the machine was busy and the ratio is uncertain.
+    var ratioQuartiles: ClosedRange<Double> { ratios.quantile(0.25)...ratios.quantile(0.75) }
+
+    /// The same race seen from the second side: medians swapped, every ratio inverted.
+    var inverted: PairedTiming {
+        PairedTiming(ours: theirs, theirs: ours, ratios: ratios.map { 1 / $0 })
+    }
+}
+
+/// The clock that times a run.
+enum BenchClock: String, Sendable, CaseIterable {
+    /// The CPU time of this process, user and system (`CLOCK_PROCESS_CPUTIME_ID`): the work
+    /// done, without the time spent waiting for a core while other processes run.
+    case cpu
+    /// Elapsed time (`CLOCK_MONOTONIC`): what a user waits, waiting for a core included.
+    case wall
+
+    /// The current reading in seconds, from an arbitrary origin.
+    func seconds() -> Double {
+        var time = timespec()
+        clock_gettime(self == .cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 }
 
@@ -157,6 +169,17 @@ extension Array where Element == Double {
         let sorted = self.sorted()
         let middle = sorted.count / 2
         return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+
+    /// The value below which the fraction `q` of the values lie, interpolating linearly between
+    /// the two nearest when it falls between them; zero when empty. `quantile(0.5)` is the median.
+    func quantile(_ q: Double) -> Double {
+        guard !isEmpty else { return 0 }
+        let sorted = self.sorted()
+        let position = Swift.min(Swift.max(q, 0), 1) * Double(sorted.count - 1)
+        let lower = Int(position.rounded(.down))
+        let upper = Swift.min(lower + 1, sorted.count - 1)
+        return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
     }
 }
 
@@ -177,6 +200,12 @@ enum Format {
     /// A ratio such as `2.41x`.
     static func ratio(_ value: Double) -> String {
         value.isFinite ? decimal(value, digits: 2) + "x" : "-"
+    }
+
+    /// A range of ratios such as `2.30–2.52x`: the spread of a paired race.
+    static func spread(_ range: ClosedRange<Double>) -> String {
+        guard range.lowerBound.isFinite, range.upperBound.isFinite else { return "-" }
+        return decimal(range.lowerBound, digits: 2) + "–" + decimal(range.upperBound, digits: 2) + "x"
     }
 
     /// A byte count in the most readable unit: `631.5 KB`, `2.3 MB`.
