@@ -28,9 +28,10 @@ import Foundation
 /// `Decimal`, `Date`, `URL`, `UUID`, `Data`, `JSON`, a model name, `[T]`, `[String: T]` and
 /// `T?`, nested at most 32 levels (``maximumTypeNesting``) with one `?` per level. Property
 /// options: `jsonPath` (dotted text or a list of keys and indices), `anyOf`, `default`,
-/// `enumValues`, `serialize`, `readOnly`, `dateFormat`, `embedPath`, `converter`, `inverse`,
-/// `group`. A model may have `extends` (at most 16 ancestors, ``maximumExtendsDepth``) and a
-/// `discriminator`, whose models must extend it. A model may not take a built-in type's name.
+/// `required`, `enumValues`, `serialize`, `readOnly`, `dateFormat`, `embedPath`, `converter`,
+/// `inverse`, `group`. A model may have `extends` (at most 16 ancestors, ``maximumExtendsDepth``),
+/// a `discriminator`, whose models must extend it, and `requireNonOptionals` (inherited through
+/// `extends`). A model may not take a built-in type's name.
 ///
 /// Schemas may come from third parties, so registering one checks what could not work: a
 /// `jsonPath`, `anyOf` alternative or `embedPath` naming the root (`"$"`) or holding a negative
@@ -70,6 +71,9 @@ public struct ModelSchema: Sendable, Equatable {
         public var discriminator: Discriminator?
         /// The model's own properties, in declaration order.
         public var properties: [Property]
+        /// Whether every non-optional property without a default is required (inherited ones
+        /// included); nil inherits the choice of the model this one extends (false at the root).
+        public var requireNonOptionals: Bool? = nil
     }
 
     /// Chooses a model by the value at a path: `{"jsonPath": "type", "map": {"circle": "Circle"}}`.
@@ -95,6 +99,8 @@ public struct ModelSchema: Sendable, Equatable {
         public var converter: String?
         public var inverse: String?
         public var group: Bool
+        /// Whether a missing or `null` value records a `missingRequired` diagnostic.
+        public var required: Bool = false
     }
 
     /// A type as written in a schema: `Int`, `[Order]`, `[String: Double?]`, `Customer?`.
@@ -227,8 +233,16 @@ public struct ModelSchema: Sendable, Equatable {
         guard let name = object["name"]?.stringValue, !name.isEmpty else {
             throw ModelSchemaError("models[\(index)] needs a \"name\"")
         }
-        try checkKeys(object, allowed: ["name", "extends", "discriminator", "properties"], context: "model \(name)")
+        try checkKeys(
+            object, allowed: ["name", "extends", "discriminator", "properties", "requireNonOptionals"],
+            context: "model \(name)")
         var model = Model(name: name, extends: nil, discriminator: nil, properties: [])
+        if let flag = object["requireNonOptionals"] {
+            guard let value = flag.boolValue else {
+                throw ModelSchemaError("\"requireNonOptionals\" must be true or false", model: name)
+            }
+            model.requireNonOptionals = value
+        }
         if let extends = object["extends"] {
             guard let parent = extends.stringValue else { throw ModelSchemaError("\"extends\" must be a model name", model: name) }
             model.extends = parent
@@ -258,7 +272,7 @@ public struct ModelSchema: Sendable, Equatable {
     }
 
     private static let propertyKeys: Set<String> = [
-        "name", "type", "jsonPath", "anyOf", "default", "enumValues", "serialize", "readOnly", "dateFormat",
+        "name", "type", "jsonPath", "anyOf", "default", "required", "enumValues", "serialize", "readOnly", "dateFormat",
         "embedPath", "converter", "inverse", "group",
     ]
 
@@ -309,7 +323,7 @@ public struct ModelSchema: Sendable, Equatable {
             name: name, type: type, paths: paths, defaultValue: object["default"], enumValues: enumValues,
             serialize: try bool("serialize", true), readOnly: try bool("readOnly", false),
             dateFormat: try string("dateFormat"), embedPath: embedPath, converter: try string("converter"),
-            inverse: try string("inverse"), group: try bool("group", false))
+            inverse: try string("inverse"), group: try bool("group", false), required: try bool("required", false))
     }
 
     /// A path given as dotted text or as a list of keys (strings) and indices (integers).

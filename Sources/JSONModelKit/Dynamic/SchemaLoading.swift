@@ -31,7 +31,7 @@ extension ModelRegistry {
     ///   (`Int`, `String`, `Date`, …), which a property type could never refer to;
     /// - a property named like a member of ``JSONModel`` (``JSONModel/reservedPropertyNames``:
     ///   `description`, `hash`, …); name it otherwise and keep the key with `"jsonPath"`;
-    /// - options that do not suit their property (`enumValues` on a non-`String`,
+    /// - options that do not suit their property (`required` on an optional, `enumValues` on a non-`String`,
     ///   `dateFormat` on a non-`Date`, `inverse` on a non-model, an invalid date pattern, a
     ///   default that does not convert, two writable properties on one JSON path, …); the
     ///   default of a type holding models must hold objects where the models are (`{}` for
@@ -275,7 +275,7 @@ struct SchemaBatch: Sendable {
                 serialize: property.serialize, readOnly: property.readOnly, enumValues: property.enumValues,
                 dateFormat: property.dateFormat.map(DateFormat.init(parsing:)), embedPath: property.embedPath,
                 converter: property.converter.map(ConverterReference.named), inverse: property.inverse,
-                group: property.group)
+                group: property.group, required: property.required)
             return PropertyDeclaration(
                 name: property.name, type: type, paths: property.paths, defaultValue: property.defaultValue,
                 options: options
@@ -408,7 +408,8 @@ struct SchemaBatch: Sendable {
             guard complete else { continue }
             let metadata = ModelMetadata(
                 modelName: model.name, modelType: DynamicModel.self, declarations: collected, registry: registry,
-                discriminator: model.discriminator.map { ModelDiscriminator(path: $0.path, map: $0.map, registry: registry) })
+                discriminator: model.discriminator.map { ModelDiscriminator(path: $0.path, map: $0.map, registry: registry) },
+                requiresNonOptionals: ancestors.lazy.compactMap(\.requireNonOptionals).first ?? false)
             if !metadata.problems.isEmpty {
                 // The last model declaring a name: a name declared again is the later model's problem.
                 var owners: [String: String] = [:]

@@ -285,21 +285,35 @@ extension JSONModel {
 
     /// Converts a property from `source`: the first present, non-null path wins;
     /// missing, null and unconvertible values give the default.
+    ///
+    /// A required property that is missing or null records a `missingRequired` diagnostic at its
+    /// first path, unless a path cut short by a value of the wrong kind recorded one already.
     func convert(_ property: PropertyMetadata, from source: JSONInput, context: inout ConversionContext) -> any Sendable {
+        var sawNull = false
         for path in property.paths {
-            guard let found = source[path], !found.isNull else { continue }
+            guard let found = source[path] else { continue }
+            if found.isNull {
+                sawNull = true
+                continue
+            }
             context.segments = path.segments
             if let value = property.convertValue(found, context: &context) { return value }
             return defaultValue(of: property, context: &context)
         }
         // Nothing found. A path cut short by a value of the wrong kind is worth a diagnostic;
         // one that meets a missing key or null is simply missing.
+        var blocked = false
         for path in property.paths where path.segments.count > 1 {
             if let (prefix, kind) = source.blockingValue(on: path) {
                 context.segments = prefix.segments
                 context.record(.typeMismatch, "expected an object or array on the way to \(path), found \(kind)")
+                blocked = true
                 break
             }
+        }
+        if property.isRequired && !blocked {
+            context.segments = property.paths[0].segments
+            context.record(.missingRequired, sawNull ? "a required value is null" : "a required value is missing")
         }
         return defaultValue(of: property, context: &context)
     }

@@ -70,6 +70,29 @@ open class JSONModel: @unchecked Sendable {
     /// - Parameter p: The registrar collecting the declarations.
     open class func properties(_ p: PropertyRegistrar) {}
 
+    /// Whether every non-optional property without a declared default is required; false
+    /// unless overridden.
+    ///
+    /// A required property that is missing or `null` in the JSON reads its default and records
+    /// a ``ModelDiagnostic/Kind/missingRequired`` diagnostic, so ``validate()`` and
+    /// `init(validating:)` throw. The switch covers the class's inherited properties too, and
+    /// subclasses inherit it unless they override it. A single property is made required with
+    /// `required: true` in the registration block.
+    ///
+    /// ```swift
+    /// final class Account: JSONModel {
+    ///     override class var requiresNonOptionals: Bool { true }
+    ///     override class func properties(_ p: PropertyRegistrar) {
+    ///         p.id(Int.self)                  // required
+    ///         p.nickname(String?.self)        // optional: may be missing
+    ///         p.plan(String.self, default: "free")   // has a default: may be missing
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Read once, when the class's metadata is built.
+    open class var requiresNonOptionals: Bool { false }
+
     /// The class to create for `json`; override it for polymorphism (see `JSONModel+Polymorphism.swift`).
     ///
     /// ```swift

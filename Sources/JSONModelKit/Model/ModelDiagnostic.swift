@@ -21,6 +21,9 @@ public struct ModelDiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// The value has the right JSON kind but its text is not valid for the type
         /// (an unparsable date, URL, UUID or base64 string).
         case invalidValue
+        /// A required property (declared `required`, or a non-optional of a model that
+        /// requires non-optionals) is missing or `null`; the read gives its default.
+        case missingRequired
     }
 
     /// What went wrong.

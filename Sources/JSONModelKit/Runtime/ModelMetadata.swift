@@ -20,12 +20,16 @@ public struct PropertyOptions: Sendable, Hashable {
     public var inverse: String?
     /// Whether the property is a property group: a submodel over its parent's own object.
     public var group: Bool
+    /// Whether the JSON must hold a value: a missing or `null` value still reads the default,
+    /// and records a ``ModelDiagnostic/Kind/missingRequired`` diagnostic. An optional cannot be
+    /// required.
+    public var required: Bool
 
     /// Creates options; every argument has the default a plain declaration gets.
     public init(
         serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: DateFormat? = nil,
         embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
-        inverse: String? = nil, group: Bool = false
+        inverse: String? = nil, group: Bool = false, required: Bool = false
     ) {
         self.serialize = serialize
         self.readOnly = readOnly
@@ -36,6 +40,7 @@ public struct PropertyOptions: Sendable, Hashable {
         self.cachedObject = cachedObject
         self.inverse = inverse
         self.group = group
+        self.required = required
     }
 }
 
@@ -95,6 +100,10 @@ public final class PropertyMetadata: Sendable {
     public let options: PropertyOptions
     /// The class whose registration block declared the property.
     public let declaringModel: String
+    /// Whether a missing or `null` value records a ``ModelDiagnostic/Kind/missingRequired``
+    /// diagnostic: declared `required`, or a non-optional without a declared default in a model
+    /// that requires non-optionals (``ModelMetadata/requiresNonOptionals``).
+    public let isRequired: Bool
 
     /// The Swift type that converts values of this property.
     let valueType: any PropertyValue.Type
@@ -112,7 +121,7 @@ public final class PropertyMetadata: Sendable {
 
     init(
         ordinal: Int, name: String, type: PropertyType, paths: [JSONPath], declaredDefault: JSONValue?,
-        options: PropertyOptions, declaringModel: String, valueType: any PropertyValue.Type,
+        options: PropertyOptions, declaringModel: String, isRequired: Bool, valueType: any PropertyValue.Type,
         storedDefault: (any Sendable)?, defaultJSON: JSONValue?, schemaModel: SchemaModelReference?,
         conversion: PropertyConversion
     ) {
@@ -123,6 +132,7 @@ public final class PropertyMetadata: Sendable {
         self.declaredDefault = declaredDefault
         self.options = options
         self.declaringModel = declaringModel
+        self.isRequired = isRequired
         self.valueType = valueType
         self.storedDefault = storedDefault
         self.defaultJSON = defaultJSON
@@ -144,6 +154,10 @@ public final class ModelMetadata: Sendable {
     public let properties: [PropertyMetadata]
     /// Mistakes found in the declarations; a class with any cannot be instantiated.
     public let problems: [ModelDeclarationError.Problem]
+    /// Whether every non-optional property without a declared default is required
+    /// (``JSONModel/requiresNonOptionals``, a schema model's `"requireNonOptionals"`), inherited
+    /// properties included.
+    public let requiresNonOptionals: Bool
 
     /// Name to ordinal.
     let ordinals: [String: Int]
@@ -178,11 +192,12 @@ public final class ModelMetadata: Sendable {
     ///   - declarations: Each property with the name of the model that declared it.
     ///   - problems: Problems already found while collecting the declarations.
     ///   - registry: Where the names of schema models in property types are looked up.
+    ///   - requiresNonOptionals: Whether non-optionals without a declared default are required.
     init(
         modelName: String, modelType: JSONModel.Type,
         declarations: [(declaration: PropertyDeclaration, declaringModel: String)],
         problems: [ModelDeclarationError.Problem] = [], registry: ModelRegistry? = nil,
-        discriminator: ModelDiscriminator? = nil
+        discriminator: ModelDiscriminator? = nil, requiresNonOptionals: Bool = false
     ) {
         var problems = problems
         var properties: [PropertyMetadata] = []
@@ -217,6 +232,13 @@ public final class ModelMetadata: Sendable {
                 continue
             }
             let valueType = declaration.type.storageType
+            let isOptional = declaration.type.readsNilWhenMissing
+            if declaration.options.required && isOptional {
+                report(name, "an optional cannot be required: a missing value reads nil; drop required or the '?'")
+                continue
+            }
+            let isRequired = declaration.options.required
+                || (requiresNonOptionals && !isOptional && declaration.defaultValue == nil && !declaration.options.group)
             if let problem = declaration.options.dateFormat?.problem {
                 report(name, problem)
                 continue
@@ -272,7 +294,8 @@ public final class ModelMetadata: Sendable {
                 PropertyMetadata(
                     ordinal: properties.count, name: name, type: declaration.type, paths: declaration.paths,
                     declaredDefault: declaration.defaultValue, options: declaration.options,
-                    declaringModel: declaringModel, valueType: valueType, storedDefault: storedDefault,
+                    declaringModel: declaringModel, isRequired: isRequired, valueType: valueType,
+                    storedDefault: storedDefault,
                     defaultJSON: defaultJSON,
                     schemaModel: declaration.type.schemaModelName.map { SchemaModelReference(name: $0, registry: registry) },
                     conversion: conversion))
@@ -281,6 +304,7 @@ public final class ModelMetadata: Sendable {
         self.modelType = modelType
         self.properties = properties
         self.problems = problems
+        self.requiresNonOptionals = requiresNonOptionals
         self.ordinals = ordinals
         self.hasModelProperties = properties.contains { $0.type.containsModel }
         self.discriminator = discriminator

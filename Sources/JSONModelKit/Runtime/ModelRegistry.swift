@@ -206,6 +206,8 @@ public final class ModelRegistry: Sendable {
                 collected.append((declaration, className))
             }
         }
-        return ModelMetadata(modelName: modelName, modelType: type, declarations: collected, problems: problems)
+        return ModelMetadata(
+            modelName: modelName, modelType: type, declarations: collected, problems: problems,
+            requiresNonOptionals: type.requiresNonOptionals)
     }
 }

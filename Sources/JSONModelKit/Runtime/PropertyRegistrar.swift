@@ -8,6 +8,7 @@
 ///     override class func properties(_ p: PropertyRegistrar) {
 ///         p.firstName(String.self, jsonPath: "first_name")
 ///         p.age(Int.self, default: 18)
+///         p.login(String.self, required: true)
 ///         p.id(Int64.self, anyOf: ["id", "objectId", "object_id"])
 ///         p.add("not-an-identifier", String?.self)
 ///     }
@@ -45,6 +46,9 @@ public final class PropertyRegistrar {
     ///   - anyOf: Alternative paths: the first present wins on read, writes go to the first.
     ///   - default: The value when the JSON lacks one; otherwise nil for optionals,
     ///     zero, empty, or an empty model.
+    ///   - required: Whether the JSON must hold a value: a missing or `null` value reads the
+    ///     default and records a ``ModelDiagnostic/Kind/missingRequired`` diagnostic, so
+    ///     ``JSONModel/validate()`` throws. Declaring an optional required is a declaration problem.
     ///   - serialize: Whether ``JSONOutputOptions/forOutput`` output includes the property.
     ///   - readOnly: Whether writes are refused.
     ///   - enumValues: Valid strings of a `String` property; known values read interned.
@@ -59,8 +63,8 @@ public final class PropertyRegistrar {
     ///   - group: For a model property: a property group, reading the parent's own object.
     public func add<T>(
         _ name: String, _ type: T.Type, jsonPath: JSONPath? = nil, anyOf: [JSONPath]? = nil, default: T? = nil,
-        serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: DateFormat? = nil,
-        embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
+        required: Bool = false, serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil,
+        dateFormat: DateFormat? = nil, embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
         inverse: String? = nil, group: Bool = false
     ) {
         var paths: [JSONPath] = []
@@ -69,7 +73,7 @@ public final class PropertyRegistrar {
         let options = PropertyOptions(
             serialize: serialize, readOnly: readOnly, enumValues: enumValues, dateFormat: dateFormat,
             embedPath: embedPath, converter: converter, cachedObject: cachedObject,
-            inverse: inverse, group: group)
+            inverse: inverse, group: group, required: required)
 
         guard let valueType = type as? any PropertyValue.Type else {
             // The user's own type (an enum, a JSONConvertible, a type with a registered converter).
@@ -114,17 +118,17 @@ public struct PropertyDeclarator {
     let registrar: PropertyRegistrar
     let name: String
 
-    /// Declares the property; see ``PropertyRegistrar/add(_:_:jsonPath:anyOf:default:serialize:readOnly:enumValues:dateFormat:embedPath:converter:cachedObject:inverse:group:)``
+    /// Declares the property; see ``PropertyRegistrar/add(_:_:jsonPath:anyOf:default:required:serialize:readOnly:enumValues:dateFormat:embedPath:converter:cachedObject:inverse:group:)``
     /// for the parameters.
     public func callAsFunction<T>(
         _ type: T.Type, jsonPath: JSONPath? = nil, anyOf: [JSONPath]? = nil, default: T? = nil,
-        serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: DateFormat? = nil,
-        embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
+        required: Bool = false, serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil,
+        dateFormat: DateFormat? = nil, embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
         inverse: String? = nil, group: Bool = false
     ) {
         registrar.add(
-            name, type, jsonPath: jsonPath, anyOf: anyOf, default: `default`, serialize: serialize,
-            readOnly: readOnly, enumValues: enumValues, dateFormat: dateFormat, embedPath: embedPath,
+            name, type, jsonPath: jsonPath, anyOf: anyOf, default: `default`, required: required,
+            serialize: serialize, readOnly: readOnly, enumValues: enumValues, dateFormat: dateFormat, embedPath: embedPath,
             converter: converter, cachedObject: cachedObject, inverse: inverse, group: group)
     }
 }

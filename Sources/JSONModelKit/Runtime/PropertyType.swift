@@ -53,6 +53,15 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether a missing value reads nil: an optional, or an optional of the user's own type.
+    var readsNilWhenMissing: Bool {
+        switch self {
+        case .optional: return true
+        case .custom(let custom): return custom.isOptional
+        default: return false
+        }
+    }
+
     /// Whether a model appears anywhere in this type.
     var containsModel: Bool {
         switch self {
