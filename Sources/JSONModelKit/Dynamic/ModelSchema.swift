@@ -30,8 +30,8 @@ import Foundation
 /// options: `jsonPath` (dotted text or a list of keys and indices), `anyOf`, `default`,
 /// `required`, `enumValues`, `serialize`, `readOnly`, `dateFormat`, `embedPath`, `converter`,
 /// `inverse`, `group`. A model may have `extends` (at most 16 ancestors, ``maximumExtendsDepth``),
-/// a `discriminator`, whose models must extend it, and `requireNonOptionals` (inherited through
-/// `extends`). A model may not take a built-in type's name.
+/// a `discriminator`, whose models must extend it, `requireNonOptionals` and `keyStyle` (both
+/// inherited through `extends`; see ``KeyStyle``). A model may not take a built-in type's name.
 ///
 /// Schemas may come from third parties, so registering one checks what could not work: a
 /// `jsonPath`, `anyOf` alternative or `embedPath` naming the root (`"$"`) or holding a negative
@@ -74,6 +74,10 @@ public struct ModelSchema: Sendable, Equatable {
         /// Whether every non-optional property without a default is required (inherited ones
         /// included); nil inherits the choice of the model this one extends (false at the root).
         public var requireNonOptionals: Bool? = nil
+        /// How the names of the model's own properties turn into JSON keys, for properties
+        /// without `jsonPath` or `anyOf`; nil inherits the style of the model this one extends
+        /// (the registry's ``ModelRegistry/defaultKeyStyle`` at the root).
+        public var keyStyle: KeyStyle? = nil
     }
 
     /// Chooses a model by the value at a path: `{"jsonPath": "type", "map": {"circle": "Circle"}}`.
@@ -234,7 +238,7 @@ public struct ModelSchema: Sendable, Equatable {
             throw ModelSchemaError("models[\(index)] needs a \"name\"")
         }
         try checkKeys(
-            object, allowed: ["name", "extends", "discriminator", "properties", "requireNonOptionals"],
+            object, allowed: ["name", "extends", "discriminator", "properties", "requireNonOptionals", "keyStyle"],
             context: "model \(name)")
         var model = Model(name: name, extends: nil, discriminator: nil, properties: [])
         if let flag = object["requireNonOptionals"] {
@@ -242,6 +246,13 @@ public struct ModelSchema: Sendable, Equatable {
                 throw ModelSchemaError("\"requireNonOptionals\" must be true or false", model: name)
             }
             model.requireNonOptionals = value
+        }
+        if let style = object["keyStyle"] {
+            guard let text = style.stringValue, let value = KeyStyle(rawValue: text) else {
+                let names = KeyStyle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                throw ModelSchemaError("\"keyStyle\" must be one of \(names)", model: name)
+            }
+            model.keyStyle = value
         }
         if let extends = object["extends"] {
             guard let parent = extends.stringValue else { throw ModelSchemaError("\"extends\" must be a model name", model: name) }

@@ -397,13 +397,16 @@ struct SchemaBatch: Sendable {
             }
             var collected: [(declaration: PropertyDeclaration, declaringModel: String)] = []
             var complete = true
-            for ancestor in ancestors.reversed() {
+            let defaultKeyStyle = registry.defaultKeyStyle
+            for (index, ancestor) in ancestors.enumerated().reversed() {
                 // An ancestor's problems are reported on the ancestor itself (when it is in the batch).
                 guard let list = declarations(of: ancestor) else {
                     complete = false
                     continue
                 }
-                collected += list.map { ($0, ancestor.name) }
+                // Each property follows the style of the model declaring it (or of its nearest ancestor with one).
+                let style = ancestors[index...].lazy.compactMap(\.keyStyle).first ?? defaultKeyStyle
+                collected += list.map { ($0.keyed(in: style), ancestor.name) }
             }
             guard complete else { continue }
             let metadata = ModelMetadata(

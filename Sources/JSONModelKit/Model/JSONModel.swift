@@ -93,6 +93,26 @@ open class JSONModel: @unchecked Sendable {
     /// Read once, when the class's metadata is built.
     open class var requiresNonOptionals: Bool { false }
 
+    /// How the names of this class's properties turn into JSON keys, for properties declared
+    /// without `jsonPath` or `anyOf`; the registry's ``ModelRegistry/defaultKeyStyle``
+    /// (``KeyStyle/camelCase``, the name as it is, unless set) unless overridden.
+    ///
+    /// ```swift
+    /// final class User: JSONModel {
+    ///     override class var keyStyle: KeyStyle { .snakeCase }
+    ///     override class func properties(_ p: PropertyRegistrar) {
+    ///         p.avatarURL(URL?.self)                        // "avatar_url"
+    ///         p.login(String.self, jsonPath: "user_login")  // a declared path stays
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Subclasses inherit the style unless they override it. Each property follows the style of
+    /// the class that declares it, so a subclass with another style leaves its superclass's keys
+    /// as they are. Read once, when the class's metadata is built; see ``KeyStyle`` for how
+    /// names split into words.
+    open class var keyStyle: KeyStyle { ModelRegistry.shared.defaultKeyStyle }
+
     /// The class to create for `json`; override it for polymorphism (see `JSONModel+Polymorphism.swift`).
     ///
     /// ```swift

@@ -62,6 +62,8 @@ public struct PropertyDeclaration: Sendable, Equatable {
 
     /// A problem found while declaring (an unsupported Swift type).
     var problem: String?
+    /// Whether no path was declared, so the key is the name in the model's ``KeyStyle``.
+    var keyFollowsName: Bool
 
     /// Creates a declaration; `paths` empty means the property's name as a single key.
     public init(
@@ -73,11 +75,22 @@ public struct PropertyDeclaration: Sendable, Equatable {
         self.paths = paths.isEmpty ? [JSONPath([.key(name)])] : paths
         self.defaultValue = defaultValue
         self.options = options
+        self.keyFollowsName = paths.isEmpty
     }
 
     public static func == (lhs: PropertyDeclaration, rhs: PropertyDeclaration) -> Bool {
         lhs.name == rhs.name && lhs.type == rhs.type && lhs.paths == rhs.paths
             && lhs.defaultValue == rhs.defaultValue && lhs.options == rhs.options && lhs.problem == rhs.problem
+            && lhs.keyFollowsName == rhs.keyFollowsName
+    }
+
+    /// The declaration with its key in `style`, when no path was declared (and it is not a
+    /// property group, which reads its parent's own object).
+    func keyed(in style: KeyStyle) -> PropertyDeclaration {
+        guard keyFollowsName, style != .camelCase, !options.group else { return self }
+        var keyed = self
+        keyed.paths = [JSONPath([.key(style.key(for: name))])]
+        return keyed
     }
 }
 

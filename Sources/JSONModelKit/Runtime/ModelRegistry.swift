@@ -23,6 +23,8 @@ public final class ModelRegistry: Sendable {
         var schemaModels: [String: ModelMetadata] = [:]
         /// The schema definitions of `schemaModels`, to recognise an identical one registered again.
         var schemaDefinitions: [String: ModelSchema.Model] = [:]
+        /// The key style of models that do not choose one.
+        var defaultKeyStyle = KeyStyle.camelCase
     }
 
     private let state = Locked(State())
@@ -153,6 +155,33 @@ public final class ModelRegistry: Sendable {
         if !problems.isEmpty { throw ModelDeclarationError(problems: problems) }
     }
 
+    /// The key style of models that do not choose one; ``KeyStyle/camelCase`` (the property
+    /// name as it is) unless set.
+    ///
+    /// Set it once, before the registry builds any metadata: each model's keys are fixed when
+    /// its metadata is built (on first use), so setting another style afterwards stops the
+    /// program (setting the same style again does not). ``shared`` describes every compiled
+    /// class, so its default applies to them (through ``JSONModel/keyStyle``) and to the schema
+    /// models registered in it; the default of a registry of your own applies to its schema
+    /// models.
+    ///
+    /// ```swift
+    /// ModelRegistry.shared.defaultKeyStyle = .snakeCase   // at launch, before any model is used
+    /// ```
+    public var defaultKeyStyle: KeyStyle {
+        get { state.withLock { $0.defaultKeyStyle } }
+        set {
+            state.withLock { state in
+                guard newValue != state.defaultKeyStyle else { return }
+                precondition(
+                    state.metadata.isEmpty && state.schemaModels.isEmpty,
+                    "set defaultKeyStyle before the registry builds any model's metadata: "
+                        + "the keys of models already used would not change")
+                state.defaultKeyStyle = newValue
+            }
+        }
+    }
+
     /// Forgets everything; for tests.
     func reset() {
         state.withLock { $0 = State() }
@@ -178,6 +207,8 @@ public final class ModelRegistry: Sendable {
 
         let modelName = String(describing: type)
         var collected: [(declaration: PropertyDeclaration, declaringModel: String)] = []
+        // As declared, before the key style: a block that calls `super` repeats them exactly.
+        var declared: [String: PropertyDeclaration] = [:]
         var problems: [ModelDeclarationError.Problem] = []
         var previous: [PropertyDeclaration] = []
         for modelClass in chain {
@@ -196,14 +227,15 @@ public final class ModelRegistry: Sendable {
                     continue
                 }
                 if let earlier = collected.first(where: { $0.declaration.name == declaration.name }) {
-                    if earlier.declaration != declaration {
+                    if declared[declaration.name] != declaration {
                         problems.append(
                             .init(model: modelName, property: declaration.name,
                                   message: "'\(declaration.name)' is declared in \(earlier.declaringModel) and again, differently, in \(className)"))
                     }
                     continue
                 }
-                collected.append((declaration, className))
+                declared[declaration.name] = declaration
+                collected.append((declaration.keyed(in: modelClass.keyStyle), className))
             }
         }
         return ModelMetadata(
