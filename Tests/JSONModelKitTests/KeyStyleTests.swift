@@ -162,4 +162,45 @@ struct KeyStyleTests {
             }
         }
     }
+
+    // MARK: Inference
+
+    @Test func inferenceStatesAStyleThatExplainsEveryKey() throws {
+        let snake = try ModelInference.infer(
+            from: Data(#"{"order_id": 1, "avatar_url": "x", "status": "paid"}"#.utf8), rootName: "Order")
+        #expect(snake.models[0].keyStyle == .snakeCase)
+        #expect(snake.swiftSource.contains("override class var keyStyle: KeyStyle { .snakeCase }\n"))
+        #expect(!snake.swiftSource.contains("jsonPath"))
+        #expect(snake.schemaText.contains(#"{"name": "Order", "keyStyle": "snake_case", "properties": ["#))
+        #expect(!snake.schemaText.contains("jsonPath"))
+        #expect(snake.schema.models[0].keyStyle == .snakeCase)
+        #expect(snake.schema.models[0].properties.allSatisfy { $0.paths.isEmpty })
+
+        let kebab = try ModelInference.infer(from: Data(#"{"first-name": "a", "id": 1}"#.utf8), rootName: "R")
+        #expect(kebab.models[0].keyStyle == .kebabCase)
+        let screaming = try ModelInference.infer(from: Data(#"{"MAX_RETRIES": 1, "ID": 1}"#.utf8), rootName: "R")
+        #expect(screaming.models[0].keyStyle == .screamingSnakeCase)
+        let pascal = try ModelInference.infer(from: Data(#"{"FirstName": "a", "Id": 1}"#.utf8), rootName: "R")
+        #expect(pascal.models[0].keyStyle == .pascalCase)
+    }
+
+    @Test func inferenceKeepsPathsWhenNoStyleExplainsTheKeys() throws {
+        let mixed = try ModelInference.infer(from: Data(#"{"first_name": "a", "last-name": "b"}"#.utf8), rootName: "R")
+        #expect(mixed.models[0].keyStyle == nil)
+        #expect(mixed.swiftSource.contains(#"jsonPath: "first_name""#))
+        #expect(!mixed.swiftSource.contains("keyStyle"))
+        let camel = try ModelInference.infer(from: Data(#"{"firstName": "a"}"#.utf8), rootName: "R")
+        #expect(camel.models[0].keyStyle == nil)
+    }
+
+    @Test func generatedSchemaReadsTheSample() throws {
+        let sample = #"{"order_id": 1, "avatar_url": "x", "line_items": [{"unit_price": 2.5}]}"#
+        let inferred = try ModelInference.infer(from: Data(sample.utf8), rootName: "Order")
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: inferred.schemaText))
+        let order = try registry.makeModel(named: "Order", json: Data(sample.utf8))
+        try order.validate()
+        #expect(order.value(forProperty: "orderID") as? Int == 1)
+        #expect(order.json() == (try JSONDocument(data: Data(sample.utf8)).root.value))
+    }
 }

@@ -51,8 +51,9 @@ enum GenerateCommand: Command {
                       digits, _ - and . from a letter on, or digits only; no / or spaces; 32
                       characters at most) and seen 3 times per value on average, none just once;
                       not an id, a name, free text, a language, a branch or a version.
-          names       lowerCamelCase properties from any key style, with jsonPath to the key when
-                      they differ; names taken by JSONModel's own members get 'Field'
+          names       lowerCamelCase properties from any key style; a model whose keys one
+                      style explains (snake_case, kebab-case, SCREAMING_SNAKE_CASE, PascalCase)
+                      states that keyStyle, otherwise a key that differs gets a jsonPath; names taken by JSONModel's own members get 'Field'
                       (descriptionField), names starting with a digit get '_'. Nested models are
                       named from their keys, singular for array elements (line_items: LineItem);
                       a name taken by another shape gets the parent's name first (OrderCustomer).

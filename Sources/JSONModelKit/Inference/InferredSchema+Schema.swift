@@ -10,37 +10,42 @@ extension InferredSchema {
         ModelSchema(models: models.map { model in
             ModelSchema.Model(
                 name: model.name, extends: nil, discriminator: nil,
-                properties: model.properties.map { property in
+                properties: zip(model.properties, model.declaredPaths).map { property, path in
                     ModelSchema.Property(
                         name: property.name, type: property.type.schemaTypeName,
-                        paths: property.jsonPath.map { [$0] } ?? [], defaultValue: nil,
+                        paths: path.map { [$0] } ?? [], defaultValue: nil,
                         enumValues: property.enumValues, serialize: true, readOnly: false,
                         dateFormat: property.type.dateFormat?.description, embedPath: nil, converter: nil,
                         inverse: nil, group: false)
-                })
+                },
+                keyStyle: model.keyStyle)
         })
     }
 
-    /// The schema as JSON text in the schema file format, one property per line:
+    /// The schema as JSON text in the schema file format, one property per line; a model whose
+    /// keys one style explains (``InferredModel/keyStyle``) states it instead of each `jsonPath`:
     ///
     /// ```json
     /// {"models": [
-    ///   {"name": "Order", "properties": [
+    ///   {"name": "Order", "keyStyle": "snake_case", "properties": [
     ///     {"name": "id", "type": "Int"},
-    ///     {"name": "placedAt", "type": "Date?", "jsonPath": "placed_at", "dateFormat": "iso8601"}
+    ///     {"name": "placedAt", "type": "Date?", "dateFormat": "iso8601"}
     ///   ]}
     /// ]}
     /// ```
     public var schemaText: String {
         var text = "{\"models\": [\n"
         for (modelIndex, model) in models.enumerated() {
-            text += "  {\"name\": \(Self.jsonLiteral(model.name)), \"properties\": ["
+            text += "  {\"name\": \(Self.jsonLiteral(model.name)), "
+            if let style = model.keyStyle { text += "\"keyStyle\": \(Self.jsonLiteral(style.rawValue)), " }
+            text += "\"properties\": ["
             if model.properties.isEmpty {
                 text += "]}"
             } else {
                 text += "\n"
+                let paths = model.declaredPaths
                 for (index, property) in model.properties.enumerated() {
-                    text += "    " + Self.schemaEntry(of: property)
+                    text += "    " + Self.schemaEntry(of: property, path: paths[index])
                     text += index == model.properties.count - 1 ? "\n" : ",\n"
                 }
                 text += "  ]}"
@@ -51,12 +56,12 @@ extension InferredSchema {
     }
 
     /// `{"name": "…", "type": "…", "jsonPath": …, "enumValues": […], "dateFormat": "…"}`.
-    static func schemaEntry(of property: InferredProperty) -> String {
+    static func schemaEntry(of property: InferredProperty, path: JSONPath?) -> String {
         var fields = [
             "\"name\": " + jsonLiteral(property.name),
             "\"type\": " + jsonLiteral(property.type.schemaTypeName.description),
         ]
-        if let path = property.jsonPath { fields.append("\"jsonPath\": " + jsonLiteral(path)) }
+        if let path { fields.append("\"jsonPath\": " + jsonLiteral(path)) }
         if let values = property.enumValues {
             fields.append("\"enumValues\": [" + values.map(jsonLiteral).joined(separator: ", ") + "]")
         }

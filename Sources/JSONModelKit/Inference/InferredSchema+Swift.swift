@@ -7,13 +7,18 @@ extension InferredSchema {
     /// import JSONModelKit
     ///
     /// final class Order: JSONModel, @unchecked Sendable {
+    ///     override class var keyStyle: KeyStyle { .snakeCase }
+    ///
     ///     override class func properties(_ p: PropertyRegistrar) {
     ///         p.id(Int.self)
-    ///         p.placedAt(Date?.self, jsonPath: "placed_at", dateFormat: .iso8601)
+    ///         p.placedAt(Date?.self, dateFormat: .iso8601)
     ///         p.lines([Line].self)
     ///     }
     /// }
     /// ```
+    ///
+    /// A model whose keys one style explains (``InferredModel/keyStyle``) overrides `keyStyle`;
+    /// otherwise each property whose key differs from its name gets a `jsonPath`.
     ///
     /// `import Foundation` comes first when a model uses `Date` or `Decimal`. A property named
     /// `add` (the registrar's own method) is declared with `p.add("add", …)`. When the top level
@@ -33,12 +38,15 @@ extension InferredSchema {
         text += "import JSONModelKit\n"
         for model in models {
             text += "\nfinal class \(model.name): JSONModel, @unchecked Sendable {\n"
+            if let style = model.keyStyle {
+                text += "    override class var keyStyle: KeyStyle { .\(style.caseName) }\n\n"
+            }
             if model.properties.isEmpty {
                 text += "    override class func properties(_ p: PropertyRegistrar) {}\n"
             } else {
                 text += "    override class func properties(_ p: PropertyRegistrar) {\n"
-                for property in model.properties {
-                    text += "        " + Self.swiftDeclaration(of: property) + "\n"
+                for (property, path) in zip(model.properties, model.declaredPaths) {
+                    text += "        " + Self.swiftDeclaration(of: property, path: path) + "\n"
                 }
                 text += "    }\n"
             }
@@ -48,9 +56,9 @@ extension InferredSchema {
     }
 
     /// `p.name(Type.self, jsonPath: …, enumValues: […], dateFormat: …)`.
-    static func swiftDeclaration(of property: InferredProperty) -> String {
+    static func swiftDeclaration(of property: InferredProperty, path: JSONPath?) -> String {
         var arguments = ["\(property.type.swiftTypeName).self"]
-        if let path = property.jsonPath { arguments.append("jsonPath: " + swiftLiteral(path)) }
+        if let path { arguments.append("jsonPath: " + swiftLiteral(path)) }
         if let values = property.enumValues {
             arguments.append("enumValues: [" + values.map(swiftLiteral).joined(separator: ", ") + "]")
         }

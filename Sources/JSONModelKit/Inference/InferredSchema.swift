@@ -69,6 +69,27 @@ public struct InferredModel: Sendable, Hashable {
         self.name = name
         self.properties = properties
     }
+
+    /// The key style that explains every key, when some key is not its property's name:
+    /// the first of `snake_case`, `kebab-case`, `SCREAMING_SNAKE_CASE` and `PascalCase` in which
+    /// each property's name gives its key. Nil when the keys are the names (the default style)
+    /// or no one style explains them all; then each key that differs gets a `jsonPath`.
+    ///
+    /// ```swift
+    /// // {"order_id": 1, "placed_at": "…", "status": "paid"}
+    /// inferred.models[0].keyStyle   // .snakeCase: orderID, placedAt and status need no jsonPath
+    /// ```
+    public var keyStyle: KeyStyle? {
+        guard properties.contains(where: { $0.name != $0.key }) else { return nil }
+        let styles: [KeyStyle] = [.snakeCase, .kebabCase, .screamingSnakeCase, .pascalCase]
+        return styles.first { style in properties.allSatisfy { style.key(for: $0.name) == $0.key } }
+    }
+
+    /// The paths the properties declare under ``keyStyle``: none when a style explains the keys,
+    /// else each property's ``InferredProperty/jsonPath``.
+    var declaredPaths: [JSONPath?] {
+        keyStyle == nil ? properties.map(\.jsonPath) : properties.map { _ in nil }
+    }
 }
 
 /// One inferred property.
@@ -91,6 +112,9 @@ public struct InferredProperty: Sendable, Hashable {
     }
 
     /// The path to the key when the name differs from it, else nil (the name is the path).
+    ///
+    /// The generated declarations leave it out when the model's ``InferredModel/keyStyle``
+    /// gives the key.
     public var jsonPath: JSONPath? {
         name == key ? nil : JSONPath([.key(key)])
     }

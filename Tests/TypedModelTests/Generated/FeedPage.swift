@@ -12,6 +12,8 @@ final class FeedPage: JSONModel, @unchecked Sendable {
 }
 
 final class FeedDataItem: JSONModel, @unchecked Sendable {
+    override class var keyStyle: KeyStyle { .snakeCase }
+
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int.self)
         p.type(FeedType.self)
@@ -21,9 +23,9 @@ final class FeedDataItem: JSONModel, @unchecked Sendable {
         p.categories([FeedCategory].self)
         p.people([FeedPerson].self)
         p.statuses([FeedStatus].self)
-        p.replyList([FeedReply].self, jsonPath: "reply_list")
+        p.replyList([FeedReply].self)
         p.published(Date?.self, dateFormat: .javaScript)
-        p.editedTimestamp(Date?.self, jsonPath: "edited_timestamp", dateFormat: .millisecondsSince1970)
+        p.editedTimestamp(Date?.self, dateFormat: .millisecondsSince1970)
     }
 }
 
@@ -49,9 +51,11 @@ final class FeedType: JSONModel, @unchecked Sendable {
 }
 
 final class FeedAuthor: JSONModel, @unchecked Sendable {
+    override class var keyStyle: KeyStyle { .snakeCase }
+
     override class func properties(_ p: PropertyRegistrar) {
         p.login(String.self)
-        p.avatarURL(String.self, jsonPath: "avatar_url")
+        p.avatarURL(String.self)
     }
 }
 
@@ -95,9 +99,11 @@ final class FeedReply: JSONModel, @unchecked Sendable {
 }
 
 final class FeedOwner: JSONModel, @unchecked Sendable {
+    override class var keyStyle: KeyStyle { .snakeCase }
+
     override class func properties(_ p: PropertyRegistrar) {
         p.login(String.self)
-        p.siteAdmin(Bool.self, jsonPath: "site_admin")
+        p.siteAdmin(Bool.self)
     }
 }
 

@@ -4,14 +4,16 @@
 import JSONModelKit
 
 final class Org: JSONModel, @unchecked Sendable {
+    override class var keyStyle: KeyStyle { .snakeCase }
+
     override class func properties(_ p: PropertyRegistrar) {
         p.name(String.self)
         p.url(String.self)
         p.category(String.self)
-        p.firstYear(Int.self, jsonPath: "first_year")
+        p.firstYear(Int.self)
         p.technologies([String].self)
         p.projects([OrgProject].self)
-        p.ideasURL(String?.self, jsonPath: "ideas_url")
+        p.ideasURL(String?.self)
     }
 }
 

@@ -4,15 +4,17 @@ import Foundation
 import JSONModelKit
 
 final class ShopOrder: JSONModel, @unchecked Sendable {
+    override class var keyStyle: KeyStyle { .snakeCase }
+
     override class func properties(_ p: PropertyRegistrar) {
-        p.orderID(UInt64.self, jsonPath: "order_id")
+        p.orderID(UInt64.self)
         p.number(String.self)
-        p.placedAt(Date?.self, jsonPath: "placed_at", dateFormat: .iso8601)
+        p.placedAt(Date?.self, dateFormat: .iso8601)
         p.status(String.self)
         p.currency(String.self)
-        p.exchangeRate(Decimal.self, jsonPath: "exchange_rate")
+        p.exchangeRate(Decimal.self)
         p.customer(ShopCustomer.self)
-        p.lineItems([ShopLineItem].self, jsonPath: "line_items")
+        p.lineItems([ShopLineItem].self)
         p.shipping(ShopShipping.self)
         p.notes(String?.self)
         p.coupon(String?.self)
@@ -20,40 +22,48 @@ final class ShopOrder: JSONModel, @unchecked Sendable {
 }
 
 final class ShopCustomer: JSONModel, @unchecked Sendable {
+    override class var keyStyle: KeyStyle { .snakeCase }
+
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int.self)
         p.name(String.self)
         p.email(String.self)
-        p.loyaltyMember(Bool.self, jsonPath: "loyalty_member")
+        p.loyaltyMember(Bool.self)
         p.address(ShopAddress?.self)
     }
 }
 
 final class ShopLineItem: JSONModel, @unchecked Sendable {
+    override class var keyStyle: KeyStyle { .snakeCase }
+
     override class func properties(_ p: PropertyRegistrar) {
         p.sku(String.self)
         p.title(String.self)
         p.quantity(Int.self)
-        p.unitPrice(Double.self, jsonPath: "unit_price")
+        p.unitPrice(Double.self)
         p.tags([String]?.self)
-        p.giftWrap(Bool?.self, jsonPath: "gift_wrap")
+        p.giftWrap(Bool?.self)
     }
 }
 
 final class ShopShipping: JSONModel, @unchecked Sendable {
+    override class var keyStyle: KeyStyle { .snakeCase }
+
     override class func properties(_ p: PropertyRegistrar) {
         p.carrier(String.self)
         p.price(Double.self)
         p.tracking(String?.self)
-        p.deliveredOn(Date?.self, jsonPath: "delivered_on", dateFormat: .yearMonthDayDashes)
+        p.deliveredOn(Date?.self, dateFormat: .yearMonthDayDashes)
     }
 }
 
 final class ShopAddress: JSONModel, @unchecked Sendable {
+    override class var keyStyle: KeyStyle { .snakeCase }
+
     override class func properties(_ p: PropertyRegistrar) {
         p.street(String.self)
         p.city(String.self)
-        p.postalCode(String.self, jsonPath: "postal_code")
+        p.postalCode(String.self)
         p.country(String.self)
     }
 }
