@@ -21,7 +21,8 @@
 /// registered for the property name on `User` or a superclass; the one the declaration
 /// names (`converter:`, or what `dateFormat:`, `enumValues:` and `cachedObject:` imply); one
 /// registered for `Date` on `User` or a superclass, then globally; `Date`'s conformance to
-/// ``JSONConvertible``; the built-in conversion. The choice is cached per class and
+/// ``JSONConvertible`` (or, for a type of yours, its raw values or `Codable` conformance); the
+/// built-in conversion. The choice is cached per class and
 /// property; a later registration clears exactly the choices it could change.
 public protocol JSONConverter<Value>: Sendable {
     /// The type of the values made.
