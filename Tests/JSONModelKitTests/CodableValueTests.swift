@@ -194,6 +194,20 @@ struct CodableValueTests {
         #expect(again.diagnostics.isEmpty)
     }
 
+    @Test func unwritableValueIsRefusedWithTheFieldPath() throws {
+        let model = try CodableHolder(json: #"{"meta": {"title": "a", "tags": []}}"#, mutable: true)
+        #expect(throws: JSONModelError.self) {
+            try model.set(CodableMeta(title: "b", tags: [], rating: .nan), forProperty: "meta")
+        }
+        do {
+            try model.set(CodableMeta(title: "b", tags: [], rating: .nan), forProperty: "meta")
+        } catch {
+            #expect("\(error)".contains("rating: nan is not a JSON number"))
+        }
+        let meta: CodableMeta = model.meta
+        #expect(meta.title == "a")
+    }
+
     @Test func encoderWritesDatesDataAndURLsTheDecoderReads() throws {
         let author = CodableAuthor(
             name: "A", contact: .init(email: "e", since: Date(timeIntervalSince1970: 0), avatar: Data([255]),

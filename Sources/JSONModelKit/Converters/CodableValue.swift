@@ -29,6 +29,18 @@ extension AnyConverter {
                 guard let json = try? JSONValueEncoder.encode(encodable) else { return .none }
                 return .some(json)
             })
+        self.unwritableReason = { value in
+            guard let encodable = value as? any Encodable else { return nil }
+            do {
+                _ = try JSONValueEncoder.encode(encodable)
+                return nil
+            } catch EncodingError.invalidValue(_, let detail) {
+                let path = JSONPath(detail.codingPath.map { $0.intValue.map(JSONPath.Segment.index) ?? .key($0.stringValue) })
+                return path.segments.isEmpty ? detail.debugDescription : "\(path): \(detail.debugDescription)"
+            } catch {
+                return "\(error)"
+            }
+        }
     }
 }
 

@@ -169,6 +169,9 @@ struct AnyConverter: Sendable {
     let validate: (@Sendable (Any) -> Bool)?
     /// The format a date converter writes, so a write can refuse a date it cannot write first.
     var dateFormat: DateFormat?
+    /// Why a value (of the property's stored type) cannot be written, for converters that can
+    /// tell (Codable values: a NaN inside); nil when it can.
+    var unwritableReason: (@Sendable (Any) -> String?)?
 
     private final class Token: Sendable {}
 
