@@ -128,6 +128,10 @@ struct CodableValueTests {
         #expect(maybe == nil)
         #expect(model.diagnostics.map(\.path.description) == ["metas[1].title"])
 
+        // Other collections stay unsupported, Decodable or not.
+        #expect(CustomValueType.descriptor(for: [Int: CodableMeta].self) == nil)
+        #expect(CustomValueType.descriptor(for: Set<String>.self) == nil)
+
         let present = try CodableHolder(json: #"{"maybeMetas": [{"title": "m", "tags": []}]}"#)
         let some: [CodableMeta]? = present.maybeMetas
         #expect(some?.first?.title == "m")

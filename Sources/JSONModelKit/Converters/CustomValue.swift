@@ -92,7 +92,7 @@ public final class CustomValueType: Sendable, Hashable, CustomStringConvertible 
     /// types the engine converts itself.
     static func descriptor<T>(for type: T.Type) -> CustomValueType? {
         if let marker = T.self as? any OptionalTypeMarker.Type { return marker.customWrappedDescriptor }
-        if T.self is any CollectionTypeMarker.Type, !(T.self is any Decodable.Type) { return nil }
+        if T.self is any CollectionTypeMarker.Type, !(T.self is any CodableCollection.Type) { return nil }
         return make(base: T.self, optional: false)
     }
 
@@ -128,7 +128,7 @@ protocol OptionalTypeMarker {
 extension Optional: OptionalTypeMarker {
     static var customWrappedDescriptor: CustomValueType? {
         if Wrapped.self is any PropertyValue.Type || Wrapped.self is any OptionalTypeMarker.Type
-            || (Wrapped.self is any CollectionTypeMarker.Type && !(Wrapped.self is any Decodable.Type))
+            || (Wrapped.self is any CollectionTypeMarker.Type && !(Wrapped.self is any CodableCollection.Type))
         {
             return nil
         }
@@ -137,8 +137,9 @@ extension Optional: OptionalTypeMarker {
 }
 
 /// Collections the engine does not store (`[Int: String]`, `Set`, arrays of the user's
-/// types) stay unsupported rather than becoming the user's types, unless they are
-/// `Decodable` (`[Meta]`, `[String: Meta]`): those convert as Codable values.
+/// types) stay unsupported rather than becoming the user's types, except arrays and
+/// `[String: …]` dictionaries of `Decodable` types (`[Meta]`, `[String: Meta]`): those
+/// convert as Codable values.
 protocol CollectionTypeMarker {}
 extension Array: CollectionTypeMarker {}
 extension Dictionary: CollectionTypeMarker {}
