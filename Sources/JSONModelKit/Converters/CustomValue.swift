@@ -1,9 +1,10 @@
 import Synchronization
 
 // Property types that are not built in: a user's type converted by a registered
-// converter, by its `JSONConvertible` conformance, or (enums) by its raw value or
-// `JSONStringEnum` nature. Each such type (and its optional) gets one shared
-// descriptor, `CustomValueType`, that the engine stores in `PropertyType.custom`.
+// converter, by its `JSONConvertible` conformance, (enums) by its raw value or
+// `JSONStringEnum` nature, or by its `Codable` conformance (Converters/CodableValue.swift).
+// Each such type (and its optional) gets one shared descriptor, `CustomValueType`, that the
+// engine stores in `PropertyType.custom`.
 
 /// A property type of the user's: `Color`, `Status`, `Kind?`.
 ///
@@ -16,12 +17,13 @@ public final class CustomValueType: Sendable, Hashable, CustomStringConvertible 
     let isOptional: Bool
     /// The engine's conversion type for it (stores `Base` or `Base?` in the cache).
     let valueType: any PropertyValue.Type
-    /// What the type knows about its own JSON: `JSONConvertible`, a raw value, `JSONStringEnum`.
+    /// What the type knows about its own JSON: `JSONConvertible`, a raw value, `JSONStringEnum`, `Codable`.
     let builtin: AnyConverter?
     /// Whether `builtin` is the `JSONConvertible` conformance (tier 3) rather than an enum's built-in.
     let isConformance: Bool
     /// The value when the JSON is missing and nothing was declared: nil for optionals, the
-    /// unknown case of a ``JSONUnknownCase`` enum; absent otherwise.
+    /// unknown case of a ``JSONUnknownCase`` enum, empty for Codable arrays and dictionaries;
+    /// absent otherwise.
     let implicitDefault: (any Sendable)?
     /// `Base` to the stored type (`Base?` for optionals).
     let wrap: @Sendable (any Sendable) -> any Sendable
@@ -53,6 +55,8 @@ public final class CustomValueType: Sendable, Hashable, CustomStringConvertible 
             builtin = AnyConverter(stringEnum: stringEnum)
         } else if let raw = Base.self as? any RawRepresentable.Type {
             builtin = AnyConverter(rawEnum: raw)
+        } else if let decodable = Base.self as? any Decodable.Type {
+            builtin = AnyConverter(decodable: decodable)
         } else {
             builtin = nil
         }
@@ -76,7 +80,7 @@ public final class CustomValueType: Sendable, Hashable, CustomStringConvertible 
             }
         } else {
             self.valueType = CustomValue<Base>.self
-            self.implicitDefault = unknown
+            self.implicitDefault = unknown ?? (Base.self as? any CodableCollection.Type)?.emptyValue
             self.wrap = { $0 }
             self.unwrap = { value in (value as? Base).map { .some(sendable($0)) } }
         }
@@ -88,7 +92,7 @@ public final class CustomValueType: Sendable, Hashable, CustomStringConvertible 
     /// types the engine converts itself.
     static func descriptor<T>(for type: T.Type) -> CustomValueType? {
         if let marker = T.self as? any OptionalTypeMarker.Type { return marker.customWrappedDescriptor }
-        if T.self is any CollectionTypeMarker.Type { return nil }
+        if T.self is any CollectionTypeMarker.Type, !(T.self is any CodableCollection.Type) { return nil }
         return make(base: T.self, optional: false)
     }
 
@@ -124,7 +128,7 @@ protocol OptionalTypeMarker {
 extension Optional: OptionalTypeMarker {
     static var customWrappedDescriptor: CustomValueType? {
         if Wrapped.self is any PropertyValue.Type || Wrapped.self is any OptionalTypeMarker.Type
-            || Wrapped.self is any CollectionTypeMarker.Type
+            || (Wrapped.self is any CollectionTypeMarker.Type && !(Wrapped.self is any CodableCollection.Type))
         {
             return nil
         }
@@ -133,7 +137,9 @@ extension Optional: OptionalTypeMarker {
 }
 
 /// Collections the engine does not store (`[Int: String]`, `Set`, arrays of the user's
-/// types) stay unsupported rather than becoming the user's types.
+/// types) stay unsupported rather than becoming the user's types, except arrays and
+/// `[String: …]` dictionaries of `Decodable` types (`[Meta]`, `[String: Meta]`): those
+/// convert as Codable values.
 protocol CollectionTypeMarker {}
 extension Array: CollectionTypeMarker {}
 extension Dictionary: CollectionTypeMarker {}

@@ -21,7 +21,8 @@
 /// registered for the property name on `User` or a superclass; the one the declaration
 /// names (`converter:`, or what `dateFormat:`, `enumValues:` and `cachedObject:` imply); one
 /// registered for `Date` on `User` or a superclass, then globally; `Date`'s conformance to
-/// ``JSONConvertible``; the built-in conversion. The choice is cached per class and
+/// ``JSONConvertible`` (or, for a type of yours, its raw values or `Codable` conformance); the
+/// built-in conversion. The choice is cached per class and
 /// property; a later registration clears exactly the choices it could change.
 public protocol JSONConverter<Value>: Sendable {
     /// The type of the values made.
@@ -168,6 +169,9 @@ struct AnyConverter: Sendable {
     let validate: (@Sendable (Any) -> Bool)?
     /// The format a date converter writes, so a write can refuse a date it cannot write first.
     var dateFormat: DateFormat?
+    /// Why a value (of the property's stored type) cannot be written, for converters that can
+    /// tell (Codable values: a NaN inside); nil when it can.
+    var unwritableReason: (@Sendable (Any) -> String?)?
 
     private final class Token: Sendable {}
 

@@ -22,6 +22,9 @@ extension PropertyConversion {
     ///   - existing: The JSON at the property's path now (a built-in date stored as a number is
     ///     written back as one).
     func unwritableReason(_ value: Any, replacing existing: JSONInput?) -> String? {
+        if case .converter(let converter) = choice, let check = converter.unwritableReason {
+            return check(value)
+        }
         guard type.mayHoldUnwritableValues else { return nil }
         let dateFormat: DateFormat?
         switch choice {

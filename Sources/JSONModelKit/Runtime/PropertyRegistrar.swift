@@ -39,7 +39,9 @@ public final class PropertyRegistrar {
     ///   - name: The property name, used by the member syntax and the dynamic API.
     ///   - type: The Swift type: an integer, `Double`, `Float`, `Bool`, `String`,
     ///     `Decimal`, `URL`, `UUID`, `Data`, `Date`, `JSONValue`, a model class, or an
-    ///     optional, array or `[String: …]` dictionary of those.
+    ///     optional, array or `[String: …]` dictionary of those; or a `Sendable` type of yours
+    ///     that an enum raw value, `JSONConvertible`, a registered converter or `Codable`
+    ///     converts (with its optional, array or `[String: …]` dictionary when `Codable`).
     ///   - jsonPath: Where the value is; the property name by default. Dotted text
     ///     (`"user.address.city"`) nests. A path naming the root (`"$"`), a negative index
     ///     or one above ``JSONPath/maximumIndex`` (10,000) is a declaration problem.

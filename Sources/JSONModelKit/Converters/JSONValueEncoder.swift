@@ -1,0 +1,255 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An `Encoder` that produces a ``JSONValue``: the writing half of Codable property types.
+///
+/// ```swift
+/// let json = try JSONValueEncoder.encode(meta)   // .object(["title": "…", "tags": […]])
+/// ```
+///
+/// `Date` is written as ISO 8601 text, `Data` as base64 text, `URL` as its absolute string
+/// and `Decimal` as a number, so that ``JSONInputDecoder`` reads each back. Object members
+/// keep the order of their first encoding; encoding a key again replaces its value.
+final class JSONValueEncoder: Encoder {
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    /// Where this encoder's value goes.
+    let slot: Slot
+
+    init(slot: Slot, codingPath: [any CodingKey]) {
+        self.slot = slot
+        self.codingPath = codingPath
+    }
+
+    /// The JSON of `value`.
+    ///
+    /// - Throws: `EncodingError.invalidValue` for a number JSON cannot hold (NaN, infinity), a
+    ///   date ISO 8601 cannot write, or a value that encodes nothing; what `T` throws.
+    static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+        let slot = Slot()
+        try slot.store(value, codingPath: [])
+        guard let json = slot.json else {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: "\(T.self) encoded no value"))
+        }
+        return json
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(KeyedContainer<Key>(object: slot.makeObject(), codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        UnkeyedContainer(array: slot.makeArray(), codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleValueContainer(slot: slot, codingPath: codingPath)
+    }
+}
+
+extension JSONValueEncoder {
+    /// One value under construction: filled once with a scalar, or holding an object or array
+    /// whose members are slots of their own (containers keep writing into them by reference).
+    final class Slot {
+        enum Content {
+            case empty
+            case value(JSONValue)
+            case object(ObjectBuilder)
+            case array(ArrayBuilder)
+        }
+
+        var content = Content.empty
+
+        /// The finished JSON; nil when nothing was encoded.
+        var json: JSONValue? {
+            switch content {
+            case .empty: return nil
+            case .value(let value): return value
+            case .object(let object): return .object(object.json)
+            case .array(let array): return .array(array.json)
+            }
+        }
+
+        /// The object this slot holds, made on first request (a second `container(keyedBy:)`
+        /// call adds to the same object).
+        func makeObject() -> ObjectBuilder {
+            if case .object(let object) = content { return object }
+            let object = ObjectBuilder()
+            content = .object(object)
+            return object
+        }
+
+        func makeArray() -> ArrayBuilder {
+            if case .array(let array) = content { return array }
+            let array = ArrayBuilder()
+            content = .array(array)
+            return array
+        }
+
+        /// Encodes `value` into this slot: the types with JSON spellings of their own directly,
+        /// others through their `encode(to:)`.
+        func store<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws {
+            if let json = try Slot.scalarJSON(value, codingPath: codingPath) {
+                content = .value(json)
+            } else {
+                try value.encode(to: JSONValueEncoder(slot: self, codingPath: codingPath))
+            }
+        }
+
+        static func scalarJSON<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> JSONValue? {
+            switch value {
+            case let text as String: return .string(text)
+            case let flag as Bool: return .bool(flag)
+            case let number as Double: return try finite(JSONNumber(number), value, codingPath)
+            case let number as Float: return try finite(JSONNumber(number), value, codingPath)
+            case let integer as any FixedWidthInteger: return .number(JSONNumber(integer))
+            case let date as Date:
+                guard ISO8601Text.isWritable(date) else {
+                    throw EncodingError.invalidValue(
+                        date,
+                        EncodingError.Context(codingPath: codingPath, debugDescription: "the date is outside years 0000 to 9999"))
+                }
+                return .string(ISO8601Text.string(from: date))
+            case let data as Data: return .string(data.base64EncodedString())
+            case let url as URL: return .string(url.absoluteString)
+            case let decimal as Decimal:
+                return try finite(decimal.isNaN ? nil : JSONNumber(text: decimal.description), value, codingPath)
+            default: return nil
+            }
+        }
+
+        private static func finite(_ number: JSONNumber?, _ value: Any, _ codingPath: [any CodingKey]) throws -> JSONValue {
+            guard let number else {
+                throw EncodingError.invalidValue(
+                    value, EncodingError.Context(codingPath: codingPath, debugDescription: "\(value) is not a JSON number"))
+            }
+            return .number(number)
+        }
+    }
+
+    /// An object's members in first-encoding order.
+    final class ObjectBuilder {
+        private var keys: [String] = []
+        private var slots: [String: Slot] = [:]
+
+        /// The slot of `key`, emptied: encoding a key again replaces its value.
+        func slot(for key: String) -> Slot {
+            if let existing = slots[key] {
+                existing.content = .empty
+                return existing
+            }
+            let slot = Slot()
+            keys.append(key)
+            slots[key] = slot
+            return slot
+        }
+
+        /// The members; a member that encoded nothing is left out.
+        var json: JSONObject {
+            var object = JSONObject(minimumCapacity: keys.count)
+            for key in keys {
+                if let value = slots[key]!.json { object.append(key: key, value: value) }
+            }
+            return object
+        }
+    }
+
+    final class ArrayBuilder {
+        private(set) var slots: [Slot] = []
+
+        func appendSlot() -> Slot {
+            let slot = Slot()
+            slots.append(slot)
+            return slot
+        }
+
+        /// The elements; one that encoded nothing is written as null.
+        var json: [JSONValue] { slots.map { $0.json ?? .null } }
+    }
+}
+
+// MARK: - Containers
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let object: JSONValueEncoder.ObjectBuilder
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil(forKey key: Key) throws {
+        object.slot(for: key.stringValue).content = .value(.null)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try object.slot(for: key.stringValue).store(value, codingPath: codingPath + [key])
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        KeyedEncodingContainer(
+            KeyedContainer<NestedKey>(object: object.slot(for: key.stringValue).makeObject(), codingPath: codingPath + [key]))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        UnkeyedContainer(array: object.slot(for: key.stringValue).makeArray(), codingPath: codingPath + [key])
+    }
+
+    /// An encoder for the member `"super"`.
+    mutating func superEncoder() -> any Encoder {
+        let key = JSONValueCodingKey(stringValue: "super")
+        return JSONValueEncoder(slot: object.slot(for: key.stringValue), codingPath: codingPath + [key])
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        JSONValueEncoder(slot: object.slot(for: key.stringValue), codingPath: codingPath + [key])
+    }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+    let array: JSONValueEncoder.ArrayBuilder
+    let codingPath: [any CodingKey]
+
+    var count: Int { array.slots.count }
+
+    private var nextPath: [any CodingKey] { codingPath + [JSONValueCodingKey(intValue: count)] }
+
+    mutating func encodeNil() throws {
+        array.appendSlot().content = .value(.null)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let path = nextPath
+        try array.appendSlot().store(value, codingPath: path)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let path = nextPath
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: array.appendSlot().makeObject(), codingPath: path))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let path = nextPath
+        return UnkeyedContainer(array: array.appendSlot().makeArray(), codingPath: path)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let path = nextPath
+        return JSONValueEncoder(slot: array.appendSlot(), codingPath: path)
+    }
+}
+
+private struct SingleValueContainer: SingleValueEncodingContainer {
+    let slot: JSONValueEncoder.Slot
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws {
+        slot.content = .value(.null)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try slot.store(value, codingPath: codingPath)
+    }
+}
