@@ -1,8 +1,14 @@
 /// Turns JSON bytes into a tape in one pass, validating everything RFC 8259 asks.
 ///
 /// The scanner never recurses: open containers live on an explicit stack, so nesting depth is
-/// bounded only by `maxDepth`, not by the thread's stack. Strings are checked for escapes,
-/// control characters and well-formed UTF-8 eight bytes at a time where they are plain ASCII.
+/// bounded only by `maxDepth`, not by the thread's stack.
+///
+/// White space, strings and UTF-8 are scanned a ``ByteBlock`` (16 bytes) at a time: a block is
+/// classified at once and the scanner jumps to its first byte that needs a look, which the
+/// byte-at-a-time code then handles as before. Blocks are loaded only where 16 bytes remain
+/// before `end`; the last bytes of the input always go through the byte-at-a-time code, so
+/// nothing past the buffer is read. Errors are always reported by the byte-at-a-time code, at
+/// the same position whichever path found them.
 struct JSONScanner: ~Copyable {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let start: UnsafePointer<UInt8>
@@ -149,16 +155,41 @@ struct JSONScanner: ~Copyable {
 
     @inline(__always)
     private mutating func skipWhitespace() throws(JSONParseError) {
-        while p < end {
-            switch p.pointee {
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                p += 1
-            case UInt8(ascii: "/") where options.allowsComments:
-                try skipComment()
-            default:
-                return
-            }
+        // Most calls meet no white space: a value, a separator or a closer follows at once.
+        guard p < end, p.pointee <= UInt8(ascii: " ") || p.pointee == UInt8(ascii: "/") else { return }
+        try skipWhitespaceRun()
+    }
+
+    /// Skips white space (and comments, where allowed) from `p`, a block at a time.
+    private mutating func skipWhitespaceRun() throws(JSONParseError) {
+        // Next most often a single space, as after a colon: no block for that.
+        if p.pointee == UInt8(ascii: " ") && end - p >= 2 && p[1] > UInt8(ascii: " ") && p[1] != UInt8(ascii: "/") {
+            p += 1
+            return
         }
+        while true {
+            if end - p >= ByteBlock.width {
+                let lane = ByteBlock.firstLane(block(at: p).nonWhitespace)
+                p += lane
+                if lane == ByteBlock.width { continue }
+            } else {
+                while p < end && isWhitespace(p.pointee) { p += 1 }
+            }
+            guard options.allowsComments, p < end, p.pointee == UInt8(ascii: "/") else { return }
+            try skipComment()
+        }
+    }
+
+    @inline(__always)
+    private func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
+    }
+
+    /// The 16 bytes at `pointer`, which must lie inside the input with 16 bytes to go.
+    @inline(__always)
+    private func block(at pointer: UnsafePointer<UInt8>) -> ByteBlock {
+        assert(pointer >= start && end - pointer >= ByteBlock.width)
+        return ByteBlock(UnsafeRawPointer(pointer).loadUnaligned(as: SIMD16<UInt8>.self))
     }
 
     private mutating func skipComment() throws(JSONParseError) {
@@ -238,35 +269,32 @@ struct JSONScanner: ~Copyable {
         let opening = p
         p += 1
         // Most strings are plain: their closing quote is the first byte flagged. Anything else
-        // (escapes, non-ASCII, the last 7 bytes of the input) goes out of line.
+        // (escapes, non-ASCII, the last 15 bytes of the input) goes out of line.
         var q = p
-        while end - q >= 8 {
-            let flags = Self.attentionFlags(UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)))
-            if flags != 0 {
-                q += flags.trailingZeroBitCount &>> 3
+        while end - q >= ByteBlock.width {
+            let lane = ByteBlock.firstLane(block(at: q).plainStringEnds)
+            q += lane
+            if lane < ByteBlock.width {
                 guard q.pointee == UInt8(ascii: "\""), q - p <= TapeEntry.maxField else { break }
                 tape.append(TapeEntry(.string, high: q - p, low: p - start))
                 p = q + 1
                 return
             }
-            q += 8
         }
+        p = q
         try scanStringContent(from: opening)
     }
 
-    /// The general case of ``scanString(isKey:)``: `p` is just past the opening quote.
+    /// The general case of ``scanString(isKey:)``: `p` is in the string, where a character
+    /// starts, with everything from the opening quote to `p` plain ASCII.
     private mutating func scanStringContent(from opening: UnsafePointer<UInt8>) throws(JSONParseError) {
-        let contentStart = p
+        let contentStart = opening + 1
         var hasEscapes = false
         while true {
-            // A flagged word moves `p` straight to its first flagged byte.
-            while end - p >= 8 {
-                let flags = Self.attentionFlags(UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)))
-                if flags != 0 {
-                    p += flags.trailingZeroBitCount &>> 3
-                    break
-                }
-                p += 8
+            while end - p >= ByteBlock.width {
+                let lane = ByteBlock.firstLane(block(at: p).plainStringEnds)
+                p += lane
+                if lane < ByteBlock.width { break }
             }
             guard p < end else { throw error(.unexpectedEnd, at: opening) }
             let byte = p.pointee
@@ -278,9 +306,13 @@ struct JSONScanner: ~Copyable {
             } else if byte < 0x20 {
                 throw error(.controlCharacterInString, at: p)
             } else if byte < 0x80 {
-                p += 1
+                p += 1  // only among the last 15 bytes of the input
             } else {
-                try scanUTF8Sequence()
+                let sequenceStart = p
+                skipValidUTF8(after: contentStart)
+                // Blocks stop short of an error and of the end of the input: one sequence at a
+                // time reports the first error, or gets past the last bytes.
+                if p == sequenceStart { try scanUTF8Sequence() }
             }
         }
         let length = p - contentStart
@@ -289,22 +321,44 @@ struct JSONScanner: ~Copyable {
         tape.append(TapeEntry(hasEscapes ? .escapedString : .string, high: length, low: contentStart - start))
     }
 
-    /// The high bit of each of eight bytes (the first in the lowest byte) that is `"`, `\`,
-    /// below 0x20 or above 0x7F; zero when none is.
+    /// Steps `p` over well-formed UTF-8 and ASCII a block at a time, up to the next `"`, `\` or
+    /// control character.
     ///
-    /// The zero-byte tests may flag a byte above a true hit through a borrow, never one below,
-    /// so the lowest flag always marks a true hit. Flags above it only send the scanner back to
-    /// this test sooner: they cost time, not correctness.
-    @inline(__always)
-    private static func attentionFlags(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let hasQuote = (quote &- ones) & ~quote
-        let hasBackslash = (backslash &- ones) & ~backslash
-        let hasControl = (word &- ones &* 0x20) & ~word
-        return (hasQuote | hasBackslash | hasControl | word) & highs
+    /// `p` starts where a character starts, with valid text from `contentStart` to `p`. It stops
+    /// short, where a character starts, before a block with an error (the error may lie on
+    /// either side of the block's start: a lead byte just before it may want continuation
+    /// bytes that are not there) and where fewer than 16 bytes are left. Each block looks back
+    /// at the three bytes before it, so those must be in the string: nothing happens when `p`
+    /// is fewer than three bytes past `contentStart`.
+    private mutating func skipValidUTF8(after contentStart: UnsafePointer<UInt8>) {
+        guard p - contentStart >= 3 else { return }
+        var q = p
+        while end - q >= ByteBlock.width {
+            let bytes = block(at: q)
+            let errors = bytes.utf8Errors(
+                before1: block(at: q - 1).bytes, before2: block(at: q - 2).bytes, before3: block(at: q - 3).bytes)
+            let stop = ByteBlock.firstLane(bytes.stringStops)
+            let failure = ByteBlock.firstLane(errors)
+            if stop < failure {
+                p = q + stop
+                return
+            }
+            if failure < ByteBlock.width { break }
+            q += ByteBlock.width
+        }
+        p = characterStart(atOrBefore: q, after: contentStart)
+    }
+
+    /// Where the character that `q` falls in starts, given valid UTF-8 from `contentStart` to
+    /// `q` except perhaps for a sequence that `q` cuts short.
+    private func characterStart(atOrBefore q: UnsafePointer<UInt8>, after contentStart: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+        assert(q - contentStart >= 3)
+        var continuations = 0
+        while continuations < 3 && q[-continuations - 1] & 0xC0 == 0x80 { continuations += 1 }
+        guard continuations < 3 else { return q }  // the end of a four-byte sequence
+        let lead = q - continuations - 1
+        let length = lead.pointee >= 0xF0 ? 4 : lead.pointee >= 0xE0 ? 3 : lead.pointee >= 0xC0 ? 2 : 1
+        return length > continuations + 1 ? lead : q
     }
 
     /// Validates one escape sequence at `p` (the backslash) and steps past it.
