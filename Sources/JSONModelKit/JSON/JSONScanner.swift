@@ -389,14 +389,9 @@ struct JSONScanner: ~Copyable {
     }
 
     private func hexQuad(at position: UnsafePointer<UInt8>) throws(JSONParseError) -> UInt16 {
-        guard end - position >= 4 else { throw error(.invalidUnicodeEscape, at: position - 2) }
-        var value: UInt16 = 0
-        for index in 0..<4 {
-            guard let digit = hexDigitValue(position[index]) else {
-                throw error(.invalidUnicodeEscape, at: position - 2)
-            }
-            value = value << 4 | UInt16(digit)
-        }
+        guard end - position >= 4,
+            let value = hexQuadValue(UInt32(littleEndian: UnsafeRawPointer(position).loadUnaligned(as: UInt32.self)))
+        else { throw error(.invalidUnicodeEscape, at: position - 2) }
         return value
     }
 
@@ -427,6 +422,27 @@ struct JSONScanner: ~Copyable {
         }
         p += length
     }
+}
+
+/// The value of the four ASCII hexadecimal digits in `word`, the first in its lowest byte, or
+/// nil if a byte is not one.
+///
+/// All four bytes are tested at once, each on its own: with the high bit of every byte set
+/// first, subtracting at most 0x67 from each borrows from no neighbour, and the high bit of each
+/// difference tells whether that byte was at least the number subtracted.
+@inline(__always)
+func hexQuadValue(_ word: UInt32) -> UInt16? {
+    let ones: UInt32 = 0x0101_0101
+    let highs: UInt32 = 0x8080_8080
+    let raised = word | highs
+    let isDigit = (raised &- (ones &* 0x30)) & ~(raised &- (ones &* 0x3A))  // "0"..."9"
+    let folded = raised | (ones &* 0x20)  // "A"..."F" become "a"..."f"
+    let isLetter = (folded &- (ones &* 0x61)) & ~(folded &- (ones &* 0x67))  // "a"..."f"
+    guard word & highs == 0, (isDigit | isLetter) & highs == highs else { return nil }
+    // Digits keep their low four bits; letters have bit 6 set and 1...6 in their low bits: add 9.
+    let nibbles = (word & (ones &* 0x0F)) &+ ((word &>> 6) & ones) &* 9
+    let value = (nibbles & 0xFF) << 12 | (nibbles >> 8 & 0xFF) << 8 | (nibbles >> 16 & 0xFF) << 4 | nibbles >> 24
+    return UInt16(truncatingIfNeeded: value)
 }
 
 /// The value of an ASCII hexadecimal digit, or nil.
