@@ -88,6 +88,13 @@ struct ByteBlock {
         return (isContinuation .^ continuationIsDue) .| neverValid .| badSecondByte
     }
 
+    /// Whether no lane of `mask` is set.
+    @inline(__always)
+    static func isEmpty(_ mask: Mask) -> Bool {
+        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        return halves[0] | halves[1] == 0
+    }
+
     /// The index of the first lane set in `mask`, or ``width`` when none is.
     @inline(__always)
     static func firstLane(_ mask: Mask) -> Int {
