@@ -39,6 +39,13 @@ struct ByteBlock {
             .| (bytes .== Self.splat(0x0D)) .| (bytes .== Self.splat(0x09)))
     }
 
+    /// Lanes that are not ASCII digits.
+    @inline(__always)
+    var nonDigits: Mask {
+        // Bytes below "0" wrap around to 0xD0 and up, so one unsigned comparison tests both ends.
+        .!((bytes &- Self.splat(UInt8(ascii: "0"))) .< Self.splat(10))
+    }
+
     /// Lanes that end a run of plain string bytes: `"`, `\`, control characters (below 0x20)
     /// and non-ASCII bytes (0x80 and up).
     ///

@@ -100,6 +100,12 @@ extension JSONScanner {
         @inline(__always)
         func skipDigits(from p: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
             var p = p
+            // One block covers all but the longest runs; the rest, and the last bytes, one at a time.
+            if end - p >= ByteBlock.width {
+                let lane = ByteBlock.firstLane(block(at: p).nonDigits)
+                p += lane
+                if lane < ByteBlock.width { return p }
+            }
             while p < end && Self.isDigit(p.pointee) { p += 1 }
             return p
         }
