@@ -132,7 +132,7 @@ extension JSONScanner {
                     return (p, hasEscapes)
                 } else if byte == UInt8(ascii: "\\") {
                     hasEscapes = true
-                    p = try skipEscape(at: p)
+                    p = try skipEscapes(at: p)
                 } else if byte < 0x20 {
                     throw error(.controlCharacterInString, at: p)
                 } else if byte < 0x80 {
@@ -185,6 +185,26 @@ extension JSONScanner {
             let lead = q - continuations - 1
             let length = lead.pointee >= 0xF0 ? 4 : lead.pointee >= 0xE0 ? 3 : lead.pointee >= 0xC0 ? 2 : 1
             return length > continuations + 1 ? lead : q
+        }
+
+        /// Validates the escape sequences from `p` (a backslash) on, as many as follow one
+        /// another, and returns the position after the last.
+        @inline(__always)
+        private func skipEscapes(at p: UnsafePointer<UInt8>) throws(JSONParseError) -> UnsafePointer<UInt8> {
+            var p = p
+            repeat {
+                // Text escaped to ASCII is runs of `\u` and four digits outside the surrogates: those
+                // inline, everything else (and every error) in the general case.
+                if end - p >= 6 && p[1] == UInt8(ascii: "u"),
+                    let unit = hexQuadValue(UInt32(littleEndian: UnsafeRawPointer(p + 2).loadUnaligned(as: UInt32.self))),
+                    unit & 0xF800 != 0xD800
+                {
+                    p += 6
+                } else {
+                    p = try skipEscape(at: p)
+                }
+            } while p < end && p.pointee == UInt8(ascii: "\\")
+            return p
         }
 
         /// Validates the escape sequence at `escape` (the backslash) and returns the position
