@@ -161,18 +161,34 @@ struct JSONScanner: ~Copyable {
     // MARK: - Scalars
 
     /// Scans `word` at `literalStart`, appends its tape entry and returns the position after it.
+    @inline(__always)
     private mutating func scanLiteral(
         _ word: StaticString, _ tag: TapeEntry.Tag, at literalStart: UnsafePointer<UInt8>
     ) throws(JSONParseError) -> UnsafePointer<UInt8> {
         let length = word.utf8CodeUnitCount
+        assert(length == 4 || length == 5)
+        // The first four letters at once where the input has them all; else one at a time,
+        // which also tells where the input breaks off.
+        guard end - literalStart >= length
+            && UnsafeRawPointer(literalStart).loadUnaligned(as: UInt32.self)
+                == UnsafeRawPointer(word.utf8Start).loadUnaligned(as: UInt32.self)
+            && (length == 4 || literalStart[4] == word.utf8Start[4])
+        else { throw literalError(word, at: literalStart) }
+        tape.append(TapeEntry(tag, high: length, low: literalStart - start))
+        return literalStart + length
+    }
+
+    /// The error in a literal that does not match `word`: where the input ends inside it, or
+    /// at its start.
+    @inline(never)
+    private func literalError(_ word: StaticString, at literalStart: UnsafePointer<UInt8>) -> JSONParseError {
         var p = literalStart
-        for index in 0..<length {
-            guard p < end else { throw error(.unexpectedEnd, at: p) }
-            guard p.pointee == word.utf8Start[index] else { throw error(.invalidLiteral, at: literalStart) }
+        for index in 0..<word.utf8CodeUnitCount {
+            guard p < end else { return error(.unexpectedEnd, at: p) }
+            guard p.pointee == word.utf8Start[index] else { break }
             p += 1
         }
-        tape.append(TapeEntry(tag, high: length, low: literalStart - start))
-        return p
+        return error(.invalidLiteral, at: literalStart)
     }
 
     /// Scans the number at `numberStart`, appends its tape entry and returns the position after it.
