@@ -74,11 +74,19 @@ extension JSONScanner.Input {
     /// `p` is where a character starts, with valid text from `contentStart` to `p`. The scan
     /// stops short, where a character starts, before a block with an error (the error may
     /// lie on either side of the block's start: a lead byte just before it may want
-    /// continuation bytes that are not there) and where fewer than 16 bytes are left. Each
-    /// block looks back at the three bytes before it, so those must be in the string:
-    /// nothing happens when `p` is fewer than three bytes past `contentStart`.
+    /// continuation bytes that are not there) and where fewer than 16 bytes are left.
+    ///
+    /// Each block looks back at the three bytes before it. Where those lie before the
+    /// string (the opening quote and the one or two bytes before it), they are harmless
+    /// unless one is a lead byte, 0xC0 or more, which only a comment could hold: then, and
+    /// where the input starts fewer than three bytes before `p`, nothing happens.
     private func skipValidUTF8(from p: UnsafePointer<UInt8>, after contentStart: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
-        guard p - contentStart >= 3 else { return p }
+        guard p - start >= 3 else { return p }
+        var before = p - 3
+        while before < contentStart {
+            if before.pointee >= 0xC0 { return p }
+            before += 1
+        }
         var q = p
         while end - q >= ByteBlock.width {
             let bytes = block(at: q)
@@ -99,7 +107,7 @@ extension JSONScanner.Input {
     /// Where the character that `q` falls in starts, given valid UTF-8 from `contentStart`
     /// to `q` except perhaps for a sequence that `q` cuts short.
     private func characterStart(atOrBefore q: UnsafePointer<UInt8>, after contentStart: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
-        assert(q - contentStart >= 3)
+        assert(q - start >= 3 && contentStart[-1] == UInt8(ascii: "\""))
         var continuations = 0
         while continuations < 3 && q[-continuations - 1] & 0xC0 == 0x80 { continuations += 1 }
         guard continuations < 3 else { return q }  // the end of a four-byte sequence
