@@ -1,19 +1,28 @@
 /// Turns JSON bytes into a tape in one pass, validating everything RFC 8259 asks.
 ///
 /// The scanner never recurses: open containers live on an explicit stack, so nesting depth is
-/// bounded only by `maxDepth`, not by the thread's stack. Strings are checked for escapes,
-/// control characters and well-formed UTF-8 eight bytes at a time where they are plain ASCII.
+/// bounded only by `maxDepth`, not by the thread's stack.
+///
+/// White space, strings, UTF-8 and digits are scanned a ``ByteBlock`` (16 bytes) at a time: a
+/// block is classified at once and the scanner jumps to its first byte that needs a look, which
+/// the byte-at-a-time code then handles as before. Blocks are loaded only where 16 bytes remain
+/// before the end; the last bytes of the input always go through the byte-at-a-time code, so
+/// nothing past the buffer is read. Errors are always reported by the byte-at-a-time code, at
+/// the same position whichever path found them.
+///
+/// This file holds the value loop, which records; ``Input`` reads each token and returns its
+/// tape entry (JSONScanner+Input.swift, JSONScanner+Strings.swift). The read position and the
+/// tape's ``TapeCursor`` are locals of ``scan()`` that every step takes and returns, so they
+/// stay in registers: kept in the scanner, each step would store them and the next load them
+/// back, on the chain of dependent instructions that parsing is.
 struct JSONScanner: ~Copyable {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let start: UnsafePointer<UInt8>
-    private let end: UnsafePointer<UInt8>
-    private var p: UnsafePointer<UInt8>
+    private let input: Input
     private let options: JSONParseOptions
     private(set) var tape: TapeBuilder
     private(set) var valueCount = 0
     private(set) var deepest = 0
 
-    /// An open container on the scanner's stack.
+    /// An open container.
     private struct Frame {
         var tapeIndex: Int
         var count: Int
@@ -22,12 +31,7 @@ struct JSONScanner: ~Copyable {
 
     /// - Parameter tapeBuffer: Storage to write the tape into while it fits (see ``TapeBuilder``).
     init(bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, tapeBuffer: UnsafeMutableBufferPointer<UInt64>? = nil) {
-        self.bytes = bytes
-        // An empty buffer may have no base address; any valid pointer serves, as nothing is read.
-        let base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1).unsafelyUnwrapped
-        start = base
-        end = base + bytes.count
-        p = base
+        input = Input(bytes, allowsComments: options.allowsComments)
         self.options = options
         // Typical documents need one tape word per 6 to 12 input bytes; the builder grows if not.
         if let tapeBuffer, tapeBuffer.count > 0 {
@@ -37,86 +41,89 @@ struct JSONScanner: ~Copyable {
         }
     }
 
+    private var start: UnsafePointer<UInt8> { input.start }
+    private var end: UnsafePointer<UInt8> { input.end }
+
     private func error(_ kind: JSONParseError.Kind, at pointer: UnsafePointer<UInt8>) -> JSONParseError {
-        JSONParseError(kind, at: pointer - start, in: bytes)
+        input.error(kind, at: pointer)
     }
 
     // MARK: - The value loop
 
     mutating func scan() throws(JSONParseError) {
-        guard bytes.count <= Int(UInt32.max) else { throw error(.documentTooLarge, at: start) }
-        var stack: [Frame] = []
-        stack.reserveCapacity(min(options.maxDepth, 64))
-        try skipWhitespace()
+        guard end - start <= Int(UInt32.max) else { throw error(.documentTooLarge, at: start) }
+        var written = tape.cursor
+        // The innermost open container is `current`; the ones around it are on `outer`.
+        var outer: [Frame] = []
+        outer.reserveCapacity(min(options.maxDepth, 64))
+        var current = Frame(tapeIndex: 0, count: 0, isObject: false)
+        var depth = 0
+        var values = 0
+        var p = try input.skipWhitespace(from: start)
         guard p < end else { throw error(.emptyInput, at: p) }
+        // Whether a member's key comes first at `p`.
+        var atKey = false
 
         value: while true {
+            if atKey {
+                let key = try input.scanKey(at: p)
+                append(key.entry, to: &written)
+                p = key.valueStart
+            }
             // Here a value must start at `p` (white space already skipped).
             guard p < end else { throw error(.unexpectedEnd, at: p) }
-            valueCount += 1
-            switch p.pointee {
-            case UInt8(ascii: "\""):
-                try scanString(isKey: false)
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                try scanNumber()
-            case UInt8(ascii: "t"):
-                try scanLiteral("true", .true)
-            case UInt8(ascii: "f"):
-                try scanLiteral("false", .false)
-            case UInt8(ascii: "n"):
-                try scanLiteral("null", .null)
-            case let opener where opener == UInt8(ascii: "[") || opener == UInt8(ascii: "{"):
+            values += 1
+            let opener = p.pointee
+            if opener == UInt8(ascii: "[") || opener == UInt8(ascii: "{") {
                 let isObject = opener == UInt8(ascii: "{")
-                guard stack.count < options.maxDepth else {
-                    throw error(.tooDeep(limit: options.maxDepth), at: p)
-                }
-                stack.append(Frame(tapeIndex: tape.count, count: 0, isObject: isObject))
-                deepest = max(deepest, stack.count)
-                tape.append(TapeEntry(bits: 0))  // patched when the container closes
-                p += 1
-                try skipWhitespace()
+                guard depth < options.maxDepth else { throw error(.tooDeep(limit: options.maxDepth), at: p) }
+                if depth > 0 { outer.append(current) }
+                depth += 1
+                deepest = max(deepest, depth)
+                current = Frame(tapeIndex: written.count, count: 0, isObject: isObject)
+                append(TapeEntry(bits: 0), to: &written)  // patched when the container closes
+                p = try input.skipWhitespace(from: p + 1)
                 guard p < end else { throw error(.unexpectedEnd, at: p) }
-                if p.pointee == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    p += 1
-                    try close(&stack)
-                } else if isObject {
-                    try scanKey()
-                    continue value
-                } else {
+                guard p.pointee == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    atKey = isObject
                     continue value
                 }
-            default:
-                throw error(.unexpectedByte(p.pointee), at: p)
+                p += 1
+                try close(&current, outer: &outer, depth: &depth, at: p, written: written)
+            } else {
+                let scalar = try input.scanScalar(at: p)
+                append(scalar.entry, to: &written)
+                p = scalar.end
             }
 
             // A value just ended: a separator, a closer, or the end of the document follows.
             while true {
-                guard !stack.isEmpty else {
-                    try skipWhitespace()
+                guard depth > 0 else {
+                    p = try input.skipWhitespace(from: p)
                     guard p == end else { throw error(.trailingContent, at: p) }
+                    tape.finish(written)
+                    valueCount = values
                     return
                 }
-                stack[stack.count - 1].count += 1
-                try skipWhitespace()
+                current.count += 1
+                p = try input.skipWhitespace(from: p)
                 guard p < end else { throw error(.unexpectedEnd, at: p) }
-                let isObject = stack[stack.count - 1].isObject
-                let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                let closer = current.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 switch p.pointee {
                 case UInt8(ascii: ","):
                     let comma = p
-                    p += 1
-                    try skipWhitespace()
+                    p = try input.skipWhitespace(from: p + 1)
                     if p < end && p.pointee == closer {
                         guard options.allowsTrailingCommas else { throw error(.trailingComma, at: comma) }
                         p += 1
-                        try close(&stack)
+                        try close(&current, outer: &outer, depth: &depth, at: p, written: written)
                         continue
                     }
-                    if isObject { try scanKey() }
+                    atKey = current.isObject
                     continue value
                 case closer:
                     p += 1
-                    try close(&stack)
+                    try close(&current, outer: &outer, depth: &depth, at: p, written: written)
                 default:
                     throw error(.unexpectedByte(p.pointee), at: p)
                 }
@@ -124,264 +131,22 @@ struct JSONScanner: ~Copyable {
         }
     }
 
-    /// Pops the innermost container and writes its tape entry.
+    /// Appends `entry` through `cursor`, growing the tape first when it is full.
     @inline(__always)
-    private mutating func close(_ stack: inout [Frame]) throws(JSONParseError) {
-        let frame = stack.removeLast()
-        guard frame.count <= TapeEntry.maxField else { throw error(.valueTooLarge, at: p - 1) }
-        tape.patch(frame.tapeIndex, TapeEntry(frame.isObject ? .object : .array, high: frame.count, low: tape.count))
+    private mutating func append(_ entry: TapeEntry, to cursor: inout TapeCursor) {
+        if cursor.isFull { cursor = tape.grown(from: cursor) }
+        cursor.append(entry)
     }
 
-    /// Scans `"key" :` and leaves `p` at the member's value.
+    /// Writes the tape entry of the innermost container, whose closer ends just before `p`, and
+    /// makes the one around it current.
     @inline(__always)
-    private mutating func scanKey() throws(JSONParseError) {
-        guard p < end else { throw error(.unexpectedEnd, at: p) }
-        guard p.pointee == UInt8(ascii: "\"") else { throw error(.unexpectedByte(p.pointee), at: p) }
-        try scanString(isKey: true)
-        try skipWhitespace()
-        guard p < end else { throw error(.unexpectedEnd, at: p) }
-        guard p.pointee == UInt8(ascii: ":") else { throw error(.unexpectedByte(p.pointee), at: p) }
-        p += 1
-        try skipWhitespace()
-    }
-
-    // MARK: - White space and comments
-
-    @inline(__always)
-    private mutating func skipWhitespace() throws(JSONParseError) {
-        while p < end {
-            switch p.pointee {
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                p += 1
-            case UInt8(ascii: "/") where options.allowsComments:
-                try skipComment()
-            default:
-                return
-            }
-        }
-    }
-
-    private mutating func skipComment() throws(JSONParseError) {
-        let opening = p
-        guard end - p >= 2 else { throw error(.unexpectedByte(p.pointee), at: p) }
-        switch p[1] {
-        case UInt8(ascii: "/"):
-            p += 2
-            while p < end && p.pointee != UInt8(ascii: "\n") { p += 1 }
-        case UInt8(ascii: "*"):
-            p += 2
-            while end - p >= 2 && !(p[0] == UInt8(ascii: "*") && p[1] == UInt8(ascii: "/")) { p += 1 }
-            guard end - p >= 2 else { throw error(.unexpectedEnd, at: opening) }
-            p += 2
-        default:
-            throw error(.unexpectedByte(p.pointee), at: p)
-        }
-    }
-
-    // MARK: - Scalars
-
-    private mutating func scanLiteral(_ word: StaticString, _ tag: TapeEntry.Tag) throws(JSONParseError) {
-        let length = word.utf8CodeUnitCount
-        let literalStart = p
-        for index in 0..<length {
-            guard p < end else { throw error(.unexpectedEnd, at: p) }
-            guard p.pointee == word.utf8Start[index] else { throw error(.invalidLiteral, at: literalStart) }
-            p += 1
-        }
-        tape.append(TapeEntry(tag, high: length, low: literalStart - start))
-    }
-
-    private mutating func scanNumber() throws(JSONParseError) {
-        let numberStart = p
-        var isInteger = true
-        if p.pointee == UInt8(ascii: "-") {
-            p += 1
-            guard p < end else { throw error(.unexpectedEnd, at: p) }
-        }
-        if p.pointee == UInt8(ascii: "0") {
-            p += 1
-            if p < end && isDigit(p.pointee) { throw error(.invalidNumber, at: numberStart) }
-        } else if isDigit(p.pointee) {
-            p += 1
-            skipDigits()
-        } else {
-            throw error(.invalidNumber, at: numberStart)
-        }
-        if p < end && p.pointee == UInt8(ascii: ".") {
-            isInteger = false
-            p += 1
-            guard p < end && isDigit(p.pointee) else { throw error(.invalidNumber, at: numberStart) }
-            skipDigits()
-        }
-        if p < end && (p.pointee | 0x20) == UInt8(ascii: "e") {
-            isInteger = false
-            p += 1
-            if p < end && (p.pointee == UInt8(ascii: "+") || p.pointee == UInt8(ascii: "-")) { p += 1 }
-            guard p < end && isDigit(p.pointee) else { throw error(.invalidNumber, at: numberStart) }
-            skipDigits()
-        }
-        let length = p - numberStart
-        guard length <= TapeEntry.maxField else { throw error(.valueTooLarge, at: numberStart) }
-        tape.append(TapeEntry(isInteger ? .integer : .decimal, high: length, low: numberStart - start))
-    }
-
-    @inline(__always) private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
-
-    @inline(__always)
-    private mutating func skipDigits() {
-        while p < end && isDigit(p.pointee) { p += 1 }
-    }
-
-    /// Scans a string starting at its opening quote and appends its tape entry.
-    @inline(__always)
-    private mutating func scanString(isKey: Bool) throws(JSONParseError) {
-        let opening = p
-        p += 1
-        // Most strings are plain: their closing quote is the first byte flagged. Anything else
-        // (escapes, non-ASCII, the last 7 bytes of the input) goes out of line.
-        var q = p
-        while end - q >= 8 {
-            let flags = Self.attentionFlags(UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(as: UInt64.self)))
-            if flags != 0 {
-                q += flags.trailingZeroBitCount &>> 3
-                guard q.pointee == UInt8(ascii: "\""), q - p <= TapeEntry.maxField else { break }
-                tape.append(TapeEntry(.string, high: q - p, low: p - start))
-                p = q + 1
-                return
-            }
-            q += 8
-        }
-        try scanStringContent(from: opening)
-    }
-
-    /// The general case of ``scanString(isKey:)``: `p` is just past the opening quote.
-    private mutating func scanStringContent(from opening: UnsafePointer<UInt8>) throws(JSONParseError) {
-        let contentStart = p
-        var hasEscapes = false
-        while true {
-            // A flagged word moves `p` straight to its first flagged byte.
-            while end - p >= 8 {
-                let flags = Self.attentionFlags(UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)))
-                if flags != 0 {
-                    p += flags.trailingZeroBitCount &>> 3
-                    break
-                }
-                p += 8
-            }
-            guard p < end else { throw error(.unexpectedEnd, at: opening) }
-            let byte = p.pointee
-            if byte == UInt8(ascii: "\"") {
-                break
-            } else if byte == UInt8(ascii: "\\") {
-                hasEscapes = true
-                try scanEscape()
-            } else if byte < 0x20 {
-                throw error(.controlCharacterInString, at: p)
-            } else if byte < 0x80 {
-                p += 1
-            } else {
-                try scanUTF8Sequence()
-            }
-        }
-        let length = p - contentStart
-        p += 1  // the closing quote
-        guard length <= TapeEntry.maxField else { throw error(.valueTooLarge, at: opening) }
-        tape.append(TapeEntry(hasEscapes ? .escapedString : .string, high: length, low: contentStart - start))
-    }
-
-    /// The high bit of each of eight bytes (the first in the lowest byte) that is `"`, `\`,
-    /// below 0x20 or above 0x7F; zero when none is.
-    ///
-    /// The zero-byte tests may flag a byte above a true hit through a borrow, never one below,
-    /// so the lowest flag always marks a true hit. Flags above it only send the scanner back to
-    /// this test sooner: they cost time, not correctness.
-    @inline(__always)
-    private static func attentionFlags(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let hasQuote = (quote &- ones) & ~quote
-        let hasBackslash = (backslash &- ones) & ~backslash
-        let hasControl = (word &- ones &* 0x20) & ~word
-        return (hasQuote | hasBackslash | hasControl | word) & highs
-    }
-
-    /// Validates one escape sequence at `p` (the backslash) and steps past it.
-    private mutating func scanEscape() throws(JSONParseError) {
-        let escape = p
-        guard end - p >= 2 else { throw error(.unexpectedEnd, at: p) }
-        switch p[1] {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            p += 2
-        case UInt8(ascii: "u"):
-            let unit = try hexQuad(at: p + 2)
-            p += 6
-            if unit & 0xFC00 == 0xD800 {
-                // A high surrogate must be followed by an escaped low surrogate.
-                guard end - p >= 6, p[0] == UInt8(ascii: "\\"), p[1] == UInt8(ascii: "u") else {
-                    throw error(.loneSurrogate, at: escape)
-                }
-                let low = try hexQuad(at: p + 2)
-                guard low & 0xFC00 == 0xDC00 else { throw error(.loneSurrogate, at: escape) }
-                p += 6
-            } else if unit & 0xFC00 == 0xDC00 {
-                throw error(.loneSurrogate, at: escape)
-            }
-        default:
-            throw error(.invalidEscape, at: p)
-        }
-    }
-
-    private func hexQuad(at position: UnsafePointer<UInt8>) throws(JSONParseError) -> UInt16 {
-        guard end - position >= 4 else { throw error(.invalidUnicodeEscape, at: position - 2) }
-        var value: UInt16 = 0
-        for index in 0..<4 {
-            guard let digit = hexDigitValue(position[index]) else {
-                throw error(.invalidUnicodeEscape, at: position - 2)
-            }
-            value = value << 4 | UInt16(digit)
-        }
-        return value
-    }
-
-    /// Validates one multi-byte UTF-8 sequence at `p` and steps past it.
-    ///
-    /// Follows the table of well-formed sequences in the Unicode Standard (§3.9, table 3-7):
-    /// no overlong forms, no encoded surrogates, nothing above U+10FFFF.
-    @inline(__always)
-    private mutating func scanUTF8Sequence() throws(JSONParseError) {
-        let lead = p.pointee
-        let length: Int
-        var secondLow: UInt8 = 0x80
-        var secondHigh: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; secondLow = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; secondHigh = 0x9F
-        case 0xF0: length = 4; secondLow = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; secondHigh = 0x8F
-        default: throw error(.invalidUTF8, at: p)
-        }
-        guard end - p >= length else { throw error(.invalidUTF8, at: p) }
-        guard p[1] >= secondLow && p[1] <= secondHigh else { throw error(.invalidUTF8, at: p) }
-        for index in 2..<length where p[index] & 0xC0 != 0x80 {
-            throw error(.invalidUTF8, at: p)
-        }
-        p += length
-    }
-}
-
-/// The value of an ASCII hexadecimal digit, or nil.
-@inline(__always)
-func hexDigitValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
+    private func close(
+        _ current: inout Frame, outer: inout [Frame], depth: inout Int, at p: UnsafePointer<UInt8>, written: TapeCursor
+    ) throws(JSONParseError) {
+        guard current.count <= TapeEntry.maxField else { throw error(.valueTooLarge, at: p - 1) }
+        written.patch(current.tapeIndex, TapeEntry(current.isObject ? .object : .array, high: current.count, low: written.count))
+        depth -= 1
+        if depth > 0 { current = outer.removeLast() }
     }
 }

@@ -82,17 +82,20 @@ struct TapeBuilder: ~Copyable {
     /// Whether every entry so far is in the lent buffer.
     var isUsingLentBuffer: Bool { !ownsBase }
 
-    @inline(__always)
-    mutating func append(_ entry: TapeEntry) {
-        if count == capacity { grow() }
-        (base + count).initialize(to: entry.bits)
-        count += 1
+    /// Where to write next. Hand it back with ``finish(_:)``, or to ``grown(from:)`` when full.
+    var cursor: TapeCursor { TapeCursor(base: base, count: count, capacity: capacity) }
+
+    /// Takes back the entries written through `cursor` and returns a cursor with room for more.
+    mutating func grown(from cursor: TapeCursor) -> TapeCursor {
+        finish(cursor)
+        grow()
+        return self.cursor
     }
 
-    @inline(__always)
-    mutating func patch(_ index: Int, _ entry: TapeEntry) {
-        precondition(index < count)
-        base[index] = entry.bits
+    /// Takes back the entries written through `cursor`, a cursor of this builder's storage.
+    mutating func finish(_ cursor: TapeCursor) {
+        precondition(cursor.base == base && cursor.count <= capacity)
+        count = cursor.count
     }
 
     private mutating func grow() {
@@ -108,5 +111,38 @@ struct TapeBuilder: ~Copyable {
     /// The entries written so far, as an exactly sized array.
     func makeArray() -> [UInt64] {
         Array(UnsafeBufferPointer(start: base, count: count))
+    }
+}
+
+/// Where the scanner writes tape entries: a ``TapeBuilder``'s storage and how much of it is
+/// written.
+///
+/// Three words and copyable, so the scanner's loop keeps it in registers; appending through the
+/// builder itself loaded and stored its count in memory for every entry.
+struct TapeCursor {
+    fileprivate let base: UnsafeMutablePointer<UInt64>
+    private(set) var count: Int
+    fileprivate let capacity: Int
+
+    fileprivate init(base: UnsafeMutablePointer<UInt64>, count: Int, capacity: Int) {
+        self.base = base
+        self.count = count
+        self.capacity = capacity
+    }
+
+    /// Whether the storage has no room for another entry.
+    @inline(__always) var isFull: Bool { count == capacity }
+
+    @inline(__always)
+    mutating func append(_ entry: TapeEntry) {
+        precondition(count < capacity)
+        (base + count).initialize(to: entry.bits)
+        count += 1
+    }
+
+    @inline(__always)
+    func patch(_ index: Int, _ entry: TapeEntry) {
+        precondition(index < count)
+        base[index] = entry.bits
     }
 }

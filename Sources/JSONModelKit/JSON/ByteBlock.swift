@@ -1,0 +1,118 @@
+/// Sixteen bytes of input, classified all at once for the scanner's inner loops.
+///
+/// Each test compares all sixteen lanes in a few vector instructions (`SIMD16<UInt8>` compiles
+/// to SSE2 on x86-64 and to NEON on arm64) and answers with a mask: every lane all ones or all
+/// zeros. ``firstLane(_:)`` reads a mask through its two 64-bit halves, so the scanner can jump
+/// straight to the first byte that needs a look, the way it would stop at that byte one at a
+/// time.
+///
+/// ```swift
+/// let block = ByteBlock(SIMD16(repeating: UInt8(ascii: " ")))
+/// ByteBlock.firstLane(block.nonWhitespace)   // 16 (ByteBlock.width): all are white space
+/// ```
+///
+/// The type only classifies: loading the bytes, and making sure sixteen of them are there to
+/// load, is the scanner's job.
+struct ByteBlock {
+    typealias Mask = SIMDMask<SIMD16<Int8>>
+
+    /// The number of bytes in a block.
+    static let width = 16
+
+    let bytes: SIMD16<UInt8>
+
+    @inline(__always)
+    init(_ bytes: SIMD16<UInt8>) { self.bytes = bytes }
+
+    /// The same bytes read as signed, where the bytes 0x80...0xFF are the negative ones.
+    @inline(__always)
+    private var signed: SIMD16<Int8> { unsafeBitCast(bytes, to: SIMD16<Int8>.self) }
+
+    // Comparisons take a vector on both sides: a scalar operand compiles to a loop over lanes.
+    @inline(__always)
+    private static func splat(_ byte: UInt8) -> SIMD16<UInt8> { SIMD16(repeating: byte) }
+
+    /// Lanes that are not JSON white space (space, tab, line feed, carriage return).
+    @inline(__always)
+    var nonWhitespace: Mask {
+        .!((bytes .== Self.splat(0x20)) .| (bytes .== Self.splat(0x0A))
+            .| (bytes .== Self.splat(0x0D)) .| (bytes .== Self.splat(0x09)))
+    }
+
+    /// Lanes that are not ASCII digits.
+    @inline(__always)
+    var nonDigits: Mask {
+        // Bytes below "0" wrap around to 0xD0 and up, so one unsigned comparison tests both ends.
+        .!((bytes &- Self.splat(UInt8(ascii: "0"))) .< Self.splat(10))
+    }
+
+    /// Lanes that end a run of plain string bytes: `"`, `\`, control characters (below 0x20)
+    /// and non-ASCII bytes (0x80 and up).
+    ///
+    /// One signed comparison catches the last two groups: read as `Int8`, bytes of 0x80 and up
+    /// are negative, so below 0x20 as well.
+    @inline(__always)
+    var plainStringEnds: Mask {
+        (bytes .== Self.splat(UInt8(ascii: "\""))) .| (bytes .== Self.splat(UInt8(ascii: "\\")))
+            .| (signed .< SIMD16<Int8>(repeating: 0x20))
+    }
+
+    /// Lanes that end a string or stop a scan through it: `"`, `\` and control characters.
+    @inline(__always)
+    var stringStops: Mask {
+        (bytes .== Self.splat(UInt8(ascii: "\""))) .| (bytes .== Self.splat(UInt8(ascii: "\\")))
+            .| (bytes .< Self.splat(0x20))
+    }
+
+    /// Lanes that break the rules of well-formed UTF-8, given the three bytes before the block.
+    ///
+    /// `before1`, `before2` and `before3` are the sixteen bytes starting one, two and three
+    /// bytes earlier, so lane *i* of each holds the byte one, two or three places before lane
+    /// *i* of this block. A lane is flagged when
+    /// - it is a continuation byte (0x80...0xBF) where none is due, or is not one where one is
+    ///   due: after a lead byte of 0xC0 and up, two after one of 0xE0 and up, three after one
+    ///   of 0xF0 and up;
+    /// - it can never occur: 0xC0, 0xC1 (overlong two-byte forms) or 0xF5...0xFF;
+    /// - it follows a lead whose second byte is restricted (the Unicode Standard, §3.9, table
+    ///   3-7): after 0xE0 it must be 0xA0 or more (no overlong forms), after 0xED 0x9F or less
+    ///   (no surrogates), after 0xF0 0x90 or more (no overlong forms), after 0xF4 0x8F or less
+    ///   (nothing above U+10FFFF).
+    ///
+    /// Together these accept exactly the well-formed sequences. A sequence cut off by the end
+    /// of the block is not flagged here; the next block, looking back, flags its missing bytes.
+    @inline(__always)
+    func utf8Errors(before1: SIMD16<UInt8>, before2: SIMD16<UInt8>, before3: SIMD16<UInt8>) -> Mask {
+        let isContinuation = signed .< SIMD16<Int8>(repeating: -0x40)
+        let continuationIsDue = (before1 .>= Self.splat(0xC0)) .| (before2 .>= Self.splat(0xE0))
+            .| (before3 .>= Self.splat(0xF0))
+        let neverValid = ((bytes & Self.splat(0xFE)) .== Self.splat(0xC0)) .| (bytes .>= Self.splat(0xF5))
+        let belowA0 = bytes .< Self.splat(0xA0)
+        let below90 = bytes .< Self.splat(0x90)
+        let badSecondByte = ((before1 .== Self.splat(0xE0)) .& belowA0)
+            .| ((before1 .== Self.splat(0xED)) .& .!belowA0)
+            .| ((before1 .== Self.splat(0xF0)) .& below90)
+            .| ((before1 .== Self.splat(0xF4)) .& .!below90)
+        return (isContinuation .^ continuationIsDue) .| neverValid .| badSecondByte
+    }
+
+    /// Whether no lane of `mask` is set.
+    @inline(__always)
+    static func isEmpty(_ mask: Mask) -> Bool {
+        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        return halves[0] | halves[1] == 0
+    }
+
+    /// The index of the first lane set in `mask`, or ``width`` when none is.
+    @inline(__always)
+    static func firstLane(_ mask: Mask) -> Int {
+        // Lane 0 is the lowest byte of the first half once read as little-endian. Branches
+        // measured faster than a branch-free select here: they keep the select's latency off the
+        // chain from one block's position to the next.
+        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        let low = UInt64(littleEndian: halves[0])
+        if low != 0 { return low.trailingZeroBitCount &>> 3 }
+        let high = UInt64(littleEndian: halves[1])
+        if high != 0 { return 8 &+ high.trailingZeroBitCount &>> 3 }
+        return width
+    }
+}

@@ -1,0 +1,206 @@
+extension JSONScanner {
+    /// The input as the scanner reads it, and the reading of each token: white space,
+    /// comments, keys, numbers and literals here, strings in JSONScanner+Strings.swift.
+    ///
+    /// Each scan of a token returns its tape entry and where it ends; the scanner records. The
+    /// type is three words, passed in registers: methods of the scanner itself would take the
+    /// whole scanner, which a call from a mutating method copies.
+    struct Input {
+        let start: UnsafePointer<UInt8>
+        let end: UnsafePointer<UInt8>
+        let allowsComments: Bool
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>, allowsComments: Bool) {
+            // An empty buffer may have no base address; any valid pointer serves, as nothing is read.
+            start = bytes.baseAddress ?? UnsafePointer(bitPattern: 1).unsafelyUnwrapped
+            end = start + bytes.count
+            self.allowsComments = allowsComments
+        }
+
+        func error(_ kind: JSONParseError.Kind, at pointer: UnsafePointer<UInt8>) -> JSONParseError {
+            JSONParseError(kind, at: pointer - start, in: UnsafeBufferPointer(start: start, count: end - start))
+        }
+
+        /// The 16 bytes at `pointer`, which must lie inside the input with 16 bytes to go.
+        @inline(__always)
+        func block(at pointer: UnsafePointer<UInt8>) -> ByteBlock {
+            assert(pointer >= start && end - pointer >= ByteBlock.width)
+            return ByteBlock(UnsafeRawPointer(pointer).loadUnaligned(as: SIMD16<UInt8>.self))
+        }
+
+        // MARK: - White space and comments
+
+        /// The first position from `p` on that is not white space (nor a comment, where allowed).
+        @inline(__always)
+        func skipWhitespace(from p: UnsafePointer<UInt8>) throws(JSONParseError) -> UnsafePointer<UInt8> {
+            // Most calls meet no white space: a value, a separator or a closer follows at once.
+            guard p < end, p.pointee <= UInt8(ascii: " ") || p.pointee == UInt8(ascii: "/") else { return p }
+            // Next most often a single space, as after a colon.
+            if p.pointee == UInt8(ascii: " ") && end - p >= 2 && p[1] > UInt8(ascii: " ") && p[1] != UInt8(ascii: "/") {
+                return p + 1
+            }
+            let q = skipWhitespaceRun(from: p)
+            guard allowsComments, q < end, q.pointee == UInt8(ascii: "/") else { return q }
+            return try skipComments(from: q)
+        }
+
+        /// The first position from `p` on that is not white space, a block at a time.
+        ///
+        /// It throws nothing and calls nothing, so it needs no stack frame: comments, which can
+        /// throw, are left to ``skipComments(from:)``.
+        private func skipWhitespaceRun(from p: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+            var p = p
+            while end - p >= ByteBlock.width {
+                let lane = ByteBlock.firstLane(block(at: p).nonWhitespace)
+                p += lane
+                if lane < ByteBlock.width { return p }
+            }
+            while p < end && Self.isWhitespace(p.pointee) { p += 1 }
+            return p
+        }
+
+        /// Skips comments and the white space between and after them, from the slash at `p`.
+        private func skipComments(from p: UnsafePointer<UInt8>) throws(JSONParseError) -> UnsafePointer<UInt8> {
+            var p = p
+            while p < end && p.pointee == UInt8(ascii: "/") {
+                p = skipWhitespaceRun(from: try skipComment(at: p))
+            }
+            return p
+        }
+
+        @inline(__always)
+        private static func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
+        }
+
+        /// Skips the comment that starts at `opening` (a slash).
+        private func skipComment(at opening: UnsafePointer<UInt8>) throws(JSONParseError) -> UnsafePointer<UInt8> {
+            var p = opening
+            guard end - p >= 2 else { throw error(.unexpectedByte(p.pointee), at: p) }
+            switch p[1] {
+            case UInt8(ascii: "/"):
+                p += 2
+                while p < end && p.pointee != UInt8(ascii: "\n") { p += 1 }
+            case UInt8(ascii: "*"):
+                p += 2
+                while end - p >= 2 && !(p[0] == UInt8(ascii: "*") && p[1] == UInt8(ascii: "/")) { p += 1 }
+                guard end - p >= 2 else { throw error(.unexpectedEnd, at: opening) }
+                p += 2
+            default:
+                throw error(.unexpectedByte(p.pointee), at: p)
+            }
+            return p
+        }
+
+        // MARK: - Keys and scalars
+
+        /// Scans `"key" :` at `p`: returns the key's tape entry and where the member's value starts.
+        @inline(__always)
+        func scanKey(at p: UnsafePointer<UInt8>) throws(JSONParseError) -> (entry: TapeEntry, valueStart: UnsafePointer<UInt8>) {
+            guard p < end else { throw error(.unexpectedEnd, at: p) }
+            guard p.pointee == UInt8(ascii: "\"") else { throw error(.unexpectedByte(p.pointee), at: p) }
+            let key = try scanString(at: p)
+            let colon = try skipWhitespace(from: key.end)
+            guard colon < end else { throw error(.unexpectedEnd, at: colon) }
+            guard colon.pointee == UInt8(ascii: ":") else { throw error(.unexpectedByte(colon.pointee), at: colon) }
+            return (key.entry, try skipWhitespace(from: colon + 1))
+        }
+
+        /// Scans the string, number or literal at `p`: returns its tape entry and the position
+        /// after it.
+        @inline(__always)
+        func scanScalar(at p: UnsafePointer<UInt8>) throws(JSONParseError) -> (entry: TapeEntry, end: UnsafePointer<UInt8>) {
+            switch p.pointee {
+            case UInt8(ascii: "\""): try scanString(at: p)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber(at: p)
+            case UInt8(ascii: "t"): try scanLiteral("true", .true, at: p)
+            case UInt8(ascii: "f"): try scanLiteral("false", .false, at: p)
+            case UInt8(ascii: "n"): try scanLiteral("null", .null, at: p)
+            default: throw error(.unexpectedByte(p.pointee), at: p)
+            }
+        }
+
+        /// Scans `word` at `literalStart`.
+        @inline(__always)
+        private func scanLiteral(
+            _ word: StaticString, _ tag: TapeEntry.Tag, at literalStart: UnsafePointer<UInt8>
+        ) throws(JSONParseError) -> (entry: TapeEntry, end: UnsafePointer<UInt8>) {
+            let length = word.utf8CodeUnitCount
+            assert(length == 4 || length == 5)
+            // The first four letters at once where the input has them all; else one at a time,
+            // which also tells where the input breaks off.
+            guard end - literalStart >= length
+                && UnsafeRawPointer(literalStart).loadUnaligned(as: UInt32.self)
+                    == UnsafeRawPointer(word.utf8Start).loadUnaligned(as: UInt32.self)
+                && (length == 4 || literalStart[4] == word.utf8Start[4])
+            else { throw literalError(word, at: literalStart) }
+            return (TapeEntry(tag, high: length, low: literalStart - start), literalStart + length)
+        }
+
+        /// The error in a literal that does not match `word`: where the input ends inside it,
+        /// or at its start.
+        @inline(never)
+        private func literalError(_ word: StaticString, at literalStart: UnsafePointer<UInt8>) -> JSONParseError {
+            var p = literalStart
+            for index in 0..<word.utf8CodeUnitCount {
+                guard p < end else { return error(.unexpectedEnd, at: p) }
+                guard p.pointee == word.utf8Start[index] else { break }
+                p += 1
+            }
+            return error(.invalidLiteral, at: literalStart)
+        }
+
+        /// Scans the number at `numberStart`.
+        private func scanNumber(at numberStart: UnsafePointer<UInt8>) throws(JSONParseError) -> (entry: TapeEntry, end: UnsafePointer<UInt8>) {
+            var p = numberStart
+            var isInteger = true
+            if p.pointee == UInt8(ascii: "-") {
+                p += 1
+                guard p < end else { throw error(.unexpectedEnd, at: p) }
+            }
+            if p.pointee == UInt8(ascii: "0") {
+                p += 1
+                if p < end && Self.isDigit(p.pointee) { throw error(.invalidNumber, at: numberStart) }
+            } else if Self.isDigit(p.pointee) {
+                p = skipDigits(from: p + 1)
+            } else {
+                throw error(.invalidNumber, at: numberStart)
+            }
+            if p < end && p.pointee == UInt8(ascii: ".") {
+                isInteger = false
+                p += 1
+                guard p < end && Self.isDigit(p.pointee) else { throw error(.invalidNumber, at: numberStart) }
+                p = skipDigits(from: p)
+            }
+            if p < end && (p.pointee | 0x20) == UInt8(ascii: "e") {
+                isInteger = false
+                p += 1
+                if p < end && (p.pointee == UInt8(ascii: "+") || p.pointee == UInt8(ascii: "-")) { p += 1 }
+                guard p < end && Self.isDigit(p.pointee) else { throw error(.invalidNumber, at: numberStart) }
+                p = skipDigits(from: p)
+            }
+            let length = p - numberStart
+            guard length <= TapeEntry.maxField else { throw error(.valueTooLarge, at: numberStart) }
+            return (TapeEntry(isInteger ? .integer : .decimal, high: length, low: numberStart - start), p)
+        }
+
+        // MARK: - Digits
+
+        @inline(__always)
+        static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+        /// The first position from `p` on that is not a digit.
+        @inline(__always)
+        func skipDigits(from p: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+            var p = p
+            // One block covers all but the longest runs; the rest, and the last bytes, one at a time.
+            if end - p >= ByteBlock.width {
+                let lane = ByteBlock.firstLane(block(at: p).nonDigits)
+                p += lane
+                if lane < ByteBlock.width { return p }
+            }
+            while p < end && Self.isDigit(p.pointee) { p += 1 }
+            return p
+        }
+    }
+}
