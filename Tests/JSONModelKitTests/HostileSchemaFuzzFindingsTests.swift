@@ -87,4 +87,27 @@ struct HostileSchemaFuzzFindingsTests {
         #expect(address.value(forProperty: "city") as? String == "Rome")
         #expect(person.json(options: .onlyDeclared) == ["name": "Ann", "city": "Rome", "resident": ["name": "Bo", "city": "Oslo"]])
     }
+
+    // MARK: - Non-optional model properties that cycle
+
+    /// A non-optional model property whose JSON is absent reads as an empty model, so
+    /// `Node.left: Node` holds one at every level. Deciding whether such a model differs from its
+    /// default went down to the nesting guard (32 levels), which answers "differs": over `{}`,
+    /// `description` showed `Node(left: Node(left: Node(…` for a document without a value.
+    @Test func describingModelsWhoseRequiredModelPropertiesCycleShowsOnlyValues() throws {
+        let registry = try Self.registry(#"""
+            {"models": [{"name": "Node", "properties": [{"name": "id", "type": "Int"},
+              {"name": "left", "type": "Node"}, {"name": "right", "type": "Node"}]}]}
+            """#)
+        for (document, expected) in [
+            (JSONValue.object([:]), "Node()"),
+            (["left": ["right": ["id": 3]]], "Node(left: Node(right: Node(id: 3)))"),
+            (["left": ["right": [:]], "right": ["left": ["left": [:]]]], "Node()"),
+        ] {
+            let node = try registry.makeModel(named: "Node", json: document)
+            let (description, seconds) = HostileInputs.threadCPUTime { (node.description, node.debugDescription) }
+            #expect(description.0 == expected)
+            #expect(seconds < 1, "describing took \(seconds) s")
+        }
+    }
 }
