@@ -7,7 +7,7 @@ let package = Package(
     name: "JSONModelKitFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "JSONModelKit", path: "../..")],
-    targets: ["FuzzParser", "FuzzModel", "FuzzDifferential"].map { name in
+    targets: ["FuzzParser", "FuzzModel", "FuzzDifferential", "FuzzSchema"].map { name in
         .executableTarget(name: name, dependencies: [.product(name: "JSONModelKit", package: "JSONModelKit")])
     },
     swiftLanguageModes: [.v6]

@@ -255,8 +255,13 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
     }
 
     /// Whether some property differs from its default; true past a nesting of 32 (a cycle guard).
+    ///
+    /// A model over an empty object reads only defaults, so it answers at once. Models whose
+    /// non-optional model properties cycle (`Node.next: Node`) hold such a model at every level;
+    /// asking their properties went down to the guard, which took them all for values.
     private func hasNonDefaultProperty(nesting: Int) -> Bool {
         if nesting > 32 { return true }
+        if currentSource.isEmptyObject { return false }
         return metadata.properties.contains { property in
             differsFromDefault(valueForDescription(at: property.ordinal), of: property, nesting: nesting)
         }

@@ -61,9 +61,10 @@ extension ModelRegistry {
     /// registered model class), that `extends` names a schema model, has no cycle and gives no
     /// model more than 16 ancestors, that no model name is taken or a built-in type's, that no
     /// property is named like a member of ``JSONModel`` (``JSONModel/reservedPropertyNames``),
-    /// that options suit their types, that defaults convert (a model's to an object), and that
-    /// discriminators name schema models that extend the discriminating one. On any problem nothing is
-    /// registered. A model registered again with an identical definition is left as it is; see
+    /// that options suit their types, that defaults convert (a model's to an object), that
+    /// discriminators name schema models that extend the discriminating one, and that no property
+    /// group holds its own model again, directly or through other groups. On any problem nothing
+    /// is registered. A model registered again with an identical definition is left as it is; see
     /// ``loadSchemas(at:)`` (Dynamic/SchemaLoading.swift) for files and folders.
     ///
     /// ```swift

@@ -37,7 +37,11 @@ extension ModelRegistry {
     ///   default of a type holding models must hold objects where the models are (`{}` for
     ///   `Customer?`, `[{}]` for `[Line]`; `5` or `[1]` is refused);
     /// - discriminators naming unknown models or compiled classes, or mapping a tag to a model
-    ///   that does not extend the discriminating one (directly or through a chain).
+    ///   that does not extend the discriminating one (directly or through a chain);
+    /// - property groups that hold their own model again (`"group": true` on `Node.same: Node`,
+    ///   or through other groups, inherited ones and the models their discriminators pick): a
+    ///   group reads its parent's own object, so these would nest without end (reported once
+    ///   per cycle, `A.b → B.a → A`).
     ///
     /// Checking and building take time linear in the schema (each model's inherited
     /// properties counted), and so does reporting: every problem is found with table lookups.
@@ -432,8 +436,98 @@ struct SchemaBatch: Sendable {
             }
             prepared.append((metadata, model))
         }
+        for cycle in Self.groupCycles(among: fresh, definition: definition(of:)) {
+            problems.append(ModelSchemaError(
+                "property groups nest without end: \(cycle.text); a group reads its parent's own object, "
+                    + "so its model may not hold the group again", model: cycle.model, property: cycle.property,
+                file: file(of: cycle.model)))
+        }
         if !problems.isEmpty { throw SchemaLoadingError(problems: problems) }
         return prepared
+    }
+
+    /// A cycle of property groups, named by its first model and that model's group property.
+    struct GroupCycle: Equatable {
+        var model: String
+        var property: String
+        /// `A.g → B.h → A`.
+        var text: String
+    }
+
+    /// The cycles of property groups among the `fresh` models, each reported once.
+    ///
+    /// A property group is a model over its parent's own object (`group: true`), so a model
+    /// that holds itself through groups (`Node.same: Node`, or `A.b: B` and `B.a: A`, inherited
+    /// ones included, or a model a group's discriminator may pick) makes a model over that
+    /// object at every level: validation and output would never end. Models registered before
+    /// cannot be on a cycle: they refer only to models registered before them.
+    ///
+    /// - Complexity: O(*m* + *e*): each model and group edge is walked once, iteratively.
+    static func groupCycles(
+        among fresh: [String], definition: (String) -> ModelSchema.Model?
+    ) -> [GroupCycle] {
+        let freshNames = Set(fresh)
+        /// Each group of `name` (own and inherited) with the models it may create: the group's
+        /// model and those its discriminators pick, transitively.
+        func edges(of name: String) -> [(property: String, target: String)] {
+            var list: [(property: String, target: String)] = []
+            var current = definition(name)
+            for _ in 0...ModelSchema.maximumExtendsDepth {
+                guard let model = current else { break }
+                for property in model.properties where property.group {
+                    guard case .named(let target) = property.type.unwrappingOneOptional else { continue }
+                    var picked: Set<String> = [target]
+                    var queue = [target]
+                    while let next = queue.popLast() {
+                        let choices = definition(next)?.discriminator.map { $0.map.values.sorted() } ?? []
+                        for chosen in choices where definition(chosen) != nil && picked.insert(chosen).inserted {
+                            queue.append(chosen)
+                        }
+                    }
+                    list += picked.sorted().filter(freshNames.contains).map { (property.name, $0) }
+                }
+                current = model.extends.flatMap(definition)
+            }
+            return list
+        }
+        enum Mark { case open, done }
+        var marks: [String: Mark] = [:]
+        var cycles: [GroupCycle] = []
+        var reported: Set<Set<String>> = []
+        for start in fresh where marks[start] == nil {
+            // Depth-first, iteratively: the models on the path, each with its edges and the next one to follow.
+            var path: [(name: String, edges: [(property: String, target: String)], next: Int)] = [(start, edges(of: start), 0)]
+            marks[start] = .open
+            while let top = path.last {
+                guard top.next < top.edges.count else {
+                    marks[top.name] = .done
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let edge = top.edges[top.next]
+                switch marks[edge.target] {
+                case .done?:
+                    continue
+                case .open?:
+                    let start = path.firstIndex { $0.name == edge.target }!
+                    let members = path[start...]
+                    guard reported.insert(Set(members.map(\.name))).inserted else { continue }
+                    // Each model on the cycle with the group followed out of it.
+                    let steps = members.map { member in
+                        "\(member.name).\(member.edges[member.next - 1].property)"
+                    }
+                    let first = members.first!
+                    cycles.append(GroupCycle(
+                        model: first.name, property: first.edges[first.next - 1].property,
+                        text: (steps + [edge.target]).joined(separator: " → ")))
+                case nil:
+                    marks[edge.target] = .open
+                    path.append((edge.target, edges(of: edge.target), 0))
+                }
+            }
+        }
+        return cycles
     }
 
     private func problem(_ message: String, entry: Entry) -> ModelSchemaError {
@@ -446,6 +540,12 @@ struct SchemaBatch: Sendable {
 }
 
 extension ModelSchema.TypeName {
+    /// The type inside one `?`: `Node` for `Node?` and for `Node`.
+    var unwrappingOneOptional: ModelSchema.TypeName {
+        if case .optional(let wrapped) = self { return wrapped }
+        return self
+    }
+
     /// The name inside optionals, arrays and dictionaries: `Date` for `[Date?]`.
     var baseName: String {
         switch self {

@@ -30,6 +30,14 @@ enum JSONInput: Sendable {
         }
     }
 
+    /// Whether this is an object without members.
+    var isEmptyObject: Bool {
+        switch self {
+        case .node(let node): return node.kind == .object && node.count == 0
+        case .value(let value): return value.objectValue?.isEmpty == true
+        }
+    }
+
     var isNull: Bool {
         switch self {
         case .node(let node): return node.isNull

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// What the `FuzzSchema` fuzz target (Tools/fuzz) found, each finding reduced to a schema and a
+/// document: random schemas that register must be safe to read, validate, describe, dump and
+/// write, in time and memory in proportion to the document.
+@Suite("Hostile schema fuzz findings", .timeLimit(.minutes(1)))
+struct HostileSchemaFuzzFindingsTests {
+    /// A new registry holding `text`.
+    static func registry(_ text: String) throws -> ModelRegistry {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: text))
+        return registry
+    }
+
+    /// The problem registering `text` reports, or nil when it registers.
+    static func problem(registering text: String) -> ModelSchemaError? {
+        do {
+            _ = try registry(text)
+            return nil
+        } catch {
+            return error as? ModelSchemaError
+        }
+    }
+
+    // MARK: - Property groups that hold their own model
+
+    /// A property group reads its parent's own object, so a model holding itself through groups
+    /// made a model over that object at every level: `validate()` overflowed the stack (and
+    /// `onlyDeclared` output recursed the same way) on any document, `{}` included.
+    @Test(arguments: [
+        // Itself, optional or not.
+        (#"[{"name": "Node", "properties": [{"name": "same", "type": "Node", "group": true}]}]"#, "Node", "same"),
+        (#"[{"name": "Node", "properties": [{"name": "id", "type": "Int"}, {"name": "same", "type": "Node?", "group": true}]}]"#,
+         "Node", "same"),
+        // Through another model.
+        (#"""
+        [{"name": "A", "properties": [{"name": "b", "type": "B", "group": true}]},
+         {"name": "B", "properties": [{"name": "a", "type": "A", "group": true}]}]
+        """#, "A", "b"),
+        // Inherited: B extends A, so B holds the group `g` of type B.
+        (#"""
+        [{"name": "A", "properties": [{"name": "g", "type": "B", "group": true}]},
+         {"name": "B", "extends": "A", "properties": [{"name": "x", "type": "Int"}]}]
+        """#, "B", "g"),
+        // Through the model a discriminator picks for the group.
+        (#"""
+        [{"name": "A", "properties": [{"name": "shape", "type": "Shape", "group": true}]},
+         {"name": "Shape", "discriminator": {"jsonPath": "kind", "map": {"circle": "Circle"}},
+          "properties": [{"name": "kind", "type": "String"}]},
+         {"name": "Circle", "extends": "Shape", "properties": [{"name": "owner", "type": "A", "group": true}]}]
+        """#, "A", "shape"),
+    ])
+    func groupCyclesAreRefused(models: String, model: String, property: String) throws {
+        let error = try #require(Self.problem(registering: #"{"models": \#(models)}"#))
+        #expect(error.message.contains("property groups nest without end"), "\(error)")
+        #expect(error.model == model && error.property == property, "\(error)")
+    }
+
+    @Test func aGroupCycleIsNamedAndReportedOnce() throws {
+        let schema = #"""
+            {"models": [
+              {"name": "A", "properties": [{"name": "b", "type": "B", "group": true}]},
+              {"name": "B", "properties": [{"name": "c", "type": "C?", "group": true}]},
+              {"name": "C", "properties": [{"name": "a", "type": "A", "group": true}]}]}
+            """#
+        let problems = HostileSchemaTests.problems(loading: schema).filter { $0.message.contains("groups nest") }
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.first?.message.contains("A.b → B.c → C.a → A") == true, "\(problems)")
+    }
+
+    /// Groups that do not come back to their model, and models that come back through a path
+    /// of their own (which the document bounds), still load and validate.
+    @Test func groupsWithoutACycleStillLoad() throws {
+        let registry = try Self.registry(#"""
+            {"models": [
+              {"name": "Person", "properties": [{"name": "name", "type": "String"},
+                {"name": "address", "type": "Address", "group": true}]},
+              {"name": "Address", "properties": [{"name": "city", "type": "String"},
+                {"name": "resident", "type": "Person?"}]}]}
+            """#)
+        let person = try registry.makeModel(
+            named: "Person", json: ["name": "Ann", "city": "Rome", "resident": ["name": "Bo", "city": "Oslo"]])
+        try person.validate()
+        let address = try #require(person.value(forProperty: "address") as? JSONModel)
+        #expect(address.value(forProperty: "city") as? String == "Rome")
+        #expect(person.json(options: .onlyDeclared) == ["name": "Ann", "city": "Rome", "resident": ["name": "Bo", "city": "Oslo"]])
+    }
+
+    // MARK: - Non-optional model properties that cycle
+
+    /// A non-optional model property whose JSON is absent reads as an empty model, so
+    /// `Node.left: Node` holds one at every level. Deciding whether such a model differs from its
+    /// default went down to the nesting guard (32 levels), which answers "differs": over `{}`,
+    /// `description` showed `Node(left: Node(left: Node(…` for a document without a value.
+    @Test func describingModelsWhoseRequiredModelPropertiesCycleShowsOnlyValues() throws {
+        let registry = try Self.registry(#"""
+            {"models": [{"name": "Node", "properties": [{"name": "id", "type": "Int"},
+              {"name": "left", "type": "Node"}, {"name": "right", "type": "Node"}]}]}
+            """#)
+        for (document, expected) in [
+            (JSONValue.object([:]), "Node()"),
+            (["left": ["right": ["id": 3]]], "Node(left: Node(right: Node(id: 3)))"),
+            (["left": ["right": [:]], "right": ["left": ["left": [:]]]], "Node()"),
+        ] {
+            let node = try registry.makeModel(named: "Node", json: document)
+            let (description, seconds) = HostileInputs.threadCPUTime { (node.description, node.debugDescription) }
+            #expect(description.0 == expected)
+            #expect(seconds < 1, "describing took \(seconds) s")
+        }
+    }
+
+    /// `fullDescription` opens models 12 levels deep (``DescriptionLimits/maxDepth``), default
+    /// empty models included: with *n* non-optional properties of the model's own type that is
+    /// *n*^12 models over `{}` (8 properties: 7 × 10^10).
+    @Test(.disabled("fullDescription opens default models to its depth limit: n^12 models for n self-typed properties"))
+    func fullDescriptionOfRequiredModelsThatCycleIsBounded() throws {
+        let properties = (1...8).map { #"{"name": "p\#($0)", "type": "Node"}"# }.joined(separator: ", ")
+        let registry = try Self.registry(#"{"models": [{"name": "Node", "properties": [\#(properties)]}]}"#)
+        let node = try registry.makeModel(named: "Node", json: [:])
+        let (text, seconds) = HostileInputs.threadCPUTime { node.fullDescription }
+        #expect(seconds < 1, "fullDescription took \(seconds) s for \(text.utf8.count) bytes")
+    }
+
+    /// `dump` follows ``JSONModel/customMirror``, whose children include the empty model a
+    /// non-optional `Node.next: Node` reads at every level: a new object each time, so `dump`'s
+    /// cycle check never stops it, and it recurses until the stack overflows.
+    @Test(.disabled("dump follows the default empty model of a non-optional self-typed property forever"))
+    func dumpOfARequiredModelThatCyclesEnds() throws {
+        let registry = try Self.registry(#"{"models": [{"name": "Node", "properties": [{"name": "next", "type": "Node"}]}]}"#)
+        let node = try registry.makeModel(named: "Node", json: [:])
+        var text = ""
+        dump(node, to: &text)
+        #expect(text.utf8.count < 100_000)
+    }
+}
