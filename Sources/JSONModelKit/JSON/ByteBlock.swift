@@ -1,7 +1,7 @@
 /// Sixteen bytes of input, classified all at once for the scanner's inner loops.
 ///
 /// Each test compares all sixteen lanes in a few vector instructions (`SIMD16<UInt8>` compiles
-/// to SSE2 on x86-64 and to NEON on arm64) and answers with a mask: every lane all ones or all
+/// to SSE2 on x86-64) and answers with a mask: every lane all ones or all
 /// zeros. ``firstLane(_:)`` reads a mask through its two 64-bit halves, so the scanner can jump
 /// straight to the first byte that needs a look, the way it would stop at that byte one at a
 /// time.
@@ -28,7 +28,9 @@ struct ByteBlock {
     @inline(__always)
     private var signed: SIMD16<Int8> { unsafeBitCast(bytes, to: SIMD16<Int8>.self) }
 
-    // Comparisons take a vector on both sides: a scalar operand compiles to a loop over lanes.
+    // Comparisons take a vector on both sides, its type spelled out: a scalar operand, or a
+    // vector type left to inference (which picked the generic implementation), compiles to a
+    // loop over the lanes.
     @inline(__always)
     private static func splat(_ byte: UInt8) -> SIMD16<UInt8> { SIMD16(repeating: byte) }
 

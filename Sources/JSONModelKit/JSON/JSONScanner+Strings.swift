@@ -105,7 +105,8 @@ extension JSONScanner.Input {
     }
 
     /// Where the character that `q` falls in starts, given valid UTF-8 from `contentStart`
-    /// to `q` except perhaps for a sequence that `q` cuts short.
+    /// to `q` except perhaps for a sequence that `q` cuts short. (Looking back, the opening
+    /// quote stops the walk at the latest.)
     private func characterStart(atOrBefore q: UnsafePointer<UInt8>, after contentStart: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
         assert(q - start >= 3 && contentStart[-1] == UInt8(ascii: "\""))
         var continuations = 0

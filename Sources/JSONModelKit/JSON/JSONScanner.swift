@@ -29,6 +29,48 @@ struct JSONScanner: ~Copyable {
         var isObject: Bool
     }
 
+    /// The open containers around the innermost one.
+    ///
+    /// A stack of its own: a Swift array checked that its storage was not shared, through a
+    /// call into the runtime, at every push and pop, one of each per container.
+    private struct FrameStack: ~Copyable {
+        private var base: UnsafeMutablePointer<Frame>
+        private var capacity: Int
+        private var count = 0
+
+        init(capacity: Int) {
+            self.capacity = max(capacity, 1)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        deinit {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+
+        @inline(__always)
+        mutating func push(_ frame: Frame) {
+            if count == capacity { grow() }
+            (base + count).initialize(to: frame)
+            count += 1
+        }
+
+        @inline(__always)
+        mutating func pop() -> Frame {
+            precondition(count > 0)
+            count -= 1
+            return (base + count).move()
+        }
+
+        private mutating func grow() {
+            let newBase = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
+            newBase.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = newBase
+            capacity *= 2
+        }
+    }
+
     /// - Parameter tapeBuffer: Storage to write the tape into while it fits (see ``TapeBuilder``).
     init(bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, tapeBuffer: UnsafeMutableBufferPointer<UInt64>? = nil) {
         input = Input(bytes, allowsComments: options.allowsComments)
@@ -54,8 +96,7 @@ struct JSONScanner: ~Copyable {
         guard end - start <= Int(UInt32.max) else { throw error(.documentTooLarge, at: start) }
         var written = tape.cursor
         // The innermost open container is `current`; the ones around it are on `outer`.
-        var outer: [Frame] = []
-        outer.reserveCapacity(min(options.maxDepth, 64))
+        var outer = FrameStack(capacity: min(options.maxDepth, 64))
         var current = Frame(tapeIndex: 0, count: 0, isObject: false)
         var depth = 0
         var values = 0
@@ -77,7 +118,7 @@ struct JSONScanner: ~Copyable {
             if opener == UInt8(ascii: "[") || opener == UInt8(ascii: "{") {
                 let isObject = opener == UInt8(ascii: "{")
                 guard depth < options.maxDepth else { throw error(.tooDeep(limit: options.maxDepth), at: p) }
-                if depth > 0 { outer.append(current) }
+                if depth > 0 { outer.push(current) }
                 depth += 1
                 deepest = max(deepest, depth)
                 current = Frame(tapeIndex: written.count, count: 0, isObject: isObject)
@@ -142,11 +183,11 @@ struct JSONScanner: ~Copyable {
     /// makes the one around it current.
     @inline(__always)
     private func close(
-        _ current: inout Frame, outer: inout [Frame], depth: inout Int, at p: UnsafePointer<UInt8>, written: TapeCursor
+        _ current: inout Frame, outer: inout FrameStack, depth: inout Int, at p: UnsafePointer<UInt8>, written: TapeCursor
     ) throws(JSONParseError) {
         guard current.count <= TapeEntry.maxField else { throw error(.valueTooLarge, at: p - 1) }
         written.patch(current.tapeIndex, TapeEntry(current.isObject ? .object : .array, high: current.count, low: written.count))
         depth -= 1
-        if depth > 0 { current = outer.removeLast() }
+        if depth > 0 { current = outer.pop() }
     }
 }
