@@ -14,7 +14,7 @@ protocol BenchSection: Sendable {
 /// `jsonmodel-bench [--section NAME]... [--runs N] [--seconds S] [--verbose] [FILE|FOLDER]...`
 @main
 struct Bench {
-    static let sections: [any BenchSection] = [ParseSection(), WriteSection(), ModelSection(), BulkSection(), ConverterSection()]
+    static let sections: [any BenchSection] = [ParseSection(), WriteSection(), ValueSection(), ModelSection(), BulkSection(), ConverterSection()]
 
     static let usage = """
         usage: jsonmodel-bench [options] [FILE|FOLDER]...
