@@ -168,10 +168,11 @@ struct ConversionContext {
     let owner: JSONModel?
     /// The ordinal of the property being read in `owner`.
     let ordinal: Int
-    /// Whether nested models are validated as they are created (``JSONModel/validate()``).
+    /// Whether nested models are collected for validation as they are created (``JSONModel/validate()``).
     var validating = false
-    /// Diagnostics of nested models found while validating, with full paths.
-    var nestedDiagnostics: [ModelDiagnostic] = []
+    /// While validating: the nested models created, with their paths relative to the model's
+    /// object, for ``JSONModel/validationDiagnostics()`` to visit after this conversion.
+    var nestedModels: [(model: JSONModel, path: JSONPath)] = []
     /// The metadata of the schema model the property's type refers to, if it refers to one.
     var schemaModel: ModelMetadata?
     /// For a relationship property (`inverse:`): the parent its child models refer back to.
@@ -603,7 +604,7 @@ extension JSONModel: PropertyValue {
         let model = makeResolved(
             input, metadata: context.schemaModel, mutable: context.mutable, parent: link, inverse: context.inverse)
         if context.validating {
-            context.nestedDiagnostics += model.validationDiagnostics().map { $0.prefixed(by: path) }
+            context.nestedModels.append((model, path))
         }
         return model
     }

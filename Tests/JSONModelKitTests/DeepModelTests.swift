@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+// Models that contain themselves, walked at the deepest nesting the parser accepts by default
+// (511 objects inside the root, `JSONParseOptions.maxDepth` 512), on a 512 KiB stack.
+//
+// Each walk either uses an explicit stack or stops at a documented limit with an error or a
+// marker; none may crash. The stack each uses is measured (`StackUsage.swift`) and printed, in
+// debug and release builds (`swift test -c release --filter DeepModel`).
+
+/// A model whose optional property has its own class.
+final class DeepNode: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.name(String.self)
+        p.count(Int.self)
+        p.child(DeepNode?.self)
+        p.kids([DeepNode].self)
+        p.byName([String: DeepNode].self, jsonPath: "by_name")
+        p.hidden(String?.self, serialize: false)
+    }
+}
+
+@Suite("Deep models on a small stack", .timeLimit(.minutes(2)))
+struct DeepModelTests {
+    /// The deepest nesting the parser accepts by default: the root and 511 objects inside it.
+    static let depth = JSONParseOptions().maxDepth
+
+    /// `{"name": "n0", "count": 0, "extra": 0, "child": {"name": "n1", …}}`, nested `depth`
+    /// levels: `depth - 2` objects, the innermost with an array of one kid.
+    ///
+    /// Every object has a key no property reads (`extra`); the innermost has `count: "x"`, which
+    /// does not convert, and so has its kid (`"y"`).
+    static func chainText(depth: Int = depth) -> String {
+        var text = ""
+        for level in 0..<(depth - 3) {
+            text += #"{"name":"n\#(level)","count":\#(level),"extra":\#(level),"child":"#
+        }
+        text += #"{"name":"leaf","count":"x","kids":[{"name":"kid","count":"y"}]}"#
+        text += String(repeating: "}", count: depth - 3)
+        return text
+    }
+
+    /// The path of the innermost object: `child` `depth - 3` times.
+    static var leafPath: JSONPath { JSONPath(Array(repeating: .key("child"), count: depth - 3)) }
+
+    /// A path with runs of a repeated segment written once with a count (`child×509.count`),
+    /// so that failures print short.
+    static func short(_ path: JSONPath) -> String {
+        var parts: [String] = []
+        var run: (segment: JSONPath.Segment, count: Int)?
+        func flush() {
+            guard let (segment, count) = run else { return }
+            let text = JSONPath([segment]).description
+            parts.append(count > 1 ? "\(text)×\(count)" : text)
+        }
+        for segment in path.segments {
+            if run?.segment == segment {
+                run!.count += 1
+            } else {
+                flush()
+                run = (segment, 1)
+            }
+        }
+        flush()
+        return parts.reduce("") { $0.isEmpty || $1.hasPrefix("[") ? $0 + $1 : $0 + "." + $1 }
+    }
+
+    /// The schema twin of `DeepNode`, in a registry of its own.
+    static let schemaRegistry: ModelRegistry = {
+        let registry = ModelRegistry()
+        try! registry.register(ModelSchema(string: #"""
+            {"models": [{"name": "SchemaNode", "properties": [
+                {"name": "name", "type": "String"},
+                {"name": "count", "type": "Int"},
+                {"name": "child", "type": "SchemaNode?"},
+                {"name": "kids", "type": "[SchemaNode]"}]}]}
+            """#))
+        return registry
+    }()
+
+    /// Runs `body` on a 512 KiB thread and, separately, measures the stack it uses; prints the
+    /// measurement and returns the result of the small-stack run.
+    static func onSmallStack<T: Sendable>(_ label: String, _ body: @escaping @Sendable () -> T) -> T {
+        let (_, bytes) = stackBytesUsed(body)
+        #if DEBUG
+        let build = "debug"
+        #else
+        let build = "release"
+        #endif
+        print("deep models (\(build)): \(label): \(bytes / 1024) KiB of stack")
+        return onSmallStackThread(body)
+    }
+
+    // MARK: - Validation
+
+    /// The paths of the diagnostics `validate()` throws, or none.
+    static func validationPaths(_ model: JSONModel) -> [String] {
+        do {
+            try model.validate()
+            return []
+        } catch {
+            return error.diagnostics.map { short($0.path) }
+        }
+    }
+
+    /// Regression: `validate()` converted each nested model's properties inside its parent's
+    /// conversion, about 3.4 KiB of stack per level in a debug build (1.8 KiB in release), so
+    /// 170 levels (300 in release) overflowed a 512 KiB thread. It now keeps the models still
+    /// to visit on a list of its own.
+    @Test func validateSelfReferencingModelAtTheParserDepthLimit() {
+        let expected = ["child×509.count", "child×509.kids[0].count"]
+        let text = Self.chainText()
+        let immutable = Self.onSmallStack("validate() at depth \(Self.depth)") { () -> [String] in
+            guard let model = try? DeepNode(json: text) else { return ["no model"] }
+            return Self.validationPaths(model)
+        }
+        #expect(immutable == expected)
+        let mutable = Self.onSmallStack("validate() of a mutable model at depth \(Self.depth)") { () -> [String] in
+            guard let model = try? DeepNode(json: text, mutable: true) else { return ["no model"] }
+            return Self.validationPaths(model)
+        }
+        #expect(mutable == expected)
+        let validating = Self.onSmallStack("init(validating:) at depth \(Self.depth)") { () -> [String] in
+            do {
+                _ = try DeepNode(validating: text)
+                return []
+            } catch let error as ModelValidationError {
+                return error.diagnostics.map { Self.short($0.path) }
+            } catch {
+                return ["\(error)"]
+            }
+        }
+        #expect(validating == expected)
+        let schema = Self.onSmallStack("validate() of a schema model at depth \(Self.depth)") { () -> [String] in
+            guard let model = try? Self.schemaRegistry.makeModel(named: "SchemaNode", json: Data(text.utf8)) else {
+                return ["no model"]
+            }
+            return Self.validationPaths(model)
+        }
+        #expect(schema == expected)
+    }
+
+    /// Validation visits nested models in the order the recursive version did: each property's
+    /// own problems, then those of the models it holds, one model at a time, before the next
+    /// property; and it fills every cache on the way.
+    @Test func validationKeepsItsOrderAndFillsCaches() throws {
+        let json = #"""
+            {"count": "a",
+             "child": {"count": "b", "child": {"count": "c"}, "kids": [{"count": "d"}], "name": {}},
+             "kids": [{"count": "e", "kids": [{"count": "f"}]}, 7, {"count": "g"}],
+             "by_name": {"x": {"count": "h"}, "y": {"count": "i"}},
+             "name": []}
+            """#
+        let model = try DeepNode(json: json)
+        do {
+            try model.validate()
+            Issue.record("validated")
+        } catch {
+            // Properties in declaration order: name, count, child, kids, byName.
+            #expect(error.diagnostics.map(\.path.description) == [
+                "name", "count", "child.name", "child.count", "child.child.count", "child.kids[0].count",
+                "kids[1]", "kids[0].count", "kids[0].kids[0].count", "kids[2].count",
+                "by_name.x.count", "by_name.y.count",
+            ])
+        }
+        #expect(model.cachedPropertyCount == DeepNode.modelMetadata.properties.count)
+        let child: DeepNode? = model.child
+        #expect(child?.cachedPropertyCount == DeepNode.modelMetadata.properties.count)
+        #expect(child?.diagnostics.map(\.path.description) == ["name", "count"])
+    }
+}
