@@ -169,4 +169,49 @@ struct DeepModelTests {
         #expect(child?.cachedPropertyCount == DeepNode.modelMetadata.properties.count)
         #expect(child?.diagnostics.map(\.path.description) == ["name", "count"])
     }
+
+    // MARK: - Releasing models
+
+    /// Regression: a model freed the models it had cached inside its own `deinit`, and they
+    /// theirs, about 440 bytes of stack per level in a debug build, so a chain of a thousand
+    /// models overflowed a 512 KiB stack when the first was freed. Models now hand what they
+    /// cached to `IterativeRelease`, which frees it from a loop.
+    @Test func releasingDeepChainsOfModelsDoesNotRecurse() {
+        let levels = 100_000
+        let options = JSONParseOptions(maxDepth: levels + 2)
+        let childText = String(repeating: #"{"child":"#, count: levels) + "{}" + String(repeating: "}", count: levels)
+        let kidsText = String(repeating: #"{"kids":["#, count: levels / 2) + "{}" + String(repeating: "]}", count: levels / 2)
+        let outcome = Self.onSmallStack("100,000 nested models read, validated and freed") { () -> [Int] in
+            var counts: [Int] = []
+            // Every level read, so each model caches the next.
+            if let root = try? DeepNode(json: childText, options: options) {
+                var current: DeepNode? = root
+                var count = 0
+                while let node = current {
+                    current = node.child
+                    count += 1
+                }
+                counts.append(count)
+            }
+            // Through lazy arrays: each level's array holds the next model.
+            if let root = try? DeepNode(json: kidsText, options: options) {
+                var current: DeepNode? = root
+                var count = 0
+                while let node = current {
+                    let kids: [DeepNode] = node.kids
+                    current = kids.first
+                    count += 1
+                }
+                counts.append(count)
+            }
+            // Validation caches every property of every level, mutable models too.
+            for mutable in [false, true] {
+                if let root = try? DeepNode(json: childText, mutable: mutable, options: options) {
+                    counts.append(Self.validationPaths(root).count)
+                }
+            }
+            return counts
+        }
+        #expect(outcome == [levels + 1, levels / 2 + 1, 0, 0])
+    }
 }

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Releases nested structures from a loop instead of from inside each other's `deinit`.
+///
+/// When the last reference to a model (or a JSON container) goes away, Swift frees what it
+/// holds right there, inside its `deinit`: a chain of models, each caching the next, is freed
+/// one stack frame set per link, and a few thousand links overflow a thread's stack. A `deinit`
+/// that may free a chain hands what it holds to ``release(_:)`` instead. On a thread that is not
+/// releasing yet, that drops the references one by one from a loop; a `deinit` run by one of
+/// those drops finds the loop running and only appends to its list. So the stack stays a few
+/// frames deep however long the chain, and everything is freed before the outermost call returns.
+///
+/// Each thread has its own list (a `pthread` key), so nothing is shared and nothing is locked.
+enum IterativeRelease {
+    /// What one thread has left to release.
+    final class Queue {
+        var objects: [AnyObject] = []
+        var isDraining = false
+    }
+
+    /// Releases `objects` and whatever they hold without recursing through them.
+    ///
+    /// - Parameter objects: References the caller gives up (typically the last ones); emptied,
+    ///   so that the caller's array holds none of them when it goes away (an array passed by
+    ///   value would keep them until the caller's frame ends, after the loop has finished).
+    static func release(_ objects: inout [AnyObject]) {
+        let queue = current
+        queue.objects.append(contentsOf: objects)
+        objects.removeAll()
+        if queue.isDraining { return }
+        queue.isDraining = true
+        while true {
+            // Dropping an object may run deinits that append to the list.
+            guard let object = queue.objects.popLast() else { break }
+            _ = consume object
+        }
+        queue.isDraining = false
+    }
+
+    /// This thread's queue, created on first use and freed when the thread exits.
+    private static var current: Queue {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Queue>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let queue = Queue()
+        pthread_setspecific(key, Unmanaged.passRetained(queue).toOpaque())
+        return queue
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            Unmanaged<Queue>.fromOpaque(pointer).release()
+            #else
+            if let pointer { Unmanaged<Queue>.fromOpaque(pointer).release() }
+            #endif
+        }
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        return key
+    }()
+}
