@@ -29,12 +29,13 @@ struct DeepModelTests {
     /// `{"name": "n0", "count": 0, "extra": 0, "child": {"name": "n1", …}}`, nested `depth`
     /// levels: `depth - 2` objects, the innermost with an array of one kid.
     ///
-    /// Every object has a key no property reads (`extra`); the innermost has `count: "x"`, which
-    /// does not convert, and so has its kid (`"y"`).
+    /// Every object but the innermost has a key no property reads (`extra`) and one declared
+    /// `serialize: false` (`hidden`); the innermost has `count: "x"`, which does not convert,
+    /// and so has its kid (`"y"`).
     static func chainText(depth: Int = depth) -> String {
         var text = ""
         for level in 0..<(depth - 3) {
-            text += #"{"name":"n\#(level)","count":\#(level),"extra":\#(level),"child":"#
+            text += #"{"name":"n\#(level)","count":\#(level),"extra":\#(level),"hidden":"h","child":"#
         }
         text += #"{"name":"leaf","count":"x","kids":[{"name":"kid","count":"y"}]}"#
         text += String(repeating: "}", count: depth - 3)
@@ -213,5 +214,83 @@ struct DeepModelTests {
             return counts
         }
         #expect(outcome == [levels + 1, levels / 2 + 1, 0, 0])
+    }
+
+    // MARK: - Output, equality, merging
+
+    /// The keys of each object down a chain of `child` members, sorted, one line per distinct
+    /// set with the number of levels that have it: `3× count,name`.
+    static func keysByLevel(_ value: JSONValue) -> [String] {
+        var lines: [(keys: String, count: Int)] = []
+        var current: JSONValue? = value
+        while case .object(let object)? = current {
+            let keys = Set(object.keys).sorted().joined(separator: ",")
+            if lines.last?.keys == keys { lines[lines.count - 1].count += 1 } else { lines.append((keys, 1)) }
+            current = object["child"]
+        }
+        return lines.map { "\($0.count)× \($0.keys)" }
+    }
+
+    /// Regression: `json(options:)` shaped each nested model inside its parent's shaping, 3.5 KiB
+    /// of stack per level in a debug build (670 bytes in release). It now keeps a stack of frames.
+    @Test func outputOptionsAtTheParserDepthLimit() {
+        let text = Self.chainText()
+        let outcome = Self.onSmallStack("json(options:) with every option at depth \(Self.depth)") { () -> [[String]] in
+            guard let model = try? DeepNode(json: text) else { return [["no model"]] }
+            let options: [JSONOutputOptions] = [[], .onlyDeclared, .includeNulls, .forOutput, [.onlyDeclared, .includeNulls, .forOutput]]
+            return options.map { Self.keysByLevel(model.json(options: $0)) }
+        }
+        let objects = Self.depth - 2
+        #expect(outcome == [
+            ["\(objects - 1)× child,count,extra,hidden,name", "1× count,kids,name"],
+            ["\(objects - 1)× child,count,hidden,name", "1× count,kids,name"],
+            ["\(objects - 1)× by_name,child,count,extra,hidden,kids,name", "1× by_name,child,count,hidden,kids,name"],
+            ["\(objects - 1)× child,count,extra,name", "1× count,kids,name"],
+            ["\(objects)× by_name,child,count,kids,name"],
+        ])
+    }
+
+    /// `==` and hashing compare the models' JSON, which is compared and hashed without
+    /// recursion; the JSON they build is freed without recursion too.
+    @Test func equalityAndHashingAtTheParserDepthLimit() {
+        let text = Self.chainText()
+        let outcome = Self.onSmallStack("== and hashing at depth \(Self.depth)") { () -> [Bool] in
+            guard let a = try? DeepNode(json: text), let b = try? DeepNode(json: text, mutable: true),
+                let c = try? DeepNode(json: Self.chainText().replacingOccurrences(of: #""leaf""#, with: #""other""#))
+            else { return [] }
+            return [a == b, a.hashValue == b.hashValue, a != c, Set([a, b, c]).count == 2]
+        }
+        #expect(outcome == [true, true, true, true])
+    }
+
+    /// Regression: merging recursed once per level of the patch (720 bytes of stack per level in
+    /// a debug build); it now keeps a stack of frames.
+    @Test func mergingAPatchAtTheParserDepthLimit() {
+        let text = Self.chainText()
+        let levels = Self.depth - 3
+        let patch = String(repeating: #"{"child":"#, count: levels) + #"{"name":"patched","count":null}"#
+            + String(repeating: "}", count: levels)
+        let outcome = Self.onSmallStack("merging(_:) and update(with:) at depth \(Self.depth)") { () -> [String] in
+            guard let model = try? DeepNode(json: text), let mutable = try? DeepNode(json: text, mutable: true),
+                let patchValue = try? JSONDocument(string: patch).root.value,
+                let merged = try? model.merging(patchValue)
+            else { return ["no model"] }
+            guard (try? mutable.update(with: patchValue)) != nil else { return ["no update"] }
+            return [merged, mutable].map { model in
+                var current: DeepNode = model
+                var count = 0
+                while let next: DeepNode = current.child {
+                    current = next
+                    count += 1
+                }
+                let kids: [DeepNode] = current.kids
+                let name: String = current.name
+                let number: Int = current.count
+                return "\(count) \(name) \(number) \(kids.count) \(Self.keysByLevel(model.json()).joined(separator: "; "))"
+            }
+        }
+        let objects = Self.depth - 2
+        let summary = "\(levels) patched 0 1 \(objects - 1)× child,count,extra,hidden,name; 1× kids,name"
+        #expect(outcome == [summary, summary])
     }
 }
