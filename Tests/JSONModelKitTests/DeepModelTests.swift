@@ -293,4 +293,76 @@ struct DeepModelTests {
         let summary = "\(levels) patched 0 1 \(objects - 1)× child,count,extra,hidden,name; 1× kids,name"
         #expect(outcome == [summary, summary])
     }
+
+    // MARK: - Codable
+
+    struct Envelope: Codable {
+        var node: DeepNode
+    }
+
+    /// `{"child": {"child": … {"name": "leaf"}}}`, `levels` objects deep.
+    static func childChain(levels: Int) -> String {
+        String(repeating: #"{"child":"#, count: levels - 1) + #"{"name":"leaf"}"# + String(repeating: "}", count: levels - 1)
+    }
+
+    /// Regression: `Codable` recursed once per level inside Foundation's coders, about 1.5 KiB of
+    /// stack per level in an optimized build (3.1 KiB in a debug one), so encoding or decoding a
+    /// model 511 levels deep overflowed a 512 KiB thread. `JSONValue` now counts the arrays and
+    /// objects it is inside on the thread and refuses more than `codingDepthLimit` with an error
+    /// that says so; up to the limit, values round-trip.
+    @Test func codableRefusesNestingBeyondItsLimitWithAnError() {
+        let limit = JSONValue.codingDepthLimit
+        let deepest = Self.childChain(levels: limit)
+        let tooDeep = Self.childChain(levels: limit + 1)
+        let outcome = Self.onSmallStack("Codable at depth \(limit) and refused beyond it") { () -> [String] in
+            var results: [String] = []
+            // Encoding: the deepest accepted round-trips, one more level is an error.
+            do {
+                let model = try DeepNode(json: deepest)
+                let data = try JSONEncoder().encode(Envelope(node: model))
+                let decoded = try JSONDecoder().decode(Envelope.self, from: data)
+                results.append(decoded.node == model ? "round trip" : "changed")
+            } catch {
+                results.append("\(error)")
+            }
+            do {
+                _ = try JSONEncoder().encode(try DeepNode(json: tooDeep))
+                results.append("encoded")
+            } catch EncodingError.invalidValue(_, let context) {
+                results.append(context.debugDescription.hasPrefix("JSON nested deeper than \(limit) arrays and objects") ? "encoding refused" : context.debugDescription)
+            } catch {
+                results.append("\(error)")
+            }
+            // Decoding: the parser's deepest document is refused, not a crash.
+            for text in [tooDeep, Self.chainText()] {
+                do {
+                    _ = try JSONDecoder().decode(DeepNode.self, from: Data(text.utf8))
+                    results.append("decoded")
+                } catch DecodingError.dataCorrupted(let context) {
+                    results.append(context.debugDescription.hasPrefix("JSON nested deeper than \(limit) arrays and objects") ? "decoding refused" : context.debugDescription)
+                } catch {
+                    results.append("\(error)")
+                }
+            }
+            do {
+                _ = try JSONEncoder().encode(try DeepNode(json: Self.chainText()))
+                results.append("encoded")
+            } catch is EncodingError {
+                results.append("encoding refused")
+            } catch {
+                results.append("\(error)")
+            }
+            return results
+        }
+        #expect(outcome == ["round trip", "encoding refused", "decoding refused", "decoding refused", "encoding refused"])
+    }
+
+    /// After a refused value the count of levels is back to zero: the next value encodes.
+    @Test func codableLevelsAreCountedPerThreadAndUnwound() throws {
+        let tooDeep = try DeepNode(json: Self.childChain(levels: JSONValue.codingDepthLimit + 1))
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(tooDeep) }
+        let deepest = try DeepNode(json: Self.childChain(levels: JSONValue.codingDepthLimit))
+        #expect(throws: Never.self) { try JSONEncoder().encode(deepest) }
+        #expect(ThreadState.current.codingDepth == 0)
+    }
 }

@@ -16,50 +16,54 @@ import Darwin
 /// those drops finds the loop running and only appends to its list. So the stack stays a few
 /// frames deep however long the chain, and everything is freed before the outermost call returns.
 ///
-/// Each thread has its own list (a `pthread` key), so nothing is shared and nothing is locked.
+/// Each thread has its own list (in its ``ThreadState``), so nothing is shared and nothing is locked.
 enum IterativeRelease {
-    /// What one thread has left to release.
-    final class Queue {
-        var objects: [AnyObject] = []
-        var isDraining = false
-    }
-
     /// Releases `objects` and whatever they hold without recursing through them.
     ///
     /// - Parameter objects: References the caller gives up (typically the last ones); emptied,
     ///   so that the caller's array holds none of them when it goes away (an array passed by
     ///   value would keep them until the caller's frame ends, after the loop has finished).
     static func release(_ objects: inout [AnyObject]) {
-        let queue = current
-        queue.objects.append(contentsOf: objects)
+        let state = ThreadState.current
+        state.releasing.append(contentsOf: objects)
         objects.removeAll()
-        if queue.isDraining { return }
-        queue.isDraining = true
+        if state.isReleasing { return }
+        state.isReleasing = true
         while true {
             // Dropping an object may run deinits that append to the list.
-            guard let object = queue.objects.popLast() else { break }
+            guard let object = state.releasing.popLast() else { break }
             _ = consume object
         }
-        queue.isDraining = false
+        state.isReleasing = false
     }
+}
 
-    /// This thread's queue, created on first use and freed when the thread exits.
-    private static var current: Queue {
+/// What the library keeps per thread, in a `pthread` key: nothing is shared, nothing locked.
+final class ThreadState {
+    /// What ``IterativeRelease`` has left to release on this thread.
+    var releasing: [AnyObject] = []
+    /// Whether ``IterativeRelease`` is releasing on this thread.
+    var isReleasing = false
+    /// How many arrays and objects deep `JSONValue`'s `Codable` conformance is on this thread.
+    var codingDepth = 0
+
+    /// This thread's state, created on first use and freed when the thread exits.
+    static var current: ThreadState {
         if let pointer = pthread_getspecific(key) {
-            return Unmanaged<Queue>.fromOpaque(pointer).takeUnretainedValue()
+            return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
         }
-        let queue = Queue()
-        pthread_setspecific(key, Unmanaged.passRetained(queue).toOpaque())
-        return queue
+        let state = ThreadState()
+        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+        return state
     }
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
-            Unmanaged<Queue>.fromOpaque(pointer).release()
+            Unmanaged<ThreadState>.fromOpaque(pointer).release()
             #else
-            if let pointer { Unmanaged<Queue>.fromOpaque(pointer).release() }
+            if let pointer { Unmanaged<ThreadState>.fromOpaque(pointer).release() }
             #endif
         }
         precondition(status == 0, "pthread_key_create failed: \(status)")
