@@ -21,6 +21,18 @@ final class DeepNode: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+/// A model whose non-optional properties have its own class: the default of each (an empty
+/// model) has defaults of its own, without end.
+final class SelfTypedNode: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.name(String.self)
+        p.next(SelfTypedNode.self)
+        p.left(SelfTypedNode.self)
+        p.right(SelfTypedNode.self)
+        p.more(SelfTypedNode.self)
+    }
+}
+
 @Suite("Deep models on a small stack", .timeLimit(.minutes(2)))
 struct DeepModelTests {
     /// The deepest nesting the parser accepts by default: the root and 511 objects inside it.
@@ -364,5 +376,117 @@ struct DeepModelTests {
         let deepest = try DeepNode(json: Self.childChain(levels: JSONValue.codingDepthLimit))
         #expect(throws: Never.self) { try JSONEncoder().encode(deepest) }
         #expect(ThreadState.current.codingDepth == 0)
+    }
+
+    // MARK: - Descriptions
+
+    /// Descriptions open a bounded number of levels; a limit above `deepestNesting` counts as it.
+    @Test func descriptionsAtTheParserDepthLimit() {
+        let text = Self.chainText()
+        let outcome = Self.onSmallStack("descriptions and dump at depth \(Self.depth)") { () -> [Int] in
+            guard let model = try? DeepNode(json: text) else { return [] }
+            var dumped = ""
+            dump(model, to: &dumped)
+            let unbounded = DescriptionLimits(maxLineLength: 1_000_000, maxLineNesting: 1_000, maxDepth: 1_000)
+            let line = model.description(limits: unbounded)
+            let full = model.fullDescription(limits: unbounded)
+            return [
+                dumped.components(separatedBy: "▿ child: DeepNode(").count - 1,
+                line.components(separatedBy: "child: DeepNode(").count - 1,
+                full.components(separatedBy: "child: DeepNode(").count - 1,
+                model.description.isEmpty || model.debugDescription.isEmpty || model.fullDescription.isEmpty ? 0 : 1,
+            ]
+        }
+        // dump opens every level (509 nested models under the root); the descriptions stop at
+        // `deepestNesting` (the one-line one then writes `DeepNode(…)`).
+        #expect(outcome == [Self.depth - 3, DescriptionLimits.deepestNesting + 1, DescriptionLimits.deepestNesting, 1])
+    }
+
+    // MARK: - Defaults that contain themselves
+
+    /// Runs `body` on a 512 KiB thread and returns its result with the wall-clock seconds it took.
+    static func timedOnSmallStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> (T, Double) {
+        onSmallStackThread { () -> (T, Double) in
+            let start = ContinuousClock.now
+            let value = body()
+            let elapsed = ContinuousClock.now - start
+            return (value, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
+    }
+
+    /// Regression: `dump` of a model with a non-optional property of its own class opened the
+    /// property's default (an empty model), whose mirror opened its default, without end: it
+    /// ran for about a minute making models, then overflowed the stack. A model property with
+    /// nothing in the JSON now shows in a mirror as one line marked `(default)`, not opened.
+    @Test func dumpOfSelfTypedDefaultsStops() {
+        let (text, seconds) = Self.timedOnSmallStack { () -> String in
+            guard let model = try? SelfTypedNode(json: #"{"name": "root", "next": {"name": "n1"}}"#) else { return "" }
+            var text = ""
+            dump(model, to: &text)
+            // A model's own line is its debugDescription, every property: cut to its name.
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.contains("▿") ? String(line.prefix { $0 != "(" }) : String(line)
+            }.joined(separator: "\n")
+        }
+        #expect(text == """
+            ▿ SelfTypedNode
+              - name: "root"
+              ▿ next: SelfTypedNode
+                - name: "n1"
+                - next: SelfTypedNode() (default)
+                - left: SelfTypedNode() (default)
+                - right: SelfTypedNode() (default)
+                - more: SelfTypedNode() (default)
+              - left: SelfTypedNode() (default)
+              - right: SelfTypedNode() (default)
+              - more: SelfTypedNode() (default)
+
+            """)
+        #expect(seconds < 1, "\(seconds) s")
+    }
+
+    /// The other descriptions do not make defaults of defaults either: `description` passes over
+    /// properties with nothing in the JSON, `fullDescription` opens a default but writes a
+    /// default inside it on one line, `debugDescription` stops at its nesting and line length.
+    /// Reads, validation and output make one default at a time, as asked.
+    @Test func descriptionsOfSelfTypedDefaultsStop() throws {
+        let (outcome, seconds) = Self.timedOnSmallStack { () -> [String] in
+            guard let empty = try? SelfTypedNode(json: "{}"),
+                let named = try? SelfTypedNode(json: #"{"left": {"right": {"name": "deep"}}}"#)
+            else { return [] }
+            let mirror = Mirror(reflecting: empty)
+            let next: SelfTypedNode = empty.next
+            let nextOfNext: SelfTypedNode = next.next
+            let name: String = nextOfNext.name
+            return [
+                empty.description, named.description, "\(empty.debugDescription.count <= 500)",
+                "\(mirror.children.count)", "[\(name)]", "\(Self.validationPaths(empty).count)",
+                empty.jsonString(options: .includeNulls), empty.fullDescription, named.fullDescription,
+            ]
+        }
+        #expect(outcome.prefix(7) == [
+            "SelfTypedNode()", #"SelfTypedNode(left: SelfTypedNode(right: SelfTypedNode(name: "deep")))"#, "true", "5", "[]", "0",
+            #"{"name":null,"next":null,"left":null,"right":null,"more":null}"#,
+        ])
+        let opened = """
+            SelfTypedNode(
+                name: "",
+                next: SelfTypedNode(),
+                left: SelfTypedNode(),
+                right: SelfTypedNode(),
+                more: SelfTypedNode()
+              )
+            """
+        #expect(outcome.count == 9 && outcome[7] == """
+            SelfTypedNode(
+              name: "",
+              next: \(opened),
+              left: \(opened),
+              right: \(opened),
+              more: \(opened)
+            )
+            """)
+        #expect(outcome.count == 9 && outcome[8].contains(#"name: "deep","#))
+        #expect(seconds < 1, "\(seconds) s")
     }
 }
