@@ -228,6 +228,78 @@ struct DeepModelTests {
         #expect(outcome == [levels + 1, levels / 2 + 1, 0, 0])
     }
 
+    // MARK: - Releasing values
+
+    /// How many arrays and objects deep `value` goes down its first elements and members.
+    static func levels(of value: JSONValue) -> Int {
+        var count = 0
+        var current = value
+        while true {
+            switch current {
+            case .array(let elements) where !elements.isEmpty: current = elements[0]
+            case .object(let object) where !object.isEmpty: current = object.members[0].value
+            case .array, .object: return count + 1
+            default: return count
+            }
+            count += 1
+        }
+    }
+
+    /// Regression: releasing a `JSONValue` freed its nested arrays and objects one inside the
+    /// other (Swift's `Array` storage), about 210 bytes of stack per level for arrays and 260
+    /// for objects in a debug build: 2,500 levels overflowed a 512 KiB thread, and 50,000 (a
+    /// document parsed with a raised `maxDepth`) an 8 MiB one. `JSONArray` and `JSONObject` now
+    /// keep their elements in storage whose `deinit` hands nested containers to a loop.
+    @Test func releasingDeepValuesDoesNotRecurse() {
+        let levels = 1_000_000
+        let parsedLevels = 50_000
+        let options = JSONParseOptions(maxDepth: parsedLevels + 1)
+        let arraysText = String(repeating: "[", count: parsedLevels) + String(repeating: "]", count: parsedLevels)
+        let objectsText = String(repeating: #"{"child":"#, count: parsedLevels) + "{}" + String(repeating: "}", count: parsedLevels)
+        let outcome = Self.onSmallStack("JSON values 1,000,000 levels deep built, copied and freed") { () -> [Int] in
+            var counts: [Int] = []
+            var arrays = JSONValue.null
+            var objects = JSONValue.null
+            var mixed = JSONValue.null
+            for level in 0..<levels {
+                arrays = .array([arrays])
+                objects = ["a": objects, "n": JSONValue(level)]
+                mixed = level.isMultiple(of: 2) ? .array([mixed, true]) : ["m": mixed]
+            }
+            counts += [Self.levels(of: arrays), Self.levels(of: objects), Self.levels(of: mixed)]
+            // A copy shares the storage: freeing the original frees nothing the copy holds.
+            let copy = arrays
+            arrays = .null
+            objects = .null
+            counts.append(Self.levels(of: copy))
+            // Changing a copy copies the levels on the way down only; the original keeps its value.
+            var changed = mixed
+            changed[JSONPath("m[1]")] = "changed"
+            counts.append(Self.levels(of: changed))
+            counts.append(changed[JSONPath("m[1]")] == "changed" && mixed[JSONPath("m[1]")] == true ? 1 : 0)
+            mixed = .null
+            counts.append(Self.levels(of: changed))
+            // Parsed with a raised limit, turned into a value, and read through a model.
+            if let document = try? JSONDocument(string: arraysText, options: options) {
+                counts.append(Self.levels(of: document.root.value))
+            }
+            if let document = try? JSONDocument(string: objectsText, options: options),
+                let model = try? DeepNode(json: document.root.value)
+            {
+                counts.append(Self.levels(of: model.json(options: .onlyDeclared)))
+                var current: DeepNode? = model
+                var count = 0
+                while let node = current {
+                    current = node.child
+                    count += 1
+                }
+                counts.append(count)
+            }
+            return counts
+        }
+        #expect(outcome == [levels, levels, levels, levels, levels, 1, levels, parsedLevels, parsedLevels + 1, parsedLevels + 1])
+    }
+
     // MARK: - Output, equality, merging
 
     /// The keys of each object down a chain of `child` members, sorted, one line per distinct

@@ -77,7 +77,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
         /// Tape positions of the element objects in a parsed document.
         case nodes(JSONDocument, [UInt32])
         /// The element objects as owned values.
-        case values([JSONValue])
+        case values(JSONArray)
     }
 
     let source: Source
@@ -173,7 +173,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
             }
         } else if case .value(.array(let elements)) = input {
             isSingleObject = false
-            var kept: [JSONValue] = []
+            var kept = JSONArray()
             for (index, var element) in elements.enumerated() {
                 if let embed {
                     guard let inner = element[embed] else {
@@ -187,7 +187,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
                     if leftOut || embed != nil { kept.append(element); indices.append(index) }
                 } else {
                     if !leftOut && embed == nil {
-                        kept = Array(elements[..<index])
+                        kept = JSONArray(elements[..<index])
                         indices = Array(0..<index)
                     }
                     leftOut = true
@@ -212,7 +212,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
     private static func single(_ input: JSONInput) -> Source {
         switch input {
         case .node(let node): return .nodes(node.document, [UInt32(node.index)])
-        case .value(let value): return .values([value])
+        case .value(let value): return .values(JSONArray(CollectionOfOne(value)))
         }
     }
 

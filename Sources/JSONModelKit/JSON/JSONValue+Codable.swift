@@ -109,7 +109,7 @@ extension JSONValue: Codable {
             return .object(object)
         }
         if var unkeyed = try? decoder.unkeyedContainer() {
-            var elements: [JSONValue] = []
+            var elements = JSONArray()
             if let count = unkeyed.count { elements.reserveCapacity(count) }
             while !unkeyed.isAtEnd {
                 elements.append(try unkeyed.decode(JSONValue.self))

@@ -95,7 +95,7 @@ private struct ShapeFrame {
         /// through and the index of its next path.
         case model(included: [PropertyMetadata], nested: [PropertyMetadata], property: Int, path: Int)
         /// An array of values of `element`, shaped into `elements` from `next` on.
-        case array(source: [JSONValue], element: PropertyType, next: Int)
+        case array(source: JSONArray, element: PropertyType, next: Int)
         /// An object of values of `value` (a dictionary property), shaped into `members` from
         /// `next` on, in order, duplicate keys too.
         case dictionary(source: JSONObject, value: PropertyType, next: Int)
@@ -118,7 +118,7 @@ private struct ShapeFrame {
     var pendingPath: JSONPath?
     var pendingKey = ""
     /// What an array or dictionary frame has shaped so far.
-    var elements: [JSONValue] = []
+    var elements = JSONArray()
     var members = JSONObject()
 
     /// A model's object with the keys options leave out already removed.

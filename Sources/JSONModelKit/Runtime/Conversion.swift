@@ -661,7 +661,7 @@ extension Array: PropertyValue where Element: PropertyValue {
     }
 
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
-        var elements: [JSONValue] = []
+        var elements = JSONArray()
         elements.reserveCapacity(count)
         for (index, element) in enumerated() {
             elements.append(element.jsonValue(replacing: existing?[index]) ?? .null)
