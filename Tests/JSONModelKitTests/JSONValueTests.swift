@@ -167,11 +167,6 @@ struct JSONValueTests {
                 a.jsonBytes().count == 2 * depth + 4,
                 a[JSONPath(Array(repeating: .index(0), count: depth))] == .null,
             ]
-            JSONValue.releaseIteratively(&a)
-            JSONValue.releaseIteratively(&b)
-            JSONValue.releaseIteratively(&c)
-            JSONValue.releaseIteratively(&objects1)
-            JSONValue.releaseIteratively(&objects2)
             return checks
         }
         #expect(results == Array(repeating: true, count: 8))
@@ -330,10 +325,9 @@ struct JSONValueTests {
             return true
         }
         let ok = onSmallStackThread { () -> Bool in
-            guard var value = try? JSONValue(any: box.any) else { return false }
+            guard let value = try? JSONValue(any: box.any) else { return false }
             box.back = value.anyValue
             let isRight = value.jsonBytes().count == 2 * depth + 1
-            JSONValue.releaseIteratively(&value)
             return isRight
         }
         let levels = onSmallStackThread(stackSize: bigStack) { () -> Int in

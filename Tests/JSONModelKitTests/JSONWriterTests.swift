@@ -202,8 +202,6 @@ struct JSONWriterTests {
                 && compactObjects.starts(with: Array(#"{"k":{"k":"#.utf8))
             let prettyLooksRight =
                 pretty.starts(with: Array("[\n  [\n    [".utf8)) && pretty.count == 1000 * 1000 * 2 + 1000 * 4 + 4
-            JSONValue.releaseIteratively(&arrays)
-            JSONValue.releaseIteratively(&objects)
             return (compact.count, compact == expectedCompact, prettyLooksRight && objectsLookRight)
         }
         #expect(result.0 == 2 * depth + 4)

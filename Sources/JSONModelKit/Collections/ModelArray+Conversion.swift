@@ -25,7 +25,7 @@ extension ModelArray: PropertyValue {
         if context.validating {
             for index in 0..<base.count {
                 let prefix = JSONPath(context.segments + base.suffix(of: index))
-                context.nestedDiagnostics += base.element(at: index).validationDiagnostics().map { $0.prefixed(by: prefix) }
+                context.nestedModels.append((base.element(at: index), prefix))
             }
         }
         return ModelArray(base: base)

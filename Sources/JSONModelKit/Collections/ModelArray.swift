@@ -85,7 +85,7 @@ public struct ModelArray<Element: JSONModel>: Sendable {
     ///
     /// - Complexity: O(*n*) in the size of the JSON.
     public func json() -> JSONValue {
-        var elements: [JSONValue] = []
+        var elements = JSONArray()
         elements.reserveCapacity(count)
         for slot in slots {
             elements.append(base.json(of: slot, embedPath: outputEmbedPath ?? nil))

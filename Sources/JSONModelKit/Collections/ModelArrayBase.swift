@@ -81,7 +81,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
         /// Tape positions of the element objects in a parsed document.
         case nodes(JSONDocument, [UInt32])
         /// The element objects as owned values.
-        case values([JSONValue])
+        case values(JSONArray)
     }
 
     let source: Source
@@ -177,7 +177,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
             }
         } else if case .value(.array(let elements)) = input {
             isSingleObject = false
-            var kept: [JSONValue] = []
+            var kept = JSONArray()
             for (index, var element) in elements.enumerated() {
                 if let embed {
                     guard let inner = element[embed] else {
@@ -191,7 +191,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
                     if leftOut || embed != nil { kept.append(element); indices.append(index) }
                 } else {
                     if !leftOut && embed == nil {
-                        kept = Array(elements[..<index])
+                        kept = JSONArray(elements[..<index])
                         indices = Array(0..<index)
                     }
                     leftOut = true
@@ -216,7 +216,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
     private static func single(_ input: JSONInput) -> Source {
         switch input {
         case .node(let node): return .nodes(node.document, [UInt32(node.index)])
-        case .value(let value): return .values([value])
+        case .value(let value): return .values(JSONArray(CollectionOfOne(value)))
         }
     }
 

@@ -148,7 +148,7 @@ extension ModelDictionary: PropertyValue, LazyModelCollection {
         if context.validating {
             for (index, key) in base.keys.enumerated() {
                 let prefix = JSONPath(context.segments + [.key(key)])
-                context.nestedDiagnostics += base.element(at: index).validationDiagnostics().map { $0.prefixed(by: prefix) }
+                context.nestedModels.append((base.element(at: index), prefix))
             }
         }
         return ModelDictionary(base: base)

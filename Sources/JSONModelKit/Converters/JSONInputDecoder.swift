@@ -240,7 +240,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     /// What comes after the current element.
     private enum Cursor {
         case nodes(JSONNode.Elements.Iterator)
-        case values([JSONValue])
+        case values(JSONArray)
     }
 
     init(input: JSONInput, codingPath: [any CodingKey]) {

@@ -335,7 +335,7 @@ final class PropertyConversion: Sendable {
             return write(value, type: inner, converter: converter, replacing: existing)
         case .array(let inner):
             guard let elements = value as? [Any] else { return .none }
-            var result: [JSONValue] = []
+            var result = JSONArray()
             for (index, element) in elements.enumerated() {
                 guard let json = write(element, type: inner, converter: converter, replacing: existing?[index]) else {
                     return .none

@@ -15,13 +15,15 @@ public struct DescriptionLimits: Sendable, Hashable {
     /// The longest `description` (and `debugDescription`), in characters; a longer one is cut and ends in `…)`.
     public var maxLineLength: Int
     /// How many models deep `description` shows nested models; deeper ones read `Address(…)`.
+    /// At most ``deepestNesting``; a larger value counts as that.
     public var maxLineNesting: Int
     /// The longest string `fullDescription` shows, in characters.
     public var maxFullStringLength: Int
     /// How many array elements or dictionary entries `fullDescription` shows; the rest are counted (`… 9,900 more`).
     public var maxItems: Int
     /// How many levels (models, arrays, dictionaries) `fullDescription` opens; deeper values are
-    /// summarized on one line (`Node(…)`, `[3 items]`).
+    /// summarized on one line (`Node(…)`, `[3 items]`). At most ``deepestNesting``; a larger value
+    /// counts as that.
     public var maxDepth: Int
 
     /// Creates limits; every argument defaults to the value of ``default``.
@@ -40,4 +42,19 @@ public struct DescriptionLimits: Sendable, Hashable {
     /// Strings of 80 characters, lines of 500, nested models 3 deep in one line;
     /// 1,000-character strings, 100 items and 12 levels in a full description.
     public static let `default` = DescriptionLimits()
+
+    /// The deepest ``maxDepth`` and ``maxLineNesting`` that apply: 32.
+    ///
+    /// Descriptions are written recursively, up to 3 KiB of stack per level in a debug build, so
+    /// the nesting they open is bounded whatever the limits say: 32 levels stay well inside a
+    /// 512 KiB thread.
+    public static let deepestNesting = 32
+
+    /// These limits with the nesting ones brought down to ``deepestNesting``.
+    var bounded: DescriptionLimits {
+        var limits = self
+        limits.maxDepth = min(maxDepth, Self.deepestNesting)
+        limits.maxLineNesting = min(maxLineNesting, Self.deepestNesting)
+        return limits
+    }
 }

@@ -19,9 +19,13 @@ struct DescriptionWriter {
     var ancestors: [ObjectIdentifier] = []
     /// One line: whether every property shows, or only those whose value differs from the default.
     var everyProperty = false
+    /// Full layout: whether the value being written is (inside) a model property's default, made
+    /// because the JSON has nothing for the property. A model's default can hold the model again
+    /// (`p.child(Node.self)`), so a default met inside a default is written on one line.
+    private var insideDefault = false
 
     init(limits: DescriptionLimits, everyProperty: Bool = false) {
-        self.limits = limits
+        self.limits = limits.bounded
         self.everyProperty = everyProperty
     }
 
@@ -64,8 +68,11 @@ struct DescriptionWriter {
         defer { ancestors.removeLast() }
         out.write(name + "(")
         var first = true
+        let source = everyProperty ? nil : Optional(model.currentSource)
         for property in model.metadata.properties {
             if out.isFull { break }
+            // A property with nothing in the JSON holds its default: left out without making it.
+            if let source, !model.hasJSON(for: property, in: source) { continue }
             let value = model.valueForDescription(at: property.ordinal)
             if !everyProperty && !model.differsFromDefault(value, of: property, nesting: ancestors.count) { continue }
             out.write(first ? property.name + ": " : ", " + property.name + ": ")
@@ -146,10 +153,14 @@ struct DescriptionWriter {
         }
         ancestors.append(identity)
         defer { ancestors.removeLast() }
-        var values = properties.map { (label: $0.name, value: model.valueForDescription(at: $0.ordinal) as Any) }
+        let source = model.currentSource
+        var values = properties.map { property in
+            (label: property.name, value: model.valueForDescription(at: property.ordinal) as Any,
+             isDefault: !model.hasJSON(for: property, in: source))
+        }
         // Back-references last (`order (inverse): ↻ Order` when written from the order down).
         let inverses = model.inverseReferencesForDescription()
-        values += inverses.map { (label: $0.name + " (inverse)", value: $0.model as Any) }
+        values += inverses.map { (label: $0.name + " (inverse)", value: $0.model as Any, isDefault: false) }
         if values.count == 1, inverses.isEmpty, isSimple(values[0].value) {
             out.write(name + "(" + values[0].label + ": ")
             writeFull(values[0].value, to: &out, indent: indent)
@@ -163,11 +174,27 @@ struct DescriptionWriter {
     private mutating func writeItems<Out: TextOutputStream>(
         _ items: [(label: String, value: Any)], hidden: Int, open: String, close: String, to out: inout Out, indent: Int
     ) {
+        writeItems(items.map { ($0.label, $0.value, false) }, hidden: hidden, open: open, close: close, to: &out, indent: indent)
+    }
+
+    /// ``writeItems(_:hidden:open:close:to:indent:)`` for a model's properties, each marked when
+    /// it holds its default: a model default inside a default is written on one line.
+    private mutating func writeItems<Out: TextOutputStream>(
+        _ items: [(label: String, value: Any, isDefault: Bool)], hidden: Int, open: String, close: String,
+        to out: inout Out, indent: Int
+    ) {
         out.write(open)
         for (index, item) in items.enumerated() {
             DescriptionText.newline(indent + 1, to: &out)
             out.write(item.label + ": ")
-            writeFull(item.value, to: &out, indent: indent + 1)
+            let outer = insideDefault
+            if item.isDefault, outer, case .model(let model) = DescribedShape(item.value) {
+                out.write(DescriptionWriter.defaultLine(model, limits: limits))
+            } else {
+                insideDefault = outer || item.isDefault
+                writeFull(item.value, to: &out, indent: indent + 1)
+                insideDefault = outer
+            }
             if index < items.count - 1 || hidden > 0 { out.write(",") }
         }
         if hidden > 0 {
@@ -176,6 +203,15 @@ struct DescriptionWriter {
         }
         DescriptionText.newline(indent, to: &out)
         out.write(close)
+    }
+
+    /// A model property's default on one line, as `description` writes it: only the properties
+    /// whose JSON (the default's) has something that differs from their own defaults.
+    static func defaultLine(_ model: JSONModel, limits: DescriptionLimits) -> String {
+        var writer = DescriptionWriter(limits: limits)
+        var text = CappedText(limit: limits.maxLineLength)
+        writer.writeLine(model: model, to: &text)
+        return text.result
     }
 
     /// Whether a value fits on its label's line in the full layout: not a model, not a non-empty collection.

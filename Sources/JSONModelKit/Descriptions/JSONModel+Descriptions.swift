@@ -256,14 +256,26 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
 
     /// Whether some property differs from its default; true past a nesting of 32 (a cycle guard).
     ///
-    /// A model over an empty object reads only defaults, so it answers at once. Models whose
-    /// non-optional model properties cycle (`Node.next: Node`) hold such a model at every level;
-    /// asking their properties went down to the guard, which took them all for values.
+    /// A model over an empty object reads only defaults, so it answers at once. Otherwise a
+    /// property with nothing in the JSON holds its default and is passed over without making its
+    /// value: a model's default may contain the model again (`Node.next: Node`), and making
+    /// defaults of defaults would go on for as long as the guard lets it, for each property.
     private func hasNonDefaultProperty(nesting: Int) -> Bool {
         if nesting > 32 { return true }
-        if currentSource.isEmptyObject { return false }
+        let source = currentSource
+        if source.isEmptyObject { return false }
         return metadata.properties.contains { property in
-            differsFromDefault(valueForDescription(at: property.ordinal), of: property, nesting: nesting)
+            hasJSON(for: property, in: source)
+                && differsFromDefault(valueForDescription(at: property.ordinal), of: property, nesting: nesting)
+        }
+    }
+
+    /// Whether the JSON has something for the property: a value other than `null` at one of its
+    /// paths. Without, the property reads as its default.
+    func hasJSON(for property: PropertyMetadata, in source: JSONInput) -> Bool {
+        property.paths.contains { path in
+            guard let found = source[path] else { return false }
+            return !found.isNull
         }
     }
 }
@@ -277,14 +289,22 @@ extension JSONModel: CustomReflectable {
     /// //   - firstName: "Ann"
     /// //   - age: 31
     /// //   - nickname: nil
+    /// //   - address: Address() (default)
     /// ```
     ///
-    /// Values are read the way descriptions read them: nothing is cached or recorded.
+    /// Values are read the way descriptions read them: nothing is cached or recorded. A model
+    /// property with nothing in the JSON holds a default model; it shows on one line, as
+    /// `description` writes it, followed by `(default)`, and is not opened: a model's default
+    /// may contain the model again (`p.child(Node.self)`), and `dump` would open defaults of
+    /// defaults without end.
     public var customMirror: Mirror {
+        let source = currentSource
         let children = metadata.properties.map { property -> Mirror.Child in
             let value: Any
             switch DescribedShape(valueForDescription(at: property.ordinal)) {
             case .absent: value = Optional<Any>.none as Any
+            case .model(let model) where !hasJSON(for: property, in: source):
+                value = DefaultModelSummary(text: DescriptionWriter.defaultLine(model, limits: .default) + " (default)")
             case .model(let model): value = model
             case .lazy(let lazy): value = lazy
             case .array(let array): value = array
@@ -295,4 +315,13 @@ extension JSONModel: CustomReflectable {
         }
         return Mirror(self, children: children, displayStyle: .class, ancestorRepresentation: .suppressed)
     }
+}
+
+/// A model property's default as a mirror shows it: one line and no children, so `dump` stops there.
+struct DefaultModelSummary: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    let text: String
+
+    var description: String { text }
+    var debugDescription: String { text }
+    var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

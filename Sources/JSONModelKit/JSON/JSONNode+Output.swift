@@ -14,7 +14,7 @@ extension JSONNode {
     public var value: JSONValue {
         /// A container being built; `key` is set between an object's key and its value.
         struct Frame {
-            var elements: [JSONValue] = []
+            var elements = JSONArray()
             var object: JSONObject? = nil
             var key: String? = nil
             let end: Int

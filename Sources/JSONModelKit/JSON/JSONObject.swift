@@ -35,7 +35,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public typealias Element = (key: String, value: JSONValue)
 
     /// The members in order, duplicates included.
-    public private(set) var members: [Element]
+    public private(set) var members: Members
 
     /// Key to position of its last member; built once the object has more
     /// than ``indexThreshold`` members.
@@ -49,7 +49,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Creates an empty object.
     public init() {
-        members = []
+        members = Members()
         index = nil
         hasDuplicateKeys = false
     }
@@ -62,12 +62,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// object.count     // 2
     /// ```
     ///
-    /// - Parameter members: The members, in order.
+    /// - Parameter elements: The members, in order.
     /// - Complexity: O(*n*) on average, where *n* is the number of members.
-    public init<S: Sequence>(_ members: S) where S.Element == (key: String, value: JSONValue) {
+    public init<S: Sequence>(_ elements: S) where S.Element == (key: String, value: JSONValue) {
         self.init()
-        self.members.reserveCapacity(members.underestimatedCount)
-        for member in members {
+        members.buffer.reserveCapacity(elements.underestimatedCount)
+        for member in elements {
             append(key: member.key, value: member.value)
         }
     }
@@ -76,7 +76,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// order written (and repeated keys, as ``append(key:value:)`` does).
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init()
-        members.reserveCapacity(elements.count)
+        members.buffer.reserveCapacity(elements.count)
         for (key, value) in elements {
             append(key: key, value: value)
         }
@@ -87,38 +87,38 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// - Parameter minimumCapacity: The number of members to reserve room for.
     public init(minimumCapacity: Int) {
         self.init()
-        members.reserveCapacity(minimumCapacity)
+        members.buffer.reserveCapacity(minimumCapacity)
     }
 
     /// The number of members, duplicates included.
-    public var count: Int { members.count }
+    public var count: Int { members.buffer.count }
 
     /// Whether the object has no members.
-    public var isEmpty: Bool { members.isEmpty }
+    public var isEmpty: Bool { members.buffer.isEmpty }
 
     /// The keys of the members in order, duplicates included.
     ///
     /// - Complexity: O(*n*), where *n* is the number of members.
-    public var keys: [String] { members.map(\.key) }
+    public var keys: [String] { members.buffer.map(\.key) }
 
     /// The values of the members in order, duplicates included.
     ///
     /// - Complexity: O(*n*), where *n* is the number of members.
-    public var values: [JSONValue] { members.map(\.value) }
+    public var values: [JSONValue] { members.buffer.map(\.value) }
 
     /// Returns an iterator over the members in order, duplicates included.
-    public func makeIterator() -> IndexingIterator<[Element]> {
+    public func makeIterator() -> Members.Iterator {
         members.makeIterator()
     }
 
     /// The number of members.
-    public var underestimatedCount: Int { members.count }
+    public var underestimatedCount: Int { members.buffer.count }
 
     /// Reserves room for `minimumCapacity` members.
     ///
     /// - Parameter minimumCapacity: The number of members to reserve room for.
     public mutating func reserveCapacity(_ minimumCapacity: Int) {
-        members.reserveCapacity(minimumCapacity)
+        members.buffer.reserveCapacity(minimumCapacity)
     }
 
     /// Whether a member with `key` exists.
@@ -135,12 +135,14 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     ///   O(*n*) for smaller ones.
     public func lastIndex(forKey key: String) -> Int? {
         if let index { return index[key] }
-        var i = members.count - 1
-        while i >= 0 {
-            if members[i].key == key { return i }
-            i -= 1
+        return members.buffer.withElements { elements in
+            var i = elements.count - 1
+            while i >= 0 {
+                if elements[i].key == key { return i }
+                i -= 1
+            }
+            return nil
         }
-        return nil
     }
 
     /// The value of the last member with `key`; setting replaces or removes.
@@ -160,7 +162,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     ///   are O(1) on average for large objects; removing is O(*n*).
     public subscript(key: String) -> JSONValue? {
         get {
-            lastIndex(forKey: key).map { members[$0].value }
+            lastIndex(forKey: key).map { members.buffer[$0].value }
         }
         set {
             if let newValue {
@@ -185,12 +187,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     @discardableResult
     public mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
         guard let position = lastIndex(forKey: key) else {
-            members.append((key: key, value: value))
+            members.buffer.append((key: key, value: value))
             noteAppended(key: key)
             return nil
         }
-        let old = members[position].value
-        members[position].value = value
+        let old = members.buffer[position].value
+        members.buffer[position].value = value
         if hasDuplicateKeys {
             removeEarlierDuplicates(of: key, before: position)
         }
@@ -207,14 +209,14 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSONValue? {
         guard let position = lastIndex(forKey: key) else { return nil }
-        let old = members[position].value
-        if !hasDuplicateKeys && position == members.count - 1 {
-            members.removeLast()
+        let old = members.buffer[position].value
+        if !hasDuplicateKeys && position == members.buffer.count - 1 {
+            members.buffer.removeLast()
             index?[key] = nil
-            if members.count <= JSONObject.indexThreshold { index = nil }
+            if members.buffer.count <= JSONObject.indexThreshold { index = nil }
             return old
         }
-        members.removeAll { $0.key == key }
+        members.buffer.removeAll { $0.key == key }
         rebuildIndex()
         return old
     }
@@ -229,7 +231,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     ///   - value: The value.
     /// - Complexity: Amortized O(1) on average.
     public mutating func append(key: String, value: JSONValue) {
-        members.append((key: key, value: value))
+        members.buffer.append((key: key, value: value))
         noteAppended(key: key)
     }
 
@@ -237,7 +239,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     ///
     /// - Parameter keepCapacity: Whether to keep the storage for reuse.
     public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
-        members.removeAll(keepingCapacity: keepCapacity)
+        members.buffer.removeAll(keepingCapacity: keepCapacity)
         index = nil
         hasDuplicateKeys = false
     }
@@ -245,15 +247,15 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Whether the member at `position` is the last one with its key, that is,
     /// the member a lookup of its key finds.
     func isEffectiveMember(at position: Int) -> Bool {
-        !hasDuplicateKeys || lastIndex(forKey: members[position].key) == position
+        !hasDuplicateKeys || lastIndex(forKey: members.buffer[position].key) == position
     }
 
     /// The number of distinct keys.
     var effectiveCount: Int {
-        if !hasDuplicateKeys { return members.count }
+        if !hasDuplicateKeys { return members.buffer.count }
         if let index { return index.count }
         var count = 0
-        for position in members.indices where isEffectiveMember(at: position) { count += 1 }
+        for position in members.buffer.indices where isEffectiveMember(at: position) { count += 1 }
         return count
     }
 
@@ -261,16 +263,16 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Updates the index and duplicate flag after a member was appended.
     private mutating func noteAppended(key: String) {
-        let position = members.count - 1
+        let position = members.buffer.count - 1
         if index != nil {
             if index![key] != nil { hasDuplicateKeys = true }
             index![key] = position
-        } else if members.count > JSONObject.indexThreshold {
+        } else if members.buffer.count > JSONObject.indexThreshold {
             rebuildIndex()
         } else if !hasDuplicateKeys {
             var i = 0
             while i < position {
-                if members[i].key == key {
+                if members.buffer[i].key == key {
                     hasDuplicateKeys = true
                     break
                 }
@@ -281,18 +283,18 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Recomputes the index (or drops it for small objects) and the duplicate flag.
     private mutating func rebuildIndex() {
-        if members.count > JSONObject.indexThreshold {
-            var newIndex = [String: Int](minimumCapacity: members.count)
-            for (position, member) in members.enumerated() {
+        if members.buffer.count > JSONObject.indexThreshold {
+            var newIndex = [String: Int](minimumCapacity: members.buffer.count)
+            for (position, member) in members.buffer.enumerated() {
                 newIndex[member.key] = position
             }
-            hasDuplicateKeys = newIndex.count != members.count
+            hasDuplicateKeys = newIndex.count != members.buffer.count
             index = newIndex
         } else {
             index = nil
             hasDuplicateKeys = false
-            outer: for i in members.indices {
-                for j in members.indices.suffix(from: i + 1) where members[j].key == members[i].key {
+            outer: for i in members.buffer.indices {
+                for j in members.buffer.indices.suffix(from: i + 1) where members.buffer[j].key == members.buffer[i].key {
                     hasDuplicateKeys = true
                     break outer
                 }
@@ -304,16 +306,16 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     private mutating func removeEarlierDuplicates(of key: String, before position: Int) {
         var write = 0
         var removed = false
-        for read in members.indices {
-            if read < position && members[read].key == key {
+        for read in members.buffer.indices {
+            if read < position && members.buffer[read].key == key {
                 removed = true
                 continue
             }
-            if write != read { members[write] = members[read] }
+            if write != read { members.buffer[write] = members.buffer[read] }
             write += 1
         }
         guard removed else { return }
-        members.removeLast(members.count - write)
+        members.buffer.removeLast(members.buffer.count - write)
         rebuildIndex()
     }
 
@@ -334,5 +336,63 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     ///   nesting level.
     public func hash(into hasher: inout Hasher) {
         JSONValue.object(self).hash(into: &hasher)
+    }
+}
+
+extension JSONObject {
+    /// The members of an object in order, duplicate keys included: a random-access collection
+    /// of `(key: String, value: JSONValue)` that shares the object's storage.
+    ///
+    /// ```swift
+    /// for (key, value) in object.members { print(key, value) }
+    /// object.members[0].key
+    /// ```
+    ///
+    /// Its storage frees nested values from a loop, not recursively (`ContainerBuffer.swift`).
+    public struct Members: RandomAccessCollection, Sendable {
+        public typealias Element = JSONObject.Element
+        public typealias Index = Int
+        public typealias Indices = Range<Int>
+
+        @usableFromInline
+        var buffer: ContainerBuffer<JSONObject.Element>
+
+        @inlinable
+        init() {
+            buffer = ContainerBuffer()
+        }
+
+        @inlinable public var startIndex: Int { 0 }
+        @inlinable public var endIndex: Int { buffer.endIndex }
+
+        /// The member at `position`, which must be in range.
+        @inlinable
+        public subscript(position: Int) -> JSONObject.Element { buffer[position] }
+
+        @inlinable
+        public func withContiguousStorageIfAvailable<R>(
+            _ body: (UnsafeBufferPointer<JSONObject.Element>) throws -> R
+        ) rethrows -> R? {
+            try buffer.withContiguousStorageIfAvailable(body)
+        }
+
+        /// Iterates over the members in order.
+        public struct Iterator: IteratorProtocol {
+            @usableFromInline
+            var base: ContainerIterator<JSONObject.Element>
+
+            @inlinable
+            init(_ base: ContainerIterator<JSONObject.Element>) {
+                self.base = base
+            }
+
+            @inlinable
+            public mutating func next() -> JSONObject.Element? { base.next() }
+        }
+
+        @inlinable
+        public func makeIterator() -> Iterator {
+            Iterator(buffer.makeIterator())
+        }
     }
 }

@@ -15,6 +15,18 @@ struct JSONValueCodingKey: CodingKey {
 }
 
 extension JSONValue: Codable {
+    /// The most arrays and objects, one inside another, that `Codable` decodes or encodes.
+    ///
+    /// A coder calls ``init(from:)`` and ``encode(to:)`` once per level, inside each other: with
+    /// Foundation's `JSONEncoder` and `JSONDecoder` that takes about 1.5 KiB of stack per level in
+    /// an optimized build and 2.7 KiB in a debug one, so the parser's default limit of 512 levels
+    /// would overflow a 512 KiB thread. Deeper values are refused with an `EncodingError` or
+    /// `DecodingError` that says so, leaving room for the caller's own levels; write them with
+    /// ``jsonBytes(options:)`` and read them with ``JSONDocument``, which have no such limit.
+    /// The count is per thread and covers every `JSONValue` being coded on it (a model's
+    /// `Codable` conformance codes its JSON as a `JSONValue`).
+    public static let codingDepthLimit = 64
+
     /// Decodes any JSON-shaped value from a decoder.
     ///
     /// Tries, in order: `nil`, `Bool`, `Int64`, `UInt64`, `Double`, `String`,
@@ -28,60 +40,20 @@ extension JSONValue: Codable {
     /// let value = try JSONDecoder().decode(JSONValue.self, from: data)
     /// ```
     ///
-    /// Nesting is decoded the way the decoder drives it, one call per level,
-    /// so the depth limit is the decoder's own.
+    /// Nesting is decoded the way the decoder drives it, one call per level, so at most
+    /// ``codingDepthLimit`` arrays and objects deep.
     ///
     /// - Parameter decoder: The decoder to read from.
-    /// - Throws: `DecodingError.typeMismatch` if the value is none of the above.
+    /// - Throws: `DecodingError.typeMismatch` if the value is none of the above,
+    ///   `DecodingError.dataCorrupted` if it is nested deeper than ``codingDepthLimit``.
     public init(from decoder: any Decoder) throws {
-        if let single = try? decoder.singleValueContainer() {
-            if single.decodeNil() {
-                self = .null
-                return
-            }
-            if let value = try? single.decode(Bool.self) {
-                self = .bool(value)
-                return
-            }
-            if let value = try? single.decode(Int64.self) {
-                self = .number(JSONNumber(value))
-                return
-            }
-            if let value = try? single.decode(UInt64.self) {
-                self = .number(JSONNumber(value))
-                return
-            }
-            if let value = try? single.decode(Double.self), let number = JSONNumber(value) {
-                self = .number(number)
-                return
-            }
-            if let value = try? single.decode(String.self) {
-                self = .string(value)
-                return
-            }
+        // Scalars and containers are read in functions of their own, so that the frame of this
+        // initializer, on the stack once per level, stays small.
+        if let scalar = Self.decodeScalar(decoder) {
+            self = scalar
+        } else {
+            self = try Self.decodeContainer(decoder)
         }
-        if let keyed = try? decoder.container(keyedBy: JSONValueCodingKey.self) {
-            var object = JSONObject(minimumCapacity: keyed.allKeys.count)
-            for key in keyed.allKeys {
-                object.append(key: key.stringValue, value: try keyed.decode(JSONValue.self, forKey: key))
-            }
-            self = .object(object)
-            return
-        }
-        if var unkeyed = try? decoder.unkeyedContainer() {
-            var elements: [JSONValue] = []
-            if let count = unkeyed.count { elements.reserveCapacity(count) }
-            while !unkeyed.isAtEnd {
-                elements.append(try unkeyed.decode(JSONValue.self))
-            }
-            self = .array(elements)
-            return
-        }
-        throw DecodingError.typeMismatch(
-            JSONValue.self,
-            DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: "The value is not null, a Bool, a number, a String, an array or an object."))
     }
 
     /// Encodes the value into an encoder.
@@ -92,17 +64,76 @@ extension JSONValue: Codable {
     /// members are encoded in order, each key once with its last value.
     ///
     /// - Parameter encoder: The encoder to write to.
-    /// - Throws: Whatever the encoder throws.
+    /// - Throws: Whatever the encoder throws; `EncodingError.invalidValue` for a value nested
+    ///   deeper than ``codingDepthLimit`` arrays and objects.
     public func encode(to encoder: any Encoder) throws {
         switch self {
+        case .array, .object: try encodeContainer(to: encoder)
+        default: try encodeScalar(to: encoder)
+        }
+    }
+
+    private static var tooDeep: String {
+        "JSON nested deeper than \(codingDepthLimit) arrays and objects: Codable recurses once per level, "
+            + "so deeper values are refused to keep the stack safe; use jsonBytes() and JSONDocument for them"
+    }
+
+    // MARK: Reading
+
+    @inline(never)
+    private static func decodeScalar(_ decoder: any Decoder) -> JSONValue? {
+        guard let single = try? decoder.singleValueContainer() else { return nil }
+        if single.decodeNil() { return .null }
+        if let value = try? single.decode(Bool.self) { return .bool(value) }
+        if let value = try? single.decode(Int64.self) { return .number(JSONNumber(value)) }
+        if let value = try? single.decode(UInt64.self) { return .number(JSONNumber(value)) }
+        if let value = try? single.decode(Double.self), let number = JSONNumber(value) { return .number(number) }
+        if let value = try? single.decode(String.self) { return .string(value) }
+        return nil
+    }
+
+    /// Reads an object or an array one level deeper on this thread, or throws when that is too deep.
+    @inline(never)
+    private static func decodeContainer(_ decoder: any Decoder) throws -> JSONValue {
+        let state = ThreadState.current
+        guard state.codingDepth < codingDepthLimit else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: tooDeep))
+        }
+        state.codingDepth += 1
+        defer { state.codingDepth -= 1 }
+        if let keyed = try? decoder.container(keyedBy: JSONValueCodingKey.self) {
+            var object = JSONObject(minimumCapacity: keyed.allKeys.count)
+            for key in keyed.allKeys {
+                object.append(key: key.stringValue, value: try keyed.decode(JSONValue.self, forKey: key))
+            }
+            return .object(object)
+        }
+        if var unkeyed = try? decoder.unkeyedContainer() {
+            var elements = JSONArray()
+            if let count = unkeyed.count { elements.reserveCapacity(count) }
+            while !unkeyed.isAtEnd {
+                elements.append(try unkeyed.decode(JSONValue.self))
+            }
+            return .array(elements)
+        }
+        throw DecodingError.typeMismatch(
+            JSONValue.self,
+            DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription: "The value is not null, a Bool, a number, a String, an array or an object."))
+    }
+
+    // MARK: Writing
+
+    @inline(never)
+    private func encodeScalar(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        switch self {
         case .null:
-            var single = encoder.singleValueContainer()
             try single.encodeNil()
         case .bool(let value):
-            var single = encoder.singleValueContainer()
             try single.encode(value)
         case .number(let number):
-            var single = encoder.singleValueContainer()
             if let value = number.int64Value {
                 try single.encode(value)
             } else if let value = number.uint64Value {
@@ -111,8 +142,23 @@ extension JSONValue: Codable {
                 try single.encode(number.doubleValue)
             }
         case .string(let value):
-            var single = encoder.singleValueContainer()
             try single.encode(value)
+        case .array, .object:
+            preconditionFailure("containers are encoded by encode(to:)")
+        }
+    }
+
+    /// Writes an object or an array one level deeper on this thread, or throws when that is too deep.
+    @inline(never)
+    private func encodeContainer(to encoder: any Encoder) throws {
+        let state = ThreadState.current
+        guard state.codingDepth < Self.codingDepthLimit else {
+            throw EncodingError.invalidValue(
+                self, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: Self.tooDeep))
+        }
+        state.codingDepth += 1
+        defer { state.codingDepth -= 1 }
+        switch self {
         case .array(let elements):
             var unkeyed = encoder.unkeyedContainer()
             for element in elements {
@@ -124,6 +170,8 @@ extension JSONValue: Codable {
                 let member = object.members[position]
                 try keyed.encode(member.value, forKey: JSONValueCodingKey(stringValue: member.key))
             }
+        default:
+            try encodeScalar(to: encoder)
         }
     }
 }

@@ -63,7 +63,7 @@ extension JSONValue {
             var elements: [Any] = []
             var members: [(key: String, value: Any)] = []
             var next = 0
-            var builtArray: [JSONValue] = []
+            var builtArray = JSONArray()
             var builtObject = JSONObject()
         }
         var stack: [Frame] = []
@@ -250,7 +250,7 @@ extension JSONValue {
         /// A container being converted, updated in place on the stack so that
         /// the collections being built stay uniquely referenced.
         struct Frame {
-            var elements: [JSONValue]?
+            var elements: JSONArray?
             var object: JSONObject?
             var next = 0
             var builtArray: [Any] = []

@@ -16,14 +16,13 @@
 /// (`1 == 1.0 == 1e0`, but `9007199254740993 != 9007199254740992`), objects by
 /// their effective members regardless of order. Hashing agrees.
 ///
-/// Building from foreign values, comparing, hashing and writing use explicit
-/// stacks, never recursion per nesting level, so values nested hundreds of
-/// thousands of levels deep are handled on a small stack. The one exception is
-/// out of this type's hands: when the last reference to a deeply nested value
-/// goes away, Swift releases the nested arrays and objects recursively, which
-/// can overflow the stack for extremely deep values (tens of thousands of
-/// levels on a secondary thread). Values from ``JSONDocument`` are limited by
-/// ``JSONParseOptions/maxDepth`` and are not affected.
+/// Building from foreign values, comparing, hashing, writing and releasing use
+/// explicit stacks, never recursion per nesting level, so values nested hundreds
+/// of thousands of levels deep are handled on a small stack. Releasing is the
+/// work of the storage of ``JSONArray`` and ``JSONObject``: when the last
+/// reference to a nested value goes away, its arrays and objects are freed from
+/// a loop, not one inside the other. (`Codable` is the exception: coders recurse,
+/// so it stops at ``codingDepthLimit``.)
 public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
@@ -34,7 +33,7 @@ public enum JSONValue: Sendable, Hashable {
     /// A string.
     case string(String)
     /// An array.
-    case array([JSONValue])
+    case array(JSONArray)
     /// An object, ordered, duplicate keys kept.
     case object(JSONObject)
 }
@@ -76,7 +75,16 @@ extension JSONValue: ExpressibleByStringLiteral {
 
 extension JSONValue: ExpressibleByArrayLiteral {
     /// Creates an array.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(JSONArray(elements)) }
+}
+
+extension JSONValue {
+    /// An array of the elements of a Swift array: `.array(elements)` as before ``JSONArray``.
+    ///
+    /// - Complexity: O(*n*): the elements are copied into the array's own storage.
+    public static func array(_ elements: [JSONValue]) -> JSONValue {
+        .array(JSONArray(elements))
+    }
 }
 
 extension JSONValue: ExpressibleByDictionaryLiteral {
@@ -151,9 +159,12 @@ extension JSONValue {
     /// The number as the nearest `Double`, if the value is a number.
     public var doubleValue: Double? { numberValue?.doubleValue }
 
-    /// The elements, if the value is an array.
+    /// The elements, if the value is an array, as a Swift array.
+    ///
+    /// - Complexity: O(*n*): the elements are copied out of the ``JSONArray`` (nested arrays and
+    ///   objects are shared, not copied). Match `case .array(let elements)` to use them in place.
     public var arrayValue: [JSONValue]? {
-        if case .array(let value) = self { return value }
+        if case .array(let value) = self { return value.elements }
         return nil
     }
 
@@ -356,7 +367,7 @@ extension JSONValue {
             guard index >= 0 else { return }
             guard case .array(var array) = self else {
                 guard newValue != nil else { return }
-                var array: [JSONValue] = Array(repeating: .null, count: index)
+                var array = JSONArray(repeating: .null, count: index)
                 var child = JSONValue.null
                 child.setValue(newValue, at: rest)
                 array.append(child)
@@ -397,34 +408,61 @@ extension JSONValue {
     /// - Complexity: O(*n*) on average, where *n* is the number of nested
     ///   values. Uses an explicit stack, not recursion.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        // Pairs of arrays or objects still to compare element by element; scalars are compared
+        // as they are met, without going through the list.
         var pending: [(JSONValue, JSONValue)] = []
-        var left = lhs
-        var right = rhs
-        while true {
+        guard shallowEqual(lhs, rhs, deferring: &pending) else { return false }
+        while let (left, right) = pending.popLast() {
             switch (left, right) {
-            case (.null, .null):
-                break
-            case (.bool(let a), .bool(let b)):
-                if a != b { return false }
-            case (.number(let a), .number(let b)):
-                if a != b { return false }
-            case (.string(let a), .string(let b)):
-                if a != b { return false }
             case (.array(let a), .array(let b)):
-                if a.count != b.count { return false }
-                for (x, y) in zip(a, b) { pending.append((x, y)) }
-            case (.object(let a), .object(let b)):
-                if a.effectiveCount != b.effectiveCount { return false }
-                for position in a.members.indices where a.isEffectiveMember(at: position) {
-                    let member = a.members[position]
-                    guard let other = b[member.key] else { return false }
-                    pending.append((member.value, other))
+                let equal = a.buffer.withElements { x in
+                    b.buffer.withElements { y in
+                        for index in x.indices where !shallowEqual(x[index], y[index], deferring: &pending) { return false }
+                        return true
+                    }
                 }
+                if !equal { return false }
+            case (.object(let a), .object(let b)):
+                let equal = a.members.buffer.withElements { members in
+                    for position in members.indices where a.isEffectiveMember(at: position) {
+                        let member = members[position]
+                        guard let other = b[member.key], shallowEqual(member.value, other, deferring: &pending) else {
+                            return false
+                        }
+                    }
+                    return true
+                }
+                if !equal { return false }
             default:
                 return false
             }
-            guard let next = pending.popLast() else { return true }
-            (left, right) = next
+        }
+        return true
+    }
+
+    /// Compares two values without their nested values: scalars fully; arrays and objects by
+    /// kind and size, putting non-empty ones on `pending` to compare their elements.
+    @inline(__always)
+    private static func shallowEqual(_ lhs: JSONValue, _ rhs: JSONValue, deferring pending: inout [(JSONValue, JSONValue)]) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null):
+            return true
+        case (.bool(let a), .bool(let b)):
+            return a == b
+        case (.number(let a), .number(let b)):
+            return a == b
+        case (.string(let a), .string(let b)):
+            return a == b
+        case (.array(let a), .array(let b)):
+            guard a.count == b.count else { return false }
+            if !a.isEmpty { pending.append((lhs, rhs)) }
+            return true
+        case (.object(let a), .object(let b)):
+            guard a.effectiveCount == b.effectiveCount else { return false }
+            if !a.isEmpty { pending.append((lhs, rhs)) }
+            return true
+        default:
+            return false
         }
     }
 
@@ -445,7 +483,7 @@ extension JSONValue {
     /// result independent of member order.
     private func structuralDigest() -> Int {
         enum Frame {
-            case array([JSONValue], next: Int, hasher: Hasher)
+            case array(JSONArray, next: Int, hasher: Hasher)
             case object(JSONObject, next: Int, sum: Int, pendingKey: String)
         }
         func scalarDigest(_ value: JSONValue) -> Int? {
@@ -530,31 +568,4 @@ extension JSONValue: CustomStringConvertible {
     /// value.description   // {"a":[1,true,null]}
     /// ```
     public var description: String { jsonString() }
-}
-
-// MARK: - Iterative teardown
-
-extension JSONValue {
-    /// Releases a value level by level with an explicit stack, leaving `null`.
-    ///
-    /// Swift releases nested arrays and objects recursively when their last
-    /// reference goes away, one chain of stack frames per nesting level.
-    /// This takes the value apart from the top instead, keeping every child
-    /// alive on a heap stack while its parent is freed, so no level is ever
-    /// released while it still owns a nested child. It only helps when
-    /// `value` holds the last reference to the tree.
-    static func releaseIteratively(_ value: inout JSONValue) {
-        var stack: [JSONValue] = [value]
-        value = .null
-        while let top = stack.popLast() {
-            switch top {
-            case .array(let elements):
-                stack.append(contentsOf: elements)
-            case .object(let object):
-                for member in object.members { stack.append(member.value) }
-            default:
-                break
-            }
-        }
-    }
 }

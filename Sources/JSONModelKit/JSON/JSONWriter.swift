@@ -333,14 +333,20 @@ extension JSONValue {
 
     /// Sends this value to a writer as events, using an explicit stack.
     func write(to writer: inout JSONWriter) {
-        /// An open container; advanced in place on the stack.
+        /// An open container, read through pointers into its storage: `self` holds every nested
+        /// container, and storage that is shared is never changed, so they stay valid. Nothing
+        /// in a frame is reference counted, so taking it off the stack and back costs a copy of
+        /// its bytes (a frame holding the containers was copied with their retains, per element).
         struct Frame {
-            var elements: [JSONValue] = []
-            var members: [JSONObject.Element] = []
-            var order: [Int]? = nil
+            var elements: UnsafeMutablePointer<JSONValue>? = nil
+            var members: UnsafeMutablePointer<JSONObject.Element>? = nil
+            var count = 0
+            /// The index in `orders` of the sorted member positions, or -1 for member order.
+            var order = -1
             var isObject: Bool
             var next = 0
         }
+        var orders: [[Int]] = []
         let sortsKeys = writer.options.contains(.sortedKeys)
         var stack: [Frame] = []
         var current = self
@@ -356,43 +362,44 @@ extension JSONValue {
                 writer.writeString(s)
             case .array(let elements):
                 writer.beginArray()
-                stack.append(Frame(elements: elements, isObject: false))
+                stack.append(Frame(elements: elements.buffer.elementsAddress, count: elements.count, isObject: false))
             case .object(let object):
                 writer.beginObject()
                 let members = object.members
-                var order: [Int]? = nil
+                var order = -1
                 if sortsKeys && members.count > 1 {
                     // Array.sort is not stable; break ties by position.
-                    order = members.indices.sorted { a, b in
+                    order = orders.count
+                    orders.append(members.indices.sorted { a, b in
                         if members[a].key == members[b].key { return a < b }
                         return JSONWriter.keyPrecedes(members[a].key, members[b].key)
-                    }
+                    })
                 }
-                stack.append(Frame(members: members, order: order, isObject: true))
+                stack.append(Frame(members: members.buffer.elementsAddress, count: members.count, order: order, isObject: true))
             }
-            // Find the next value to write, closing finished containers.
+            // Find the next value to write, closing finished containers. The frame on top is
+            // taken off while it is read (accessed in place in the array, it was copied whole).
             while true {
-                let top = stack.count - 1
-                guard top >= 0 else { return }
-                let next = stack[top].next
-                if stack[top].isObject {
-                    if next < stack[top].members.count {
-                        let member = stack[top].members[stack[top].order?[next] ?? next]
+                guard var frame = stack.popLast() else { return }
+                let next = frame.next
+                if next < frame.count {
+                    frame.next = next + 1
+                    if frame.isObject {
+                        let member = frame.members.unsafelyUnwrapped[frame.order < 0 ? next : orders[frame.order][next]]
                         writer.writeKey(member.key)
                         current = member.value
-                        stack[top].next = next + 1
-                        break
+                    } else {
+                        current = frame.elements.unsafelyUnwrapped[next]
                     }
+                    stack.append(frame)
+                    break
+                }
+                if frame.isObject {
                     writer.endObject()
+                    if frame.order >= 0 { orders.removeLast() }
                 } else {
-                    if next < stack[top].elements.count {
-                        current = stack[top].elements[next]
-                        stack[top].next = next + 1
-                        break
-                    }
                     writer.endArray()
                 }
-                stack.removeLast()
             }
         }
     }

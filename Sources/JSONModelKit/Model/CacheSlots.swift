@@ -59,6 +59,18 @@ struct CacheSlots: @unchecked Sendable {
         base.deallocate()
     }
 
+    /// Frees the slots like ``destroy()`` but hands each entry's reference to `held` instead of
+    /// releasing it; called once, by the model's `deinit`.
+    func destroy(handingEntriesTo held: inout [AnyObject]) {
+        var index = 0
+        while index < count {
+            let bits = base[index].load(ordering: .acquiring)
+            if bits != Self.empty { held.append(Self.unmanaged(bits).takeRetainedValue()) }
+            index += 1
+        }
+        base.deallocate()
+    }
+
     @inline(__always)
     private static func unmanaged(_ bits: UInt) -> Unmanaged<CacheEntry> {
         Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~slowTag).unsafelyUnwrapped)

@@ -151,13 +151,9 @@ extension JSONValue {
     func sharesStorage(with other: JSONValue) -> Bool {
         switch (self, other) {
         case (.array(let a), .array(let b)):
-            return a.count == b.count
-                && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
+            return a.buffer.storage === b.buffer.storage
         case (.object(let a), .object(let b)):
-            return a.members.count == b.members.count
-                && a.members.withUnsafeBufferPointer { x in
-                    b.members.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress }
-                }
+            return a.members.buffer.storage === b.members.buffer.storage
         default:
             return false
         }

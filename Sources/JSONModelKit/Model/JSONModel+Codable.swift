@@ -6,6 +6,10 @@
 extension JSONModel: Codable {
     /// Encodes the model's current JSON object.
     ///
+    /// Its JSON goes through ``JSONValue``'s `Codable` conformance, so at most
+    /// ``JSONValue/codingDepthLimit`` arrays and objects deep; deeper JSON is an `EncodingError`
+    /// (decoding likewise throws a `DecodingError`). ``jsonBytes(options:pretty:)`` has no limit.
+    ///
     /// ```swift
     /// struct Envelope: Codable { var user: User }
     /// let data = try JSONEncoder().encode(Envelope(user: user))

@@ -85,17 +85,47 @@ extension JSONModel {
     }
 
     /// JSON Merge Patch: objects merge member by member, `null` removes, anything else replaces.
+    ///
+    /// Nested objects are merged from a stack of frames rather than by recursion, so a patch as
+    /// deep as any JSON is merged on a small stack.
     static func merge(_ patch: JSONValue, into target: JSONValue) -> JSONValue {
         guard case .object(let patchObject) = patch else { return patch }
-        var result: JSONObject
-        if case .object(let targetObject) = target { result = targetObject } else { result = JSONObject() }
-        for member in patchObject {
-            if member.value.isNull {
-                _ = result.removeValue(forKey: member.key)
+        /// An object of the patch being merged into `result`, from member `next` on.
+        struct Frame {
+            let patch: JSONObject
+            var next = 0
+            var result: JSONObject
+            /// The key of the nested object being merged, where its result goes.
+            var pendingKey = ""
+        }
+        var stack = [Frame(patch: patchObject, result: target.objectValue ?? JSONObject())]
+        var finished: JSONObject?
+        while var frame = stack.popLast() {
+            if let merged = finished {
+                frame.result[frame.pendingKey] = .object(merged)
+                finished = nil
+            }
+            var nested: Frame?
+            while nested == nil && frame.next < frame.patch.members.count {
+                let member = frame.patch.members[frame.next]
+                frame.next += 1
+                switch member.value {
+                case .null:
+                    _ = frame.result.removeValue(forKey: member.key)
+                case .object(let nestedPatch):
+                    frame.pendingKey = member.key
+                    nested = Frame(patch: nestedPatch, result: frame.result[member.key]?.objectValue ?? JSONObject())
+                default:
+                    frame.result[member.key] = member.value
+                }
+            }
+            if let nested {
+                stack.append(frame)
+                stack.append(nested)
             } else {
-                result[member.key] = merge(member.value, into: result[member.key] ?? .null)
+                finished = frame.result
             }
         }
-        return .object(result)
+        return .object(finished ?? JSONObject())
     }
 }

@@ -58,7 +58,71 @@ extension JSONModel {
     }
 
     /// Applies output options to an object of the model described by `metadata`.
+    ///
+    /// Nested models (and the arrays and dictionaries that hold them) are shaped from a stack of
+    /// frames rather than by recursion, so a model that contains itself is shaped at any depth
+    /// its JSON has on a small stack. Each frame does what the recursive version did, in the
+    /// same order: a model's object is selected and cleaned first, its nested values are shaped
+    /// one at a time, each read from the object as it is by then, and `null`s are added last.
     static func shape(_ object: JSONValue, metadata: ModelMetadata, options: JSONOutputOptions) -> JSONValue {
+        var stack = [ShapeFrame(model: object, metadata: metadata, options: options)]
+        var finished: JSONValue?
+        while var frame = stack.popLast() {
+            if let value = finished {
+                frame.accept(value)
+                finished = nil
+            }
+            switch frame.next(options: options) {
+            case .done(let value):
+                finished = value
+            case .nested(let value, let type, let schema):
+                stack.append(frame)
+                switch ShapeFrame.start(value, type: type, schema: schema, options: options) {
+                case .done(let value): finished = value
+                case .frame(let nested): stack.append(nested)
+                }
+            }
+        }
+        return finished ?? object
+    }
+}
+
+/// A value being shaped by ``JSONModel/shape(_:metadata:options:)``, waiting for the nested values
+/// it holds.
+private struct ShapeFrame {
+    enum Kind {
+        /// A model's object (in `result`): its properties that hold models, the one being worked
+        /// through and the index of its next path.
+        case model(included: [PropertyMetadata], nested: [PropertyMetadata], property: Int, path: Int)
+        /// An array of values of `element`, shaped into `elements` from `next` on.
+        case array(source: JSONArray, element: PropertyType, next: Int)
+        /// An object of values of `value` (a dictionary property), shaped into `members` from
+        /// `next` on, in order, duplicate keys too.
+        case dictionary(source: JSONObject, value: PropertyType, next: Int)
+    }
+
+    enum Step {
+        case done(JSONValue)
+        case nested(JSONValue, PropertyType, SchemaModelReference?)
+    }
+
+    enum Start {
+        case done(JSONValue)
+        case frame(ShapeFrame)
+    }
+
+    var result: JSONValue
+    var kind: Kind
+    let schema: SchemaModelReference?
+    /// Where the nested value being shaped goes: a path in a model's object, or a dictionary key.
+    var pendingPath: JSONPath?
+    var pendingKey = ""
+    /// What an array or dictionary frame has shaped so far.
+    var elements = JSONArray()
+    var members = JSONObject()
+
+    /// A model's object with the keys options leave out already removed.
+    init(model object: JSONValue, metadata: ModelMetadata, options: JSONOutputOptions) {
         var result: JSONValue
         if options.contains(.onlyDeclared) {
             result = .object(JSONObject())
@@ -76,46 +140,94 @@ extension JSONModel {
                 for path in property.paths { result[path] = nil }
             }
         }
-        if metadata.hasModelProperties {
-            for property in included where property.type.containsModel && !property.options.group {
-                for path in property.paths {
-                    if let value = result[path], !value.isNull {
-                        result[path] = shapeNested(value, type: property.type, schema: property.schemaModel, options: options)
-                    }
-                }
-            }
-        }
-        if options.contains(.includeNulls) {
-            for property in included where !property.options.group && !property.paths.contains(where: { result[$0] != nil }) {
-                result[property.paths[0]] = .null
-            }
-        }
-        return result
+        let nested = metadata.hasModelProperties ? included.filter { $0.type.containsModel && !$0.options.group } : []
+        self.result = result
+        self.kind = .model(included: included, nested: nested, property: 0, path: 0)
+        self.schema = nil
     }
 
-    private static func shapeNested(
+    init(result: JSONValue, kind: Kind, schema: SchemaModelReference?) {
+        self.result = result
+        self.kind = kind
+        self.schema = schema
+    }
+
+    /// Starts shaping `value` as a value of `type`: a frame for a model or a collection of them,
+    /// the value itself for anything else.
+    static func start(
         _ value: JSONValue, type: PropertyType, schema: SchemaModelReference?, options: JSONOutputOptions
-    ) -> JSONValue {
+    ) -> Start {
+        var type = type
+        while case .optional(let wrapped) = type { type = wrapped }
         switch (type, value) {
         case (.model(let modelType), .object):
             // Polymorphism: shaped as the class the object calls for.
             let resolved = modelType.resolvedClass(for: .value(value))
-            return shape(value, metadata: ModelRegistry.shared.metadata(for: resolved), options: options)
+            return .frame(ShapeFrame(model: value, metadata: ModelRegistry.shared.metadata(for: resolved), options: options))
         case (.schemaModel, .object):
-            guard let metadata = schema?.metadata else { return value }
-            return shape(value, metadata: metadata.resolvedSchemaModel(for: .value(value)), options: options)
-        case (.optional(let wrapped), _):
-            return shapeNested(value, type: wrapped, schema: schema, options: options)
+            guard let metadata = schema?.metadata else { return .done(value) }
+            return .frame(ShapeFrame(model: value, metadata: metadata.resolvedSchemaModel(for: .value(value)), options: options))
         case (.array(let element), .array(let elements)):
-            return .array(elements.map { shapeNested($0, type: element, schema: schema, options: options) })
+            var frame = ShapeFrame(result: .null, kind: .array(source: elements, element: element, next: 0), schema: schema)
+            frame.elements.reserveCapacity(elements.count)
+            return .frame(frame)
         case (.dictionary(let valueType), .object(let members)):
-            var shaped = JSONObject(minimumCapacity: members.count)
-            for member in members {
-                shaped.append(key: member.key, value: shapeNested(member.value, type: valueType, schema: schema, options: options))
-            }
-            return .object(shaped)
+            var frame = ShapeFrame(result: .null, kind: .dictionary(source: members, value: valueType, next: 0), schema: schema)
+            frame.members.reserveCapacity(members.count)
+            return .frame(frame)
         default:
-            return value
+            return .done(value)
+        }
+    }
+
+    /// Takes the shaped nested value asked for by the last ``next(options:)``.
+    mutating func accept(_ value: JSONValue) {
+        switch kind {
+        case .model:
+            if let path = pendingPath { result[path] = value }
+            pendingPath = nil
+        case .array:
+            elements.append(value)
+        case .dictionary:
+            members.append(key: pendingKey, value: value)
+        }
+    }
+
+    /// The next nested value to shape, or the finished value.
+    mutating func next(options: JSONOutputOptions) -> Step {
+        switch kind {
+        case .model(let included, let nested, var property, var path):
+            while property < nested.count {
+                let paths = nested[property].paths
+                while path < paths.count {
+                    let candidate = paths[path]
+                    path += 1
+                    if let value = result[candidate], !value.isNull {
+                        kind = .model(included: included, nested: nested, property: property, path: path)
+                        pendingPath = candidate
+                        return .nested(value, nested[property].type, nested[property].schemaModel)
+                    }
+                }
+                property += 1
+                path = 0
+            }
+            if options.contains(.includeNulls) {
+                for property in included
+                where !property.options.group && !property.paths.contains(where: { result[$0] != nil }) {
+                    result[property.paths[0]] = .null
+                }
+            }
+            return .done(result)
+        case .array(let source, let element, let next):
+            guard next < source.count else { return .done(.array(elements)) }
+            kind = .array(source: source, element: element, next: next + 1)
+            return .nested(source[next], element, schema)
+        case .dictionary(let source, let valueType, let next):
+            guard next < source.members.count else { return .done(.object(members)) }
+            let member = source.members[next]
+            kind = .dictionary(source: source, value: valueType, next: next + 1)
+            pendingKey = member.key
+            return .nested(member.value, valueType, schema)
         }
     }
 }

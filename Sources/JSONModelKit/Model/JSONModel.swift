@@ -171,7 +171,19 @@ open class JSONModel: @unchecked Sendable {
     }
 
     deinit {
-        slots?.destroy()
+        guard metadata.hasModelProperties else {
+            slots?.destroy()
+            return
+        }
+        // The cached values may hold models that cache models in turn, as deep as the JSON
+        // goes: hand them to a loop rather than freeing them inside this deinit, frame by frame.
+        var held: [AnyObject] = []
+        slots?.destroy(handingEntriesTo: &held)
+        state.withLock { state in
+            for case let entry? in state.cache { held.append(entry) }
+            state.cache = []
+        }
+        if !held.isEmpty { IterativeRelease.release(&held) }
     }
 
     /// Decodes a model from any `Decoder` as a JSON object; see `JSONModel+Codable.swift`.

@@ -176,10 +176,11 @@ struct ConversionContext {
     let owner: JSONModel?
     /// The ordinal of the property being read in `owner`.
     let ordinal: Int
-    /// Whether nested models are validated as they are created (``JSONModel/validate()``).
+    /// Whether nested models are collected for validation as they are created (``JSONModel/validate()``).
     var validating = false
-    /// Diagnostics of nested models found while validating, with full paths.
-    var nestedDiagnostics: [ModelDiagnostic] = []
+    /// While validating: the nested models created, with their paths relative to the model's
+    /// object, for ``JSONModel/validationDiagnostics()`` to visit after this conversion.
+    var nestedModels: [(model: JSONModel, path: JSONPath)] = []
     /// The metadata of the schema model the property's type refers to, if it refers to one.
     var schemaModel: ModelMetadata?
     /// For a relationship property (`inverse:`): the parent its child models refer back to.
@@ -611,7 +612,7 @@ extension JSONModel: PropertyValue {
         let model = makeResolved(
             input, metadata: context.schemaModel, mutable: context.mutable, parent: link, inverse: context.inverse)
         if context.validating {
-            context.nestedDiagnostics += model.validationDiagnostics().map { $0.prefixed(by: path) }
+            context.nestedModels.append((model, path))
         }
         return model
     }
@@ -668,7 +669,7 @@ extension Array: PropertyValue where Element: PropertyValue {
     }
 
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
-        var elements: [JSONValue] = []
+        var elements = JSONArray()
         elements.reserveCapacity(count)
         for (index, element) in enumerated() {
             elements.append(element.jsonValue(replacing: existing?[index]) ?? .null)
