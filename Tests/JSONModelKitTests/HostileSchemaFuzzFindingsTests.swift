@@ -88,6 +88,27 @@ struct HostileSchemaFuzzFindingsTests {
         #expect(person.json(options: .onlyDeclared) == ["name": "Ann", "city": "Rome", "resident": ["name": "Bo", "city": "Oslo"]])
     }
 
+    // MARK: - What a freed registry leaves behind
+
+    /// `enumValues` were added to the process-wide table of interned strings, which never
+    /// shrinks: every schema a process registered left its values behind once its registry was
+    /// freed, however many a third party declared.
+    @Test func enumValuesOfASchemaStayOutOfTheProcessWideTable() throws {
+        let value = "fuzz-finding-\(UUID().uuidString)"
+        do {
+            let registry = try Self.registry(#"""
+                {"models": [{"name": "M", "properties": [{"name": "s", "type": "String", "enumValues": ["\#(value)"]}]}]}
+                """#)
+            let first = try registry.makeModel(named: "M", json: ["s": .string(value)])
+            let second = try registry.makeModel(named: "M", json: ["s": .string(value)])
+            #expect(first.value(forProperty: "s") as? String == value && first.diagnostics.isEmpty)
+            // Still one string for every model of the property.
+            let (a, b) = (first.value(forProperty: "s") as! String, second.value(forProperty: "s") as! String)
+            #expect(unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self))
+        }
+        #expect(InternTable.shared.lookUp(value) == nil)
+    }
+
     // MARK: - Non-optional model properties that cycle
 
     /// A non-optional model property whose JSON is absent reads as an empty model, so

@@ -195,10 +195,15 @@ extension AnyConverter {
             write: { value, _ in (value as? E).map { .some(.string($0.rawValue)) } })
     }
 
-    /// `enumValues` on a `String` property: known values come back as one shared, interned
-    /// string; others as they are, with a diagnostic.
+    /// `enumValues` on a `String` property: known values come back as one shared string, the
+    /// converter's own; others as they are, with a diagnostic.
+    ///
+    /// The values stay out of the process-wide table, which never shrinks: a schema's values
+    /// (a third party's, any number of them) go when the schema's registry does.
     init(enumValues values: [String]) {
-        let known = KnownStrings(values.map { InternedString($0) })
+        let known = KnownStrings(values.map { value in
+            InternedString(storage: InternedString.Storage(text: value, hash: InternTable.hash(value), isInterned: false))
+        })
         self.init(
             valueType: String.self, name: "enumValues",
             read: { input, context in

@@ -4,7 +4,7 @@ public struct PropertyOptions: Sendable, Hashable {
     public var serialize: Bool
     /// Whether writes are refused; two properties may share a JSON key only if all but one are read-only.
     public var readOnly: Bool
-    /// The valid strings of a `String` property: known values read as one interned string.
+    /// The valid strings of a `String` property: known values read as one shared string each.
     public var enumValues: [String]?
     /// The date format of a `Date` property (ISO 8601 when nil); `"MM/dd/yyyy"` reads as a pattern.
     public var dateFormat: DateFormat?

@@ -53,7 +53,7 @@ public final class PropertyRegistrar {
     ///     ``JSONModel/validate()`` throws. Declaring an optional required is a declaration problem.
     ///   - serialize: Whether ``JSONOutputOptions/forOutput`` output includes the property.
     ///   - readOnly: Whether writes are refused.
-    ///   - enumValues: Valid strings of a `String` property; known values read interned.
+    ///   - enumValues: Valid strings of a `String` property; known values read as one shared string each.
     ///   - dateFormat: The format of a `Date`: `.iso8601` (the default), `.secondsSince1970`,
     ///     `.millisecondsSince1970`, or a pattern such as `"MM/dd/yyyy"`; see ``DateFormat``.
     ///   - embedPath: For an embedded array, where each element's value sits inside the

@@ -7,15 +7,17 @@ import JSONModelKit
 // (an object with "models", or a conformance case with "schema" or "schemaFile", "model" and
 // "input", so the corpus can hold real schemas and the Specs folder seeds it as it is), or, when
 // it is not, the choices of a generator that writes a schema: 1 to 4 models, each with 1 to 8
-// properties of any type of the grammar and every option, valid or not. The part after the zero
-// byte, when it parses, is the document; otherwise the same choices write one that follows the
-// schema (its paths, types, discriminator tags), with wrong values among the right ones.
+// properties of any type of the grammar and every option, valid or not. Now and then a second
+// schema, whose models use and extend the first one's, is registered after it. The part after
+// the zero byte, when it parses, is the document; otherwise the same choices write one that
+// follows the schemas (paths, types, discriminator tags), with wrong values among the right ones.
 //
 // Whatever registers is read, validated, described, dumped, output with every option, encoded,
 // compared, copied, written and merged; each model made of the document and of objects inside
 // it. Any trap, sanitizer report, hang or memory blow-up is a finding, and so is a failed check:
 // a schema that registered registers again; reads change no output; output parses back equal;
-// a model equals its copy, with the same hash.
+// a model equals its copy, with the same hash; writes to a mutable copy leave the model as it
+// was, and clearing them gives the copy its first JSON again.
 
 /// `FUZZSCHEMA_PRINT=1`: print each schema that registers and its document, to turn a finding
 /// into a test.
@@ -67,20 +69,39 @@ public func fuzzSchema(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     } catch {
         fatalError("an identical schema does not register again: \(error)")
     }
+    // Now and then a second schema, whose models use and extend those registered.
+    var models = schema.models
+    var secondJSON: JSONValue?
+    if choices.chance(25) {
+        var generator = SchemaGenerator(choices: choices)
+        generator.namePool = ["Extra", "More", "Node", "Last"]
+        generator.registered = models.map(\.name)
+        let second = generator.schema()
+        choices = generator.choices
+        if let more = try? ModelSchema(json: second), (try? registry.register(more)) != nil {
+            models += more.models
+            secondJSON = second
+        }
+    }
+    let all = ModelSchema(models: models)
 
-    let names = schema.models.map(\.name)
+    let names = all.models.map(\.name)
     guard !names.isEmpty else { return 0 }
-    var writer = DocumentWriter(schema: schema, choices: choices)
+    var writer = DocumentWriter(schema: all, choices: choices)
     let root = rootModel.flatMap { names.contains($0) ? $0 : nil } ?? writer.choices.pick(names)
     let generated = document ?? writer.object(of: root, depth: 0)
-    // Round trip through text and the parser, as a document from outside would come.
-    guard let parsed = try? JSONDocument(bytes: generated.jsonBytes(), options: JSONParseOptions(maxDepth: 64)) else {
+    // Round trip through text and the parser, as a document from outside would come. Paths up
+    // to index 10,000 in nested models can write a document of megabytes from a few bytes of
+    // input: past 64 KB the input is left, so that the fuzzer keeps its pace.
+    let text = generated.jsonBytes()
+    guard text.count <= 65_536, let parsed = try? JSONDocument(bytes: text, options: JSONParseOptions(maxDepth: 64)) else {
         return 0
     }
     if printsInputs {
-        FileHandle.standardError.write(Data("schema: \(schemaJSON)\ndocument: \(parsed.root.value)\nroot: \(root)\n".utf8))
+        let second = secondJSON.map { "second schema: \($0)\n" } ?? ""
+        FileHandle.standardError.write(Data("schema: \(schemaJSON)\n\(second)document: \(parsed.root.value)\nroot: \(root)\n".utf8))
     }
-    var exerciser = Exerciser(schema: schema, registry: registry, choices: writer.choices, document: parsed.root.value)
+    var exerciser = Exerciser(schema: all, registry: registry, choices: writer.choices, document: parsed.root.value)
     exerciser.run(root: root)
     return 0
 }
@@ -154,7 +175,7 @@ struct GivenSchema {
     /// The folder of the schemas the conformance cases share, beside this package.
     static let sharedSchemas: String = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<5 { url.deleteLastPathComponent() }  // FuzzSchema, Sources, fuzz, Tools, the file
+        for _ in 0..<5 { url.deleteLastPathComponent() }  // the file, FuzzSchema, Sources, fuzz, Tools
         return url.appendingPathComponent("Specs/schemas").path
     }()
 
@@ -179,6 +200,10 @@ struct GivenSchema {
 struct SchemaGenerator {
     var choices: Choices
     var hostile = false
+    /// Names of the new models; the first schema's, or (for a second schema) others.
+    var namePool = ["Node", "Item", "Owner", "Tag"]
+    /// Models registered before, which a second schema may use and extend.
+    var registered: [String] = []
     var modelNames: [String] = []
     var extends: [String?] = []
     var usedPropertyNames: Set<String> = []
@@ -191,7 +216,6 @@ struct SchemaGenerator {
         "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
         "Double", "Float", "Bool", "String", "Decimal", "Date", "URL", "UUID", "Data", "JSON",
     ]
-    static let modelPool = ["Node", "Item", "Owner", "Tag"]
     static let hostileModelNames = ["Int", "String", "Date", "JSON", "UUID", "", "JSONModel", "DynamicModel", "Node", "a b", "Ä"]
     static let propertyPool = [
         "id", "title", "count", "items", "child", "children", "kind", "tags", "meta", "when", "link", "uid",
@@ -215,7 +239,7 @@ struct SchemaGenerator {
         if hostile && choices.chance(3) { return longChain() }
         let count = 1 + choices.below(4)
         for index in 0..<count {
-            var name = Self.modelPool[index]
+            var name = namePool[index]
             if hostile && choices.chance(8) { name = choices.pick(Self.hostileModelNames) }
             modelNames.append(name)
         }
@@ -223,7 +247,7 @@ struct SchemaGenerator {
         for index in 0..<count {
             var parent: String?
             if choices.chance(25) {
-                let others = modelNames.indices.filter { $0 != index }.map { modelNames[$0] }
+                let others = modelNames.indices.filter { $0 != index }.map { modelNames[$0] } + registered
                 if hostile {
                     parent = choices.pick(modelNames + ["Missing", "Int"])
                 } else if !others.isEmpty {
@@ -301,7 +325,7 @@ struct SchemaGenerator {
         var parsedType = try? ModelSchema.TypeName(parsing: type)
         var object: JSONObject = ["name": .string(name)]
         let base = parsedType.map(Self.baseName) ?? ""
-        let modelTyped = modelNames.contains(base)
+        let modelTyped = (modelNames + registered).contains(base)
         let modelOrOptionalModel = parsedType.map { $0 == .named(base) || $0 == .optional(.named(base)) } == true && modelTyped
         let modelArray: Bool = {
             switch parsedType {
@@ -385,7 +409,7 @@ struct SchemaGenerator {
         }
         let roll = choices.below(100)
         if level >= 3 || roll < 55 {
-            if choices.chance(30) && !modelNames.isEmpty { return choices.pick(modelNames) }
+            if choices.chance(30) && !modelNames.isEmpty { return choices.pick(modelNames + registered) }
             return choices.pick(Self.builtins)
         }
         if roll < 72 { return "[" + typeText(level: level + 1) + "]" }
@@ -644,7 +668,7 @@ struct Exerciser {
         let names = schema.models.map(\.name)
         var made = 0
         if let model = try? registry.makeModel(named: root, json: document, mutable: choices.chance(50)) {
-            exercise(model, everyOption: true)
+            exercise(model, thoroughly: true)
             made += 1
         }
         // Objects inside the document, each as a model or two of the schema.
@@ -670,7 +694,10 @@ struct Exerciser {
         }
     }
 
-    mutating func exercise(_ model: JSONModel, everyOption: Bool = false) {
+    /// Reads, validates, describes, outputs, copies, writes, merges and clears; `thoroughly`
+    /// (the document's own model) adds the full description, `dump`, every output option and
+    /// `Codable`, which the models of objects inside the document skip to keep the pace.
+    mutating func exercise(_ model: JSONModel, thoroughly: Bool = false) {
         let before = model.json()
         let names = model.propertyNames
         for name in names {
@@ -688,17 +715,19 @@ struct Exerciser {
             _ = error.description
         }
         _ = (model.description, model.debugDescription)
-        _ = defaultModelsCycle ? model.fullDescription(limits: DescriptionLimits(maxDepth: 4)) : model.fullDescription
         let tight = DescriptionLimits(maxStringLength: 3, maxLineLength: 20, maxLineNesting: 1, maxItems: 2, maxDepth: 2)
         _ = (model.description(limits: tight), model.fullDescription(limits: tight))
-        var dumped = ""
-        // Bounded: a non-optional model property that cycles (`Node.next: Node`) makes a new
-        // empty model at every level, which `dump` alone follows forever (and, with two such
-        // properties, into a tree that doubles at each level).
-        dump(model, to: &dumped, maxDepth: 8, maxItems: 100)
-        checkOutput(of: model, everyOption: everyOption)
-        _ = try? JSONEncoder().encode(model)
-        _ = try? JSONEncoder().encode([model, model])
+        checkOutput(of: model, everyOption: thoroughly)
+        if thoroughly {
+            _ = defaultModelsCycle ? model.fullDescription(limits: DescriptionLimits(maxDepth: 4)) : model.fullDescription
+            var dumped = ""
+            // Bounded: a non-optional model property that cycles (`Node.next: Node`) makes a new
+            // empty model at every level, which `dump` alone follows forever (and, with two such
+            // properties, into a tree that doubles at each level).
+            dump(model, to: &dumped, maxDepth: 8, maxItems: 100)
+            _ = try? JSONEncoder().encode(model)
+            _ = try? JSONEncoder().encode([model, model])
+        }
 
         let copy = model.copy()
         precondition(copy == model && copy.hashValue == model.hashValue, "a copy of \(model.modelName) differs")
@@ -715,9 +744,11 @@ struct Exerciser {
         }
         _ = try? mutable.update(with: patch)
         _ = try? mutable.update(with: choices.pick([[:], ["a": nil], .null, [1]]))
-        checkOutput(of: mutable)
+        if thoroughly { checkOutput(of: mutable) }
         mutable.clearMutations()
+        precondition(!mutable.hasMutations && mutable.json() == before, "clearMutations left writes in \(mutable.modelName)")
         checkOutput(of: mutable)
+        precondition(model.json() == before, "writes to a mutable copy of \(model.modelName) reached the model")
     }
 
     /// Reads into a value: each element of a collection, each nested model's properties.
