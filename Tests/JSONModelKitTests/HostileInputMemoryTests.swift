@@ -199,54 +199,16 @@ enum MemoryChild {
 
     /// Runs `workload` in a child process; nil (with a note) where that cannot be done.
     static func measure(_ workload: HostileInputMemoryTests.Workload) throws -> Report? {
-        guard FileManager.default.fileExists(atPath: "/proc/self/status") else {
-            print("note: no /proc on this system; the memory tests are skipped")
-            return nil
-        }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jsonmodelkit-memory-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let reportFile = directory.appendingPathComponent("report.txt")
-        let logFile = directory.appendingPathComponent("log.txt")
-        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "HostileInputMemoryTests/childRunsOneWorkload"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[workloadVariable] = workload.rawValue
-        environment[reportVariable] = reportFile.path
-        process.environment = environment
-        let log = try FileHandle(forWritingTo: logFile)
-        defer { try? log.close() }
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        // A hang is a failure too: the child gets four minutes.
-        let deadline = ContinuousClock.now + .seconds(240)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            Issue.record("the \(workload.rawValue) child did not finish in four minutes")
-            return nil
-        }
-        let logText = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0, let text = try? String(contentsOf: reportFile, encoding: .utf8) else {
-            Issue.record("the \(workload.rawValue) child failed (status \(process.terminationStatus)):\n\(logText.suffix(3000))")
-            return nil
-        }
-        var fields: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: " ", maxSplits: 1)
-            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
-        }
+        guard
+            let fields = try ChildTestProcess.run(
+                filter: "HostileInputMemoryTests/childRunsOneWorkload", environment: [workloadVariable: workload.rawValue],
+                reportVariable: reportVariable, label: "the \(workload.rawValue) child")
+        else { return nil }
         guard let input = fields["input"].flatMap(Int.init), let baseline = fields["baseline"].flatMap(Int.init),
             let before = fields["before"].flatMap(Int.init), let peak = fields["peak"].flatMap(Int.init),
             let seconds = fields["seconds"].flatMap(Double.init)
         else {
-            Issue.record("unreadable report from the \(workload.rawValue) child: \(text)")
+            Issue.record("unreadable report from the \(workload.rawValue) child: \(fields)")
             return nil
         }
         return Report(input: input, baseline: baseline, before: before, peak: peak, seconds: seconds, passed: fields["passed"] == "true")
