@@ -1,4 +1,4 @@
-/// The elements of a JSON array: what ``JSONValue/array(_:)-(JSONArray)`` holds.
+/// The elements of a JSON array: what ``JSONValue/array(_:)-enum.case`` holds.
 ///
 /// A random-access, mutable, range-replaceable collection of ``JSONValue``s with the value
 /// semantics of `Array` (copy on write), so most code reads it as it would `[JSONValue]`:

@@ -37,7 +37,9 @@ extension JSONModel {
     /// let back: Order? = line.inverse("order")   // === order
     /// ```
     ///
-    /// - Parameter name: The inverse name given in the parent's declaration.
+    /// - Parameters:
+    ///   - name: The inverse name given in the parent's declaration.
+    ///   - type: The class the parent is read as; inferred from the context when omitted.
     /// - Returns: The parent as `T`, or nil when it is gone, was never set, or is not a `T`.
     /// - Complexity: O(1).
     public func inverse<T: JSONModel>(_ name: String, as type: T.Type = T.self) -> T? {

@@ -80,7 +80,7 @@ open class JSONModel: @unchecked Sendable {
     /// `required: true` in the registration block.
     ///
     /// ```swift
-    /// final class Account: JSONModel {
+    /// final class Account: JSONModel, @unchecked Sendable {
     ///     override class var requiresNonOptionals: Bool { true }
     ///     override class func properties(_ p: PropertyRegistrar) {
     ///         p.id(Int.self)                  // required
@@ -98,7 +98,7 @@ open class JSONModel: @unchecked Sendable {
     /// (``KeyStyle/camelCase``, the name as it is, unless set) unless overridden.
     ///
     /// ```swift
-    /// final class User: JSONModel {
+    /// final class User: JSONModel, @unchecked Sendable {
     ///     override class var keyStyle: KeyStyle { .snakeCase }
     ///     override class func properties(_ p: PropertyRegistrar) {
     ///         p.avatarURL(URL?.self)                        // "avatar_url"

@@ -2,7 +2,7 @@
 /// `anyOf`.
 ///
 /// ```swift
-/// final class User: JSONModel {
+/// final class User: JSONModel, @unchecked Sendable {
 ///     override class var keyStyle: KeyStyle { .snakeCase }
 ///     override class func properties(_ p: PropertyRegistrar) {
 ///         p.avatarURL(URL?.self)    // reads "avatar_url"

@@ -4,7 +4,7 @@
 /// the member name is the property name:
 ///
 /// ```swift
-/// final class User: JSONModel {
+/// final class User: JSONModel, @unchecked Sendable {
 ///     override class func properties(_ p: PropertyRegistrar) {
 ///         p.firstName(String.self, jsonPath: "first_name")
 ///         p.age(Int.self, default: 18)
@@ -61,7 +61,7 @@ public final class PropertyRegistrar {
     ///   - converter: A registered converter's name (`"hexColor"`), or `.using(someConverter)`.
     ///   - cachedObject: Whether the JSON holds an id resolved by the ``JSONObjectStore`` registered for the type.
     ///   - inverse: For a model or `[Model]` property: the name under which each child refers
-    ///     back to this model (weakly), read with ``JSONModel/inverse(_:)``.
+    ///     back to this model (weakly), read with ``JSONModel/inverse(_:as:)``.
     ///   - group: For a model property: a property group, reading the parent's own object.
     public func add<T>(
         _ name: String, _ type: T.Type, jsonPath: JSONPath? = nil, anyOf: [JSONPath]? = nil, default: T? = nil,
