@@ -16,14 +16,12 @@ let package = Package(
         .executable(name: "jsonmodel", targets: ["jsonmodel"]),
         // Typed members for model classes, generated from their registration blocks.
         .plugin(name: "JSONModelAccessors", targets: ["JSONModelAccessors"]),
-        .executable(name: "jsonmodel-bench", targets: ["jsonmodel-bench"]),
-        // An example plugin (README, "Plugins"): build it against the host's JSONModelKit with the
-        // README's recipe; this product links its own copy, which the loader refuses.
-        .library(name: "ExampleModelsPlugin", type: .dynamic, targets: ["ExampleModelsPlugin"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "JSONModelKit", swiftSettings: swiftSettings),
+        // Runs the conformance cases of Specs/: for `jsonmodel check-specs` and the tests; in no product.
+        .target(name: "JSONModelSpecs", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
         // Reads registration blocks and writes typed members: for the build plugin and `jsonmodel accessors`.
         .target(name: "AccessorGeneration", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
         .executableTarget(
@@ -33,7 +31,7 @@ let package = Package(
             name: "JSONModelAccessors", capability: .buildTool(), dependencies: ["jsonmodel-accessors"],
             path: "Tools/JSONModelAccessors"),
         .executableTarget(
-            name: "jsonmodel", dependencies: ["JSONModelKit", "AccessorGeneration"], path: "Tools/jsonmodel",
+            name: "jsonmodel", dependencies: ["JSONModelKit", "JSONModelSpecs", "AccessorGeneration"], path: "Tools/jsonmodel",
             swiftSettings: swiftSettings, plugins: ["JSONModelAccessors"]),
         .executableTarget(
             name: "jsonmodel-bench", dependencies: ["JSONModelKit"], path: "Tools/jsonmodel-bench",
@@ -44,7 +42,8 @@ let package = Package(
         // What the test targets share (test targets cannot share sources); in no product.
         .target(name: "JSONModelKitTestSupport", swiftSettings: swiftSettings),
         .testTarget(
-            name: "JSONModelKitTests", dependencies: ["JSONModelKit", "AccessorGeneration", "JSONModelKitTestSupport"],
+            name: "JSONModelKitTests",
+            dependencies: ["JSONModelKit", "JSONModelSpecs", "AccessorGeneration", "JSONModelKitTestSupport"],
             path: "Tests/JSONModelKitTests",
             exclude: ["__Snapshots__", "Fixtures"],  // expected texts and samples the tests read by path
             swiftSettings: swiftSettings,

@@ -121,13 +121,11 @@ enum PluginBuilder {
             (library("Throwing"), variant + ["-module-name", "Throwing", "-D", "THROWING"]),
             (library("Nesting"), variant + ["-module-name", "Nesting", "-D", "NESTING"]),
         ]
-        // SwiftPM's product links its own JSONModelKit; without it, link the build's objects the same way.
-        var selfContained = toolchain.products.appendingPathComponent("libExampleModelsPlugin.so")
-        if !FileManager.default.fileExists(atPath: selfContained.path) {
-            selfContained = library("ExampleModelsPluginStatic")
-            if !toolchain.objects.isEmpty {
-                jobs.append((selfContained, exampleSources + ["-module-name", "ExampleModelsPluginStatic"] + toolchain.objects.map(\.path)))
-            }
+        // A plugin with a JSONModelKit of its own, as a SwiftPM dynamic-library product would link:
+        // the build's objects linked into it.
+        let selfContained = library("ExampleModelsPluginStatic")
+        if !toolchain.objects.isEmpty {
+            jobs.append((selfContained, exampleSources + ["-module-name", "ExampleModelsPluginStatic"] + toolchain.objects.map(\.path)))
         }
         let processes = jobs.map { job -> (Process, Pipe, URL) in
             let process = Process()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelSpecs
 
 /// Runs every case in `Specs/`, one test case per file.
 @Suite("Specs")

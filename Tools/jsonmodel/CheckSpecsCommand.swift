@@ -1,5 +1,6 @@
 import Foundation
 import JSONModelKit
+import JSONModelSpecs
 
 /// `jsonmodel check-specs DIR...`: runs conformance cases written as data.
 enum CheckSpecsCommand: Command {

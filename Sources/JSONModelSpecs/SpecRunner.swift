@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKit
 
 /// Runs conformance cases written as data (the `Specs/` format).
 ///
