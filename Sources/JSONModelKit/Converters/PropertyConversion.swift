@@ -99,11 +99,6 @@ final class PropertyConversion: Sendable {
         }
     }
 
-    /// Whether the declaration alone already asks for a converter (then it is never the builtin).
-    var isPlain: Bool {
-        declared == nil && options.converter == nil && !options.cachedObject
-    }
-
     static func baseType(of type: PropertyType) -> Any.Type {
         switch type {
         case .optional(let inner), .array(let inner), .dictionary(let inner): return baseType(of: inner)

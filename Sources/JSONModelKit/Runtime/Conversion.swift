@@ -719,83 +719,11 @@ extension Dictionary: PropertyValue where Key == String, Value: PropertyValue {
 
 // MARK: - ISO 8601
 
-/// A small ISO 8601 reader and writer, and the calendar arithmetic the date formats share.
+/// The ISO 8601 writer, and the calendar arithmetic the date formats share.
 ///
-/// Date properties read through ``ISO8601Parser``, which reads bytes and takes more forms; they
-/// write through ``string(from:)`` here.
-///
-/// Reads `yyyy-MM-dd`, optionally followed by `T` (or a space) and
-/// `HH:mm`, `HH:mm:ss` or `HH:mm:ss.fraction`, then optionally `Z` or an
-/// offset `±HH:mm`, `±HHmm`, `±HH`; UTC when no zone is given. Writes
-/// `yyyy-MM-ddTHH:mm:ssZ` in UTC, with milliseconds only when not zero.
+/// Date properties read through ``ISO8601Parser``, which reads bytes; they write through
+/// ``string(from:)`` here: `yyyy-MM-ddTHH:mm:ssZ` in UTC, with milliseconds only when not zero.
 enum ISO8601Text {
-    static func date(from text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        var position = 0
-
-        func number(_ digits: Int) -> Int? {
-            guard position + digits <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[position..<position + digits] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            position += digits
-            return value
-        }
-        func skip(_ byte: UInt8) -> Bool {
-            guard position < bytes.count, bytes[position] == byte else { return false }
-            position += 1
-            return true
-        }
-
-        guard let year = number(4), skip(UInt8(ascii: "-")), let month = number(2), skip(UInt8(ascii: "-")),
-            let day = number(2), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
-        else { return nil }
-        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
-        guard position < bytes.count else { return Date(timeIntervalSince1970: seconds) }
-
-        guard skip(UInt8(ascii: "T")) || skip(UInt8(ascii: "t")) || skip(UInt8(ascii: " ")),
-            let hour = number(2), hour < 24, skip(UInt8(ascii: ":")), let minute = number(2), minute < 60
-        else { return nil }
-        var second = 0
-        var fraction = 0.0
-        if skip(UInt8(ascii: ":")) {
-            guard let value = number(2), value <= 60 else { return nil }
-            second = value
-            if skip(UInt8(ascii: ".")) || skip(UInt8(ascii: ",")) {
-                var scale = 0.1
-                let start = position
-                while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
-                    fraction += Double(bytes[position] - UInt8(ascii: "0")) * scale
-                    scale /= 10
-                    position += 1
-                }
-                guard position > start else { return nil }
-            }
-        }
-        seconds += Double(hour * 3600 + minute * 60 + second) + fraction
-
-        if position < bytes.count {
-            if skip(UInt8(ascii: "Z")) || skip(UInt8(ascii: "z")) {
-                // UTC
-            } else {
-                let sign: Double
-                if skip(UInt8(ascii: "+")) { sign = 1 } else if skip(UInt8(ascii: "-")) { sign = -1 } else { return nil }
-                guard let offsetHours = number(2), offsetHours < 24 else { return nil }
-                var offsetMinutes = 0
-                if position < bytes.count {
-                    _ = skip(UInt8(ascii: ":"))
-                    guard let minutes = number(2), minutes < 60 else { return nil }
-                    offsetMinutes = minutes
-                }
-                seconds -= sign * Double(offsetHours * 3600 + offsetMinutes * 60)
-            }
-        }
-        guard position == bytes.count else { return nil }
-        return Date(timeIntervalSince1970: seconds)
-    }
-
     /// The text of `date`; for a date ``isWritable(_:)`` refuses, a best effort that does not
     /// read back (a signed year of more digits, or the number of seconds), never a trap.
     static func string(from date: Date) -> String {
