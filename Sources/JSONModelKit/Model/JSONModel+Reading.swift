@@ -78,7 +78,9 @@ extension JSONModel {
     @inlinable @inline(never)
     func _uncachedValue<T>(forMember name: String) -> T {
         let entry = _cacheEntry(forMember: name)
-        if let box = entry as? CacheBox<T> { return box.value }
+        // A compare against `T`'s static metadata, where a class cast would look up the metadata
+        // of `CacheBox<T>` at run time on every first read.
+        if entry.valueType == ObjectIdentifier(T.self) { return unsafeDowncast(entry, to: CacheBox<T>.self).value }
         return _typedValue(entry, forMember: name)
     }
 

@@ -176,14 +176,29 @@ open class JSONModel: @unchecked Sendable {
             return
         }
         // The cached values may hold models that cache models in turn, as deep as the JSON
-        // goes: hand them to a loop rather than freeing them inside this deinit, frame by frame.
-        var held: [AnyObject] = []
-        slots?.destroy(handingEntriesTo: &held)
-        state.withLock { state in
-            for case let entry? in state.cache { held.append(entry) }
-            state.cache = []
+        // goes. Freeing them here takes a few frames per level: fine for the first
+        // `IterativeRelease.inlineDepth` levels, and cheaper than anything else; below that,
+        // they go to a loop run by the outermost release (IterativeRelease.swift).
+        let thread = ThreadState.current
+        if thread.releaseDepth >= IterativeRelease.inlineDepth {
+            slots?.destroy(handingEntriesTo: &thread.releasing)
+            state.withLock { state in
+                for case let entry? in state.cache { thread.releasing.append(entry) }
+                state.cache = []
+            }
+            return
         }
-        if !held.isEmpty { IterativeRelease.release(&held) }
+        thread.releaseDepth += 1
+        slots?.destroy()
+        do {
+            let cache = state.withLock { state in
+                defer { state.cache = [] }
+                return state.cache
+            }
+            withExtendedLifetime(cache) {}
+        }
+        thread.releaseDepth -= 1
+        if thread.releaseDepth == 0 { IterativeRelease.drain(thread) }
     }
 
     /// Decodes a model from any `Decoder` as a JSON object; see `JSONModel+Codable.swift`.
