@@ -120,6 +120,25 @@ public struct JSONNode: Sendable {
         return document.withBytes(entry.byteRange, body)
     }
 
+    /// The elements of an array, decoded, when every one is a string; nil when one is not, or
+    /// when the node is not an array.
+    ///
+    /// What `[String]` properties read in one pass over the tape, without a node per element.
+    func stringElements() -> [String]? {
+        let entry = entry
+        guard entry.tag == .array else { return nil }
+        var strings: [String] = []
+        strings.reserveCapacity(entry.containerCount)
+        var position = index + 1
+        let end = entry.containerEnd
+        while position < end {
+            guard let string = JSONNode(document: document, index: position).stringValue else { return nil }
+            strings.append(string)
+            position = document.next(after: position)
+        }
+        return strings
+    }
+
     /// The number of elements of an array or members of an object; 0 for scalars.
     ///
     /// - Complexity: O(1).
