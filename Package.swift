@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "JSONModelKit", targets: ["JSONModelKit"]),
+        // Foundation's object tree (NSNumber, NSNull, …) to and from JSONValue; links all of Foundation.
+        .library(name: "JSONModelKitFoundation", targets: ["JSONModelKitFoundation"]),
         .executable(name: "jsonmodel", targets: ["jsonmodel"]),
         // Typed members for model classes, generated from their registration blocks.
         .plugin(name: "JSONModelAccessors", targets: ["JSONModelAccessors"]),
@@ -20,6 +22,7 @@ let package = Package(
     dependencies: [],
     targets: [
         .target(name: "JSONModelKit", swiftSettings: swiftSettings),
+        .target(name: "JSONModelKitFoundation", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
         // Runs the conformance cases of Specs/: for `jsonmodel check-specs` and the tests; in no product.
         .target(name: "JSONModelSpecs", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
         // Reads registration blocks and writes typed members: for the build plugin and `jsonmodel accessors`.
@@ -34,7 +37,7 @@ let package = Package(
             name: "jsonmodel", dependencies: ["JSONModelKit", "JSONModelSpecs", "AccessorGeneration"], path: "Tools/jsonmodel",
             swiftSettings: swiftSettings, plugins: ["JSONModelAccessors"]),
         .executableTarget(
-            name: "jsonmodel-bench", dependencies: ["JSONModelKit"], path: "Tools/jsonmodel-bench",
+            name: "jsonmodel-bench", dependencies: ["JSONModelKit", "JSONModelKitFoundation"], path: "Tools/jsonmodel-bench",
             swiftSettings: swiftSettings, plugins: ["JSONModelAccessors"]),
         .target(
             name: "ExampleModelsPlugin", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings,
@@ -43,7 +46,9 @@ let package = Package(
         .target(name: "JSONModelKitTestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "JSONModelKitTests",
-            dependencies: ["JSONModelKit", "JSONModelSpecs", "AccessorGeneration", "JSONModelKitTestSupport"],
+            dependencies: [
+                "JSONModelKit", "JSONModelKitFoundation", "JSONModelSpecs", "AccessorGeneration", "JSONModelKitTestSupport",
+            ],
             path: "Tests/JSONModelKitTests",
             exclude: ["__Snapshots__", "Fixtures"],  // expected texts and samples the tests read by path
             swiftSettings: swiftSettings,

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import JSONModelKit
+import JSONModelKitFoundation
 
 // MARK: - Fixture models
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitFoundation
 
 @Suite("JSONValue")
 struct JSONValueTests {

@@ -1,5 +1,6 @@
 import Foundation
 import JSONModelKit
+import JSONModelKitFoundation
 
 /// Bulk arrays: a generated array of 100,000 objects read through a lazy
 /// `ModelArray` against `JSONDecoder` into `[Struct]`, for time and peak memory.

@@ -1,5 +1,6 @@
 import Foundation
 import JSONModelKit
+import JSONModelKitFoundation
 
 /// Reading: our validated parse raced against Foundation's untyped and typed decoding.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import JSONModelKit
+import JSONModelKitFoundation
 
 /// Owned trees: building, writing and comparing `JSONValue`s, against Foundation's object tree.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import JSONModelKit
+import JSONModelKitFoundation
 
 /// Writing: compact output from our tape, and from our value tree, raced against
 /// JSONSerialization writing from its object tree.

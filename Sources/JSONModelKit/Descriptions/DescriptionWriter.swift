@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // Writing property values as text, in the two layouts of the descriptions:
 // one line (`description`) and the indented custom-dump layout (`fullDescription`).

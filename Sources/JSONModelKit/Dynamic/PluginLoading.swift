@@ -5,7 +5,11 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ModelRegistry {
     /// Loads a plugin: a shared library whose entry point registers models, converters and
@@ -198,7 +202,7 @@ final class PluginTable: @unchecked Sendable {
     }
 
     /// A pthread mutex and condition, which the thread sanitizer sees.
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var contents = Contents()
 
     /// Whether this thread is running a plugin's entry point.
@@ -222,10 +226,12 @@ final class PluginTable: @unchecked Sendable {
     func begin(_ key: UInt, path: String) throws(PluginLoadError) -> LoadedPlugin? {
         condition.lock()
         defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: contents.waitLimit)
+        let start = Condition.now()
         while contents.loading.contains(key) {
             // The wait gives the lock up while it sleeps.
-            if !condition.wait(until: deadline), contents.loading.contains(key) { throw .loadInProgress(path: path) }
+            if !condition.wait(seconds: contents.waitLimit, since: start), contents.loading.contains(key) {
+                throw .loadInProgress(path: path)
+            }
         }
         if let first = contents.loaded[key] { return first }
         contents.loading.insert(key)

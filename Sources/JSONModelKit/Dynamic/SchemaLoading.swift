@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // Loading schema files and folders, all or none.
 //
@@ -117,7 +128,7 @@ struct SchemaBatch: Sendable {
                 error.file = file.path
                 problems.append(error)
             } catch {
-                problems.append(ModelSchemaError("cannot read the file: \(error.localizedDescription)", file: file.path))
+                problems.append(ModelSchemaError("cannot read the file: \(Self.describe(error))", file: file.path))
             }
         }
         if !problems.isEmpty { throw SchemaLoadingError(problems: problems) }
@@ -127,16 +138,15 @@ struct SchemaBatch: Sendable {
     /// The `.json` files at `url`: the file itself, or those under the folder, recursively,
     /// sorted by path, hidden ones left out.
     static func schemaFiles(at url: URL) throws(SchemaLoadingError) -> [URL] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+        guard let isFolder = Self.isFolder(url.path) else {
             throw SchemaLoadingError(problems: [ModelSchemaError("no such file or folder", file: url.path)])
         }
-        guard isFolder.boolValue else { return [url] }
+        guard isFolder else { return [url] }
         let paths: [String]
         do {
             paths = try FileManager.default.subpathsOfDirectory(atPath: url.path)
         } catch {
-            throw SchemaLoadingError(problems: [ModelSchemaError("cannot list the folder: \(error.localizedDescription)", file: url.path)])
+            throw SchemaLoadingError(problems: [ModelSchemaError("cannot list the folder: \(Self.describe(error))", file: url.path)])
         }
         let files = paths
             .filter { path in path.hasSuffix(".json") && !path.split(separator: "/").contains { $0.hasPrefix(".") } }
@@ -146,6 +156,25 @@ struct SchemaBatch: Sendable {
             throw SchemaLoadingError(problems: [ModelSchemaError("the folder holds no .json schema files", file: url.path)])
         }
         return files
+    }
+
+    /// Whether `path` names a folder, symbolic links followed; nil when nothing is there.
+    static func isFolder(_ path: String) -> Bool? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// A short reason for an error reading files.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? CocoaError {
+            switch error.code {
+            case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
+            case .fileReadNoPermission: return "permission denied"
+            default: return "file system error \(error.code.rawValue)"
+            }
+        }
+        return String(describing: error)
     }
 
     // MARK: Checking

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An error converting a Foundation or Swift value into a ``JSONValue``.
 public struct JSONValueConversionError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -8,6 +12,12 @@ public struct JSONValueConversionError: Error, Sendable, Equatable, CustomString
     public let path: JSONPath
     /// Why the value could not be converted.
     public let reason: String
+
+    package init(typeName: String, path: JSONPath, reason: String) {
+        self.typeName = typeName
+        self.path = path
+        self.reason = reason
+    }
 
     /// A sentence naming the type and where it was found.
     public var description: String {
@@ -29,20 +39,28 @@ extension Optional: OptionalInAny {
     }
 }
 
-/// The class Foundation uses for Boolean `NSNumber`s (`__NSCFBoolean` on both
-/// Apple platforms and Linux), used to tell `true` from `1`.
-private let booleanNumberClass: AnyClass = type(of: NSNumber(value: true))
+/// An instance of a class that ``JSONValue/init(any:)`` converts, one level at a time: the
+/// JSONModelKitFoundation module makes Foundation's `NSNull`, `NSNumber`, `NSString`, `NSArray`
+/// and `NSDictionary` conform, so that this module does not link all of Foundation.
+package protocol JSONAnyConvertibleObject: AnyObject {
+    /// The value if it is a scalar, else its elements or members, still to convert; `path` is
+    /// where it was found, for errors.
+    func shallowJSON(path: [JSONPath.Segment]) throws -> JSONValue.ShallowConversion
+}
 
 extension JSONValue {
     /// Creates a JSON value from Foundation or Swift values, such as the
     /// result of `JSONSerialization.jsonObject(with:)`.
     ///
-    /// Accepted: `NSNull` and `Optional.none` (null); `Bool`; every Swift
-    /// integer type; `Double` and `Float` (finite only); `Decimal`; `NSNumber`
-    /// (Booleans recognised as such); `String`; arrays (`[Any]`, `NSArray`);
-    /// dictionaries with string keys (`[String: Any]`, `NSDictionary`); and
+    /// Accepted: `Optional.none` (null); `Bool`; every Swift integer type;
+    /// `Double` and `Float` (finite only); `Decimal`; `String`; arrays
+    /// (`[Any]`); dictionaries with string keys (`[String: Any]`); and
     /// `JSONValue`, `JSONObject` and `JSONNumber` themselves. Dictionary
-    /// members follow the dictionary's own iteration order.
+    /// members follow the dictionary's own iteration order. Foundation's
+    /// `NSNull`, `NSNumber` (Booleans recognised as such), `NSString`, `NSArray`
+    /// and `NSDictionary`, which `JSONSerialization` returns, are accepted in a
+    /// program that links the JSONModelKitFoundation module (this module does
+    /// not link all of Foundation).
     ///
     /// ```swift
     /// let any = try JSONSerialization.jsonObject(with: data)
@@ -124,7 +142,8 @@ extension JSONValue {
         }
     }
 
-    private enum ShallowConversion {
+    /// One level of a value being converted by ``init(any:)``.
+    package enum ShallowConversion {
         case value(JSONValue)
         case array([Any])
         case object([(key: String, value: Any)])
@@ -189,39 +208,12 @@ extension JSONValue {
             throw failure("the type has no JSON form", input)
         }
 
-        // A class instance: Foundation's own types.
-        if input is NSNull { return .value(.null) }
-        if let decimalNumber = input as? NSDecimalNumber {
-            return try decimal(decimalNumber.decimalValue, original: input, path: path)
-        }
-        if let nsNumber = input as? NSNumber {
-            if type(of: nsNumber) == booleanNumberClass { return .value(.bool(nsNumber.boolValue)) }
-            switch UInt8(bitPattern: nsNumber.objCType.pointee) {
-            case UInt8(ascii: "f"), UInt8(ascii: "d"):
-                return try number(nsNumber.doubleValue, input)
-            case UInt8(ascii: "C"), UInt8(ascii: "S"), UInt8(ascii: "I"), UInt8(ascii: "L"), UInt8(ascii: "Q"):
-                return .value(JSONValue(nsNumber.uint64Value))
-            default:
-                return .value(JSONValue(nsNumber.int64Value))
-            }
-        }
-        if let string = input as? NSString { return .value(.string(String(string))) }
-        if let array = input as? NSArray { return .array(array.map { $0 }) }
-        if let dictionary = input as? NSDictionary {
-            var members: [(key: String, value: Any)] = []
-            members.reserveCapacity(dictionary.count)
-            for (key, value) in dictionary {
-                guard let key = key as? String else {
-                    throw failure("dictionary keys must be strings, found \(type(of: key))", input)
-                }
-                members.append((key: key, value: value))
-            }
-            return .object(members)
-        }
-        throw failure("the type has no JSON form", input)
+        // A class instance: Foundation's own types, when JSONModelKitFoundation is linked.
+        if let object = input as? any JSONAnyConvertibleObject { return try object.shallowJSON(path: path) }
+        throw failure("the type has no JSON form (Foundation's classes need the JSONModelKitFoundation module)", input)
     }
 
-    private static func decimal(_ value: Decimal, original: Any, path: [JSONPath.Segment]) throws
+    package static func decimal(_ value: Decimal, original: Any, path: [JSONPath.Segment]) throws
         -> ShallowConversion
     {
         guard value.isFinite, let number = JSONNumber(text: value.description) else {
@@ -230,92 +222,6 @@ extension JSONValue {
                 reason: "JSON has no representation for \(value)")
         }
         return .value(.number(number))
-    }
-
-    /// The value as Foundation-compatible values, as `JSONSerialization`
-    /// accepts them.
-    ///
-    /// Objects become `[String: Any]` (each key's last value), arrays `[Any]`,
-    /// `null` becomes `NSNull()`, strings `String`, Booleans `Bool`. Numbers
-    /// become `Int` when exactly integral and in range, else `UInt64` (large
-    /// positive integers), else `Int64`, else `Double`.
-    ///
-    /// ```swift
-    /// let data = try JSONSerialization.data(withJSONObject: value.anyValue)
-    /// ```
-    ///
-    /// - Complexity: O(*n*) for *n* nested values. Uses an explicit stack, not
-    ///   recursion.
-    public var anyValue: Any {
-        /// A container being converted, updated in place on the stack so that
-        /// the collections being built stay uniquely referenced.
-        struct Frame {
-            var elements: JSONArray?
-            var object: JSONObject?
-            var next = 0
-            var builtArray: [Any] = []
-            var builtObject: [String: Any] = [:]
-        }
-        func scalar(_ value: JSONValue) -> Any? {
-            switch value {
-            case .null: return NSNull()
-            case .bool(let b): return b
-            case .string(let s): return s
-            case .number(let n):
-                if let int = n.intValue { return int }
-                if let uint = n.uint64Value { return uint }
-                if let int64 = n.int64Value { return int64 }
-                return n.doubleValue
-            case .array, .object: return nil
-            }
-        }
-        var stack: [Frame] = []
-        var current: JSONValue? = self
-        var finished: Any? = nil
-        while true {
-            if let value = current {
-                current = nil
-                if let result = scalar(value) {
-                    finished = result
-                } else if case .array(let elements) = value {
-                    var frame = Frame(elements: elements)
-                    frame.builtArray.reserveCapacity(elements.count)
-                    stack.append(frame)
-                    finished = nil
-                } else if case .object(let object) = value {
-                    var frame = Frame(object: object)
-                    frame.builtObject.reserveCapacity(object.count)
-                    stack.append(frame)
-                    finished = nil
-                }
-            }
-            let top = stack.count - 1
-            guard top >= 0 else { return finished ?? NSNull() }
-            let next = stack[top].next
-            if let child = finished {
-                finished = nil
-                if let object = stack[top].object {
-                    stack[top].builtObject[object.members[next - 1].key] = child
-                } else {
-                    stack[top].builtArray.append(child)
-                }
-            }
-            if let object = stack[top].object {
-                if next < object.members.count {
-                    current = object.members[next].value
-                    stack[top].next = next + 1
-                } else {
-                    finished = stack.removeLast().builtObject
-                }
-            } else if let elements = stack[top].elements {
-                if next < elements.count {
-                    current = elements[next]
-                    stack[top].next = next + 1
-                } else {
-                    finished = stack.removeLast().builtArray
-                }
-            }
-        }
     }
 
     /// Parses UTF-8 JSON data into a value.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONModelKit
 
 /// An event of a GitHub events page (`GET /events`, `GET /users/{user}/events`).

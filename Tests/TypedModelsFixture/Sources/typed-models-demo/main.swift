@@ -3,7 +3,16 @@
 // a compile error. Prints a line or two per event, closes the issue in a copy, and exits 1
 // if what it read is not what the page holds.
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GitHubModels
 
 let events = try Event.array(from: Data(eventsPage.utf8))
