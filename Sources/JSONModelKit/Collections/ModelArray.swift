@@ -196,6 +196,15 @@ extension ModelCollectionCreating {
         try array(from: JSONDocument(bytes: bytes).root, mutable: mutable)
     }
 
+    /// Parses JSON text whose top level is an array; see ``array(from:mutable:)-(Data,_)``.
+    ///
+    /// ```swift
+    /// let shapes = try Shape.array(from: #"[{"type": "circle"}, {"type": "square"}]"#)
+    /// ```
+    public static func array(from string: String, mutable: Bool = false) throws -> ModelArray<Self> {
+        try array(from: JSONDocument(string: string).root, mutable: mutable)
+    }
+
     /// A lazy array of models over an array node of a parsed document.
     ///
     /// - Throws: ``JSONModelError/notAnArray(model:found:)`` when the node is not an array.

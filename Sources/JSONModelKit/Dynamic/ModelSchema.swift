@@ -78,6 +78,9 @@ public struct ModelSchema: Sendable, Equatable {
         /// without `jsonPath` or `anyOf`; nil inherits the style of the model this one extends
         /// (the registry's ``ModelRegistry/defaultKeyStyle`` at the root).
         public var keyStyle: KeyStyle? = nil
+        /// Whether models compare by the JSON of their declared properties only; nil inherits
+        /// the choice of the model this one extends (false, the whole JSON, at the root).
+        public var compareDeclaredPropertiesOnly: Bool? = nil
     }
 
     /// Chooses a model by the value at a path: `{"jsonPath": "type", "map": {"circle": "Circle"}}`.
@@ -238,7 +241,8 @@ public struct ModelSchema: Sendable, Equatable {
             throw ModelSchemaError("models[\(index)] needs a \"name\"")
         }
         try checkKeys(
-            object, allowed: ["name", "extends", "discriminator", "properties", "requireNonOptionals", "keyStyle"],
+            object, allowed: ["name", "extends", "discriminator", "properties", "requireNonOptionals", "keyStyle",
+                      "compareDeclaredPropertiesOnly"],
             context: "model \(name)")
         var model = Model(name: name, extends: nil, discriminator: nil, properties: [])
         if let flag = object["requireNonOptionals"] {
@@ -246,6 +250,12 @@ public struct ModelSchema: Sendable, Equatable {
                 throw ModelSchemaError("\"requireNonOptionals\" must be true or false", model: name)
             }
             model.requireNonOptionals = value
+        }
+        if let flag = object["compareDeclaredPropertiesOnly"] {
+            guard let value = flag.boolValue else {
+                throw ModelSchemaError("\"compareDeclaredPropertiesOnly\" must be true or false", model: name)
+            }
+            model.compareDeclaredPropertiesOnly = value
         }
         if let style = object["keyStyle"] {
             guard let text = style.stringValue, let value = KeyStyle(rawValue: text) else {

@@ -416,7 +416,8 @@ struct SchemaBatch: Sendable {
             let metadata = ModelMetadata(
                 modelName: model.name, modelType: DynamicModel.self, declarations: collected, registry: registry,
                 discriminator: model.discriminator.map { ModelDiscriminator(path: $0.path, map: $0.map, registry: registry) },
-                requiresNonOptionals: ancestors.lazy.compactMap(\.requireNonOptionals).first ?? false)
+                requiresNonOptionals: ancestors.lazy.compactMap(\.requireNonOptionals).first ?? false,
+                comparesDeclaredPropertiesOnly: ancestors.lazy.compactMap(\.compareDeclaredPropertiesOnly).first ?? false)
             if !metadata.problems.isEmpty {
                 // The last model declaring a name: a name declared again is the later model's problem.
                 var owners: [String: String] = [:]

@@ -171,6 +171,10 @@ public final class ModelMetadata: Sendable {
     /// (``JSONModel/requiresNonOptionals``, a schema model's `"requireNonOptionals"`), inherited
     /// properties included.
     public let requiresNonOptionals: Bool
+    /// Whether models compare and hash by the JSON of their declared properties only
+    /// (``JSONModel/comparesDeclaredPropertiesOnly``, a schema model's
+    /// `"compareDeclaredPropertiesOnly"`), not by their whole JSON object.
+    public let comparesDeclaredPropertiesOnly: Bool
 
     /// Name to ordinal.
     let ordinals: [String: Int]
@@ -206,11 +210,13 @@ public final class ModelMetadata: Sendable {
     ///   - problems: Problems already found while collecting the declarations.
     ///   - registry: Where the names of schema models in property types are looked up.
     ///   - requiresNonOptionals: Whether non-optionals without a declared default are required.
+    ///   - comparesDeclaredPropertiesOnly: Whether equality ignores keys no property reads.
     init(
         modelName: String, modelType: JSONModel.Type,
         declarations: [(declaration: PropertyDeclaration, declaringModel: String)],
         problems: [ModelDeclarationError.Problem] = [], registry: ModelRegistry? = nil,
-        discriminator: ModelDiscriminator? = nil, requiresNonOptionals: Bool = false
+        discriminator: ModelDiscriminator? = nil, requiresNonOptionals: Bool = false,
+        comparesDeclaredPropertiesOnly: Bool = false
     ) {
         var problems = problems
         var properties: [PropertyMetadata] = []
@@ -318,6 +324,7 @@ public final class ModelMetadata: Sendable {
         self.properties = properties
         self.problems = problems
         self.requiresNonOptionals = requiresNonOptionals
+        self.comparesDeclaredPropertiesOnly = comparesDeclaredPropertiesOnly
         self.ordinals = ordinals
         self.hasModelProperties = properties.contains { $0.type.containsModel }
         self.discriminator = discriminator

@@ -141,6 +141,20 @@ public final class ModelRegistry: Sendable {
         return try type.make(json: value, mutable: mutable)
     }
 
+    /// Creates a model of the class registered under `name` over an object node of a parsed
+    /// document, without copying it (an element of a large array, for one).
+    ///
+    /// - Throws: ``JSONModelError/unknownModel(name:)`` or ``JSONModelError/notAnObject(model:found:)``.
+    public func makeModel(named name: String, node: JSONNode, mutable: Bool = false) throws(JSONModelError)
+        -> JSONModel
+    {
+        if let schemaModel = schemaMetadata(named: name) {
+            return try DynamicModel.make(metadata: schemaModel, source: .node(node), mutable: mutable)
+        }
+        guard let type = modelType(named: name) else { throw .unknownModel(name: name) }
+        return try type.make(node: node, mutable: mutable)
+    }
+
     /// Checks the declarations of every registered and every used model class.
     ///
     /// - Throws: ``ModelDeclarationError`` listing every problem found.
@@ -240,6 +254,7 @@ public final class ModelRegistry: Sendable {
         }
         return ModelMetadata(
             modelName: modelName, modelType: type, declarations: collected, problems: problems,
-            requiresNonOptionals: type.requiresNonOptionals)
+            requiresNonOptionals: type.requiresNonOptionals,
+            comparesDeclaredPropertiesOnly: type.comparesDeclaredPropertiesOnly)
     }
 }
