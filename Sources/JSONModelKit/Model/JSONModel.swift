@@ -114,6 +114,24 @@ open class JSONModel: @unchecked Sendable {
     /// built; a schema model says `"compareDeclaredPropertiesOnly": true`.
     open class var comparesDeclaredPropertiesOnly: Bool { false }
 
+    /// Whether this class's `Double` and `Float` properties read the strings `"NaN"`,
+    /// `"Infinity"` and `"-Infinity"` as those values and write them back as those strings; the
+    /// registry's ``ModelRegistry/allowsNonFiniteNumbers`` (false unless set) unless overridden.
+    ///
+    /// ```swift
+    /// final class Reading: JSONModel {
+    ///     override class var allowsNonFiniteNumbers: Bool { true }
+    ///     override class func properties(_ p: PropertyRegistrar) { p.level(Double.self) }
+    /// }
+    /// try Reading(json: #"{"level": "NaN"}"#).level.isNaN     // true
+    /// ```
+    ///
+    /// Only those three spellings count, in optionals, arrays and dictionaries too; without the
+    /// option they read the default with a diagnostic, and writing NaN or an infinity throws
+    /// (JSON has no number for them). Subclasses inherit it unless they override it. Read once,
+    /// when the class's metadata is built.
+    open class var allowsNonFiniteNumbers: Bool { ModelRegistry.shared.allowsNonFiniteNumbers }
+
     /// How the names of this class's properties turn into JSON keys, for properties declared
     /// without `jsonPath` or `anyOf`; the registry's ``ModelRegistry/defaultKeyStyle``
     /// (``KeyStyle/camelCase``, the name as it is, unless set) unless overridden.

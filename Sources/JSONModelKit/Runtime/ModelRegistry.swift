@@ -25,6 +25,8 @@ public final class ModelRegistry: Sendable {
         var schemaDefinitions: [String: ModelSchema.Model] = [:]
         /// The key style of models that do not choose one.
         var defaultKeyStyle = KeyStyle.camelCase
+        /// Whether models that do not choose read and write non-finite numbers as strings.
+        var allowsNonFiniteNumbers = false
     }
 
     private let state = Locked(State())
@@ -196,6 +198,33 @@ public final class ModelRegistry: Sendable {
         }
     }
 
+    /// Whether `Double` and `Float` properties of models that do not choose read the strings
+    /// `"NaN"`, `"Infinity"` and `"-Infinity"` as those values, and write them back as those
+    /// strings; false unless set.
+    ///
+    /// JSON has no numbers for them, and many servers spell them so (as `JSONDecoder`'s
+    /// `nonConformingFloatDecodingStrategy` reads them). Without it such a string reads the
+    /// default with a diagnostic, and writing NaN or an infinity throws. Set it at launch,
+    /// before the registry builds any model's metadata (a class or schema model that says
+    /// otherwise keeps its own choice):
+    ///
+    /// ```swift
+    /// ModelRegistry.shared.allowsNonFiniteNumbers = true
+    /// ```
+    public var allowsNonFiniteNumbers: Bool {
+        get { state.withLock { $0.allowsNonFiniteNumbers } }
+        set {
+            state.withLock { state in
+                guard newValue != state.allowsNonFiniteNumbers else { return }
+                precondition(
+                    state.metadata.isEmpty && state.schemaModels.isEmpty,
+                    "set allowsNonFiniteNumbers before the registry builds any model's metadata: "
+                        + "models already used would not change")
+                state.allowsNonFiniteNumbers = newValue
+            }
+        }
+    }
+
     /// Forgets everything; for tests.
     func reset() {
         state.withLock { $0 = State() }
@@ -255,6 +284,7 @@ public final class ModelRegistry: Sendable {
         return ModelMetadata(
             modelName: modelName, modelType: type, declarations: collected, problems: problems,
             requiresNonOptionals: type.requiresNonOptionals,
-            comparesDeclaredPropertiesOnly: type.comparesDeclaredPropertiesOnly)
+            comparesDeclaredPropertiesOnly: type.comparesDeclaredPropertiesOnly,
+            allowsNonFiniteNumbers: type.allowsNonFiniteNumbers)
     }
 }
