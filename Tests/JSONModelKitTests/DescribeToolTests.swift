@@ -78,11 +78,11 @@ struct DescribeToolTests {
     }
 
     @Test func nonObjectAndMissingFilesFail() throws {
-        let files = try Files(schema: Self.schema, input: "[1, 2]")
+        let files = try Files(schema: Self.schema, input: "42")
         defer { files.remove() }
-        guard let array = try DescribeTool.run(["describe", "--schema", files.schema, "--model", "Order", files.input]) else { return }
-        #expect(array.status == 1)
-        #expect(array.standardError.contains("needs a JSON object"))
+        guard let scalar = try DescribeTool.run(["describe", "--schema", files.schema, "--model", "Order", files.input]) else { return }
+        #expect(scalar.status == 1)
+        #expect(scalar.standardError.contains("needs a JSON object"))
         guard let missing = try DescribeTool.run(["describe", "--schema", files.schema, "--model", "Order", files.input + ".missing"])
         else { return }
         #expect(missing.status == 1)
@@ -91,6 +91,40 @@ struct DescribeToolTests {
         else { return }
         #expect(noSchema.status == 1)
         #expect(noSchema.standardError.contains("cannot read"))
+    }
+
+    @Test func anArrayDescribesEachElement() throws {
+        let files = try Files(schema: Self.schema, input: "[\(Self.order), {\"id\": 8}]")
+        defer { files.remove() }
+        guard let full = try DescribeTool.run(["describe", "--schema", files.schema, "--model", "Order", files.input]) else { return }
+        #expect(full.status == 0, "stderr: \(full.standardError)")
+        #expect(full.standardError.isEmpty)
+        #expect(full.standardOutput.hasPrefix("[0]:\n"))
+        #expect(full.standardOutput.contains("\n\n[1]:\n"))
+        // The first element's problems, with paths inside that element, as for a single object.
+        #expect(full.standardOutput.contains("problems:"))
+        #expect(full.standardOutput.contains("lines[1].qty"))
+        guard let short = try DescribeTool.run(["describe", "--short", "--schema", files.schema, "--model", "Order", files.input])
+        else { return }
+        #expect(short.status == 0)
+        #expect(short.standardOutput == #"[0] Order(id: 7, customer: "Zoë", lines: [2 items])"# + "\n[1] Order(id: 8)\n")
+    }
+
+    @Test func anArrayWithElementsThatAreNotObjectsFailsAfterTheOthers() throws {
+        let files = try Files(schema: Self.schema, input: #"[1, {"id": 3}, null]"#)
+        defer { files.remove() }
+        guard let result = try DescribeTool.run(["describe", "--short", "--schema", files.schema, "--model", "Order", files.input])
+        else { return }
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("[0]: expected an object (Order), found a number"))
+        #expect(result.standardOutput.contains("[1] Order(id: 3)"))
+        #expect(result.standardOutput.contains("[2]: expected an object (Order), found null"))
+        #expect(result.standardError.contains("2 of 3 elements are not objects"))
+        let empty = try Files(schema: Self.schema, input: "[]")
+        defer { empty.remove() }
+        guard let none = try DescribeTool.run(["describe", "--schema", empty.schema, "--model", "Order", empty.input]) else { return }
+        #expect(none.status == 0)
+        #expect(none.standardOutput.isEmpty)
     }
 
     @Test(arguments: [

@@ -204,3 +204,59 @@ struct KeyStyleTests {
         #expect(order.json() == (try JSONDocument(data: Data(sample.utf8)).root.value))
     }
 }
+
+/// A model whose property names match what `.convertFromSnakeCase` makes of its keys.
+final class ConvertedKeysUser: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.avatarURL(String?.self)
+        p.avatarUrl(String?.self)
+        p.userId(Int?.self)
+    }
+}
+
+/// A decoder's key strategy renames keys before a model sees them: the model stores the renamed
+/// keys, and its own key style then looks for keys that are no longer there.
+@Suite("Decoder key strategies")
+struct DecoderKeyStrategyTests {
+    let json = Data(#"{"avatar_url": "a.png", "user_id": 7, "LOGIN": "ann", "first_name": "Ann"}"#.utf8)
+
+    @Test func theModelsKeyStyleReadsSnakeCaseThroughAPlainDecoder() throws {
+        let user = try JSONDecoder().decode(SnakeUser.self, from: json)
+        #expect(user.avatarURL as String? == "a.png")
+        #expect(user.userID as Int == 7)
+        #expect(user.json()["avatar_url"] == "a.png")  // the JSON as it came
+        // And it encodes back with the same keys, through a plain encoder.
+        let again = try JSONDecoder().decode(SnakeUser.self, from: JSONEncoder().encode(user))
+        #expect(again == user)
+    }
+
+    @Test func convertFromSnakeCaseRenamesTheKeysTheModelStores() throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let snake = try decoder.decode(SnakeUser.self, from: json)
+        #expect(snake.json()["avatarUrl"] == "a.png")
+        #expect(snake.json()["avatar_url"] == nil)
+        // The style looks for "avatar_url", gone: the optional reads nil, the Int its default.
+        #expect(snake.avatarURL as String? == nil)
+        #expect(snake.userID as Int == 0)
+        #expect(snake.diagnostics.isEmpty)  // nothing to diagnose: the keys are simply missing
+        // A camelCase model sees "avatarUrl" and "userId": `avatarURL` still reads nil.
+        let camel = try decoder.decode(ConvertedKeysUser.self, from: json)
+        #expect(camel.avatarURL as String? == nil)
+        #expect(camel.avatarUrl as String? == "a.png")
+        #expect(camel.userId as Int? == 7)
+    }
+
+    @Test func convertToSnakeCaseRenamesKeysThatAreNotSnakeCase() throws {
+        let user = try SnakeUser(json: json)
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let back = try JSONDecoder().decode(SnakeUser.self, from: encoder.encode(user))
+        #expect(back.avatarURL as String? == "a.png")
+        #expect(back.userID as Int == 7)
+        // The declared key "LOGIN" is renamed on the way out, so the copy no longer finds it.
+        let keys = try #require(back.json().objectValue?.keys)
+        #expect(!keys.contains("LOGIN"))
+        #expect(back.login as String == "")
+    }
+}

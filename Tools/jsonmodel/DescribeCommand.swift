@@ -15,6 +15,10 @@ enum DescribeCommand: Command {
         that did not convert cleanly, with its JSON path (nested models included).
         With --short, prints the one-line description instead.
 
+        A FILE holding an array describes each element in turn, headed by its index
+        ([2]:), or one line per element with --short ([2] Order(...)); elements that
+        are not objects are listed as such.
+
         USAGE: jsonmodel describe --schema <schema.json> --model <name> [--short] <file>
 
         OPTIONS:
@@ -24,8 +28,10 @@ enum DescribeCommand: Command {
           -h, --help        Show this help.
 
         EXIT STATUS: 0 on success; 1 for an unreadable or invalid schema, a model the
-        schema does not declare, or a file that is not valid JSON or not an object
-        (with the line and column of the problem); 2 for a wrong command line.
+        schema does not declare, a file that is not valid JSON (with the line and column
+        of the problem), or whose top level is neither an object nor an array of
+        objects, or an array with an element that is not an object (after describing
+        the others); 2 for a wrong command line.
         """
 
     static func run(_ arguments: Arguments) -> ExitStatus {
@@ -43,9 +49,9 @@ enum DescribeCommand: Command {
             return failure("\(error)")
         }
 
-        let model: JSONModel
+        let document: JSONDocument
         do {
-            model = try registry.makeModel(named: modelName, json: try ToolFiles.read(path))
+            document = try JSONDocument(data: try ToolFiles.read(path))
         } catch let error as ToolFiles.ReadError {
             return failure("\(error)")
         } catch let error as JSONParseError {
@@ -53,10 +59,39 @@ enum DescribeCommand: Command {
         } catch {
             return failure("\(path): \(error)")
         }
-        if arguments.has("short") {
-            Console.out(model.description)
-            return .success
+        let root = document.root
+        guard root.kind == .array else {
+            do {
+                let model = try registry.makeModel(named: modelName, node: root)
+                Console.out(describe(model, short: arguments.has("short")))
+                return .success
+            } catch {
+                return failure("\(path): \(error)")
+            }
         }
+        // An array: each element in turn, as `validate` checks them.
+        let short = arguments.has("short")
+        var sections: [String] = []
+        var notObjects = 0
+        for (index, element) in root.elements.enumerated() {
+            guard element.kind == .object, let model = try? registry.makeModel(named: modelName, node: element) else {
+                notObjects += 1
+                sections.append("[\(index)]: expected an object (\(modelName)), found \(element.kind.nameWithArticle)")
+                continue
+            }
+            sections.append(short ? "[\(index)] \(describe(model, short: true))" : "[\(index)]:\n\(describe(model, short: false))")
+        }
+        if !sections.isEmpty { Console.out(sections.joined(separator: short ? "\n" : "\n\n")) }
+        guard notObjects == 0 else {
+            let count = root.count
+            return failure("\(path): \(notObjects) of \(count) elements \(notObjects == 1 ? "is not an object" : "are not objects")")
+        }
+        return .success
+    }
+
+    /// The one-line description, or the full one followed by the problems validation finds.
+    private static func describe(_ model: JSONModel, short: Bool) -> String {
+        if short { return model.description }
         // Describing reads nothing into the model, so it has no diagnostics yet; validation
         // then converts everything and lists every problem, nested ones with their full path.
         var text = model.fullDescription
@@ -66,8 +101,7 @@ enum DescribeCommand: Command {
             text += "\nproblems:"
             for diagnostic in error.diagnostics { text += "\n  \(diagnostic)" }
         }
-        Console.out(text)
-        return .success
+        return text
     }
 
     private static func firstLine(of error: JSONParseError) -> String {

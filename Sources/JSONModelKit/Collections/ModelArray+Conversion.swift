@@ -37,6 +37,7 @@ extension ModelArray: PropertyValue {
     static func cast(_ value: Any) -> (any Sendable)? {
         if let same = value as? ModelArray<Element> { return same }
         if let models = value as? [Element] { return ModelArray(models) }
+        if let models = value as? ModelArray<JSONModel> { return cast(Array(models)) }
         if let models = value as? [JSONModel] {
             var typed: [Element] = []
             for model in models {
@@ -59,7 +60,13 @@ protocol LazyModelCollection {
 extension ModelArray: LazyModelCollection {
     /// An array as created returns the Swift array its base built the first time, so that
     /// reading `[Item]` again (a typed member in a loop) costs no new array.
+    ///
+    /// Read as `ModelArray<JSONModel>` (how code that knows no model class reads a schema
+    /// model's `[Line]`), it gives an array of the same instances, every element built.
     func bridged<T>(to type: T.Type) -> T? {
+        if Element.self != JSONModel.self, T.self == ModelArray<JSONModel>.self || T.self == ModelArray<JSONModel>?.self {
+            return ModelArray<JSONModel>(self.lazy.map { $0 as JSONModel }) as? T
+        }
         guard changed == nil else { return Array(self) as? T }
         return base.swiftArray.withLock { built in
             if built == nil { built = Array(self) }

@@ -200,6 +200,33 @@ extension ModelCollectionCreating {
         try array(from: JSONDocument(bytes: bytes).root, mutable: mutable)
     }
 
+    /// Parses the JSON file at `url`, whose top level is an array, mapping the file into memory;
+    /// see ``JSONDocument/init(contentsOf:options:)``.
+    ///
+    /// ```swift
+    /// let users = try User.array(from: URL(fileURLWithPath: "users.json"))
+    /// let name: String = users[10].name          // reads the pages of element 10
+    /// ```
+    ///
+    /// The scan hands back the file's pages as it goes, so the array costs its tape and position
+    /// table plus the pages of the elements read. The file must not be truncated or rewritten
+    /// while the array (or a model from it) lives.
+    ///
+    /// - Throws: The error of `Data(contentsOf:)` for a file that cannot be read, `JSONParseError`,
+    ///   or ``JSONModelError/notAnArray(model:found:)``.
+    public static func array(from url: URL, mutable: Bool = false) throws -> ModelArray<Self> {
+        try array(from: JSONDocument(contentsOf: url).root, mutable: mutable)
+    }
+
+    /// Parses JSON text whose top level is an array; see ``array(from:mutable:)-(Data,_)``.
+    ///
+    /// ```swift
+    /// let shapes = try Shape.array(from: #"[{"type": "circle"}, {"type": "square"}]"#)
+    /// ```
+    public static func array(from string: String, mutable: Bool = false) throws -> ModelArray<Self> {
+        try array(from: JSONDocument(string: string).root, mutable: mutable)
+    }
+
     /// A lazy array of models over an array node of a parsed document.
     ///
     /// - Throws: ``JSONModelError/notAnArray(model:found:)`` when the node is not an array.

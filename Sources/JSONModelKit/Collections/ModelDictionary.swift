@@ -46,6 +46,13 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
         self.base = ModelDictionaryBase(object: .node(root), configuration: .topLevel(mutable: mutable))
     }
 
+    /// Parses JSON text whose top level is an object and indexes its members.
+    ///
+    /// - Throws: `JSONParseError`, or ``JSONModelError/notAnObject(model:found:)``.
+    public init(json string: String, mutable: Bool = false) throws {
+        try self.init(json: Data(string.utf8), mutable: mutable)
+    }
+
     /// Indexes the members of an owned JSON object value.
     ///
     /// - Throws: ``JSONModelError/notAnObject(model:found:)``.
@@ -162,6 +169,14 @@ extension ModelDictionary: PropertyValue, LazyModelCollection {
 
     static func cast(_ value: Any) -> (any Sendable)? {
         if let same = value as? ModelDictionary<Value> { return same }
+        if let models = value as? ModelDictionary<JSONModel> {
+            var typed = ModelDictionary()
+            for (key, model) in models {
+                guard let value = model as? Value else { return nil }
+                typed[key] = value
+            }
+            return typed
+        }
         if let models = value as? [String: Value] {
             var dictionary = ModelDictionary()
             for key in models.keys.sorted() { dictionary[key] = models[key] }
@@ -171,7 +186,17 @@ extension ModelDictionary: PropertyValue, LazyModelCollection {
     }
 
     /// A dictionary as created returns the Swift dictionary its base built the first time.
+    ///
+    /// Read as `ModelDictionary<JSONModel>`, it gives a dictionary of the same instances, in
+    /// the same key order, every value built.
     func bridged<T>(to type: T.Type) -> T? {
+        if Value.self != JSONModel.self,
+            T.self == ModelDictionary<JSONModel>.self || T.self == ModelDictionary<JSONModel>?.self
+        {
+            var upcast = ModelDictionary<JSONModel>()
+            for (key, value) in self { upcast[key] = value }
+            return upcast as? T
+        }
         func build() -> [String: Value] {
             var result: [String: Value] = [:]
             for (key, value) in self { result[key] = value }

@@ -16,7 +16,9 @@ import Foundation
 // `JSONModelError.unwritable` and the member syntax stop with its message. Nothing is ever
 // written as a silent `null`. A converter of the user's writes what it likes (it may spell NaN
 // as "NaN"), so the values of a property it converts are not checked, except for the date
-// converters JSONModelKit provides.
+// converters JSONModelKit provides. A model that allows non-finite numbers
+// (`JSONModel.allowsNonFiniteNumbers`) writes a `Double` or `Float` NaN or infinity as the
+// string it reads back ("NaN", "Infinity", "-Infinity") instead.
 
 extension PropertyConversion {
     /// Why `value`, of the property's Swift type, cannot be written as JSON; nil when it can.
@@ -25,7 +27,8 @@ extension PropertyConversion {
     ///   - value: The value about to be written.
     ///   - existing: The JSON at the property's path now (a built-in date stored as a number is
     ///     written back as one).
-    func unwritableReason(_ value: Any, replacing existing: JSONInput?) -> String? {
+    ///   - allowingNonFinite: Whether `Double` and `Float` NaN and infinities are written as strings.
+    func unwritableReason(_ value: Any, replacing existing: JSONInput?, allowingNonFinite: Bool = false) -> String? {
         if case .converter(let converter) = choice, let check = converter.unwritableReason {
             return check(value)
         }
@@ -39,20 +42,24 @@ extension PropertyConversion {
             dateFormat = format
         }
         var segments: [JSONPath.Segment] = []
-        guard let reason = Self.unwritableReason(value, type: type, dateFormat: dateFormat, existing: existing, at: &segments)
+        guard
+            let reason = Self.unwritableReason(
+                value, type: type, dateFormat: dateFormat, existing: existing, allowingNonFinite: allowingNonFinite,
+                at: &segments)
         else { return nil }
         return segments.isEmpty ? reason : "\(JSONPath(segments)): \(reason)"
     }
 
     private static func unwritableReason(
-        _ value: Any, type: PropertyType, dateFormat: DateFormat?, existing: JSONInput?, at segments: inout [JSONPath.Segment]
+        _ value: Any, type: PropertyType, dateFormat: DateFormat?, existing: JSONInput?, allowingNonFinite: Bool,
+        at segments: inout [JSONPath.Segment]
     ) -> String? {
         switch type {
         case .double:
-            guard let number = value as? Double, !number.isFinite else { return nil }
+            guard !allowingNonFinite, let number = value as? Double, !number.isFinite else { return nil }
             return "JSON has no number for \(number)"
         case .float:
-            guard let number = value as? Float, !number.isFinite else { return nil }
+            guard !allowingNonFinite, let number = value as? Float, !number.isFinite else { return nil }
             return "JSON has no number for \(number)"
         case .decimal:
             guard let number = value as? Decimal, number.isNaN else { return nil }
@@ -65,12 +72,14 @@ extension PropertyConversion {
         case .optional(let inner):
             if let optional = value as? any OptionalPropertyValue {
                 guard let wrapped = optional.wrappedValue else { return nil }
-                return unwritableReason(wrapped, type: inner, dateFormat: dateFormat, existing: existing, at: &segments)
+                return unwritableReason(wrapped, type: inner, dateFormat: dateFormat, existing: existing, allowingNonFinite: allowingNonFinite,
+                    at: &segments)
             }
-            return unwritableReason(value, type: inner, dateFormat: dateFormat, existing: existing, at: &segments)
+            return unwritableReason(value, type: inner, dateFormat: dateFormat, existing: existing, allowingNonFinite: allowingNonFinite,
+                    at: &segments)
         case .array(let inner):
             guard inner.mayHoldUnwritableValues else { return nil }
-            if let numbers = value as? [Double] {
+            if !allowingNonFinite, let numbers = value as? [Double] {
                 guard let index = numbers.firstIndex(where: { !$0.isFinite }) else { return nil }
                 segments.append(.index(index))
                 return "JSON has no number for \(numbers[index])"
@@ -79,7 +88,8 @@ extension PropertyConversion {
             for (index, element) in elements.enumerated() {
                 segments.append(.index(index))
                 if let reason = unwritableReason(
-                    element, type: inner, dateFormat: dateFormat, existing: existing?[index], at: &segments)
+                    element, type: inner, dateFormat: dateFormat, existing: existing?[index],
+                    allowingNonFinite: allowingNonFinite, at: &segments)
                 {
                     return reason
                 }
@@ -91,7 +101,8 @@ extension PropertyConversion {
             for key in members.keys.sorted() {
                 segments.append(.key(key))
                 if let reason = unwritableReason(
-                    members[key]!, type: inner, dateFormat: dateFormat, existing: existing?[key], at: &segments)
+                    members[key]!, type: inner, dateFormat: dateFormat, existing: existing?[key],
+                    allowingNonFinite: allowingNonFinite, at: &segments)
                 {
                     return reason
                 }

@@ -207,6 +207,7 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
             context.schemaModel = template.schemaModel
             context.inverse = template.inverse
             context.embedPath = template.embedPath
+            context.allowsNonFiniteNumbers = template.allowsNonFiniteNumbers
         }
         return convert(property, from: source, context: &context)
     }

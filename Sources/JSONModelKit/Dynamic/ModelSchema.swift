@@ -82,6 +82,13 @@ public struct ModelSchema: Sendable, Equatable {
         /// without `jsonPath` or `anyOf`; nil inherits the style of the model this one extends
         /// (the registry's ``ModelRegistry/defaultKeyStyle`` at the root).
         public var keyStyle: KeyStyle? = nil
+        /// Whether models compare by the JSON of their declared properties only; nil inherits
+        /// the choice of the model this one extends (false, the whole JSON, at the root).
+        public var compareDeclaredPropertiesOnly: Bool? = nil
+        /// Whether `Double` and `Float` properties read and write `"NaN"`, `"Infinity"` and
+        /// `"-Infinity"`; nil inherits the choice of the model this one extends (the registry's
+        /// ``ModelRegistry/allowsNonFiniteNumbers`` at the root).
+        public var allowNonFiniteNumbers: Bool? = nil
     }
 
     /// Chooses a model by the value at a path: `{"jsonPath": "type", "map": {"circle": "Circle"}}`.
@@ -109,6 +116,8 @@ public struct ModelSchema: Sendable, Equatable {
         public var group: Bool
         /// Whether a missing or `null` value records a `missingRequired` diagnostic.
         public var required: Bool = false
+        /// What a value that is present but does not convert reads, when not the default.
+        public var defaultIfInvalid: JSONValue? = nil
     }
 
     /// A type as written in a schema: `Int`, `[Order]`, `[String: Double?]`, `Customer?`.
@@ -242,7 +251,8 @@ public struct ModelSchema: Sendable, Equatable {
             throw ModelSchemaError("models[\(index)] needs a \"name\"")
         }
         try checkKeys(
-            object, allowed: ["name", "extends", "discriminator", "properties", "requireNonOptionals", "keyStyle"],
+            object, allowed: ["name", "extends", "discriminator", "properties", "requireNonOptionals", "keyStyle",
+                      "compareDeclaredPropertiesOnly", "allowNonFiniteNumbers"],
             context: "model \(name)")
         var model = Model(name: name, extends: nil, discriminator: nil, properties: [])
         if let flag = object["requireNonOptionals"] {
@@ -250,6 +260,18 @@ public struct ModelSchema: Sendable, Equatable {
                 throw ModelSchemaError("\"requireNonOptionals\" must be true or false", model: name)
             }
             model.requireNonOptionals = value
+        }
+        if let flag = object["allowNonFiniteNumbers"] {
+            guard let value = flag.boolValue else {
+                throw ModelSchemaError("\"allowNonFiniteNumbers\" must be true or false", model: name)
+            }
+            model.allowNonFiniteNumbers = value
+        }
+        if let flag = object["compareDeclaredPropertiesOnly"] {
+            guard let value = flag.boolValue else {
+                throw ModelSchemaError("\"compareDeclaredPropertiesOnly\" must be true or false", model: name)
+            }
+            model.compareDeclaredPropertiesOnly = value
         }
         if let style = object["keyStyle"] {
             guard let text = style.stringValue, let value = KeyStyle(rawValue: text) else {
@@ -287,7 +309,7 @@ public struct ModelSchema: Sendable, Equatable {
     }
 
     private static let propertyKeys: Set<String> = [
-        "name", "type", "jsonPath", "anyOf", "default", "required", "enumValues", "serialize", "readOnly", "dateFormat",
+        "name", "type", "jsonPath", "anyOf", "default", "defaultIfInvalid", "required", "enumValues", "serialize", "readOnly", "dateFormat",
         "embedPath", "converter", "inverse", "group",
     ]
 
@@ -338,7 +360,8 @@ public struct ModelSchema: Sendable, Equatable {
             name: name, type: type, paths: paths, defaultValue: object["default"], enumValues: enumValues,
             serialize: try bool("serialize", true), readOnly: try bool("readOnly", false),
             dateFormat: try string("dateFormat"), embedPath: embedPath, converter: try string("converter"),
-            inverse: try string("inverse"), group: try bool("group", false), required: try bool("required", false))
+            inverse: try string("inverse"), group: try bool("group", false), required: try bool("required", false),
+            defaultIfInvalid: object["defaultIfInvalid"])
     }
 
     /// A path given as dotted text or as a list of keys (strings) and indices (integers).

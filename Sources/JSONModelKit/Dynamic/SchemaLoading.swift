@@ -311,7 +311,7 @@ struct SchemaBatch: Sendable {
                 group: property.group, required: property.required)
             return PropertyDeclaration(
                 name: property.name, type: type, paths: property.paths, defaultValue: property.defaultValue,
-                options: options
+                options: options, defaultIfInvalid: property.defaultIfInvalid
             ).checkingStructure()
         }
         /// Recursion bounded by `ModelSchema.maximumTypeNesting`: deeper types were refused above.
@@ -445,7 +445,10 @@ struct SchemaBatch: Sendable {
             let metadata = ModelMetadata(
                 modelName: model.name, modelType: DynamicModel.self, declarations: collected, registry: registry,
                 discriminator: model.discriminator.map { ModelDiscriminator(path: $0.path, map: $0.map, registry: registry) },
-                requiresNonOptionals: ancestors.lazy.compactMap(\.requireNonOptionals).first ?? false)
+                requiresNonOptionals: ancestors.lazy.compactMap(\.requireNonOptionals).first ?? false,
+                comparesDeclaredPropertiesOnly: ancestors.lazy.compactMap(\.compareDeclaredPropertiesOnly).first ?? false,
+                allowsNonFiniteNumbers: ancestors.lazy.compactMap(\.allowNonFiniteNumbers).first
+                    ?? registry.allowsNonFiniteNumbers)
             if !metadata.problems.isEmpty {
                 // The last model declaring a name: a name declared again is the later model's problem.
                 var owners: [String: String] = [:]

@@ -47,7 +47,8 @@ public struct JSONParseOptions: Sendable, Equatable {
 /// Limits: documents up to 4 GiB; a single string or number, and the element count of a single
 /// container, below 2^28.
 public final class JSONDocument: Sendable {
-    let bytes: [UInt8]
+    /// The input, kept as it was given (an array, `Data`, a mapped file); never copied.
+    let storage: DocumentStorage
     let tape: [UInt64]
     /// The number of JSON values in the document (object keys are not counted).
     public let valueCount: Int
@@ -63,7 +64,20 @@ public final class JSONDocument: Sendable {
     ///   - options: Limits and leniency; strict by default.
     /// - Throws: ``JSONParseError`` with the position of the first fault.
     /// - Complexity: O(*n*) in the size of the input.
-    public init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
+    public convenience init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
+        try self.init(storage: .array(bytes), options: options)
+    }
+
+    /// How far a scan of a mapped file goes between two hand-backs of the pages behind it.
+    ///
+    /// Small against the 64 KiB the kernel commonly maps in around a page that a read touches,
+    /// so that the pages behind the scan add little to what is mapped ahead of it; large enough
+    /// that the hand-backs (one system call each, over the new pages only) cost nothing against
+    /// the scan. Input in memory is never handed back.
+    static let mappedReleaseInterval = 16 << 10
+
+    /// Scans and validates the bytes of `storage`, keeping it.
+    init(storage: DocumentStorage, options: JSONParseOptions) throws(JSONParseError) {
         // The scanner writes straight into the tape array's storage, so the tape is never copied
         // (a copy doubled the tape's share of peak memory on large arrays). The capacity
         // is reserved but only touched as far as it is used. Below 1 MiB it is one word per four
@@ -75,11 +89,20 @@ public final class JSONDocument: Sendable {
         var spilled: [UInt64]?
         var values = 0
         var depth = 0
-        let bytesPerWord = bytes.count < 1 << 20 ? 4 : 2
-        let lent = [UInt64](unsafeUninitializedCapacity: bytes.count / bytesPerWord + 16) { buffer, initialized in
+        let byteCount = storage.count
+        let bytesPerWord = byteCount < 1 << 20 ? 4 : 2
+        // A mapped file hands back the pages the scan is done with, so its pages are never all
+        // in memory at once: a lazy read later brings back only the pages it touches.
+        var mapped: MappedFile?
+        if case .mapped(let file) = storage { mapped = file }
+        var released = 0
+        let lent = [UInt64](unsafeUninitializedCapacity: byteCount / bytesPerWord + 16) { buffer, initialized in
             initialized = 0
-            bytes.withUnsafeBufferPointer { input in
-                var scanner = JSONScanner(bytes: input, options: options, tapeBuffer: buffer)
+            storage.withUnsafeBufferPointer { input in
+                var scanner = JSONScanner(
+                    bytes: input, options: options, tapeBuffer: buffer,
+                    releaseInterval: mapped == nil ? 0 : Self.mappedReleaseInterval,
+                    release: mapped.map { file in { offset in released = file.releasePages(from: released, to: offset) } })
                 do throws(JSONParseError) {
                     try scanner.scan()
                     values = scanner.valueCount
@@ -94,19 +117,60 @@ public final class JSONDocument: Sendable {
                 }
             }
         }
+        mapped?.releasePages(from: released, to: byteCount)
         if let failure { throw failure }
-        self.bytes = bytes
+        self.storage = storage
         self.tape = spilled ?? lent
         self.valueCount = values
         self.depth = depth
     }
 
-    /// Scans and validates the bytes of `data`.
+    /// Scans and validates the bytes of `data`, keeping it: no copy is made.
     ///
-    /// - Complexity: O(*n*); the bytes are copied once.
+    /// The document holds `data` itself (a copy of a `Data` shares its storage), so memory and
+    /// time are those of ``init(bytes:options:)``. A slice of a larger `Data` keeps the whole
+    /// storage alive while the document lives; pass `Data(slice)` to keep only its bytes.
+    ///
+    /// - Complexity: O(*n*) in the size of the input.
     public convenience init(data: Data, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
-        // One memcpy; `[UInt8](data)` copied through Data's iterator, several times slower.
-        try self.init(bytes: data.withUnsafeBytes { Array($0.bindMemory(to: UInt8.self)) }, options: options)
+        try self.init(storage: .data(data), options: options)
+    }
+
+    /// Files smaller than this are read into memory rather than mapped: a mapping costs system
+    /// calls and at least a page, and saves nothing on a file that small.
+    static let smallestMappedFile = 16 << 10
+
+    /// Scans and validates the file at `url`, mapping it into memory rather than reading it.
+    ///
+    /// ```swift
+    /// let document = try JSONDocument(contentsOf: URL(fileURLWithPath: "feed.json"))
+    /// let users = try User.array(from: document.root["users"]!)   // pages read as elements are
+    /// ```
+    ///
+    /// A regular file of 16 KiB or more is mapped read-only. The scan hands back the pages it has
+    /// read as it goes, so afterwards the document costs its tape plus the pages that reads touch
+    /// (a lazy array over a large file reads only the pages of the elements it builds). Smaller
+    /// files, other kinds of files, other URLs and files that cannot be mapped are read as
+    /// `Data`. The file must not be truncated or rewritten in place while the document (or a
+    /// model over it) lives: reading a page that is no longer in the file stops the program,
+    /// and a page rewritten in place reads its new bytes. For a file others may change, read it
+    /// with `Data(contentsOf:)` and use ``init(data:options:)``.
+    ///
+    /// - Throws: The error of `Data(contentsOf:)` for a file that cannot be read, or
+    ///   ``JSONParseError``.
+    /// - Complexity: O(*n*) in the size of the file.
+    public convenience init(contentsOf url: URL, options: JSONParseOptions = JSONParseOptions()) throws {
+        if url.isFileURL, let file = MappedFile.map(path: url.path, minimumSize: Self.smallestMappedFile) {
+            try self.init(storage: .mapped(file), options: options)
+        } else {
+            try self.init(storage: .data(try Data(contentsOf: url)), options: options)
+        }
+    }
+
+    /// Whether the document reads a mapped file (for tests).
+    var isMapped: Bool {
+        if case .mapped = storage { return true }
+        return false
     }
 
     /// Scans and validates the UTF-8 of `string`.
@@ -123,7 +187,7 @@ public final class JSONDocument: Sendable {
     public var root: JSONNode { JSONNode(document: self, index: 0) }
 
     /// The size of the input in bytes.
-    public var byteCount: Int { bytes.count }
+    public var byteCount: Int { storage.count }
 
     /// The memory taken by the tape, in bytes (8 per value and per object key).
     public var tapeByteCount: Int { tape.count * MemoryLayout<UInt64>.stride }
@@ -141,7 +205,7 @@ public final class JSONDocument: Sendable {
     /// Calls `body` with the bytes of a scalar.
     @inline(__always)
     func withBytes<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBufferPointer {
+        try storage.withUnsafeBufferPointer {
             try body(UnsafeBufferPointer(rebasing: $0[range.offset..<range.upperBound]))
         }
     }

@@ -121,7 +121,7 @@ extension JSONNode {
         let sortsKeys = writer.options.contains(.sortedKeys)
         var stack: [Frame] = []
         var position = index
-        document.bytes.withUnsafeBufferPointer { bytes in
+        document.storage.withUnsafeBufferPointer { bytes in
             func raw(_ range: ByteRange) -> UnsafeBufferPointer<UInt8> {
                 UnsafeBufferPointer(rebasing: bytes[range.offset..<range.upperBound])
             }

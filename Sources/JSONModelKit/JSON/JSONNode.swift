@@ -169,7 +169,7 @@ extension JSONNode {
     /// The member whose key has the UTF-8 bytes `key`, searched in place.
     func member(utf8 key: UnsafeBufferPointer<UInt8>, end: Int) -> JSONNode? {
         let document = document
-        return document.bytes.withUnsafeBufferPointer { bytes -> JSONNode? in
+        return document.storage.withUnsafeBufferPointer { bytes -> JSONNode? in
             var found: Int?
             var position = index + 1
             while position < end {

@@ -21,6 +21,11 @@ struct JSONScanner: ~Copyable {
     private(set) var tape: TapeBuilder
     private(set) var valueCount = 0
     private(set) var deepest = 0
+    /// Called with the offset the scan has reached, about every ``releaseInterval`` bytes (at
+    /// the next container), so that a mapped input can hand back the pages behind it; nil for
+    /// input in memory.
+    private let release: ((Int) -> Void)?
+    private let releaseInterval: Int
 
     /// An open container.
     private struct Frame {
@@ -71,10 +76,17 @@ struct JSONScanner: ~Copyable {
         }
     }
 
-    /// - Parameter tapeBuffer: Storage to write the tape into while it fits (see ``TapeBuilder``).
-    init(bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, tapeBuffer: UnsafeMutableBufferPointer<UInt64>? = nil) {
+    /// - Parameters:
+    ///   - tapeBuffer: Storage to write the tape into while it fits (see ``TapeBuilder``).
+    ///   - release: Called with the offset reached, about every `releaseInterval` bytes.
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, tapeBuffer: UnsafeMutableBufferPointer<UInt64>? = nil,
+        releaseInterval: Int = 0, release: ((Int) -> Void)? = nil
+    ) {
         input = Input(bytes, allowsComments: options.allowsComments)
         self.options = options
+        self.release = releaseInterval > 0 ? release : nil
+        self.releaseInterval = releaseInterval
         // Typical documents need one tape word per 6 to 12 input bytes; the builder grows if not.
         if let tapeBuffer, tapeBuffer.count > 0 {
             tape = TapeBuilder(lending: tapeBuffer)
@@ -104,6 +116,8 @@ struct JSONScanner: ~Copyable {
         guard p < end else { throw error(.emptyInput, at: p) }
         // Whether a member's key comes first at `p`.
         var atKey = false
+        // The offset past which `release` is called next; never for input in memory.
+        var releaseMark = release == nil ? Int.max : releaseInterval
 
         value: while true {
             if atKey {
@@ -118,6 +132,11 @@ struct JSONScanner: ~Copyable {
             if opener == UInt8(ascii: "[") || opener == UInt8(ascii: "{") {
                 let isObject = opener == UInt8(ascii: "{")
                 guard depth < options.maxDepth else { throw error(.tooDeep(limit: options.maxDepth), at: p) }
+                // One comparison per container: nothing else in the loop pays for a mapped input.
+                if p - start >= releaseMark {
+                    release?(p - start)
+                    releaseMark = p - start + releaseInterval
+                }
                 if depth > 0 { outer.push(current) }
                 depth += 1
                 deepest = max(deepest, depth)

@@ -134,6 +134,25 @@ extension JSONModel {
         try make(node: JSONDocument(data: data).root, mutable: mutable)
     }
 
+    /// Parses JSON text and creates a model of this class; usable through a metatype.
+    ///
+    /// ```swift
+    /// let type: Shape.Type = Shape.self
+    /// let shape = try type.make(json: #"{"type": "circle", "radius": 2}"#)   // a Circle
+    /// ```
+    ///
+    /// - Throws: `JSONParseError`, or ``JSONModelError`` when the top level is not an object.
+    public class func make(json string: String, mutable: Bool = false) throws -> Self {
+        try make(node: JSONDocument(string: string).root, mutable: mutable)
+    }
+
+    /// Parses UTF-8 JSON bytes and creates a model of this class; usable through a metatype.
+    ///
+    /// - Throws: `JSONParseError`, or ``JSONModelError`` when the top level is not an object.
+    public class func make(json bytes: [UInt8], mutable: Bool = false) throws -> Self {
+        try make(node: JSONDocument(bytes: bytes).root, mutable: mutable)
+    }
+
     // MARK: Validating
 
     /// Parses JSON and converts every property eagerly (nested models included).

@@ -33,7 +33,13 @@ public struct JSONView: Sendable {
     /// The exact text of a number; nil for other kinds.
     public var numberText: String? { input.numberText }
     /// The number as `Int` when it is an integral number in range; nil otherwise.
-    public var intValue: Int? { numberText.flatMap { Int($0) } }
+    /// `1.0` and `1e2` count, as for ``JSONNode/intValue`` and ``JSONValue/intValue``.
+    public var intValue: Int? {
+        switch input {
+        case .node(let node): node.intValue
+        case .value(let value): value.intValue
+        }
+    }
     /// `true` or `false`; nil for other kinds.
     public var boolValue: Bool? { input.boolValue }
     /// The value copied into an owned ``JSONValue``.

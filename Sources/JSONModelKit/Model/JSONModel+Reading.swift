@@ -282,11 +282,13 @@ extension JSONModel {
         context.schemaModel = property.schemaModel?.metadata
         context.inverse = property.options.inverse.map { InverseLink(name: $0, parent: self) }
         context.embedPath = property.options.embedPath
+        context.allowsNonFiniteNumbers = metadata.allowsNonFiniteNumbers
         return context
     }
 
     /// Converts a property from `source`: the first present, non-null path wins;
-    /// missing, null and unconvertible values give the default.
+    /// missing and null values give the default, unconvertible ones the `defaultIfInvalid`
+    /// when declared, the default otherwise.
     ///
     /// A required property that is missing or null records a `missingRequired` diagnostic at its
     /// first path, unless a path cut short by a value of the wrong kind recorded one already.
@@ -300,6 +302,9 @@ extension JSONModel {
             }
             context.segments = path.segments
             if let value = property.convertValue(found, context: &context) { return value }
+            if let invalid = property.invalidDefault {
+                return defaultValue(of: property, stored: invalid.stored, json: invalid.json, context: &context)
+            }
             return defaultValue(of: property, context: &context)
         }
         // Nothing found. A path cut short by a value of the wrong kind is worth a diagnostic;
@@ -322,15 +327,21 @@ extension JSONModel {
 
     /// The default of a property; models in it are created for this model (linked when mutable).
     func defaultValue(of property: PropertyMetadata, context: inout ConversionContext) -> any Sendable {
-        if let stored = property.storedDefault { return stored }
+        defaultValue(of: property, stored: property.storedDefault, json: property.defaultJSON, context: &context)
+    }
+
+    /// A default given as its stored value, or as JSON converted for this model (one holding models).
+    func defaultValue(
+        of property: PropertyMetadata, stored: (any Sendable)?, json: JSONValue?, context: inout ConversionContext
+    ) -> any Sendable {
+        if let stored { return stored }
         context.segments = property.paths[0].segments
         var defaultContext = context
         defaultContext.validating = false
         // Unreachable for metadata without problems: only defaults holding models come here, and
         // building the metadata refuses any whose models are not all objects
         // (`PropertyType.acceptsAsModelDefault`), the one way their conversion fails.
-        guard let json = property.defaultJSON,
-            let value = property.valueType.convertAny(.value(json), context: &defaultContext)
+        guard let json, let value = property.valueType.convertAny(.value(json), context: &defaultContext)
         else {
             preconditionFailure("\(metadata.modelName).\(property.name) has no usable default")
         }

@@ -93,6 +93,45 @@ open class JSONModel: @unchecked Sendable {
     /// Read once, when the class's metadata is built.
     open class var requiresNonOptionals: Bool { false }
 
+    /// Whether models of this class compare (and hash) by the JSON of their declared properties
+    /// only; false unless overridden.
+    ///
+    /// By default two models are equal when they have the same class and equal current JSON,
+    /// keys that no property reads included: a server that adds a field makes yesterday's copy
+    /// unequal. Overridden to true, keys no property reads are ignored (the comparison uses
+    /// `json(options: .onlyDeclared)`, nested models likewise), as for a model that stands for
+    /// its declared fields alone.
+    ///
+    /// ```swift
+    /// final class Tag: JSONModel {
+    ///     override class var comparesDeclaredPropertiesOnly: Bool { true }
+    ///     override class func properties(_ p: PropertyRegistrar) { p.name(String.self) }
+    /// }
+    /// try Tag(json: #"{"name": "a", "seen": 1}"#) == Tag(json: #"{"name": "a"}"#)   // true
+    /// ```
+    ///
+    /// Subclasses inherit it unless they override it. Read once, when the class's metadata is
+    /// built; a schema model says `"compareDeclaredPropertiesOnly": true`.
+    open class var comparesDeclaredPropertiesOnly: Bool { false }
+
+    /// Whether this class's `Double` and `Float` properties read the strings `"NaN"`,
+    /// `"Infinity"` and `"-Infinity"` as those values and write them back as those strings; the
+    /// registry's ``ModelRegistry/allowsNonFiniteNumbers`` (false unless set) unless overridden.
+    ///
+    /// ```swift
+    /// final class Reading: JSONModel {
+    ///     override class var allowsNonFiniteNumbers: Bool { true }
+    ///     override class func properties(_ p: PropertyRegistrar) { p.level(Double.self) }
+    /// }
+    /// try Reading(json: #"{"level": "NaN"}"#).level.isNaN     // true
+    /// ```
+    ///
+    /// Only those three spellings count, in optionals, arrays and dictionaries too; without the
+    /// option they read the default with a diagnostic, and writing NaN or an infinity throws
+    /// (JSON has no number for them). Subclasses inherit it unless they override it. Read once,
+    /// when the class's metadata is built.
+    open class var allowsNonFiniteNumbers: Bool { ModelRegistry.shared.allowsNonFiniteNumbers }
+
     /// How the names of this class's properties turn into JSON keys, for properties declared
     /// without `jsonPath` or `anyOf`; the registry's ``ModelRegistry/defaultKeyStyle``
     /// (``KeyStyle/camelCase``, the name as it is, unless set) unless overridden.

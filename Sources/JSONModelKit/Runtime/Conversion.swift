@@ -191,6 +191,9 @@ struct ConversionContext {
     var inverse: InverseLink?
     /// For a property with `embedPath`: where each array element holds the model's object.
     var embedPath: JSONPath?
+    /// Whether `Double` and `Float` read `"NaN"`, `"Infinity"` and `"-Infinity"`
+    /// (``ModelMetadata/allowsNonFiniteNumbers``).
+    var allowsNonFiniteNumbers = false
 
     init(
         modelName: String, property: String, segments: [JSONPath.Segment], mutable: Bool, owner: JSONModel?,
@@ -404,6 +407,7 @@ extension Double: PropertyValue {
     static var implicitDefault: Double? { 0 }
 
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> Double? {
+        if context.allowsNonFiniteNumbers, let value = NonFiniteNumber.value(of: input) { return value }
         guard let text = NumberText.text(of: input, expected: "Double", context: &context) else { return nil }
         guard let value = Double(text), value.isFinite else {
             context.record(.outOfRange, "\(text) does not fit in Double")
@@ -412,8 +416,10 @@ extension Double: PropertyValue {
         return value
     }
 
+    /// NaN and the infinities as their strings (`"NaN"`, `"Infinity"`, `"-Infinity"`): a write
+    /// of one gets here only for a model that allows them (Converters/WritableValues.swift).
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
-        guard let number = JSONNumber(self) else { return .null }
+        guard let number = JSONNumber(self) else { return .string(NonFiniteNumber.text(of: self)) }
         return existing?.kind == .string ? .string(number.text) : .number(number)
     }
 }
@@ -423,6 +429,7 @@ extension Float: PropertyValue {
     static var implicitDefault: Float? { 0 }
 
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> Float? {
+        if context.allowsNonFiniteNumbers, let value = NonFiniteNumber.value(of: input) { return Float(value) }
         guard let text = NumberText.text(of: input, expected: "Float", context: &context) else { return nil }
         guard let value = Float(text), value.isFinite else {
             context.record(.outOfRange, "\(text) does not fit in Float")
@@ -431,9 +438,31 @@ extension Float: PropertyValue {
         return value
     }
 
+    /// NaN and the infinities as their strings, as for `Double`.
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
-        guard let number = JSONNumber(self) else { return .null }
+        guard let number = JSONNumber(self) else { return .string(NonFiniteNumber.text(of: Double(self))) }
         return existing?.kind == .string ? .string(number.text) : .number(number)
+    }
+}
+
+/// The strings that stand for the numbers JSON has none for, as `JSONDecoder`'s
+/// `nonConformingFloatDecodingStrategy` is commonly set up and as JavaScript prints them.
+enum NonFiniteNumber {
+    /// `"NaN"`, `"Infinity"` or `"-Infinity"` as a `Double`; nil for anything else (other
+    /// spellings included, so that a typo stays a diagnostic).
+    static func value(of input: JSONInput) -> Double? {
+        guard input.kind == .string else { return nil }
+        switch input.stringValue {
+        case "NaN": return .nan
+        case "Infinity": return .infinity
+        case "-Infinity": return -.infinity
+        default: return nil
+        }
+    }
+
+    /// The string of a value that is not finite.
+    static func text(of value: Double) -> String {
+        value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity"
     }
 }
 

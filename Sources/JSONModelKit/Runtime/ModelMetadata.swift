@@ -57,6 +57,9 @@ public struct PropertyDeclaration: Sendable, Equatable {
     public var paths: [JSONPath]
     /// The declared default as JSON, or nil for the type's natural default.
     public var defaultValue: JSONValue?
+    /// The value read instead when the JSON holds a value that does not convert, as JSON; nil
+    /// when such a value reads ``defaultValue`` too.
+    public var defaultIfInvalid: JSONValue?
     /// The other options.
     public var options: PropertyOptions
 
@@ -68,19 +71,21 @@ public struct PropertyDeclaration: Sendable, Equatable {
     /// Creates a declaration; `paths` empty means the property's name as a single key.
     public init(
         name: String, type: PropertyType, paths: [JSONPath] = [], defaultValue: JSONValue? = nil,
-        options: PropertyOptions = PropertyOptions()
+        options: PropertyOptions = PropertyOptions(), defaultIfInvalid: JSONValue? = nil
     ) {
         self.name = name
         self.type = type
         self.paths = paths.isEmpty ? [JSONPath([.key(name)])] : paths
         self.defaultValue = defaultValue
+        self.defaultIfInvalid = defaultIfInvalid
         self.options = options
         self.keyFollowsName = paths.isEmpty
     }
 
     public static func == (lhs: PropertyDeclaration, rhs: PropertyDeclaration) -> Bool {
         lhs.name == rhs.name && lhs.type == rhs.type && lhs.paths == rhs.paths
-            && lhs.defaultValue == rhs.defaultValue && lhs.options == rhs.options && lhs.problem == rhs.problem
+            && lhs.defaultValue == rhs.defaultValue && lhs.defaultIfInvalid == rhs.defaultIfInvalid
+            && lhs.options == rhs.options && lhs.problem == rhs.problem
             && lhs.keyFollowsName == rhs.keyFollowsName
     }
 
@@ -125,6 +130,9 @@ public final class PropertyMetadata: Sendable {
     let storedDefault: (any Sendable)?
     /// The default as JSON, declared or natural; nil for nil (optionals).
     let defaultJSON: JSONValue?
+    /// What a value that is present but does not convert reads, when declared apart from the
+    /// default (`defaultIfInvalid`); nil when such a value reads the default.
+    let invalidDefault: InvalidValueDefault?
     /// The schema model the type refers to, resolved by name when read.
     let schemaModel: SchemaModelReference?
     /// The converter lookup's cached choice for this property (Converters/PropertyConversion.swift).
@@ -136,8 +144,9 @@ public final class PropertyMetadata: Sendable {
         ordinal: Int, name: String, type: PropertyType, paths: [JSONPath], declaredDefault: JSONValue?,
         options: PropertyOptions, declaringModel: String, isRequired: Bool, valueType: any PropertyValue.Type,
         storedDefault: (any Sendable)?, defaultJSON: JSONValue?, schemaModel: SchemaModelReference?,
-        conversion: PropertyConversion
+        conversion: PropertyConversion, invalidDefault: InvalidValueDefault? = nil
     ) {
+        self.invalidDefault = invalidDefault
         self.ordinal = ordinal
         self.name = name
         self.type = type
@@ -153,6 +162,15 @@ public final class PropertyMetadata: Sendable {
         self.conversion = conversion
         self.scalarFirstRead = Self.scalarFirstRead(type: type, paths: paths, options: options)
     }
+}
+
+/// The value a property reads when its JSON holds a value that does not convert, declared apart
+/// from its default with `defaultIfInvalid`.
+struct InvalidValueDefault: Sendable {
+    /// The value, when it can be shared; nil when it holds models, converted for each model.
+    let stored: (any Sendable)?
+    /// The value as JSON.
+    let json: JSONValue
 }
 
 /// The metadata of one model class: its properties, inherited ones included.
@@ -171,6 +189,14 @@ public final class ModelMetadata: Sendable {
     /// (``JSONModel/requiresNonOptionals``, a schema model's `"requireNonOptionals"`), inherited
     /// properties included.
     public let requiresNonOptionals: Bool
+    /// Whether models compare and hash by the JSON of their declared properties only
+    /// (``JSONModel/comparesDeclaredPropertiesOnly``, a schema model's
+    /// `"compareDeclaredPropertiesOnly"`), not by their whole JSON object.
+    public let comparesDeclaredPropertiesOnly: Bool
+    /// Whether `Double` and `Float` properties read the strings `"NaN"`, `"Infinity"` and
+    /// `"-Infinity"`, and write those values back as those strings
+    /// (``JSONModel/allowsNonFiniteNumbers``, a schema model's `"allowNonFiniteNumbers"`).
+    public let allowsNonFiniteNumbers: Bool
 
     /// Name to ordinal.
     let ordinals: [String: Int]
@@ -206,11 +232,14 @@ public final class ModelMetadata: Sendable {
     ///   - problems: Problems already found while collecting the declarations.
     ///   - registry: Where the names of schema models in property types are looked up.
     ///   - requiresNonOptionals: Whether non-optionals without a declared default are required.
+    ///   - comparesDeclaredPropertiesOnly: Whether equality ignores keys no property reads.
+    ///   - allowsNonFiniteNumbers: Whether `"NaN"` and `"Infinity"` strings read as numbers.
     init(
         modelName: String, modelType: JSONModel.Type,
         declarations: [(declaration: PropertyDeclaration, declaringModel: String)],
         problems: [ModelDeclarationError.Problem] = [], registry: ModelRegistry? = nil,
-        discriminator: ModelDiscriminator? = nil, requiresNonOptionals: Bool = false
+        discriminator: ModelDiscriminator? = nil, requiresNonOptionals: Bool = false,
+        comparesDeclaredPropertiesOnly: Bool = false, allowsNonFiniteNumbers: Bool = false
     ) {
         var problems = problems
         var properties: [PropertyMetadata] = []
@@ -260,30 +289,41 @@ public final class ModelMetadata: Sendable {
                 name: name, modelName: modelName, type: declaration.type, options: declaration.options,
                 models: ModelKey.chain(modelName: modelName, modelType: modelType, declaringModel: declaringModel),
                 registry: registry)
+            /// A declared default as the value it reads (nil inside for one holding models, which
+            /// is converted for each model), or nil after reporting why it does not convert.
+            func converted(_ declared: JSONValue, _ option: String) -> (any Sendable)?? {
+                if declaration.type.containsModel {
+                    // Converted for each model when read, which must not fail: checked here.
+                    guard declaration.type.acceptsAsModelDefault(declared) else {
+                        report(name, "the \(option) \(declared) is not a valid \(declaration.type): every model in it must be a JSON object")
+                        return nil
+                    }
+                    return .some(nil)
+                }
+                var context = ConversionContext(
+                    modelName: modelName, property: name, segments: [], mutable: false, owner: nil, ordinal: 0)
+                context.allowsNonFiniteNumbers = allowsNonFiniteNumbers
+                // Through the property's converter (stored form), else as the type alone (value form).
+                var scratch = context
+                guard let value = conversion.convert(.value(declared), valueType: valueType, context: &scratch)
+                    ?? valueType.convertAny(.value(declared), context: &context)
+                else {
+                    report(name, "the \(option) \(declared) is not a valid \(declaration.type)")
+                    return nil
+                }
+                return .some(value)
+            }
+            var invalidDefault: InvalidValueDefault?
+            if let declared = declaration.defaultIfInvalid {
+                guard let value = converted(declared, "defaultIfInvalid") else { continue }
+                invalidDefault = InvalidValueDefault(stored: value, json: declared)
+            }
             let storedDefault: (any Sendable)?
             let defaultJSON: JSONValue?
             if let declared = declaration.defaultValue {
                 defaultJSON = declared
-                if declaration.type.containsModel {
-                    // Converted for each model when read, which must not fail: checked here.
-                    guard declaration.type.acceptsAsModelDefault(declared) else {
-                        report(name, "the default \(declared) is not a valid \(declaration.type): every model in it must be a JSON object")
-                        continue
-                    }
-                    storedDefault = nil
-                } else {
-                    var context = ConversionContext(
-                        modelName: modelName, property: name, segments: [], mutable: false, owner: nil, ordinal: 0)
-                    // Through the property's converter (stored form), else as the type alone (value form).
-                    var scratch = context
-                    guard let converted = conversion.convert(.value(declared), valueType: valueType, context: &scratch)
-                        ?? valueType.convertAny(.value(declared), context: &context)
-                    else {
-                        report(name, "the default \(declared) is not a valid \(declaration.type)")
-                        continue
-                    }
-                    storedDefault = converted
-                }
+                guard let value = converted(declared, "default") else { continue }
+                storedDefault = value
             } else if let natural = valueType.implicitDefaultAny {
                 storedDefault = natural
                 defaultJSON = valueType.jsonValue(ofAny: natural, replacing: nil) ?? nil
@@ -311,13 +351,15 @@ public final class ModelMetadata: Sendable {
                     storedDefault: storedDefault,
                     defaultJSON: defaultJSON,
                     schemaModel: declaration.type.schemaModelName.map { SchemaModelReference(name: $0, registry: registry) },
-                    conversion: conversion))
+                    conversion: conversion, invalidDefault: invalidDefault))
         }
         self.modelName = modelName
         self.modelType = modelType
         self.properties = properties
         self.problems = problems
         self.requiresNonOptionals = requiresNonOptionals
+        self.comparesDeclaredPropertiesOnly = comparesDeclaredPropertiesOnly
+        self.allowsNonFiniteNumbers = allowsNonFiniteNumbers
         self.ordinals = ordinals
         self.hasModelProperties = properties.contains { $0.type.containsModel }
         self.discriminator = discriminator

@@ -29,6 +29,8 @@ public final class ModelRegistry: Sendable {
         var schemaDefinitions: [String: ModelSchema.Model] = [:]
         /// The key style of models that do not choose one.
         var defaultKeyStyle = KeyStyle.camelCase
+        /// Whether models that do not choose read and write non-finite numbers as strings.
+        var allowsNonFiniteNumbers = false
     }
 
     private let state = Locked(State())
@@ -145,6 +147,20 @@ public final class ModelRegistry: Sendable {
         return try type.make(json: value, mutable: mutable)
     }
 
+    /// Creates a model of the class registered under `name` over an object node of a parsed
+    /// document, without copying it (an element of a large array, for one).
+    ///
+    /// - Throws: ``JSONModelError/unknownModel(name:)`` or ``JSONModelError/notAnObject(model:found:)``.
+    public func makeModel(named name: String, node: JSONNode, mutable: Bool = false) throws(JSONModelError)
+        -> JSONModel
+    {
+        if let schemaModel = schemaMetadata(named: name) {
+            return try DynamicModel.make(metadata: schemaModel, source: .node(node), mutable: mutable)
+        }
+        guard let type = modelType(named: name) else { throw .unknownModel(name: name) }
+        return try type.make(node: node, mutable: mutable)
+    }
+
     /// Checks the declarations of every registered and every used model class.
     ///
     /// - Throws: ``ModelDeclarationError`` listing every problem found.
@@ -182,6 +198,33 @@ public final class ModelRegistry: Sendable {
                     "set defaultKeyStyle before the registry builds any model's metadata: "
                         + "the keys of models already used would not change")
                 state.defaultKeyStyle = newValue
+            }
+        }
+    }
+
+    /// Whether `Double` and `Float` properties of models that do not choose read the strings
+    /// `"NaN"`, `"Infinity"` and `"-Infinity"` as those values, and write them back as those
+    /// strings; false unless set.
+    ///
+    /// JSON has no numbers for them, and many servers spell them so (as `JSONDecoder`'s
+    /// `nonConformingFloatDecodingStrategy` reads them). Without it such a string reads the
+    /// default with a diagnostic, and writing NaN or an infinity throws. Set it at launch,
+    /// before the registry builds any model's metadata (a class or schema model that says
+    /// otherwise keeps its own choice):
+    ///
+    /// ```swift
+    /// ModelRegistry.shared.allowsNonFiniteNumbers = true
+    /// ```
+    public var allowsNonFiniteNumbers: Bool {
+        get { state.withLock { $0.allowsNonFiniteNumbers } }
+        set {
+            state.withLock { state in
+                guard newValue != state.allowsNonFiniteNumbers else { return }
+                precondition(
+                    state.metadata.isEmpty && state.schemaModels.isEmpty,
+                    "set allowsNonFiniteNumbers before the registry builds any model's metadata: "
+                        + "models already used would not change")
+                state.allowsNonFiniteNumbers = newValue
             }
         }
     }
@@ -244,6 +287,8 @@ public final class ModelRegistry: Sendable {
         }
         return ModelMetadata(
             modelName: modelName, modelType: type, declarations: collected, problems: problems,
-            requiresNonOptionals: type.requiresNonOptionals)
+            requiresNonOptionals: type.requiresNonOptionals,
+            comparesDeclaredPropertiesOnly: type.comparesDeclaredPropertiesOnly,
+            allowsNonFiniteNumbers: type.allowsNonFiniteNumbers)
     }
 }

@@ -47,7 +47,12 @@ public final class PropertyRegistrar {
     ///     or one above ``JSONPath/maximumIndex`` (10,000) is a declaration problem.
     ///   - anyOf: Alternative paths: the first present wins on read, writes go to the first.
     ///   - default: The value when the JSON lacks one; otherwise nil for optionals,
-    ///     zero, empty, or an empty model.
+    ///     zero, empty, or an empty model. Also the value when the JSON holds one that does not
+    ///     convert, unless `defaultIfInvalid` says otherwise.
+    ///   - defaultIfInvalid: The value when the JSON holds a value that does not convert (a
+    ///     diagnostic is recorded all the same), so that a missing value and a wrong one read
+    ///     apart: `p.age(Int?.self, defaultIfInvalid: -1)` reads nil for a missing age and -1
+    ///     for `"age": "old"`.
     ///   - required: Whether the JSON must hold a value: a missing or `null` value reads the
     ///     default and records a ``ModelDiagnostic/Kind/missingRequired`` diagnostic, so
     ///     ``JSONModel/validate()`` throws. Declaring an optional required is a declaration problem.
@@ -65,7 +70,7 @@ public final class PropertyRegistrar {
     ///   - group: For a model property: a property group, reading the parent's own object.
     public func add<T>(
         _ name: String, _ type: T.Type, jsonPath: JSONPath? = nil, anyOf: [JSONPath]? = nil, default: T? = nil,
-        required: Bool = false, serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil,
+        defaultIfInvalid: T? = nil, required: Bool = false, serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil,
         dateFormat: DateFormat? = nil, embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
         inverse: String? = nil, group: Bool = false
     ) {
@@ -80,20 +85,18 @@ public final class PropertyRegistrar {
         guard let valueType = type as? any PropertyValue.Type else {
             // The user's own type (an enum, a JSONConvertible, a type with a registered converter).
             if let custom = CustomValueType.descriptor(for: T.self) {
-                var defaultJSON: JSONValue?
-                if let value = `default` {
-                    let converter = custom.builtin
-                        ?? ModelRegistry.shared.converters.converter(forType: ObjectIdentifier(custom.baseType), in: nil)
-                    defaultJSON = custom.json(of: value, with: converter, replacing: nil) ?? nil
-                    if defaultJSON == nil {
-                        var declaration = PropertyDeclaration(name: name, type: .custom(custom), paths: paths, options: options)
-                        declaration.problem = "the default of \(T.self) has no JSON: conform \(custom.baseType) to JSONConvertible or register its converter first"
-                        declarations.append(declaration)
-                        return
+                let converter = custom.builtin
+                    ?? ModelRegistry.shared.converters.converter(forType: ObjectIdentifier(custom.baseType), in: nil)
+                var declaration = PropertyDeclaration(name: name, type: .custom(custom), paths: paths, options: options)
+                for (value, option) in [(`default`, "default"), (defaultIfInvalid, "defaultIfInvalid")] {
+                    guard let value else { continue }
+                    guard let json = custom.json(of: value, with: converter, replacing: nil) ?? nil else {
+                        declaration.problem = "the \(option) of \(T.self) has no JSON: conform \(custom.baseType) to JSONConvertible or register its converter first"
+                        break
                     }
+                    if option == "default" { declaration.defaultValue = json } else { declaration.defaultIfInvalid = json }
                 }
-                declarations.append(
-                    PropertyDeclaration(name: name, type: .custom(custom), paths: paths, defaultValue: defaultJSON, options: options))
+                declarations.append(declaration)
                 return
             }
             var declaration = PropertyDeclaration(name: name, type: .json, paths: paths, options: options)
@@ -105,9 +108,14 @@ public final class PropertyRegistrar {
         if let value = `default` {
             defaultJSON = valueType.jsonValue(ofAny: value, replacing: nil) ?? nil
         }
+        var invalidJSON: JSONValue?
+        if let value = defaultIfInvalid {
+            invalidJSON = valueType.jsonValue(ofAny: value, replacing: nil) ?? nil
+        }
         declarations.append(
             PropertyDeclaration(
-                name: name, type: valueType.propertyType, paths: paths, defaultValue: defaultJSON, options: options
+                name: name, type: valueType.propertyType, paths: paths, defaultValue: defaultJSON, options: options,
+                defaultIfInvalid: invalidJSON
             ).checkingStructure())
     }
 }
@@ -120,16 +128,17 @@ public struct PropertyDeclarator {
     let registrar: PropertyRegistrar
     let name: String
 
-    /// Declares the property; see ``PropertyRegistrar/add(_:_:jsonPath:anyOf:default:required:serialize:readOnly:enumValues:dateFormat:embedPath:converter:cachedObject:inverse:group:)``
+    /// Declares the property; see ``PropertyRegistrar/add(_:_:jsonPath:anyOf:default:defaultIfInvalid:required:serialize:readOnly:enumValues:dateFormat:embedPath:converter:cachedObject:inverse:group:)``
     /// for the parameters.
     public func callAsFunction<T>(
         _ type: T.Type, jsonPath: JSONPath? = nil, anyOf: [JSONPath]? = nil, default: T? = nil,
-        required: Bool = false, serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil,
+        defaultIfInvalid: T? = nil, required: Bool = false, serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil,
         dateFormat: DateFormat? = nil, embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
         inverse: String? = nil, group: Bool = false
     ) {
         registrar.add(
-            name, type, jsonPath: jsonPath, anyOf: anyOf, default: `default`, required: required,
+            name, type, jsonPath: jsonPath, anyOf: anyOf, default: `default`, defaultIfInvalid: defaultIfInvalid,
+            required: required,
             serialize: serialize, readOnly: readOnly, enumValues: enumValues, dateFormat: dateFormat, embedPath: embedPath,
             converter: converter, cachedObject: cachedObject, inverse: inverse, group: group)
     }

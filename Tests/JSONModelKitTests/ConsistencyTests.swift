@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// Compares by its declared properties only.
+final class DeclaredOnlyTag: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class var comparesDeclaredPropertiesOnly: Bool { true }
+    override class func properties(_ p: PropertyRegistrar) {
+        p.name(String.self)
+        p.color(String?.self, jsonPath: "style.color")
+        p.child(DeclaredOnlyTag?.self)
+    }
+}
+
+/// Inherits the choice.
+final class DeclaredOnlySubTag: DeclaredOnlyTagBase, DynamicMembers, @unchecked Sendable {}
+
+class DeclaredOnlyTagBase: JSONModel, @unchecked Sendable {
+    override class var comparesDeclaredPropertiesOnly: Bool { true }
+    override class func properties(_ p: PropertyRegistrar) { p.name(String.self) }
+}
+
+/// The default rule: the whole JSON.
+final class WholeJSONTag: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) { p.name(String.self) }
+}
+
+@Suite("Consistency of the API")
+struct ConsistencyTests {
+    // MARK: Strings everywhere
+
+    @Test func makeAndArrayTakeAString() throws {
+        let shape = try PolyShape.make(json: #"{"type": "circle", "radius": 2}"#)
+        #expect(shape is PolyCircle)
+        let viaMetatype: PolyShape.Type = PolyShape.self
+        #expect(try viaMetatype.make(json: Array(#"{"type": "square"}"#.utf8)) is PolySquare)
+        let shapes = try PolyShape.array(from: #"[{"type": "circle"}, {"type": "square"}, 3]"#)
+        #expect(shapes.count == 2)
+        #expect(shapes[1] is PolySquare)
+        #expect(shapes.diagnostics.count == 1)
+        let byName = try ModelDictionary<PolyShape>(json: #"{"a": {"type": "circle"}}"#)
+        #expect(byName["a"] is PolyCircle)
+        let mutable = try PolyShape.make(json: #"{"type": "x"}"#, mutable: true)
+        #expect(mutable.isMutable)
+    }
+
+    @Test func stringsWithBadInputThrow() {
+        #expect(throws: JSONParseError.self) { try PolyShape.make(json: #"{"type": "#) }
+        #expect(throws: JSONModelError.self) { try PolyShape.make(json: "[1]") }
+        #expect(throws: JSONParseError.self) { try PolyShape.array(from: "[{]") }
+        #expect(throws: JSONModelError.self) { try PolyShape.array(from: #"{"type": "circle"}"#) }
+        #expect(throws: JSONModelError.self) { try ModelDictionary<PolyShape>(json: "[]") }
+        #expect(throws: JSONParseError.self) { try ModelDictionary<PolyShape>(json: "") }
+    }
+
+    // MARK: Schema collections read as JSONModel collections
+
+    static let schema = #"""
+        {"models": [
+          {"name": "Basket", "properties": [
+            {"name": "items", "type": "[Item]"},
+            {"name": "byCode", "type": "[String: Item]"},
+            {"name": "maybe", "type": "[Item]?"}]},
+          {"name": "Item", "properties": [{"name": "code", "type": "String"}]}]}
+        """#
+
+    @Test func schemaCollectionsReadAsEveryJSONModelCollection() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: Self.schema))
+        let json = #"{"items": [{"code": "a"}, 7, {"code": "b"}], "byCode": {"x": {"code": "x"}, "y": {"code": "y"}, "z": 1}}"#
+        let basket = try registry.makeModel(named: "Basket", json: Data(json.utf8)) as! DynamicModel
+
+        let array: [JSONModel] = basket.items
+        let lazy: ModelArray<JSONModel> = basket.items
+        let optionalLazy: ModelArray<JSONModel>? = basket.items
+        #expect(array.count == 2)
+        #expect(lazy.count == 2)
+        #expect(optionalLazy?.count == 2)
+        #expect(lazy[0] === array[0])  // the same instances
+        #expect(lazy[1].modelName == "Item")
+        #expect((lazy[1] as? DynamicModel)?.code as String? == "b")
+
+        let dictionary: [String: JSONModel] = basket.byCode
+        let lazyDictionary: ModelDictionary<JSONModel> = basket.byCode
+        let optionalDictionary: ModelDictionary<JSONModel>? = basket.byCode
+        #expect(dictionary.keys.sorted() == ["x", "y"])
+        #expect(lazyDictionary.keys == ["x", "y"])
+        #expect(optionalDictionary?.count == 2)
+        #expect(lazyDictionary["y"] === dictionary["y"])
+        #expect(basket.diagnostics.count == 2)  // 7 and 1 left out
+
+        // Through `dynamic`, on a reference typed JSONModel, likewise.
+        let model: JSONModel = basket
+        let viaDynamic: ModelArray<JSONModel> = model.dynamic.items
+        #expect(viaDynamic.count == 2)
+        let viaDynamicDictionary: ModelDictionary<JSONModel> = model.dynamic.byCode
+        #expect(viaDynamicDictionary.count == 2)
+        // A missing optional collection reads nil whichever way it is read.
+        let none: ModelArray<JSONModel>? = basket.maybe
+        #expect(none == nil)
+    }
+
+    @Test func aJSONModelCollectionCanBeWrittenBack() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: Self.schema))
+        let basket = try registry.makeModel(named: "Basket", json: Data(#"{"items": [{"code": "a"}, {"code": "b"}]}"#.utf8), mutable: true)
+        var items: ModelArray<JSONModel> = (basket as! DynamicModel).items
+        items.removeFirst()
+        try basket.set(items, forProperty: "items")
+        #expect(basket.json()["items"] == [["code": "b"]])
+        // An array does not fit a dictionary property.
+        let stranger = try registry.makeModel(named: "Basket", json: Data("{}".utf8))
+        #expect(throws: (any Error).self) { try basket.set(ModelArray<JSONModel>([stranger]), forProperty: "byCode") }
+    }
+
+    @Test func compiledCollectionsReadAsJSONModelCollectionsToo() throws {
+        let drawing = try PolyDrawing(json: #"{"shapes": [{"type": "circle"}], "named": {"s": {"type": "square"}}}"#)
+        let shapes: ModelArray<JSONModel> = drawing.shapes
+        #expect(shapes[0] is PolyCircle)
+        let named: ModelDictionary<JSONModel> = drawing.named
+        #expect(named["s"] is PolySquare)
+    }
+
+    // MARK: JSONView
+
+    @Test func jsonViewIntValueReadsIntegralNumbers() throws {
+        let document = try JSONDocument(string: #"{"a": 1.0, "b": 1e2, "c": 2.5, "d": "1", "e": 1e30, "f": -0.0}"#)
+        let views = [JSONView(.node(document.root)), JSONView(.value(document.root.value))]
+        for view in views {
+            #expect(view["a"]?.intValue == 1)
+            #expect(view["b"]?.intValue == 100)
+            #expect(view["c"]?.intValue == nil)
+            #expect(view["d"]?.intValue == nil)
+            #expect(view["e"]?.intValue == nil)
+            #expect(view["f"]?.intValue == 0)
+            #expect(view["missing"]?.intValue == nil)
+        }
+    }
+
+    // MARK: Equality over declared properties
+
+    @Test func equalityOverDeclaredPropertiesIgnoresOtherKeys() throws {
+        let a = try DeclaredOnlyTag(json: #"{"name": "a", "seen": 1, "style": {"color": "red", "font": "x"}}"#)
+        let b = try DeclaredOnlyTag(json: #"{"style": {"color": "red"}, "name": "a"}"#)
+        let c = try DeclaredOnlyTag(json: #"{"name": "a", "style": {"color": "blue"}}"#)
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(Set([a, b, c]).count == 2)
+        #expect(a != c)
+        // Nested models compare the same way.
+        let nestedA = try DeclaredOnlyTag(json: #"{"name": "p", "child": {"name": "a", "extra": true}}"#)
+        let nestedB = try DeclaredOnlyTag(json: #"{"name": "p", "child": {"name": "a"}}"#)
+        #expect(nestedA == nestedB)
+        // Subclasses inherit the choice.
+        #expect(try DeclaredOnlySubTag(json: #"{"name": "a", "x": 1}"#) == DeclaredOnlySubTag(json: #"{"name": "a"}"#))
+        #expect(DeclaredOnlySubTag.comparesDeclaredPropertiesOnly)
+    }
+
+    @Test func theDefaultStillComparesTheWholeJSON() throws {
+        let a = try WholeJSONTag(json: #"{"name": "a", "seen": 1}"#)
+        let b = try WholeJSONTag(json: #"{"name": "a"}"#)
+        #expect(a != b)
+        // Different classes never compare equal, whatever their JSON.
+        #expect(try DeclaredOnlyTag(json: #"{"name": "a"}"#) as JSONModel != WholeJSONTag(json: #"{"name": "a"}"#))
+        #expect(!WholeJSONTag.comparesDeclaredPropertiesOnly)
+    }
+
+    @Test func writesAndUnconvertibleValuesCount() throws {
+        let a = try DeclaredOnlyTag(json: #"{"name": "a", "x": 1}"#, mutable: true)
+        let b = try DeclaredOnlyTag(json: #"{"name": "a"}"#)
+        #expect(a == b)
+        a.name = "b"
+        #expect(a != b)
+        // A declared property with the wrong type compares by its JSON, as it is.
+        let wrong = try DeclaredOnlyTag(json: #"{"name": 5}"#)
+        #expect(wrong != b)
+        #expect(wrong == (try DeclaredOnlyTag(json: #"{"name": 5, "y": 0}"#)))
+    }
+
+    @Test func schemaModelsChooseEqualityOverDeclaredProperties() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: #"""
+            {"models": [
+              {"name": "Tag", "compareDeclaredPropertiesOnly": true, "properties": [{"name": "name", "type": "String"}]},
+              {"name": "Label", "extends": "Tag", "properties": []},
+              {"name": "Other", "compareDeclaredPropertiesOnly": true, "properties": [{"name": "name", "type": "String"}]},
+              {"name": "Whole", "properties": [{"name": "name", "type": "String"}]}]}
+            """#))
+        func make(_ name: String, _ json: String) throws -> JSONModel {
+            try registry.makeModel(named: name, json: Data(json.utf8))
+        }
+        #expect(try make("Tag", #"{"name": "a", "x": 1}"#) == make("Tag", #"{"name": "a"}"#))
+        #expect(try make("Label", #"{"name": "a", "x": 1}"#) == make("Label", #"{"name": "a"}"#))
+        #expect(try make("Tag", #"{"name": "a"}"#) != make("Other", #"{"name": "a"}"#))
+        #expect(try make("Whole", #"{"name": "a", "x": 1}"#) != make("Whole", #"{"name": "a"}"#))
+        #expect(throws: ModelSchemaError.self) {
+            try ModelSchema(string: #"{"models": [{"name": "T", "compareDeclaredPropertiesOnly": "yes", "properties": []}]}"#)
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+final class InvalidDefaults: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.age(Int?.self, defaultIfInvalid: -1)
+        p.score(Double.self, default: 1, defaultIfInvalid: -1)
+        p.tags([String].self, defaultIfInvalid: ["invalid"])
+        p.plain(Int.self, default: 5)
+        p.color(InvalidDefaultColor.self, default: .red, defaultIfInvalid: .unknown)
+    }
+}
+
+enum InvalidDefaultColor: String, Sendable {
+    case red, green, unknown
+}
+
+final class BadInvalidDefault: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.when(Date.self, defaultIfInvalid: Date(timeIntervalSince1970: 1e300))
+    }
+}
+
+final class NonFiniteReading: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class var allowsNonFiniteNumbers: Bool { true }
+    override class func properties(_ p: PropertyRegistrar) {
+        p.level(Double.self)
+        p.small(Float?.self)
+        p.series([Double].self)
+        p.byName([String: Double].self)
+        p.count(Int.self)
+    }
+}
+
+/// Inherits the choice.
+final class NonFiniteSubReading: NonFiniteReadingBase, DynamicMembers, @unchecked Sendable {}
+
+class NonFiniteReadingBase: JSONModel, @unchecked Sendable {
+    override class var allowsNonFiniteNumbers: Bool { true }
+    override class func properties(_ p: PropertyRegistrar) { p.level(Double.self) }
+}
+
+final class FiniteReading: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.level(Double.self, default: 2)
+        p.small(Float?.self)
+        p.series([Double].self)
+    }
+}
+
+@Suite("Separate defaults for missing and invalid values")
+struct InvalidValueDefaultTests {
+    @Test func missingAndNullReadTheDefaultInvalidReadsItsOwn() throws {
+        let missing = try InvalidDefaults(json: "{}")
+        #expect(missing.age as Int? == nil)
+        #expect(missing.score as Double == 1)
+        #expect(missing.tags as [String] == [])
+        #expect(missing.color as InvalidDefaultColor == .red)
+        #expect(missing.diagnostics.isEmpty)
+
+        let null = try InvalidDefaults(json: #"{"age": null, "score": null, "tags": null, "color": null}"#)
+        #expect(null.age as Int? == nil)
+        #expect(null.score as Double == 1)
+        #expect(null.color as InvalidDefaultColor == .red)
+        #expect(null.diagnostics.isEmpty)
+
+        let invalid = try InvalidDefaults(
+            json: #"{"age": "old", "score": [1], "tags": "x", "plain": "five", "color": "mauve"}"#)
+        #expect(invalid.age as Int? == -1)
+        #expect(invalid.score as Double == -1)
+        #expect(invalid.tags as [String] == ["invalid"])
+        #expect(invalid.plain as Int == 5)  // no defaultIfInvalid: the default, as before
+        #expect(invalid.color as InvalidDefaultColor == .unknown)
+        // Every invalid value is still a diagnostic, and validation still fails.
+        #expect(invalid.diagnostics.count == 5)
+        #expect(throws: ModelValidationError.self) { try invalid.validate() }
+
+        let valid = try InvalidDefaults(json: #"{"age": 30, "score": 2.5, "tags": ["a"], "color": "green"}"#)
+        #expect(valid.age as Int? == 30)
+        #expect(valid.score as Double == 2.5)
+        #expect(valid.color as InvalidDefaultColor == .green)
+    }
+
+    @Test func anInvalidDefaultIsNotWrittenOrOutput() throws {
+        let model = try InvalidDefaults(json: #"{"age": "old"}"#, mutable: true)
+        #expect(model.age as Int? == -1)
+        #expect(model.json() == ["age": "old"])  // reading changes nothing
+        model.age = 4
+        #expect(model.json() == ["age": "4"])  // a write keeps the stored JSON type
+    }
+
+    @Test func aDefaultIfInvalidThatDoesNotConvertIsADeclarationProblem() {
+        #expect(throws: ModelDeclarationError.self) { try BadInvalidDefault.validateDeclarations() }
+        do {
+            try BadInvalidDefault.validateDeclarations()
+        } catch {
+            #expect(error.description.contains("defaultIfInvalid"))
+        }
+    }
+
+    @Test func schemaDefaultIfInvalid() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: #"""
+            {"models": [{"name": "Person", "properties": [
+              {"name": "age", "type": "Int?", "defaultIfInvalid": -1},
+              {"name": "nick", "type": "String", "default": "none", "defaultIfInvalid": "?"},
+              {"name": "friend", "type": "Person?", "defaultIfInvalid": {"nick": "ghost"}}]}]}
+            """#))
+        let missing = try registry.makeModel(named: "Person", json: Data("{}".utf8))
+        #expect(missing.value(forProperty: "age") == nil)
+        #expect(missing.value(forProperty: "nick") as? String == "none")
+        let invalid = try registry.makeModel(named: "Person", json: Data(#"{"age": true, "nick": [3]}"#.utf8))
+        #expect(invalid.value(forProperty: "age") as? Int == -1)
+        #expect(invalid.value(forProperty: "nick") as? String == "?")
+        #expect(missing.value(forProperty: "friend") == nil)
+        let ghost = try registry.makeModel(named: "Person", json: Data(#"{"friend": 7}"#.utf8))
+        let friend = try #require(ghost.value(forProperty: "friend") as? JSONModel)
+        #expect(friend.value(forProperty: "nick") as? String == "ghost")
+        #expect(ghost.diagnostics.count == 1)
+        // A defaultIfInvalid that does not convert, or of the wrong kind, registers nothing.
+        #expect(throws: ModelSchemaError.self) {
+            try registry.register(ModelSchema(string: #"""
+                {"models": [{"name": "Bad", "properties": [{"name": "n", "type": "Int", "defaultIfInvalid": "x"}]}]}
+                """#))
+        }
+        #expect(registry.schemaMetadata(named: "Bad") == nil)
+    }
+}
+
+@Suite("Non-finite numbers as strings")
+struct NonFiniteNumberTests {
+    let json = #"""
+        {"level": "NaN", "small": "-Infinity", "series": [1, "Infinity", "NaN"], "byName": {"a": "-Infinity"}, "count": "NaN"}
+        """#
+
+    @Test func aModelThatAllowsThemReadsTheThreeStrings() throws {
+        let model = try NonFiniteReading(json: json)
+        #expect((model.level as Double).isNaN)
+        #expect(model.small as Float? == -.infinity)
+        let series: [Double] = model.series
+        #expect(series.count == 3 && series[0] == 1 && series[1] == .infinity && series[2].isNaN)
+        #expect(model.byName as [String: Double] == ["a": -.infinity])
+        // Integers are not concerned.
+        #expect(model.count as Int == 0)
+        #expect(model.diagnostics.count == 1)
+        #expect(try NonFiniteSubReading(json: #"{"level": "Infinity"}"#).level as Double == .infinity)
+    }
+
+    @Test func otherSpellingsStayDiagnostics() throws {
+        for text in ["nan", "inf", "+Infinity", "Infinity ", "INFINITY", "-NaN"] {
+            let model = try NonFiniteReading(json: .object(["level": .string(text)]))
+            #expect(model.level as Double == 0, "\(text)")
+            #expect(model.diagnostics.count == 1, "\(text)")
+        }
+    }
+
+    @Test func writesGoBackAsTheStrings() throws {
+        let model = try NonFiniteReading(json: "{}", mutable: true)
+        model.level = Double.nan
+        model.small = -Float.infinity
+        model.series = [1, .infinity]
+        #expect(model.json() == ["level": "NaN", "small": "-Infinity", "series": [1, "Infinity"]])
+        // And read back.
+        let again = try NonFiniteReading(json: model.jsonString())
+        #expect((again.level as Double).isNaN)
+        #expect(again.series as [Double] == [1, .infinity])
+    }
+
+    @Test func withoutTheOptionTheyStayDiagnosticsAndWritesThrow() throws {
+        let model = try FiniteReading(json: #"{"level": "NaN", "small": "Infinity", "series": ["NaN", 2]}"#, mutable: true)
+        #expect(model.level as Double == 2)
+        #expect(model.small as Float? == nil)
+        #expect(model.series as [Double] == [2])
+        #expect(model.diagnostics.count == 3)
+        #expect(throws: JSONModelError.self) { try model.set(Double.nan, forProperty: "level") }
+        #expect(throws: JSONModelError.self) { try model.set([Double.infinity], forProperty: "series") }
+        #expect(model.json()["level"] == "NaN")  // unchanged
+    }
+
+    @Test func schemaModelsAndTheRegistryOption() throws {
+        let schema = #"""
+            {"models": [
+              {"name": "Reading", "allowNonFiniteNumbers": true, "properties": [{"name": "level", "type": "Double"}]},
+              {"name": "Child", "extends": "Reading", "properties": []},
+              {"name": "Strict", "properties": [{"name": "level", "type": "Double"}]}]}
+            """#
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(string: schema))
+        let input = Data(#"{"level": "Infinity"}"#.utf8)
+        #expect(try registry.makeModel(named: "Reading", json: input).value(forProperty: "level") as? Double == .infinity)
+        #expect(try registry.makeModel(named: "Child", json: input).value(forProperty: "level") as? Double == .infinity)
+        #expect(try registry.makeModel(named: "Strict", json: input).value(forProperty: "level") as? Double == 0)
+
+        let lenient = ModelRegistry()
+        lenient.allowsNonFiniteNumbers = true
+        try lenient.register(ModelSchema(string: schema))
+        #expect(try lenient.makeModel(named: "Strict", json: input).value(forProperty: "level") as? Double == .infinity)
+
+        #expect(throws: ModelSchemaError.self) {
+            try ModelSchema(string: #"{"models": [{"name": "R", "allowNonFiniteNumbers": 1, "properties": []}]}"#)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// A file in the temporary folder, removed by `remove()`.
+private struct MappedTestFile {
+    let url: URL
+
+    init(_ bytes: [UInt8]) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("jsonmodel-input-\(UUID().uuidString).json")
+        try Data(bytes).write(to: url)
+    }
+
+    init(_ text: String) throws { try self.init(Array(text.utf8)) }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// `count` shapes, alternating circles and squares, with strings long enough to cross pages.
+private func shapesJSON(count: Int) -> String {
+    var parts: [String] = []
+    for index in 0..<count {
+        let kind = index % 2 == 0 ? "circle" : "square"
+        let size = index % 2 == 0 ? "\"radius\": \(index)" : "\"side\": \(index)"
+        parts.append(#"{"type": "\#(kind)", \#(size), "name": "shape \#(index) \#(String(repeating: "x", count: index % 300))"}"#)
+    }
+    return "[\n" + parts.joined(separator: ",\n") + "\n]"
+}
+
+@Suite("Document input: Data in place, mapped files")
+struct DocumentInputTests {
+    // MARK: Data
+
+    @Test func dataIsKeptNotCopied() throws {
+        let data = Data(#"{"name": "Ann", "tags": ["a", "b"], "n": 1.5}"#.utf8)
+        let document = try JSONDocument(data: data)
+        guard case .data = document.storage else {
+            Issue.record("expected the Data itself as the storage")
+            return
+        }
+        #expect(document.byteCount == data.count)
+        #expect(document.root["name"]?.stringValue == "Ann")
+        #expect(document.root["n"]?.doubleValue == 1.5)
+        #expect(document.root.value == ["name": "Ann", "tags": ["a", "b"], "n": 1.5])
+    }
+
+    @Test func aChangeToTheCallersDataDoesNotReachTheDocument() throws {
+        var data = Data(String(repeating: " ", count: 100).utf8) + Data(#"{"name": "Ann"}"#.utf8)
+        let document = try JSONDocument(data: data)
+        data.replaceSubrange(100..<data.count, with: Data(#"{"name": "Bob"}"#.utf8))
+        data.append(contentsOf: [0xFF, 0xFF])
+        #expect(document.root["name"]?.stringValue == "Ann")
+        #expect(document.root.jsonString() == #"{"name":"Ann"}"#)
+    }
+
+    @Test func slicesAndInlineDataRead() throws {
+        let whole = Data(#"garbage[{"type": "circle", "radius": 2}]tail"#.utf8)
+        let slice = whole[whole.startIndex + 7..<whole.count - 4]
+        #expect(slice.startIndex == 7)
+        let shapes = try PolyShape.array(from: slice)
+        #expect(shapes.count == 1)
+        #expect((shapes[0] as? PolyCircle)?.radius as Double? == 2)
+        // Small enough to be stored inline in the Data value.
+        let tiny = Data("[1,2]".utf8)
+        #expect(try JSONDocument(data: tiny).root.value == [1, 2])
+        #expect(try JSONDocument(data: Data("7".utf8)).root.intValue == 7)
+    }
+
+    @Test func badDataStillThrowsWithItsPosition() {
+        for (text, line, column) in [("{\n  \"a\": tru\n}", 2, 8), ("", 1, 1), ("[1,]", 1, 3), ("\u{FEFF}", 1, 1)] {
+            do {
+                _ = try JSONDocument(data: Data(text.utf8))
+                Issue.record("expected an error for \(text)")
+            } catch {
+                #expect(error.line == line, "\(text)")
+                #expect(error.column == column, "\(text)")
+            }
+        }
+        #expect(throws: JSONParseError.self) { try JSONDocument(data: Data([0x22, 0xFF, 0x22])) }  // invalid UTF-8
+        #expect(throws: JSONModelError.self) { try PolyShape.array(from: Data("{}".utf8)) }
+        #expect(throws: JSONModelError.self) { try PolyShape(json: Data("[]".utf8)) }
+    }
+
+    @Test func modelsOverDataOutliveTheCallersValue() throws {
+        var shape: PolyShape?
+        do {
+            let data = Data(#"{"type": "square", "side": 4, "name": "box"}"#.utf8)
+            shape = try PolyShape.make(json: data)
+        }
+        #expect((shape as? PolySquare)?.side as Double? == 4)
+        #expect(shape?.name as String? == "box")
+    }
+
+    // MARK: Files
+
+    @Test func aLargeFileIsMappedAndReadsLikeData() throws {
+        let text = shapesJSON(count: 3_000)
+        #expect(text.utf8.count > 4 * JSONDocument.mappedReleaseInterval)
+        let file = try MappedTestFile(text)
+        defer { file.remove() }
+        let document = try JSONDocument(contentsOf: file.url)
+        #expect(document.isMapped)
+        #expect(document.byteCount == text.utf8.count)
+        // The scan handed its pages back; reads bring them back with the same bytes.
+        #expect(document.root.value == (try JSONDocument(string: text).root.value))
+        let shapes = try PolyShape.array(from: file.url)
+        #expect(shapes.count == 3_000)
+        #expect(shapes[2_999] is PolySquare)
+        #expect((shapes[2_998] as? PolyCircle)?.radius as Double? == 2_998)
+        #expect(shapes[1_001].name as String? == "shape 1001 " + String(repeating: "x", count: 1_001 % 300))
+        #expect(!shapes.isElementBuilt(at: 5))
+    }
+
+    @Test func aSmallFileIsReadNotMapped() throws {
+        let file = try MappedTestFile(#"[{"type": "circle", "radius": 1}]"#)
+        defer { file.remove() }
+        let document = try JSONDocument(contentsOf: file.url)
+        #expect(!document.isMapped)
+        #expect(try PolyShape.array(from: file.url)[0] is PolyCircle)
+    }
+
+    @Test func invalidJSONInAMappedFileGivesItsLineAndColumn() throws {
+        var text = shapesJSON(count: 2_000)
+        text.removeLast()  // no closing bracket: the fault is at the very end, after every release
+        let file = try MappedTestFile(text)
+        defer { file.remove() }
+        do {
+            _ = try JSONDocument(contentsOf: file.url)
+            Issue.record("expected a parse error")
+        } catch let error as JSONParseError {
+            #expect(error.line == 2_002)  // the line after the last element
+            #expect(error.description.contains("end"))
+        }
+        let broken = try MappedTestFile(String(repeating: " ", count: 70_000) + "[1, 2, x]")
+        defer { broken.remove() }
+        do {
+            _ = try PolyShape.array(from: broken.url)
+            Issue.record("expected a parse error")
+        } catch let error as JSONParseError {
+            #expect(error.column == 70_008)
+        }
+        let notAnArray = try MappedTestFile(String(repeating: " ", count: 20_000) + "{}")
+        defer { notAnArray.remove() }
+        #expect(throws: JSONModelError.self) { try PolyShape.array(from: notAnArray.url) }
+    }
+
+    @Test func filesThatCannotBeReadThrowTheReadError() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("jsonmodel-missing-\(UUID().uuidString).json")
+        #expect(throws: (any Error).self) { try JSONDocument(contentsOf: missing) }
+        #expect(throws: (any Error).self) { try PolyShape.array(from: missing) }
+        #expect(throws: (any Error).self) { try JSONDocument(contentsOf: FileManager.default.temporaryDirectory) }
+        let empty = try MappedTestFile("")
+        defer { empty.remove() }
+        #expect(throws: JSONParseError.self) { try JSONDocument(contentsOf: empty.url) }
+    }
+
+    @Test func aDocumentOverAMappedFileOutlivesEverythingElse() throws {
+        let text = shapesJSON(count: 1_000)
+        var shape: PolyShape?
+        do {
+            let file = try MappedTestFile(text)
+            shape = try PolyShape.array(from: file.url)[999]
+            file.remove()  // unlinked: the mapping keeps the bytes
+        }
+        #expect(shape is PolySquare)
+        #expect(shape?.name as String? == "shape 999 " + String(repeating: "x", count: 999 % 300))
+    }
+}
