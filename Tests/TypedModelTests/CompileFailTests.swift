@@ -63,6 +63,19 @@ struct CompileFailTests {
         #expect(output.errors.allSatisfy { read.columns.contains($0.column) })
     }
 
+    /// Models are read from any thread, so a property's type must be `Sendable`: a class that is
+    /// not is refused where it is declared, not found out under load.
+    @Test(.enabled(if: Typechecker.available))
+    func nonSendablePropertyTypeIsRefusedAtTheDeclaration() throws {
+        let file = "NonSendablePropertyType.swift"
+        let output = try Typechecker.typecheck(client: file)
+        let declaration = try Typechecker.position(of: "p.counter(Counter.self)", in: file)
+        #expect(output.status != 0)
+        let error = try #require(output.errors.first, "\(output.output)")
+        #expect(error.message.contains("'Counter'") && error.message.contains("Sendable"), "\(output.output)")
+        #expect(output.errors.map(\.line) == [declaration.line], "\(output.output)")
+    }
+
     /// No compiler involved: the generator reports the name itself, at the declaration.
     @Test func nameOfAJSONModelMemberIsAGeneratorError() throws {
         let file = "CollidingName.swift"

@@ -8,8 +8,8 @@ import Synchronization
 
 /// A property type of the user's: `Color`, `Status`, `Kind?`.
 ///
-/// Values must be `Sendable` (models are shared between threads); the engine cannot check
-/// this for enums declared without it, so declare your types `Sendable`.
+/// Values are `Sendable` (models are shared between threads): a registration block only takes
+/// `Sendable` types, and converters only make `Sendable` values.
 public final class CustomValueType: Sendable, Hashable, CustomStringConvertible {
     /// The user's type, without the optional.
     let baseType: Any.Type
@@ -113,7 +113,12 @@ public final class CustomValueType: Sendable, Hashable, CustomStringConvertible 
     }
 }
 
-/// Boxes a value of a property type; the engine only stores the user's types, which are Sendable.
+/// Boxes a value of a property type for storage.
+///
+/// Every way a type becomes a property type requires `Sendable` (`PropertyRegistrar.add`, the
+/// declarator, `JSONConverter.Value`), but the conversions here reach the type through opened
+/// existentials (`any RawRepresentable.Type`, `any Decodable.Type`), where the constraint is not
+/// visible to the compiler and cannot be cast to (it is a marker protocol).
 @inline(__always)
 func sendable<T>(_ value: T) -> any Sendable {
     // `any Sendable` and `Any` have one layout (Sendable is a marker protocol).

@@ -68,7 +68,7 @@ public final class PropertyRegistrar {
     ///   - inverse: For a model or `[Model]` property: the name under which each child refers
     ///     back to this model (weakly), read with ``JSONModel/inverse(_:as:)``.
     ///   - group: For a model property: a property group, reading the parent's own object.
-    public func add<T>(
+    public func add<T: Sendable>(
         _ name: String, _ type: T.Type, jsonPath: JSONPath? = nil, anyOf: [JSONPath]? = nil, default: T? = nil,
         defaultIfInvalid: T? = nil, required: Bool = false, serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil,
         dateFormat: DateFormat? = nil, embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
@@ -130,7 +130,7 @@ public struct PropertyDeclarator {
 
     /// Declares the property; see ``PropertyRegistrar/add(_:_:jsonPath:anyOf:default:defaultIfInvalid:required:serialize:readOnly:enumValues:dateFormat:embedPath:converter:cachedObject:inverse:group:)``
     /// for the parameters.
-    public func callAsFunction<T>(
+    public func callAsFunction<T: Sendable>(
         _ type: T.Type, jsonPath: JSONPath? = nil, anyOf: [JSONPath]? = nil, default: T? = nil,
         defaultIfInvalid: T? = nil, required: Bool = false, serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil,
         dateFormat: DateFormat? = nil, embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
