@@ -198,17 +198,7 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
     /// The context is the one a read uses, made immutable and unlinked for a mutable model,
     /// so side-path models never write through to this one.
     func valueForDescription(of property: PropertyMetadata, from source: JSONInput) -> any Sendable {
-        let template = makeContext(for: property, validating: false)
-        var context = template
-        if isMutable {
-            context = ConversionContext(
-                modelName: template.modelName, property: template.property, segments: [], mutable: false, owner: nil,
-                ordinal: template.ordinal)
-            context.schemaModel = template.schemaModel
-            context.inverse = template.inverse
-            context.embedPath = template.embedPath
-            context.allowsNonFiniteNumbers = template.allowsNonFiniteNumbers
-        }
+        var context = makeContext(for: property, validating: false, unlinked: true)
         return convert(property, from: source, context: &context)
     }
 

@@ -275,10 +275,16 @@ extension JSONModel {
         return stored
     }
 
-    func makeContext(for property: PropertyMetadata, validating: Bool) -> ConversionContext {
+    /// The context a conversion of `property` runs in: names for diagnostics, and how the nested
+    /// models it makes relate to this one.
+    ///
+    /// - Parameter unlinked: Whether the nested models it makes are immutable and do not write
+    ///   through to this model, whatever this model is (for descriptions).
+    func makeContext(for property: PropertyMetadata, validating: Bool, unlinked: Bool = false) -> ConversionContext {
+        let linked = isMutable && !unlinked
         var context = ConversionContext(
-            modelName: metadata.modelName, property: property.name, segments: [], mutable: isMutable,
-            owner: isMutable ? self : nil, ordinal: property.ordinal, validating: validating)
+            modelName: metadata.modelName, property: property.name, segments: [], mutable: linked,
+            owner: linked ? self : nil, ordinal: property.ordinal, validating: validating)
         context.schemaModel = property.schemaModel?.metadata
         context.inverse = property.options.inverse.map { InverseLink(name: $0, parent: self) }
         context.embedPath = property.options.embedPath

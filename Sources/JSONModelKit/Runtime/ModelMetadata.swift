@@ -198,8 +198,9 @@ public final class ModelMetadata: Sendable {
     /// (``JSONModel/allowsNonFiniteNumbers``, a schema model's `"allowNonFiniteNumbers"`).
     public let allowsNonFiniteNumbers: Bool
 
-    /// Name to ordinal.
-    let ordinals: [String: Int]
+    // Names to ordinals: `rawNames` answers the member syntax's names by their bits, without
+    // reading them; `nameSlots` answers every name, by a hash of its bytes. No third table.
+
     /// Property names by ordinal, for the lookup table.
     private let names: [String]
     /// Ordinals by the raw bits of the names, for reads with the member syntax.
@@ -360,7 +361,6 @@ public final class ModelMetadata: Sendable {
         self.requiresNonOptionals = requiresNonOptionals
         self.comparesDeclaredPropertiesOnly = comparesDeclaredPropertiesOnly
         self.allowsNonFiniteNumbers = allowsNonFiniteNumbers
-        self.ordinals = ordinals
         self.hasModelProperties = properties.contains { $0.type.containsModel }
         self.discriminator = discriminator
         self.registry = registry
@@ -420,7 +420,7 @@ public final class ModelMetadata: Sendable {
     ///
     /// - Complexity: O(1) on average.
     public func property(named name: String) -> PropertyMetadata? {
-        ordinals[name].map { properties[$0] }
+        ordinal(of: name).map { properties[$0] }
     }
 
     /// The ordinal of the property named `name`, or nil.
