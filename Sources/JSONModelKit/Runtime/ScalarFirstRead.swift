@@ -42,7 +42,7 @@ extension ScalarFirstReadable {
 }
 
 extension FixedWidthInteger where Self: ScalarFirstReadable {
-    /// The same exact-integer step that opens the general conversion (`Conversion.swift`).
+    /// The same exact-integer step that opens the general conversion (`PropertyValue+Scalars.swift`).
     @inline(__always)
     static func plainValue(of node: JSONNode) -> Self? {
         guard let (negative, magnitude) = node.exactInteger else { return nil }

@@ -1,0 +1,62 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a conversion needs to know besides the value: where it is, and where
+/// its diagnostics and any child models go.
+struct ConversionContext {
+    /// The model class being read, for diagnostics.
+    let modelName: String
+    /// The declared property being read.
+    let property: String
+    /// The path of the value being converted, relative to the model's object.
+    var segments: [JSONPath.Segment]
+    /// Diagnostics recorded so far.
+    var diagnostics: [ModelDiagnostic] = []
+    /// Whether nested models are created mutable.
+    let mutable: Bool
+    /// For a mutable model, the model itself, so nested models write through to it.
+    let owner: JSONModel?
+    /// The ordinal of the property being read in `owner`.
+    let ordinal: Int
+    /// Whether nested models are collected for validation as they are created (``JSONModel/validate()``).
+    var validating = false
+    /// While validating: the nested models created, with their paths relative to the model's
+    /// object, for ``JSONModel/validationDiagnostics()`` to visit after this conversion.
+    var nestedModels: [(model: JSONModel, path: JSONPath)] = []
+    /// The metadata of the schema model the property's type refers to, if it refers to one.
+    var schemaModel: ModelMetadata?
+    /// For a relationship property (`inverse:`): the parent its child models refer back to.
+    var inverse: InverseLink?
+    /// For a property with `embedPath`: where each array element holds the model's object.
+    var embedPath: JSONPath?
+    /// Whether `Double` and `Float` read `"NaN"`, `"Infinity"` and `"-Infinity"`
+    /// (``ModelMetadata/allowsNonFiniteNumbers``).
+    var allowsNonFiniteNumbers = false
+
+    init(
+        modelName: String, property: String, segments: [JSONPath.Segment], mutable: Bool, owner: JSONModel?,
+        ordinal: Int, validating: Bool = false
+    ) {
+        self.modelName = modelName
+        self.property = property
+        self.segments = segments
+        self.mutable = mutable
+        self.owner = owner
+        self.ordinal = ordinal
+        self.validating = validating
+    }
+
+    var path: JSONPath { JSONPath(segments) }
+
+    mutating func record(_ kind: ModelDiagnostic.Kind, _ message: String) {
+        diagnostics.append(
+            ModelDiagnostic(kind: kind, path: path, property: property, model: modelName, message: message))
+    }
+
+    mutating func typeMismatch(_ input: JSONInput, expected: String) {
+        record(.typeMismatch, "expected \(expected), found \(input.summary)")
+    }
+}
