@@ -77,9 +77,14 @@ enum PluginBuilder {
         guard symbolIsExported() else {
             throw Skip(description: "this test program does not export its symbols (link it with -Xlinker --export-dynamic)")
         }
-        let objectFolder = build.folder.appendingPathComponent("JSONModelKit.build")
-        let objects = ((try? FileManager.default.contentsOfDirectory(atPath: objectFolder.path)) ?? [])
-            .filter { $0.hasSuffix(".o") }.sorted().map { objectFolder.appendingPathComponent($0) }
+        // The objects of the library's current sources, as the build's output file map names
+        // them: the folder may also hold objects of files since deleted or renamed.
+        let fileMap = build.folder.appendingPathComponent("JSONModelKit.build/output-file-map.json")
+        let entries = (try? Data(contentsOf: fileMap)).flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [String: Any]
+        let objects = (entries ?? [:]).compactMap { source, outputs -> URL? in
+            guard !source.isEmpty, let object = (outputs as? [String: Any])?["object"] as? String else { return nil }
+            return URL(fileURLWithPath: object)
+        }.sorted { $0.path < $1.path }
         let sanitized = dlsym(nil, "__tsan_init") != nil
         return Toolchain(
             swiftc: swiftc, modules: build.modules, objects: objects, products: build.folder,
