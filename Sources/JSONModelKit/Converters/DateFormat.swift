@@ -223,19 +223,9 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
 
     /// Reads JSON-number text (`-12.5`, `1e9`) as seconds times `scale`.
     static func epochDate(from bytes: UnsafeBufferPointer<UInt8>, scale: Double) -> Date? {
-        guard !bytes.isEmpty, bytes.count < 40 else { return nil }
-        // Only JSON number grammar: no spaces, no `+`, no hex, no `inf`.
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"),
-                UInt8(ascii: "E"), UInt8(ascii: "+"):
-                continue
-            default:
-                return nil
-            }
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard NumberText.isValid(text), let value = Double(text), value.isFinite else { return nil }
+        // JSON number grammar only: no spaces, no `+`, no hex, no `inf`.
+        guard !bytes.isEmpty, bytes.count < 40, NumberParsing.isValid(bytes) else { return nil }
+        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
         let seconds = value / scale
         guard abs(seconds) < epochLimit else { return nil }
         return Date(timeIntervalSince1970: seconds)

@@ -9,36 +9,16 @@ import Foundation
 // MARK: - Numbers
 
 enum NumberText {
-    /// Whether `text` follows the JSON number grammar exactly (no spaces, no `+`, no hex).
+    /// Whether `text` follows the JSON number grammar exactly (no spaces, no `+`, no hex): the
+    /// grammar of ``NumberParsing/isValid(_:)``, which ``JSONNumber`` checks too.
     static func isValid(_ text: String) -> Bool {
-        var bytes = text.utf8.makeIterator()
-        var next = bytes.next()
-        if next == UInt8(ascii: "-") { next = bytes.next() }
-        guard let first = next, isDigit(first) else { return false }
-        next = bytes.next()
-        if first != UInt8(ascii: "0") {
-            while let byte = next, isDigit(byte) { next = bytes.next() }
-        }
-        if next == UInt8(ascii: ".") {
-            next = bytes.next()
-            guard let byte = next, isDigit(byte) else { return false }
-            while let byte = next, isDigit(byte) { next = bytes.next() }
-        }
-        if next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
-            next = bytes.next()
-            if next == UInt8(ascii: "+") || next == UInt8(ascii: "-") { next = bytes.next() }
-            guard let byte = next, isDigit(byte) else { return false }
-            while let byte = next, isDigit(byte) { next = bytes.next() }
-        }
-        return next == nil
+        JSONNumber.withBytes(of: text, NumberParsing.isValid)
     }
 
     /// Whether valid number text has neither fraction nor exponent.
     static func isPlainInteger(_ text: String) -> Bool {
         !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
     }
-
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     /// The number text of a JSON number, or of a string holding one; records a
     /// type mismatch otherwise.
