@@ -160,7 +160,7 @@ public enum SpecRunner {
             let flags = object["outputOptions"]?.objectValue
             if flags?["includeNulls"]?.boolValue == true { options.insert(.includeNulls) }
             if flags?["onlyDeclared"]?.boolValue == true { options.insert(.onlyDeclared) }
-            if flags?["forOutput"]?.boolValue == true { options.insert(.forOutput) }
+            if flags?["omitNonSerialized"]?.boolValue == true { options.insert(.omitNonSerialized) }
             let actual = model.json(options: options)
             if actual != expected {
                 failures.append("output: expected \(expected), got \(actual)")

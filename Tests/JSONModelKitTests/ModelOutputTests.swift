@@ -18,7 +18,7 @@ struct ModelOutputTests {
 
     @Test func prettyOutput() throws {
         let user = try TestUser(json: #"{"age": 1, "tags": []}"#)
-        #expect(user.jsonString(pretty: true) == "{\n  \"age\": 1,\n  \"tags\": []\n}")
+        #expect(user.jsonString(format: .prettyPrinted) == "{\n  \"age\": 1,\n  \"tags\": []\n}")
     }
 
     @Test func onlyDeclared() throws {
@@ -26,9 +26,9 @@ struct ModelOutputTests {
         #expect(user.json(options: .onlyDeclared) == ["first_name": "Ann", "address": ["city": "Paris", "secret": "s"]])
     }
 
-    @Test func forOutputLeavesOutNonSerializedPropertiesInNestedModelsToo() throws {
+    @Test func omitNonSerializedLeavesOutNonSerializedPropertiesInNestedModelsToo() throws {
         let user = try TestUser(json: text)
-        let json = user.json(options: .forOutput)
+        let json = user.json(options: .omitNonSerialized)
         #expect(json["address"] == ["city": "Paris", "other": 1])
         #expect(json["big"] != nil)
     }
@@ -36,7 +36,7 @@ struct ModelOutputTests {
     @Test func includeNulls() throws {
         let address = try TestAddress(json: #"{"city": "Paris"}"#)
         #expect(address.json(options: .includeNulls) == ["city": "Paris", "postal_code": nil, "secret": nil])
-        #expect(address.json(options: [.includeNulls, .forOutput]) == ["city": "Paris", "postal_code": nil])
+        #expect(address.json(options: [.includeNulls, .omitNonSerialized]) == ["city": "Paris", "postal_code": nil])
         let kept = try TestAddress(json: #"{"city": null}"#)
         #expect(kept.json() == ["city": nil])   // an original null is kept
     }

@@ -13,7 +13,7 @@ public enum JSONKind: Sendable, Hashable {
 
     /// The kind as a message names it: `null`, `a boolean`, `a number`, `a string`,
     /// `an array`, `an object`.
-    public var nameWithArticle: String {
+    package var nameWithArticle: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

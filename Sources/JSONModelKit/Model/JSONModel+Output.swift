@@ -17,7 +17,11 @@ public struct JSONOutputOptions: OptionSet, Sendable, Hashable {
     /// Leaves out keys that no declared property reads.
     public static let onlyDeclared = JSONOutputOptions(rawValue: 1 << 1)
     /// Leaves out properties declared with `serialize: false`.
-    public static let forOutput = JSONOutputOptions(rawValue: 1 << 2)
+    public static let omitNonSerialized = JSONOutputOptions(rawValue: 1 << 2)
+
+    /// The former name of ``omitNonSerialized``, which said nothing of what it leaves out.
+    @available(*, deprecated, renamed: "omitNonSerialized")
+    public static var forOutput: JSONOutputOptions { omitNonSerialized }
 }
 
 extension JSONModel {
@@ -40,25 +44,47 @@ extension JSONModel {
 
     /// The model's current JSON as UTF-8 bytes.
     ///
+    /// ```swift
+    /// user.jsonBytes()                                              // compact, keys as they are
+    /// user.jsonBytes(options: .onlyDeclared, format: [.prettyPrinted, .sortedKeys])
+    /// ```
+    ///
     /// - Parameters:
     ///   - options: What to include.
-    ///   - pretty: Two-space indented output instead of compact.
-    public func jsonBytes(options: JSONOutputOptions = [], pretty: Bool = false) -> [UInt8] {
-        let writeOptions: JSONWriteOptions = pretty ? .prettyPrinted : []
+    ///   - format: How to write it: compact and in member order by default; see ``JSONWriteOptions``.
+    public func jsonBytes(options: JSONOutputOptions = [], format: JSONWriteOptions = []) -> [UInt8] {
         if options.isEmpty, case .node(let node) = currentSource {
-            return node.jsonBytes(options: writeOptions)
+            return node.jsonBytes(options: format)
         }
-        return json(options: options).jsonBytes(options: writeOptions)
+        return json(options: options).jsonBytes(options: format)
     }
 
-    /// The model's current JSON as UTF-8 `Data`.
-    public func jsonData(options: JSONOutputOptions = [], pretty: Bool = false) -> Data {
-        Data(jsonBytes(options: options, pretty: pretty))
+    /// The model's current JSON as UTF-8 `Data`; see ``jsonBytes(options:format:)``.
+    public func jsonData(options: JSONOutputOptions = [], format: JSONWriteOptions = []) -> Data {
+        Data(jsonBytes(options: options, format: format))
     }
 
-    /// The model's current JSON as text.
-    public func jsonString(options: JSONOutputOptions = [], pretty: Bool = false) -> String {
-        String(decoding: jsonBytes(options: options, pretty: pretty), as: UTF8.self)
+    /// The model's current JSON as text; see ``jsonBytes(options:format:)``.
+    public func jsonString(options: JSONOutputOptions = [], format: JSONWriteOptions = []) -> String {
+        String(decoding: jsonBytes(options: options, format: format), as: UTF8.self)
+    }
+
+    /// The former spelling of ``jsonBytes(options:format:)``, which could not sort keys.
+    @available(*, deprecated, message: "use jsonBytes(options:format:) with format: .prettyPrinted")
+    public func jsonBytes(options: JSONOutputOptions = [], pretty: Bool) -> [UInt8] {
+        jsonBytes(options: options, format: pretty ? .prettyPrinted : [])
+    }
+
+    /// The former spelling of ``jsonData(options:format:)``.
+    @available(*, deprecated, message: "use jsonData(options:format:) with format: .prettyPrinted")
+    public func jsonData(options: JSONOutputOptions = [], pretty: Bool) -> Data {
+        jsonData(options: options, format: pretty ? .prettyPrinted : [])
+    }
+
+    /// The former spelling of ``jsonString(options:format:)``.
+    @available(*, deprecated, message: "use jsonString(options:format:) with format: .prettyPrinted")
+    public func jsonString(options: JSONOutputOptions = [], pretty: Bool) -> String {
+        jsonString(options: options, format: pretty ? .prettyPrinted : [])
     }
 
     /// Applies output options to an object of the model described by `metadata`.
@@ -138,8 +164,8 @@ private struct ShapeFrame {
         } else {
             result = object
         }
-        let included = metadata.properties.filter { !options.contains(.forOutput) || $0.options.serialize }
-        if options.contains(.forOutput) {
+        let included = metadata.properties.filter { !options.contains(.omitNonSerialized) || $0.options.serialize }
+        if options.contains(.omitNonSerialized) {
             for property in metadata.properties where !property.options.serialize && !property.options.group {
                 for path in property.paths { result[path] = nil }
             }

@@ -1,6 +1,6 @@
 /// Options of a declared property besides its name, type, paths and default.
 public struct PropertyOptions: Sendable, Hashable {
-    /// Whether output for other systems (``JSONOutputOptions/forOutput``) includes the property.
+    /// Whether output for other systems (``JSONOutputOptions/omitNonSerialized``) includes the property.
     public var serialize: Bool
     /// Whether writes are refused; two properties may share a JSON key only if all but one are read-only.
     public var readOnly: Bool

@@ -787,13 +787,13 @@ struct Exerciser {
             let options = JSONOutputOptions(rawValue: raw)
             let value = model.json(options: options)
             for pretty in large ? [choices.chance(50)] : [false, true] {
-                let bytes = model.jsonBytes(options: options, pretty: pretty)
+                let bytes = model.jsonBytes(options: options, format: pretty ? .prettyPrinted : [])
                 guard let parsed = try? JSONDocument(bytes: bytes, options: Self.reparseOptions) else {
                     fatalError("the output of \(model.modelName) does not parse (options \(raw), pretty \(pretty))")
                 }
                 precondition(parsed.root.value == value, "the output of \(model.modelName) parses back different (options \(raw))")
             }
-            _ = model.jsonString(options: options, pretty: raw % 2 == 0)
+            _ = model.jsonString(options: options, format: raw % 2 == 0 ? .prettyPrinted : [])
         }
     }
 
