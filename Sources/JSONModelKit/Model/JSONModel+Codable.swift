@@ -8,7 +8,7 @@ extension JSONModel: Codable {
     ///
     /// Its JSON goes through ``JSONValue``'s `Codable` conformance, so at most
     /// ``JSONValue/codingDepthLimit`` arrays and objects deep; deeper JSON is an `EncodingError`
-    /// (decoding likewise throws a `DecodingError`). ``jsonBytes(options:pretty:)`` has no limit.
+    /// (decoding likewise throws a `DecodingError`). ``jsonBytes(options:format:)`` has no limit.
     ///
     /// ```swift
     /// struct Envelope: Codable { var user: User }
