@@ -38,7 +38,7 @@ extension JSONModel {
         // Equality, hashing and coding.
         "hash", "hashValue", "encode",
         // Class members: declarations, metadata and creation.
-        "properties", "requiresNonOptionals", "keyStyle", "validateDeclarations", "modelMetadata", "modelClass", "make", "array",
+        "properties", "requiresNonOptionals", "keyStyle", "validateDeclarations", "modelMetadata", "modelClass", "make", "array", "stream",
         "reservedPropertyNames",
     ]
 }
