@@ -63,9 +63,20 @@ struct StreamReaderTests {
     }
 
     @Test func readsJSONLinesSkippingBlankLines() throws {
-        let events = try ModelStreamReader<StreamEvent>(bytes: Array(Self.lines.utf8)).map { try $0.get() }
-        #expect(events.map { $0.id as Int } == [1, 2, 3])
-        #expect(events[1].name == "b")
+        for format in [JSONStreamFormat.lines, .values, .automatic] {
+            let reader = ModelStreamReader<StreamEvent>(bytes: Array(Self.lines.utf8), options: JSONStreamOptions(format: format))
+            let events = try reader.map { try $0.get() }
+            #expect(events.map { $0.id as Int } == [1, 2, 3])
+            #expect(events[1].name == "b")
+        }
+        // A broken line is found at that line with `.lines`.
+        let broken = Array("{\"id\": 1}\n{\"id\": \n{\"id\": 3}\n".utf8)
+        let error = try #require(throws: JSONStreamError.self) {
+            for result in ModelStreamReader<StreamEvent>(bytes: broken, options: JSONStreamOptions(format: .lines)) {
+                _ = try result.get()
+            }
+        }
+        #expect(error.element == 1 && error.line == 2 && error.kind == .invalidJSON(.unexpectedEnd))
     }
 
     @Test func pathsAndPolymorphismWorkAsOnAnyModel() throws {
@@ -80,20 +91,24 @@ struct StreamReaderTests {
     }
 
     @Test func everySplitOfTheInputFramesTheSame() {
-        for (text, expected) in [
-            (Self.array, Self.arrayElements),
-            (Self.lines, [#"{"id": 1}"#, "{\"id\": 2, \"name\": \"b\"}\r", #"{"id": 3}"#]),
-            (#"[1, "a,]", true,null , [2]]"#, ["1", #""a,]""#, "true", "null", "[2]"]),
+        let lines = JSONStreamOptions(format: .lines)
+        let values = JSONStreamOptions(format: .values)
+        for (text, options, expected) in [
+            (Self.array, JSONStreamOptions(), Self.arrayElements),
+            (Self.lines, lines, [#"{"id": 1}"#, "{\"id\": 2, \"name\": \"b\"}\r", #"{"id": 3}"#]),
+            (Self.lines, values, [#"{"id": 1}"#, #"{"id": 2, "name": "b"}"#, #"{"id": 3}"#]),
+            ("{\n  \"id\": 1\n}{\"id\":2} 3 \"x\"[4]\ntrue", values, ["{\n  \"id\": 1\n}", #"{"id":2}"#, "3", #""x""#, "[4]", "true"]),
+            (#"[1, "a,]", true,null , [2]]"#, JSONStreamOptions(), ["1", #""a,]""#, "true", "null", "[2]"]),
         ] {
             let bytes = Array(text.utf8)
-            let whole = frameInChunks(bytes, cuts: [])
+            let whole = frameInChunks(bytes, cuts: [], options: options)
             #expect(whole.error == nil)
             #expect(whole.elements == expected)
             for cut in 1..<bytes.count {
-                let split = frameInChunks(bytes, cuts: [cut])
+                let split = frameInChunks(bytes, cuts: [cut], options: options)
                 #expect(split.elements == expected && split.error == nil, "cut at \(cut)")
             }
-            let oneByOne = frameInChunks(bytes, cuts: Array(1..<bytes.count))
+            let oneByOne = frameInChunks(bytes, cuts: Array(1..<bytes.count), options: options)
             #expect(oneByOne.elements == expected && oneByOne.error == nil)
         }
     }
@@ -185,10 +200,16 @@ struct StreamReaderTests {
         }
         // JSON Lines: the last line may lack its newline, but not its end.
         let lines = Array("{\"id\": 1}\n{\"id\": 2, \"na".utf8)
-        let reader = ModelStreamReader<StreamEvent>(bytes: lines)
+        let reader = ModelStreamReader<StreamEvent>(bytes: lines, options: JSONStreamOptions(format: .lines))
         #expect(try reader.read()?.id == 1)
         let error = try #require(throws: JSONStreamError.self) { try reader.read() }
         #expect(error.kind == .invalidJSON(.unexpectedEnd) && error.element == 1 && error.line == 2)
+        // Values: the same, found by the framer.
+        let valuesReader = ModelStreamReader<StreamEvent>(bytes: lines, options: JSONStreamOptions(format: .values))
+        #expect(try valuesReader.read()?.id == 1)
+        let valuesError = try #require(throws: JSONStreamError.self) { try valuesReader.read() }
+        #expect(valuesError.kind == .unexpectedEnd && valuesError.element == 1 && valuesError.line == 2)
+        #expect(valuesError.column == 14)
     }
 
     @Test func anElementOverTheLimitIsAnError() throws {

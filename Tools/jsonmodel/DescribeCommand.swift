@@ -15,6 +15,12 @@ enum DescribeCommand: Command {
         that did not convert cleanly, with its JSON path (nested models included).
         With --short, prints the one-line description instead.
 
+        JSON Lines (a FILE ending in .jsonl or .ndjson) and standard input are read one
+        element at a time, each described in turn (a blank line between two full
+        descriptions), in memory bounded by the largest element. Standard input may hold
+        an array, JSON Lines, or objects one after another. While a long input is read, a
+        progress line is shown on standard error if it is a terminal.
+
         USAGE: jsonmodel describe --schema <schema.json> --model <name> [--short] <file>
 
         OPTIONS:
@@ -43,6 +49,9 @@ enum DescribeCommand: Command {
             return failure("\(error)")
         }
 
+        if ToolFiles.isStreamed(path) {
+            return runStreamed(path: path, model: modelName, registry: registry, short: arguments.has("short"))
+        }
         let model: JSONModel
         do {
             model = try registry.makeModel(named: modelName, json: try ToolFiles.read(path))
@@ -53,10 +62,13 @@ enum DescribeCommand: Command {
         } catch {
             return failure("\(path): \(error)")
         }
-        if arguments.has("short") {
-            Console.out(model.description)
-            return .success
-        }
+        Console.out(describe(model, short: arguments.has("short")))
+        return .success
+    }
+
+    /// The description of `model`: the one-line one, or the full one and its problems.
+    private static func describe(_ model: JSONModel, short: Bool) -> String {
+        if short { return model.description }
         // Describing reads nothing into the model, so it has no diagnostics yet; validation
         // then converts everything and lists every problem, nested ones with their full path.
         var text = model.fullDescription
@@ -66,7 +78,41 @@ enum DescribeCommand: Command {
             text += "\nproblems:"
             for diagnostic in error.diagnostics { text += "\n  \(diagnostic)" }
         }
-        Console.out(text)
+        return text
+    }
+
+    /// Describes the elements of JSON Lines or standard input one at a time, a blank line
+    /// between two.
+    private static func runStreamed(path: String, model modelName: String, registry: ModelRegistry, short: Bool)
+        -> ExitStatus
+    {
+        let reader: JSONStreamReader
+        do {
+            reader = try ToolFiles.streamReader(path)
+        } catch {
+            return failure("\(error)")
+        }
+        let progress = StreamProgress()
+        do {
+            while let element = try reader.read() {
+                let index = reader.count - 1
+                let model: JSONModel
+                do {
+                    model = try registry.makeModel(named: modelName, json: element.value)
+                } catch {
+                    progress.clear()
+                    return failure("\(path): [\(index)]: \(error)")
+                }
+                progress.clear()
+                Console.out((index == 0 || short ? "" : "\n") + describe(model, short: short))
+                progress.update(elements: reader.count, bytes: reader.bytesRead)
+            }
+        } catch {
+            progress.clear()
+            if case .readFailed(let reason) = error.kind { return failure("cannot read \(path): \(reason)") }
+            return failure("\(path): \(error.toolMessage)")
+        }
+        progress.clear()
         return .success
     }
 

@@ -40,6 +40,8 @@ struct ElementFramer {
         case afterComma
         /// After the closing `]`: only white space may follow.
         case closed
+        /// Values separated by white space, between elements.
+        case values
         /// JSON Lines, between elements.
         case lines
         /// JSON Lines, in an element: it ends at the next newline.
@@ -100,7 +102,7 @@ struct ElementFramer {
         while i < n {
             let byte = chunk[i]
             switch phase {
-            case .start, .open, .afterElement, .afterComma, .closed, .lines:
+            case .start, .open, .afterElement, .afterComma, .closed, .values, .lines:
                 if byte == 0x20 || byte == 0x09 || byte == 0x0D {
                     i += 1
                     continue
@@ -114,7 +116,7 @@ struct ElementFramer {
             case .element:
                 if let end = scanElement(chunk, from: i) {
                     index = end
-                    phase = .afterElement
+                    phase = format == .values ? .values : .afterElement
                     return try finish(chunk, upTo: end)
                 }
                 i = n
@@ -142,8 +144,16 @@ struct ElementFramer {
         case .start:
             if format == .array { throw error(.unexpectedEnd, at: base, nil) }
             return nil
-        case .closed, .lines:
+        case .closed, .lines, .values:
             return nil
+        case .element where format == .values && isScalar:
+            // A number or literal that ends with the input.
+            phase = .values
+            let element = FramedElement(
+                bytes: pending, index: count, offset: startOffset, line: startLine, column: startColumn)
+            pending = []
+            count += 1
+            return element
         case .lineElement:
             phase = .lines
             let element = FramedElement(
@@ -164,16 +174,16 @@ struct ElementFramer {
     {
         switch phase {
         case .start:
-            if format == .automatic { format = byte == UInt8(ascii: "[") ? .array : .lines }
-            if format == .lines {
-                phase = .lines
+            if format == .automatic { format = byte == UInt8(ascii: "[") ? .array : .values }
+            if format == .lines || format == .values {
+                phase = format == .lines ? .lines : .values
                 return
             }
             guard byte == UInt8(ascii: "[") else { throw error(.unexpectedByte(byte), at: i, chunk) }
             phase = .open
             i += 1
-        case .open, .afterComma:
-            if byte == UInt8(ascii: "]") {
+        case .open, .afterComma, .values:
+            if byte == UInt8(ascii: "]") && phase != .values {
                 guard phase == .open || allowsTrailingCommas else {
                     throw error(.invalidJSON(.trailingComma), at: i, chunk)
                 }
@@ -181,7 +191,7 @@ struct ElementFramer {
                 i += 1
                 return
             }
-            if byte == UInt8(ascii: ",") { throw error(.unexpectedByte(byte), at: i, chunk) }
+            if byte == UInt8(ascii: ",") && phase != .values { throw error(.unexpectedByte(byte), at: i, chunk) }
             begin(at: i, chunk)
             depth = 0
             inString = false

@@ -3,9 +3,13 @@ public enum JSONStreamFormat: Sendable, Hashable {
     /// One top-level JSON array; its elements are the stream's elements.
     case array
     /// JSON Lines: one value per line. Lines holding only white space are skipped, and the
-    /// last line need not end with a newline.
+    /// last line need not end with a newline. A broken line is reported at that line.
     case lines
-    /// A top-level array when the first byte other than white space is `[`, JSON Lines
+    /// Values one after another, separated by white space or not at all (as `jq` writes them):
+    /// JSON Lines too, and values printed over several lines. An element ends where its value
+    /// ends, so a broken element may only be found further on.
+    case values
+    /// A top-level array when the first byte other than white space is `[`, ``values``
     /// otherwise. Empty input is then an empty stream.
     case automatic
 }
