@@ -25,7 +25,8 @@ func frameInChunks(_ bytes: [UInt8], cuts: [Int], options: JSONStreamOptions = J
                 Result { () throws(JSONStreamError) in
                     var index = 0
                     while let element = try framer.next(in: buffer, at: &index) {
-                        elements.append(String(decoding: element.bytes, as: UTF8.self))
+                        // Elements parsed in place hold their bytes in their document.
+                        elements.append(String(decoding: element.document?.bytes ?? element.bytes, as: UTF8.self))
                     }
                 }
             }.get()
@@ -171,6 +172,29 @@ struct StreamReaderTests {
         #expect(garbage?.kind == .unexpectedByte(UInt8(ascii: "x")))
         #expect(garbage?.column == 12 && garbage?.element == 1)
         #expect(garbage?.description.contains("unexpected 'x' between elements") == true)
+        // Columns count Unicode scalars, across chunks too.
+        let wide = "[{\"id\": 1, \"name\": \"\(String(repeating: "é✓", count: 40))\"} ?]"
+        let (_, wideError) = failure(wide)
+        #expect(wideError?.column == 104 && wideError?.offset == 20 + 40 * 5 + 3)
+        for cut in [5, 20, 40, 100, 200] {
+            var framer = ElementFramer(options: JSONStreamOptions())
+            let bytes = Array(wide.utf8)
+            var caught: JSONStreamError?
+            for chunk in [Array(bytes[..<cut]), Array(bytes[cut...])] {
+                do throws(JSONStreamError) {
+                    try chunk.withUnsafeBufferPointer { buffer in
+                        Result { () throws(JSONStreamError) in
+                            var index = 0
+                            while try framer.next(in: buffer, at: &index) != nil {}
+                        }
+                    }.get()
+                } catch {
+                    caught = error
+                    break
+                }
+            }
+            #expect(caught?.column == 104, "cut at \(cut)")
+        }
         let (read2, trailing) = failure(#"[{"id": 1}] {"id": 2}"#)
         #expect(read2 == 1 && trailing?.kind == .trailingContent)
         let (_, comma) = failure(#"[{"id": 1},]"#)

@@ -16,6 +16,15 @@ struct FramedElement: Sendable {
     var offset: Int
     var line: Int
     var column: Int
+    /// The element already parsed, when it was scanned in place.
+    var document: JSONDocument?
+}
+
+/// A tape buffer reused for every element scanned in place, whose tape is then copied to its size.
+final class TapeScratch {
+    static let words = 1 << 14
+    let buffer = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: words)
+    deinit { buffer.deallocate() }
 }
 
 /// Finds where the elements of a stream begin and end, a chunk of bytes at a time, and
@@ -52,6 +61,8 @@ struct ElementFramer {
     private var phase = Phase.start
     private let limit: Int
     private let allowsTrailingCommas: Bool
+    private let parseOptions: JSONParseOptions
+    private let scratch = TapeScratch()
 
     // The element in progress.
     private var depth = 0
@@ -77,6 +88,7 @@ struct ElementFramer {
         format = options.format
         limit = options.maxElementSize
         allowsTrailingCommas = options.parseOptions.allowsTrailingCommas
+        parseOptions = options.parseOptions
     }
 
     /// The stream offset just past the bytes consumed so far.
@@ -112,7 +124,10 @@ struct ElementFramer {
                     i += 1
                     continue
                 }
-                try between(byte, chunk, &i)
+                if let element = try between(byte, chunk, &i) {
+                    index = i
+                    return element
+                }
             case .element:
                 if let end = scanElement(chunk, from: i) {
                     index = end
@@ -168,16 +183,17 @@ struct ElementFramer {
 
     // MARK: Between elements
 
-    /// A byte other than white space between elements.
+    /// A byte other than white space between elements; the element that starts there when it
+    /// could be scanned in place.
     private mutating func between(_ byte: UInt8, _ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int)
-        throws(JSONStreamError)
+        throws(JSONStreamError) -> FramedElement?
     {
         switch phase {
         case .start:
             if format == .automatic { format = byte == UInt8(ascii: "[") ? .array : .values }
             if format == .lines || format == .values {
                 phase = format == .lines ? .lines : .values
-                return
+                return nil
             }
             guard byte == UInt8(ascii: "[") else { throw error(.unexpectedByte(byte), at: i, chunk) }
             phase = .open
@@ -189,10 +205,14 @@ struct ElementFramer {
                 }
                 phase = .closed
                 i += 1
-                return
+                return nil
             }
             if byte == UInt8(ascii: ",") && phase != .values { throw error(.unexpectedByte(byte), at: i, chunk) }
             begin(at: i, chunk)
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "["), let element = try scanInPlace(chunk, &i) {
+                phase = format == .values ? .values : .afterElement
+                return element
+            }
             depth = 0
             inString = false
             escaped = false
@@ -219,6 +239,65 @@ struct ElementFramer {
         case .element, .lineElement:
             preconditionFailure("not between elements")
         }
+        return nil
+    }
+
+    /// The array or object starting at chunk index `i`, parsed where it lies when it ends in
+    /// this chunk, advancing `i` past it; nil when it may go on past the chunk, for the framer
+    /// to gather and the parser to read as usual.
+    ///
+    /// Scanning in place spares a second pass over the element's bytes. The parser stops where
+    /// the value ends; it finds the same faults, at the same places, as when it reads the
+    /// gathered bytes.
+    private mutating func scanInPlace(_ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int) throws(JSONStreamError)
+        -> FramedElement?
+    {
+        let rest = UnsafeBufferPointer(rebasing: chunk[i...])
+        let scanned: (document: JSONDocument, length: Int)
+        do {
+            scanned = try JSONDocument.scanningFirstValue(of: rest, options: parseOptions, scratch: scratch.buffer)
+        } catch {
+            // A fault near the end of the chunk may only be where the chunk cuts the element.
+            if error.kind == .unexpectedEnd || error.offset >= rest.count - 16 { return nil }
+            throw JSONStreamError(
+                parseError: error, element: count, offset: startOffset, line: startLine, column: startColumn)
+        }
+        let length = scanned.length
+        if length > limit {
+            throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: startLine, column: startColumn)
+        }
+        // Line feeds in the element (outside strings, as it is valid).
+        var newlines = 0
+        var last = -1
+        var j = i
+        let end = i + length
+        if let pointer = chunk.baseAddress {
+            while j &+ ByteBlock.width <= end {
+                let block = ByteBlock(UnsafeRawPointer(pointer + j).loadUnaligned(as: SIMD16<UInt8>.self))
+                let lanes = block.lineFeeds
+                if lanes != 0 {
+                    newlines &+= lanes.nonzeroBitCount
+                    last = j &+ (UInt16.bitWidth &- 1 &- lanes.leadingZeroBitCount)
+                }
+                j &+= ByteBlock.width
+            }
+        }
+        while j < end {
+            if chunk[j] == 0x0A {
+                newlines += 1
+                last = j
+            }
+            j += 1
+        }
+        if last >= 0 {
+            line += newlines - 1
+            newline(at: last)
+        }
+        let element = FramedElement(
+            bytes: [], index: count, offset: startOffset, line: startLine, column: startColumn, document: scanned.document)
+        count += 1
+        i = end
+        return element
     }
 
     /// Notes the start of an element at `i`.
@@ -245,13 +324,20 @@ struct ElementFramer {
             }
             return nil
         }
+        let pointer = chunk.baseAddress
         while i < n {
             if inString {
                 if escaped {
                     escaped = false
                     i += 1
                 }
-                // Skip the string's content up to a quote or a backslash.
+                // Skip the string's content up to a quote or a backslash, sixteen bytes at a time.
+                while i &+ ByteBlock.width <= n {
+                    let block = ByteBlock(UnsafeRawPointer(pointer! + i).loadUnaligned(as: SIMD16<UInt8>.self))
+                    let lane = ByteBlock.firstLane(block.quotesAndBackslashes)
+                    i &+= lane
+                    if lane < ByteBlock.width { break }
+                }
                 while i < n {
                     let byte = chunk[i]
                     if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
@@ -267,6 +353,14 @@ struct ElementFramer {
                 if depth == 0 { return i }
                 continue
             }
+            // Skip to the next quote, bracket, brace or line feed, sixteen bytes at a time.
+            while i &+ ByteBlock.width <= n {
+                let block = ByteBlock(UnsafeRawPointer(pointer! + i).loadUnaligned(as: SIMD16<UInt8>.self))
+                let lane = ByteBlock.firstLane(block.framingStops)
+                i &+= lane
+                if lane < ByteBlock.width { break }
+            }
+            guard i < n else { return nil }
             switch chunk[i] {
             case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
@@ -329,7 +423,14 @@ struct ElementFramer {
         let from = countedTo - base
         if i > from {
             var scalars = 0
-            for byte in UnsafeBufferPointer(rebasing: chunk[from..<i]) where byte & 0xC0 != 0x80 { scalars += 1 }
+            var j = from
+            if let base = chunk.baseAddress {
+                while j &+ ByteBlock.width <= i {
+                    scalars &+= ByteBlock(UnsafeRawPointer(base + j).loadUnaligned(as: SIMD16<UInt8>.self)).scalarStarts
+                    j &+= ByteBlock.width
+                }
+            }
+            for byte in UnsafeBufferPointer(rebasing: chunk[j..<i]) where byte & 0xC0 != 0x80 { scalars += 1 }
             lineScalars += scalars
             countedTo = base + i
         }

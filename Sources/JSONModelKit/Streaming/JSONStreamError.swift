@@ -90,6 +90,13 @@ public struct JSONStreamError: Error, Sendable, Equatable, CustomStringConvertib
         self.excerpt = excerpt
     }
 
+    /// The parser's error in an element that starts at `offset`, `line` and `column`, placed in the whole stream.
+    init(parseError error: JSONParseError, element: Int, offset: Int, line: Int, column: Int) {
+        self.init(
+            .invalidJSON(error.kind), element: element, offset: offset + error.offset, line: line + error.line - 1,
+            column: error.line == 1 ? column + error.column - 1 : error.column, excerpt: error.excerpt)
+    }
+
     public var description: String {
         let head = "JSON stream error in element \(element) at line \(line), column \(column) (byte \(offset)): \(kind.message)"
         return excerpt.isEmpty ? head : head + "\n  near: \(excerpt)"

@@ -128,13 +128,12 @@ public final class JSONStreamReader {
 
     /// The document of `element`, or the parser's error placed in the whole stream.
     static func parse(_ element: FramedElement, options: JSONParseOptions) throws(JSONStreamError) -> JSONDocument {
+        if let document = element.document { return document }
         do {
             return try JSONDocument(bytes: element.bytes, options: options)
         } catch {
             throw JSONStreamError(
-                .invalidJSON(error.kind), element: element.index, offset: element.offset + error.offset,
-                line: element.line + error.line - 1,
-                column: error.line == 1 ? element.column + error.column - 1 : error.column, excerpt: error.excerpt)
+                parseError: error, element: element.index, offset: element.offset, line: element.line, column: element.column)
         }
     }
 }
