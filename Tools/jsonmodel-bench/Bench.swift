@@ -14,7 +14,7 @@ protocol BenchSection: Sendable {
 /// `jsonmodel-bench [--section NAME]... [--runs N] [--seconds S] [--clock cpu|wall] [--verbose] [FILE|FOLDER]...`
 @main
 struct Bench {
-    static let sections: [any BenchSection] = [ParseSection(), WriteSection(), ValueSection(), ModelSection(), BulkSection(), ConverterSection()]
+    static let sections: [any BenchSection] = [ParseSection(), WriteSection(), ValueSection(), ModelSection(), BulkSection(), StreamSection(), ConverterSection()]
 
     /// What each side of the races does, and so which comparisons are like for like; printed
     /// by `--help` and at the top of every run.
