@@ -114,6 +114,16 @@ struct StreamReaderTests {
         }
     }
 
+    @Test func valuesThatDoNotConvertGiveTheUsualDiagnostics() throws {
+        let reader = ModelStreamReader<StreamEvent>(bytes: Array("{\"id\": \"seven\"}\n{\"id\": 8}\n".utf8))
+        let first = try #require(try reader.read())
+        let id: Int = first.id
+        #expect(id == 0)
+        #expect(first.diagnostics.map(\.path) == [JSONPath(["id"])])
+        #expect(throws: ModelValidationError.self) { try first.validate() }
+        #expect(try reader.read()?.id == 8)  // the stream goes on
+    }
+
     @Test func emptyInputs() throws {
         #expect(try ModelStreamReader<StreamEvent>(bytes: []).read() == nil)
         #expect(try ModelStreamReader<StreamEvent>(bytes: Array(" \n\n ".utf8)).read() == nil)
@@ -292,6 +302,16 @@ struct StreamReaderTests {
         #expect(expected == 1_000_000)
         #expect(sum == 999_999 * 1_000_000 / 2)
         #expect(reader.bytesRead == text.count)
+    }
+
+    @Test func elementsLargerThanTheInPlaceWindow() throws {
+        // Elements in memory are parsed in place up to 16 MiB ahead; a larger one is gathered.
+        let long = String(repeating: "x", count: (1 << 24) + 100)
+        let text = "[{\"id\": 0}, {\"id\": 1, \"name\": \"\(long)\"}, {\"id\": 2}]"
+        let events = try ModelStreamReader<StreamEvent>(bytes: Array(text.utf8)).map { try $0.get() }
+        #expect(events.map { $0.id as Int } == [0, 1, 2])
+        let name: String? = events[1].name
+        #expect(name?.utf8.count == long.utf8.count)
     }
 
     @Test func nodesOfTheValueReader() throws {

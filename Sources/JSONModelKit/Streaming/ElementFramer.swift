@@ -252,7 +252,8 @@ struct ElementFramer {
     private mutating func scanInPlace(_ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int) throws(JSONStreamError)
         -> FramedElement?
     {
-        let rest = UnsafeBufferPointer(rebasing: chunk[i...])
+        // At most 16 MiB ahead: larger elements are gathered by the framer.
+        let rest = UnsafeBufferPointer(rebasing: chunk[i..<min(chunk.count, i + (1 << 24))])
         let scanned: (document: JSONDocument, length: Int)
         do {
             scanned = try JSONDocument.scanningFirstValue(of: rest, options: parseOptions, scratch: scratch.buffer)
