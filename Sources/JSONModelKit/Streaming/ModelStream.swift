@@ -34,6 +34,12 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
         self.options = options
     }
 
+    /// A stream of the bytes that the function `makeFill` returns hands out, a batch at a time.
+    @usableFromInline
+    init(mutable: Bool, options: JSONStreamOptions, makeFill: @escaping () -> _ModelStreamByteFill) {
+        self.init(mutable: mutable, options: options) { AsyncByteSource(makeFill()) }
+    }
+
     public func makeAsyncIterator() -> Iterator {
         Iterator(self)
     }
@@ -111,31 +117,59 @@ protocol ChunkSource {
     mutating func read(isolation actor: isolated (any Actor)?) async throws -> Bool
 }
 
-/// The bytes of an async sequence, one at a time: an element is delivered as soon as its last
-/// byte arrives, however long the next one takes.
-final class AsyncByteSource<Bytes: AsyncIteratorProtocol>: ChunkSource where Bytes.Element == UInt8 {
-    private var iterator: Bytes
-    private let byte = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1)
-    private var count = 0
+/// Fills a buffer with the next bytes of an async sequence; returns how many (0 at the end).
+public typealias _ModelStreamByteFill = (UnsafeMutableBufferPointer<UInt8>, isolated (any Actor)?) async throws -> Int
 
+/// The iterator of an async byte sequence, read in batches into a buffer.
+///
+/// A batch ends after a byte that can end an element (`}`, `]`, a line feed), when the
+/// buffer is full, or at the end, so an element is delivered as soon as its last byte arrives,
+/// however long the next one takes. Inlinable, so that the loop over the bytes is compiled for
+/// the caller's sequence, without a dynamic call per byte.
+@usableFromInline
+final class AsyncByteBatches<Bytes: AsyncIteratorProtocol> where Bytes.Element == UInt8 {
+    @usableFromInline var iterator: Bytes
+
+    @inlinable
     init(_ iterator: Bytes) {
         self.iterator = iterator
     }
 
-    deinit {
-        byte.deallocate()
+    @inlinable
+    func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, isolation actor: isolated (any Actor)?) async throws -> Int {
+        // A local copy, so that the loop does not check exclusive access to the property per byte.
+        var bytes = iterator
+        defer { iterator = bytes }
+        var count = 0
+        while count < buffer.count {
+            guard let byte = try await bytes.next(isolation: actor) else { break }
+            buffer[count] = byte
+            count &+= 1
+            if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x0A { break }
+        }
+        return count
+    }
+}
+
+/// The bytes of an async sequence, a batch at a time.
+final class AsyncByteSource: ChunkSource {
+    private let fill: _ModelStreamByteFill
+    private let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
+    private var count = 0
+
+    init(_ fill: @escaping _ModelStreamByteFill) {
+        self.fill = fill
     }
 
-    var chunk: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: byte[..<count]) }
+    deinit {
+        buffer.deallocate()
+    }
+
+    var chunk: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: buffer[..<count]) }
 
     func read(isolation actor: isolated (any Actor)?) async throws -> Bool {
-        guard let next = try await iterator.next(isolation: actor) else {
-            count = 0
-            return false
-        }
-        byte[0] = next
-        count = 1
-        return true
+        count = try await fill(buffer, actor)
+        return count > 0
     }
 }
 
@@ -166,10 +200,15 @@ extension ModelCollectionCreating {
     ///   - options: The format, the largest element and the parsing options.
     /// - Complexity: O(*n*) in the size of the input over the whole iteration; memory in the
     ///   size of the largest element.
+    @inlinable
     public static func stream<Bytes: AsyncSequence>(
         from bytes: Bytes, mutable: Bool = false, options: JSONStreamOptions = JSONStreamOptions()
     ) -> ModelStream<Self> where Bytes.Element == UInt8 {
-        ModelStream(mutable: mutable, options: options) { AsyncByteSource(bytes.makeAsyncIterator()) }
+        ModelStream(mutable: mutable, options: options) {
+            // Used by one iteration, one call at a time, on the iterating task's actor.
+            nonisolated(unsafe) let batches = AsyncByteBatches(bytes.makeAsyncIterator())
+            return { buffer, actor in try await batches.fill(buffer, isolation: actor) }
+        }
     }
 
     /// Models one at a time from an open file, pipe or standard input, read to its end in
