@@ -47,6 +47,12 @@ struct StreamSection: BenchSection {
         let decoderLazy = measure("JSON Lines, name") { try StreamWorkload.streamName(lines, format: .lines) } theirs: {
             try StreamWorkload.decoderLines(lines)
         }
+        let asyncBytes = measure("async bytes") { try StreamWorkload.asyncName(lines) } theirs: {
+            try StreamWorkload.streamName(lines, format: .lines)
+        }
+        let asyncIteration = measure("async iteration") { try StreamWorkload.asyncName(lines) } theirs: {
+            try StreamWorkload.asyncSum(lines)
+        }
         // The sides read the same values: a check that the comparison is fair.
         let checks = [
             (try? StreamWorkload.streamAll(arrayBytes)), (try? BulkWorkload.lazyAll(array)),
@@ -69,8 +75,10 @@ struct StreamSection: BenchSection {
         row("(b) vs array(from:): every property of every element", allReads, ">= 0.8x")
         row("(c) vs JSONDecoder line by line, JSON Lines, every property", decoder, "-")
         row("(d) vs JSONDecoder line by line, JSON Lines, `name` (lazy vs eager)", decoderLazy, ">= 5x")
+        row("(e) Model.stream(from:) over async bytes vs ModelStreamReader, JSON Lines, `name`", asyncBytes, "-")
+        row("(e') the same vs only iterating the async bytes (summing them)", asyncIteration, "-")
 
-        var memoryTable = TextTable([.left("(e) peak memory"), .right("peak growth"), .right("x input")])
+        var memoryTable = TextTable([.left("(f) peak memory"), .right("peak growth"), .right("x input")])
         let labels = ["ours: ModelStreamReader from a file, every property", "array(from:) in memory, every property"]
         for (label, result) in zip(labels, memory) {
             switch result {
@@ -92,6 +100,9 @@ struct StreamSection: BenchSection {
                   one decode call per line, as a caller without a streaming reader would. (c) reads every
                   property on both sides: like work. In (d) ours reads `name` only while JSONDecoder converts
                   every field: what laziness saves when a stream is filtered or summarized
+              (e) the cost of an async byte sequence: the JSON Lines of (d) handed out one byte per `next()`
+                  by an async sequence in memory (as `URLSession.bytes` does), against the reader of (d);
+                  (e') against a loop that only sums the same bytes: the part of (e) the byte sequence costs
 
             """
         output += table.rendered()
@@ -119,6 +130,42 @@ enum StreamWorkload {
         var sum = 0
         while let user = try reader.read() { sum &+= user.name.utf8.count }
         return sum
+    }
+
+    /// `streamName` through `Model.stream(from:)` over an async sequence of the bytes, run to
+    /// its end from this synchronous caller.
+    static func asyncName(_ bytes: [UInt8]) throws -> Int {
+        let result = AsyncResult()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do {
+                var sum = 0
+                let options = JSONStreamOptions(format: .lines)
+                for try await user in BulkUser.stream(from: MemoryBytes(bytes: bytes), options: options) {
+                    sum &+= user.name.utf8.count
+                }
+                result.value = .success(sum)
+            } catch {
+                result.value = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        return try result.value.get()
+    }
+
+    /// The sum of the bytes of an async sequence: what iterating it costs.
+    static func asyncSum(_ bytes: [UInt8]) throws -> Int {
+        let result = AsyncResult()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            var sum = 0
+            for await byte in MemoryBytes(bytes: bytes) { sum &+= Int(byte) }
+            result.value = .success(sum)
+            done.signal()
+        }
+        done.wait()
+        return try result.value.get()
     }
 
     static func arrayName(_ data: Data) throws -> Int {
@@ -166,6 +213,31 @@ enum StreamWorkload {
         }
         return sum
     }
+}
+
+/// The result of an async workload, handed to the waiting thread (which reads it after the
+/// semaphore, so never at the same time).
+final class AsyncResult: @unchecked Sendable {
+    var value: Result<Int, any Error> = .success(0)
+}
+
+/// Bytes in memory as an async sequence, one byte per `next()`, never suspending.
+struct MemoryBytes: AsyncSequence, Sendable {
+    typealias Element = UInt8
+    let bytes: [UInt8]
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let bytes: [UInt8]
+        var index = 0
+
+        mutating func next() async -> UInt8? {
+            guard index < bytes.count else { return nil }
+            defer { index += 1 }
+            return bytes[index]
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes) }
 }
 
 // MARK: - Data
@@ -241,6 +313,9 @@ enum StreamMemory {
         case "profile":  // for a profiler: (a) ten times, nothing measured
             let array = [UInt8](BulkData.generate(count: BulkSection.objectCount))
             for _ in 0..<10 { checksum &+= (try? StreamWorkload.streamName(array)) ?? -1 }
+        case "profile-async":  // for a profiler: (e) twice, nothing measured
+            let lines = StreamData.lines(fromArray: [UInt8](BulkData.generate(count: BulkSection.objectCount)))
+            for _ in 0..<2 { checksum &+= (try? StreamWorkload.asyncName(lines)) ?? -1 }
         case "file":
             let path = ProcessInfo.processInfo.environment[StreamSection.fileVariable] ?? ""
             BulkMemory.resetPeak()
