@@ -112,7 +112,8 @@ struct StreamSection: BenchSection {
             set), which writes the JSON Lines to a temporary file (for the stream) or holds the array in memory,
             resets the peak, notes VmRSS, runs, and reports VmHWM minus that VmRSS. Streaming holds one chunk of
             the file and one element, whatever the size of the file. With \(Self.fileVariable)=PATH and
-            \(Self.childVariable)=file, the child streams the file at PATH instead and prints its growth.
+            \(Self.childVariable)=file (or file-async, for Model.stream(contentsOf:)), the child streams the
+            file at PATH instead and prints its growth.
 
             """
         output += memoryTable.rendered()
@@ -316,20 +317,50 @@ enum StreamMemory {
         case "profile-async":  // for a profiler: (e) twice, nothing measured
             let lines = StreamData.lines(fromArray: [UInt8](BulkData.generate(count: BulkSection.objectCount)))
             for _ in 0..<2 { checksum &+= (try? StreamWorkload.asyncName(lines)) ?? -1 }
-        case "file":
+        case "file", "file-async":
             let path = ProcessInfo.processInfo.environment[StreamSection.fileVariable] ?? ""
             BulkMemory.resetPeak()
             before = BulkMemory.status("VmRSS")
             var elements = 0
-            do {
-                let reader = try ModelStreamReader<BulkUser>(contentsOfFile: path)
-                while let user = try reader.read() {
-                    checksum &+= StreamWorkload.checksum(user)
-                    elements += 1
+            if workload == "file-async" {
+                // Model.stream(contentsOf:), iterated on a task this thread waits for.
+                let result = AsyncResult()
+                let count = AsyncResult()
+                let done = DispatchSemaphore(value: 0)
+                Task.detached {
+                    do {
+                        var sum = 0
+                        var read = 0
+                        for try await user in BulkUser.stream(contentsOf: URL(fileURLWithPath: path)) {
+                            sum &+= StreamWorkload.checksum(user)
+                            read += 1
+                        }
+                        result.value = .success(sum)
+                        count.value = .success(read)
+                    } catch {
+                        result.value = .failure(error)
+                    }
+                    done.signal()
                 }
-            } catch {
-                print("stream-error \(error)")
-                checksum = -1
+                done.wait()
+                do {
+                    checksum = try result.value.get()
+                    elements = try count.value.get()
+                } catch {
+                    print("stream-error \(error)")
+                    checksum = -1
+                }
+            } else {
+                do {
+                    let reader = try ModelStreamReader<BulkUser>(contentsOfFile: path)
+                    while let user = try reader.read() {
+                        checksum &+= StreamWorkload.checksum(user)
+                        elements += 1
+                    }
+                } catch {
+                    print("stream-error \(error)")
+                    checksum = -1
+                }
             }
             print("stream-elements \(elements)")
         case "stream-file":
