@@ -36,7 +36,7 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
 
     /// A stream of the bytes that the function `makeFill` returns hands out, a batch at a time.
     @usableFromInline
-    init(mutable: Bool, options: JSONStreamOptions, makeFill: @escaping () -> _ModelStreamByteFill) {
+    init(mutable: Bool, options: JSONStreamOptions, makeFill: @escaping () -> ModelStreamByteFill) {
         self.init(mutable: mutable, options: options) { AsyncByteSource(makeFill()) }
     }
 
@@ -118,7 +118,8 @@ protocol ChunkSource {
 }
 
 /// Fills a buffer with the next bytes of an async sequence; returns how many (0 at the end).
-public typealias _ModelStreamByteFill = (UnsafeMutableBufferPointer<UInt8>, isolated (any Actor)?) async throws -> Int
+@usableFromInline
+typealias ModelStreamByteFill = (UnsafeMutableBufferPointer<UInt8>, isolated (any Actor)?) async throws -> Int
 
 /// The iterator of an async byte sequence, read in batches into a buffer.
 ///
@@ -153,11 +154,11 @@ final class AsyncByteBatches<Bytes: AsyncIteratorProtocol> where Bytes.Element =
 
 /// The bytes of an async sequence, a batch at a time.
 final class AsyncByteSource: ChunkSource {
-    private let fill: _ModelStreamByteFill
+    private let fill: ModelStreamByteFill
     private let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
     private var count = 0
 
-    init(_ fill: @escaping _ModelStreamByteFill) {
+    init(_ fill: @escaping ModelStreamByteFill) {
         self.fill = fill
     }
 
