@@ -203,6 +203,21 @@ struct StreamAsyncTests {
         try await task.value
     }
 
+    @Test func cancellingAFileStreamStopsAtTheNextElement() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-cancel-\(UUID()).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data((0..<100).map { "{\"id\": \($0)}\n" }.joined().utf8).write(to: url)
+        let task = Task { () async throws in
+            var iterator = StreamEvent.stream(contentsOf: url).makeAsyncIterator()
+            #expect(try await iterator.next()?.id == 0)
+            withUnsafeCurrentTask { $0?.cancel() }
+            // The next elements are already read, in the same chunk: cancelled all the same.
+            await #expect(throws: CancellationError.self) { try await iterator.next() }
+            #expect(try await iterator.next() == nil)
+        }
+        try await task.value
+    }
+
     @Test func anElementThatNeverEndsIsAnErrorNotRunawayMemory() async throws {
         let endless = EndlessLines(unterminated: true)
         let options = JSONStreamOptions(format: .array, maxElementSize: 1 << 20)

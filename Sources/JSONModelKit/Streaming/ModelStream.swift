@@ -81,6 +81,7 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
             // Leave the source out while it is used, so that it is released on every exit but success.
             self.source = nil
             do {
+                if Task.isCancelled { throw CancellationError() }
                 while true {
                     if !chunkDone {
                         if let element = try framer.next(in: source.chunk, at: &index) {
