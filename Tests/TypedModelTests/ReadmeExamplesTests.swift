@@ -85,4 +85,45 @@ struct ReadmeExamplesTests {
             #expect("\(error)".hasPrefix("JSON parse error at line 1, column 14 (byte 13): invalid UTF-8\n  near: {\"name\": \"caf"))
         }
     }
+
+    @Test func streaming() async throws {
+        let lines = Array("{\"first_name\": \"Ada\", \"login\": \"ada\"}\n{\"first_name\": \"Alan\", \"login\": \"alan\"}\n".utf8)
+        var logins: [String] = []
+        for try await user in User.stream(from: ReadmeBytes(bytes: lines)) { logins.append(user.login) }
+        #expect(logins == ["ada", "alan"])
+
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID()).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(lines).write(to: url)
+        var names: [String] = []
+        for result in try ModelStreamReader<User>(contentsOfFile: url.path) {
+            let user = try result.get()
+            names.append(user.firstName)
+        }
+        #expect(names == ["Ada", "Alan"])
+
+        let broken = Array("{\"login\": \"a\"}\n{\"login\": \"b\", \"first_name\": \"Bo\n".utf8)
+        let reader = ModelStreamReader<User>(bytes: broken)
+        #expect(try reader.read()?.login == "a")
+        #expect(throws: JSONStreamError.self) { try reader.read() }
+    }
+}
+
+/// Bytes in memory as an async sequence, as a response body would arrive.
+struct ReadmeBytes: AsyncSequence, Sendable {
+    typealias Element = UInt8
+    let bytes: [UInt8]
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let bytes: [UInt8]
+        var index = 0
+
+        mutating func next() async -> UInt8? {
+            guard index < bytes.count else { return nil }
+            defer { index += 1 }
+            return bytes[index]
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes) }
 }

@@ -19,6 +19,12 @@ enum DescribeCommand: Command {
         ([2]:), or one line per element with --short ([2] Order(...)); elements that
         are not objects are listed as such.
 
+        JSON Lines (a FILE ending in .jsonl or .ndjson) and standard input are read one
+        element at a time, each described in turn (a blank line between two full
+        descriptions), in memory bounded by the largest element. Standard input may hold
+        an array, JSON Lines, or objects one after another. While a long input is read, a
+        progress line is shown on standard error if it is a terminal.
+
         USAGE: jsonmodel describe --schema <schema.json> --model <name> [--short] <file>
 
         OPTIONS:
@@ -49,6 +55,9 @@ enum DescribeCommand: Command {
             return failure("\(error)")
         }
 
+        if ToolFiles.isStreamed(path) {
+            return runStreamed(path: path, model: modelName, registry: registry, short: arguments.has("short"))
+        }
         let document: JSONDocument
         do {
             document = try JSONDocument(data: try ToolFiles.read(path))
@@ -102,6 +111,41 @@ enum DescribeCommand: Command {
             for diagnostic in error.diagnostics { text += "\n  \(diagnostic)" }
         }
         return text
+    }
+
+    /// Describes the elements of JSON Lines or standard input one at a time, a blank line
+    /// between two.
+    private static func runStreamed(path: String, model modelName: String, registry: ModelRegistry, short: Bool)
+        -> ExitStatus
+    {
+        let reader: JSONStreamReader
+        do {
+            reader = try ToolFiles.streamReader(path)
+        } catch {
+            return failure("\(error)")
+        }
+        let progress = StreamProgress()
+        do {
+            while let element = try reader.read() {
+                let index = reader.count - 1
+                let model: JSONModel
+                do {
+                    model = try registry.makeModel(named: modelName, json: element.value)
+                } catch {
+                    progress.clear()
+                    return failure("\(path): [\(index)]: \(error)")
+                }
+                progress.clear()
+                Console.out((index == 0 || short ? "" : "\n") + describe(model, short: short))
+                progress.update(elements: reader.count, bytes: reader.bytesRead)
+            }
+        } catch {
+            progress.clear()
+            if case .readFailed(let reason) = error.kind { return failure("cannot read \(path): \(reason)") }
+            return failure("\(path): \(error.toolMessage)")
+        }
+        progress.clear()
+        return .success
     }
 
     private static func firstLine(of error: JSONParseError) -> String {

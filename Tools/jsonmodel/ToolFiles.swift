@@ -47,3 +47,68 @@ enum ToolFiles {
         return registry
     }
 }
+
+// MARK: - Streamed input
+
+extension ToolFiles {
+    /// Whether `path` is read one element at a time: standard input (`-`), or JSON Lines
+    /// (`.jsonl`, `.ndjson`).
+    static func isStreamed(_ path: String) -> Bool {
+        path == "-" || path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson")
+    }
+
+    /// A reader of the elements of `path`: JSON Lines for a `.jsonl` or `.ndjson` file; for
+    /// standard input, an array when it starts with `[`, otherwise values one after another
+    /// (JSON Lines, or a single object over several lines).
+    static func streamReader(_ path: String) throws(ReadError) -> JSONStreamReader {
+        if path == "-" { return JSONStreamReader(fileDescriptor: 0) }
+        do {
+            return try JSONStreamReader(contentsOfFile: path, options: JSONStreamOptions(format: .lines))
+        } catch {
+            throw ReadError(path: path)
+        }
+    }
+}
+
+/// A progress line on standard error while a long input is read, when standard error is a
+/// terminal: the elements and megabytes read so far, redrawn in place.
+final class StreamProgress {
+    private let enabled: Bool
+    private let start = ContinuousClock.now
+    private var lastDrawn: ContinuousClock.Instant?
+    private var shown = false
+    private var calls = 0
+
+    init() {
+        enabled = isatty(STDERR_FILENO) != 0
+    }
+
+    /// Redraws the line, at most a few times a second and only after the first second.
+    func update(elements: Int, bytes: Int) {
+        guard enabled else { return }
+        calls += 1
+        guard calls % 256 == 0 else { return }
+        let now = ContinuousClock.now
+        guard now - start > .seconds(1) else { return }
+        if let lastDrawn, now - lastDrawn < .milliseconds(200) { return }
+        lastDrawn = now
+        shown = true
+        let megabytes = Double(bytes) / 1_048_576
+        let text = "\r\(elements) elements, \((megabytes * 10).rounded() / 10) MB read\u{1B}[K"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Erases the line before anything else is written.
+    func clear() {
+        guard shown else { return }
+        shown = false
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
+
+extension JSONStreamError {
+    /// "invalid JSON in element E at line L, column C: message (byte B)", for the commands.
+    var toolMessage: String {
+        "invalid JSON in element \(element) at line \(line), column \(column): \(kind.message) (byte \(offset))"
+    }
+}

@@ -18,11 +18,17 @@ enum ValidateCommand: Command {
         holds an array checks each element; paths then start with its index ([2].price).
         A key that is missing is not a problem: it reads as the property's default.
 
+        JSON Lines (a FILE ending in .jsonl or .ndjson, one object per line) and standard
+        input are read one element at a time, in memory bounded by the largest element,
+        and each problem is printed as it is found; paths start with the element's index.
+        Standard input may hold an array, JSON Lines, or objects one after another. While
+        a long input is read, a progress line is shown on standard error if it is a terminal.
+
         \(usageLine)
 
         ARGUMENTS:
-          <file>            The JSON to check: an object, or an array of objects; '-' reads
-                            standard input.
+          <file>            The JSON to check: an object, an array of objects, or JSON Lines
+                            (.jsonl, .ndjson); '-' reads standard input.
 
         OPTIONS:
           --schema <file>   The schema ({"models": [...]}) declaring the model.
@@ -34,8 +40,9 @@ enum ValidateCommand: Command {
         standard error.
 
         EXIT STATUS: 0 when nothing is wrong; 1 when any value did not convert, or FILE is
-        not valid JSON (reported as '$: invalid JSON at line L, column C: ...') or not an
-        object or array of objects; 2 for a wrong command line, a FILE or schema that
+        not valid JSON (reported as '$: invalid JSON at line L, column C: ...', and as
+        '$: invalid JSON in element E at line L, column C: ...' for streamed input) or not
+        an object or array of objects; 2 for a wrong command line, a FILE or schema that
         cannot be read, a schema that does not load, or a model the schema does not declare.
         """
 
@@ -52,6 +59,9 @@ enum ValidateCommand: Command {
             registry = try ToolFiles.loadSchemaModel(schemaPath, model: modelName)
         } catch {
             return setupError("\(error)")
+        }
+        if ToolFiles.isStreamed(path) {
+            return runStreamed(path: path, model: modelName, registry: registry)
         }
         let data: Data
         do {
@@ -96,6 +106,52 @@ enum ValidateCommand: Command {
             return .success
         }
         Console.out("\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")\(objects)")
+        return .failure
+    }
+
+    /// Checks the elements of JSON Lines or standard input one at a time, printing each problem
+    /// as it is found, so that memory stays bounded by the largest element.
+    private static func runStreamed(path: String, model modelName: String, registry: ModelRegistry) -> ExitStatus {
+        let reader: JSONStreamReader
+        do {
+            reader = try ToolFiles.streamReader(path)
+        } catch {
+            return setupError("\(error)")
+        }
+        let progress = StreamProgress()
+        var problems = 0
+        var checked = 0
+        do {
+            while let element = try reader.read() {
+                let index = reader.count - 1
+                var found: [String]
+                if element.kind == .object {
+                    checked += 1
+                    found = diagnostics(of: element.value, model: modelName, registry: registry, prefix: [.index(index)])
+                } else {
+                    found = ["[\(index)]: expected an object (\(modelName)), found \(element.kind.nameWithArticle)"]
+                }
+                if !found.isEmpty {
+                    progress.clear()
+                    problems += found.count
+                    for problem in found { Console.out(problem) }
+                }
+                progress.update(elements: reader.count, bytes: reader.bytesRead)
+            }
+        } catch {
+            progress.clear()
+            if case .readFailed(let reason) = error.kind { return setupError("cannot read \(path): \(reason)") }
+            Console.out("$: \(error.toolMessage)")
+            Console.out("\(path): not valid JSON")
+            return .failure
+        }
+        progress.clear()
+        let objects = " in \(checked) \(modelName) object\(checked == 1 ? "" : "s")"
+        if problems == 0 {
+            Console.out("\(path): valid\(objects)")
+            return .success
+        }
+        Console.out("\(path): \(problems) problem\(problems == 1 ? "" : "s")\(objects)")
         return .failure
     }
 

@@ -66,6 +66,39 @@ struct ByteBlock {
             .| (bytes .< Self.splat(0x20))
     }
 
+    /// Lanes a stream's framer stops at inside a string: `"` and `\`.
+    @inline(__always)
+    var quotesAndBackslashes: Mask {
+        (bytes .== Self.splat(UInt8(ascii: "\""))) .| (bytes .== Self.splat(UInt8(ascii: "\\")))
+    }
+
+    /// Lanes a stream's framer stops at inside an array or object, outside strings: `"`,
+    /// brackets, braces and line feeds.
+    @inline(__always)
+    var framingStops: Mask {
+        // `[` and `]` are 0x5B and 0x5D, `{` and `}` 0x7B and 0x7D: clearing the bits 0x20, 0x04
+        // and 0x02 maps all four to 0x59 (and `Y`, `_`, `y` and 0x7F too, which the framer passes over).
+        ((bytes & Self.splat(0xD9)) .== Self.splat(0x59)) .| (bytes .== Self.splat(UInt8(ascii: "\"")))
+            .| (bytes .== Self.splat(0x0A))
+    }
+
+    /// The lanes holding a line feed, as the bits of a 16-bit mask (lane 0 the lowest bit).
+    @inline(__always)
+    var lineFeeds: UInt16 {
+        let halves = unsafeBitCast(bytes .== Self.splat(0x0A), to: SIMD2<UInt64>.self)
+        // Each lane is 0x00 or 0xFF: gather the top bit of each byte into one byte.
+        let low = ((UInt64(littleEndian: halves[0]) & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) &>> 56
+        let high = ((UInt64(littleEndian: halves[1]) & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) &>> 56
+        return UInt16(truncatingIfNeeded: low) | UInt16(truncatingIfNeeded: high) &<< 8
+    }
+
+    /// The number of lanes that start a Unicode scalar: all but the UTF-8 continuation bytes.
+    @inline(__always)
+    var scalarStarts: Int {
+        let continuations = unsafeBitCast(signed .< SIMD16<Int8>(repeating: -0x40), to: SIMD2<UInt64>.self)
+        return 16 &- (continuations[0].nonzeroBitCount &+ continuations[1].nonzeroBitCount) &>> 3
+    }
+
     /// Lanes that break the rules of well-formed UTF-8, given the three bytes before the block.
     ///
     /// `before1`, `before2` and `before3` are the sixteen bytes starting one, two and three

@@ -183,6 +183,33 @@ public final class JSONDocument: Sendable {
         try self.init(bytes: Array(buffer), options: options)
     }
 
+    /// A document of bytes and a tape scanned elsewhere.
+    init(bytes: [UInt8], tape: [UInt64], valueCount: Int, depth: Int) {
+        self.storage = .array(bytes)
+        self.tape = tape
+        self.valueCount = valueCount
+        self.depth = depth
+    }
+
+    /// Scans the value at the start of `buffer`, ignoring what follows it, into a document
+    /// holding a copy of that value's bytes only; the tape is written to `scratch` and copied.
+    ///
+    /// - Returns: The document and the length of the value in `buffer`.
+    static func scanningFirstValue(
+        of buffer: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, scratch: UnsafeMutableBufferPointer<UInt64>
+    ) throws(JSONParseError) -> (document: JSONDocument, length: Int) {
+        var scanner = JSONScanner(bytes: buffer, options: options, tapeBuffer: scratch)
+        scanner.stopsAfterValue = true
+        try scanner.scan()
+        let tape = scanner.tape.isUsingLentBuffer
+            ? Array(UnsafeBufferPointer(rebasing: scratch[..<scanner.tape.count])) : scanner.tape.makeArray()
+        let length = scanner.valueEnd
+        let document = JSONDocument(
+            bytes: Array(UnsafeBufferPointer(rebasing: buffer[..<length])), tape: tape, valueCount: scanner.valueCount,
+            depth: scanner.deepest)
+        return (document, length)
+    }
+
     /// The top-level value.
     public var root: JSONNode { JSONNode(document: self, index: 0) }
 

@@ -104,7 +104,7 @@ extension JSONParseError.Kind {
         }
     }
 
-    private static func describe(_ byte: UInt8) -> String {
+    static func describe(_ byte: UInt8) -> String {
         if byte >= 0x21 && byte < 0x7F {
             return "'\(Character(Unicode.Scalar(byte)))'"
         }

@@ -26,6 +26,10 @@ struct JSONScanner: ~Copyable {
     /// input in memory.
     private let release: ((Int) -> Void)?
     private let releaseInterval: Int
+    /// Whether the scan ends after the first value, whatever follows it (for streams).
+    var stopsAfterValue = false
+    /// Where the first value ended, as an offset in the input, when the scan stops after it.
+    private(set) var valueEnd = 0
 
     /// An open container.
     private struct Frame {
@@ -159,6 +163,12 @@ struct JSONScanner: ~Copyable {
             // A value just ended: a separator, a closer, or the end of the document follows.
             while true {
                 guard depth > 0 else {
+                    if stopsAfterValue {
+                        valueEnd = p - start
+                        tape.finish(written)
+                        valueCount = values
+                        return
+                    }
                     p = try input.skipWhitespace(from: p)
                     guard p == end else { throw error(.trailingContent, at: p) }
                     tape.finish(written)

@@ -38,7 +38,8 @@ extension JSONModel {
         // Equality, hashing and coding.
         "hash", "hashValue", "encode",
         // Class members: declarations, metadata and creation.
-        "properties", "requiresNonOptionals", "keyStyle", "comparesDeclaredPropertiesOnly", "allowsNonFiniteNumbers", "validateDeclarations", "modelMetadata", "modelClass", "make", "array",
+        "properties", "requiresNonOptionals", "keyStyle", "comparesDeclaredPropertiesOnly", "allowsNonFiniteNumbers",
+        "validateDeclarations", "modelMetadata", "modelClass", "make", "array", "stream",
         "reservedPropertyNames",
     ]
 }

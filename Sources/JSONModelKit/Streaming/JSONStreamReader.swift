@@ -1,0 +1,146 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Reads the elements of a top-level JSON array, or of JSON Lines, one at a time, each as a
+/// document of its own.
+///
+/// ```swift
+/// let reader = try JSONStreamReader(contentsOfFile: "events.jsonl")
+/// while let element = try reader.read() {
+///     print(element["type"]?.stringValue ?? "?")
+/// }
+/// ```
+///
+/// Memory is bounded by the largest element, not by the input: the reader holds one chunk of
+/// the input and the element in progress. Each element is validated by the same parser as
+/// ``JSONDocument``.
+///
+/// A reader is used from one thread at a time; the nodes it returns are `Sendable`.
+public final class JSONStreamReader {
+    private var framer: ElementFramer
+    private let parseOptions: JSONParseOptions
+    private let source: Source
+    /// Where the framer is in the current chunk.
+    private var index = 0
+    /// Whether the framer has used up the current chunk.
+    private var chunkDone = true
+    private var ended = false
+
+    private enum Source {
+        case memory([UInt8])
+        case file(ChunkReader)
+    }
+
+    /// A reader of bytes in memory (for example JSON Lines, which `array(from:)` does not read).
+    public init(bytes: [UInt8], options: JSONStreamOptions = JSONStreamOptions()) {
+        framer = ElementFramer(options: options)
+        parseOptions = options.parseOptions
+        source = .memory(bytes)
+        chunkDone = bytes.isEmpty
+    }
+
+    /// A reader of an open file, pipe or standard input (descriptor 0), read to its end. The
+    /// descriptor is not closed. (`JSONModelKitFoundation` adds `init(fileHandle:options:)`.)
+    public convenience init(fileDescriptor: Int32, options: JSONStreamOptions = JSONStreamOptions()) {
+        self.init(fileDescriptor: fileDescriptor, owner: nil, options: options)
+    }
+
+    /// A reader of an open descriptor, keeping `owner` (what closes it, such as a `FileHandle`) alive.
+    package init(fileDescriptor: Int32, owner: AnyObject?, options: JSONStreamOptions) {
+        framer = ElementFramer(options: options)
+        parseOptions = options.parseOptions
+        source = .file(ChunkReader(descriptor: fileDescriptor, closes: false, owner: owner))
+    }
+
+    /// A reader of the file at `path`, which it closes at the end of the input or when it goes.
+    ///
+    /// - Throws: ``JSONStreamError/Kind/readFailed(_:)`` when the file cannot be opened.
+    public init(contentsOfFile path: String, options: JSONStreamOptions = JSONStreamOptions()) throws(JSONStreamError) {
+        framer = ElementFramer(options: options)
+        parseOptions = options.parseOptions
+        source = .file(try ChunkReader(path: path))
+    }
+
+    /// The number of elements read so far.
+    public var count: Int { framer.count }
+
+    /// The number of input bytes the reader has consumed so far.
+    public var bytesRead: Int { framer.streamOffset }
+
+    /// The next element, the root of a document of its own; nil at the end of the input.
+    ///
+    /// - Throws: ``JSONStreamError`` for invalid JSON (with the element's index and the line and
+    ///   column in the whole input), a truncated input, an element over the size limit, or a
+    ///   failed read. After an error, or the end, the reader returns nil.
+    public func read() throws(JSONStreamError) -> JSONNode? {
+        guard let element = try nextElement() else { return nil }
+        do {
+            return try Self.parse(element, options: parseOptions).root
+        } catch {
+            end()
+            throw error
+        }
+    }
+
+    /// Stops reading: the reader returns nil from now on (after an error in an element).
+    func end() {
+        ended = true
+        if case .file(let reader) = source { reader.close() }
+    }
+
+    /// The bytes of the next element.
+    func nextElement() throws(JSONStreamError) -> FramedElement? {
+        guard !ended else { return nil }
+        do throws(JSONStreamError) {
+            while true {
+                if !chunkDone {
+                    let element: FramedElement?
+                    switch source {
+                    case .memory(let bytes):
+                        element = try bytes.withUnsafeBufferPointer { chunk in
+                            Result { () throws(JSONStreamError) in try framer.next(in: chunk, at: &index) }
+                        }.get()
+                    case .file(let reader):
+                        element = try framer.next(in: reader.chunk, at: &index)
+                    }
+                    if let element { return element }
+                    chunkDone = true
+                }
+                switch source {
+                case .memory:
+                    ended = true
+                    return try framer.finish()
+                case .file(let reader):
+                    do {
+                        try reader.readChunk()
+                    } catch {
+                        throw framer.failure(.readFailed(error.reason))
+                    }
+                    if reader.count == 0 {
+                        ended = true
+                        return try framer.finish()
+                    }
+                    index = 0
+                    chunkDone = false
+                }
+            }
+        } catch {
+            end()
+            throw error
+        }
+    }
+
+    /// The document of `element`, or the parser's error placed in the whole stream.
+    static func parse(_ element: FramedElement, options: JSONParseOptions) throws(JSONStreamError) -> JSONDocument {
+        if let document = element.document { return document }
+        do {
+            return try JSONDocument(bytes: element.bytes, options: options)
+        } catch {
+            throw JSONStreamError(
+                parseError: error, element: element.index, offset: element.offset, line: element.line, column: element.column)
+        }
+    }
+}

@@ -1,0 +1,249 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Models read one at a time from a top-level JSON array or JSON Lines, as they arrive.
+///
+/// ```swift
+/// let (bytes, _) = try await URLSession.shared.bytes(from: url)
+/// for try await event in Event.stream(from: bytes) {
+///     handle(event)
+/// }
+/// ```
+///
+/// Each element is parsed as a document of its own as soon as its last byte arrives, and made
+/// a model the way ``JSONModel/make(node:mutable:)`` does it: ``JSONModel/modelClass(for:)``,
+/// embedded paths and every read rule work as on any model. Memory is bounded by the largest
+/// element, not by the input.
+///
+/// Iterating throws ``JSONStreamError`` for invalid JSON (with the element's index and the line
+/// and column in the whole input), a truncated input, an element over
+/// ``JSONStreamOptions/maxElementSize``, or an element that is not an object; the models before
+/// it have been delivered. Errors of the byte sequence itself are passed on as they are.
+/// When the task is cancelled, the next call throws `CancellationError`, stops reading and lets
+/// go of the input and the element in progress.
+public struct ModelStream<Model: JSONModel>: AsyncSequence {
+    public typealias Element = Model
+    public typealias Failure = any Error
+
+    private let makeSource: () throws(JSONStreamError) -> any ChunkSource
+    private let mutable: Bool
+    private let options: JSONStreamOptions
+
+    init(mutable: Bool, options: JSONStreamOptions, source: @escaping () throws(JSONStreamError) -> any ChunkSource) {
+        self.makeSource = source
+        self.mutable = mutable
+        self.options = options
+    }
+
+    /// A stream of the bytes that the function `makeFill` returns hands out, a batch at a time.
+    @usableFromInline
+    init(mutable: Bool, options: JSONStreamOptions, makeFill: @escaping () -> ModelStreamByteFill) {
+        self.init(mutable: mutable, options: options) { AsyncByteSource(makeFill()) }
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(self)
+    }
+
+    /// Reads the input one element at a time.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var source: (any ChunkSource)?
+        /// An error opening the input, thrown by the first call.
+        private var openingError: JSONStreamError?
+        private var framer: ElementFramer
+        private let mutable: Bool
+        private let parseOptions: JSONParseOptions
+        private var index = 0
+        private var chunkDone = true
+
+        init(_ stream: ModelStream) {
+            framer = ElementFramer(options: stream.options)
+            mutable = stream.mutable
+            parseOptions = stream.options.parseOptions
+            do {
+                source = try stream.makeSource()
+            } catch {
+                openingError = error
+            }
+        }
+
+        /// The next model; nil at the end of the input.
+        public mutating func next() async throws -> Model? {
+            try await next(isolation: nil)
+        }
+
+        /// The next model, read on the caller's actor; nil at the end of the input.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Model? {
+            if let openingError {
+                self.openingError = nil
+                throw openingError
+            }
+            guard var source else { return nil }
+            // Leave the source out while it is used, so that it is released on every exit but success.
+            self.source = nil
+            do {
+                if Task.isCancelled { throw CancellationError() }
+                while true {
+                    if !chunkDone {
+                        if let element = try framer.next(in: source.chunk, at: &index) {
+                            let model = try Model.make(element, mutable: mutable, options: parseOptions)
+                            self.source = source
+                            return model
+                        }
+                        chunkDone = true
+                    }
+                    if Task.isCancelled { throw CancellationError() }
+                    guard try await source.read(isolation: actor) else {
+                        guard let element = try framer.finish() else { return nil }
+                        return try Model.make(element, mutable: mutable, options: parseOptions)
+                    }
+                    index = 0
+                    chunkDone = false
+                }
+            } catch let error as ChunkReader.ReadFailure {
+                framer.release()
+                throw framer.failure(.readFailed(error.reason))
+            } catch {
+                framer.release()
+                throw error
+            }
+        }
+    }
+}
+
+/// Where a stream's bytes come from: a chunk at a time, valid until the next read.
+protocol ChunkSource {
+    /// The current chunk.
+    var chunk: UnsafeBufferPointer<UInt8> { get }
+    /// Reads the next chunk; false at the end of the input.
+    mutating func read(isolation actor: isolated (any Actor)?) async throws -> Bool
+}
+
+/// Fills a buffer with the next bytes of an async sequence; returns how many (0 at the end).
+@usableFromInline
+typealias ModelStreamByteFill = (UnsafeMutableBufferPointer<UInt8>, isolated (any Actor)?) async throws -> Int
+
+/// The iterator of an async byte sequence, read in batches into a buffer.
+///
+/// A batch ends after a byte that can end an element (`}`, `]`, a line feed), when the
+/// buffer is full, or at the end, so an element is delivered as soon as its last byte arrives,
+/// however long the next one takes. Inlinable, so that the loop over the bytes is compiled for
+/// the caller's sequence, without a dynamic call per byte.
+@usableFromInline
+final class AsyncByteBatches<Bytes: AsyncIteratorProtocol> where Bytes.Element == UInt8 {
+    @usableFromInline var iterator: Bytes
+
+    @inlinable
+    init(_ iterator: Bytes) {
+        self.iterator = iterator
+    }
+
+    @inlinable
+    func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, isolation actor: isolated (any Actor)?) async throws -> Int {
+        // A local copy, so that the loop does not check exclusive access to the property per byte.
+        var bytes = iterator
+        defer { iterator = bytes }
+        var count = 0
+        while count < buffer.count {
+            guard let byte = try await bytes.next(isolation: actor) else { break }
+            buffer[count] = byte
+            count &+= 1
+            if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x0A { break }
+        }
+        return count
+    }
+}
+
+/// The bytes of an async sequence, a batch at a time.
+final class AsyncByteSource: ChunkSource {
+    private let fill: ModelStreamByteFill
+    private let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4096)
+    private var count = 0
+
+    init(_ fill: @escaping ModelStreamByteFill) {
+        self.fill = fill
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    var chunk: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: buffer[..<count]) }
+
+    func read(isolation actor: isolated (any Actor)?) async throws -> Bool {
+        count = try await fill(buffer, actor)
+        return count > 0
+    }
+}
+
+/// A file read a chunk at a time. Reads block the calling thread while they wait (on a pipe);
+/// for sockets and other sources that can take long, give an async byte sequence instead.
+extension ChunkReader: ChunkSource {
+    func read(isolation actor: isolated (any Actor)?) async throws -> Bool {
+        try readChunk()
+        return count > 0
+    }
+}
+
+// MARK: - Creating streams
+
+extension ModelCollectionCreating {
+    /// Models one at a time from an async sequence of bytes (such as `URLSession.bytes`):
+    /// a top-level JSON array or JSON Lines.
+    ///
+    /// ```swift
+    /// for try await event in Event.stream(from: bytes) {
+    ///     handle(event)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - bytes: The input, read once, as the stream is iterated.
+    ///   - mutable: Whether the models accept writes.
+    ///   - options: The format, the largest element and the parsing options.
+    /// - Complexity: O(*n*) in the size of the input over the whole iteration; memory in the
+    ///   size of the largest element.
+    @inlinable
+    public static func stream<Bytes: AsyncSequence>(
+        from bytes: Bytes, mutable: Bool = false, options: JSONStreamOptions = JSONStreamOptions()
+    ) -> ModelStream<Self> where Bytes.Element == UInt8 {
+        ModelStream(mutable: mutable, options: options) {
+            // Used by one iteration, one call at a time, on the iterating task's actor.
+            nonisolated(unsafe) let batches = AsyncByteBatches(bytes.makeAsyncIterator())
+            return { buffer, actor in try await batches.fill(buffer, isolation: actor) }
+        }
+    }
+
+    /// Models one at a time from an open file, pipe or standard input (descriptor 0), read to
+    /// its end in chunks. The descriptor is not closed. Reads block the iterating thread while
+    /// they wait. (`JSONModelKitFoundation` adds `stream(from: FileHandle)`.)
+    public static func stream(
+        fromFileDescriptor descriptor: Int32, mutable: Bool = false, options: JSONStreamOptions = JSONStreamOptions()
+    ) -> ModelStream<Self> {
+        stream(fromFileDescriptor: descriptor, owner: nil, mutable: mutable, options: options)
+    }
+
+    /// ``stream(fromFileDescriptor:mutable:options:)``, keeping `owner` (what closes the
+    /// descriptor, such as a `FileHandle`) alive while it is read.
+    package static func stream(
+        fromFileDescriptor descriptor: Int32, owner: AnyObject?, mutable: Bool, options: JSONStreamOptions
+    ) -> ModelStream<Self> {
+        ModelStream(mutable: mutable, options: options) {
+            ChunkReader(descriptor: descriptor, closes: false, owner: owner)
+        }
+    }
+
+    /// Models one at a time from the file at `url`, read in chunks; the file is opened when
+    /// iteration starts (an error opening it is thrown by the first `next()`) and closed at the end.
+    public static func stream(
+        contentsOf url: URL, mutable: Bool = false, options: JSONStreamOptions = JSONStreamOptions()
+    ) -> ModelStream<Self> {
+        let path = url.path
+        return ModelStream(mutable: mutable, options: options) { () throws(JSONStreamError) in
+            try ChunkReader(path: path)
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import JSONModelKit
+import JSONModelKitFoundation
+
+/// Bytes handed out one at a time, suspending before each byte or only where `breaks` says.
+struct SlowBytes: AsyncSequence, Sendable {
+    typealias Element = UInt8
+    let bytes: [UInt8]
+    /// The offsets before which the sequence suspends; nil for every byte.
+    let breaks: Set<Int>?
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let bytes: [UInt8]
+        let breaks: Set<Int>?
+        var index = 0
+
+        mutating func next() async -> UInt8? {
+            guard index < bytes.count else { return nil }
+            if breaks?.contains(index) ?? true { await Task.yield() }
+            defer { index += 1 }
+            return bytes[index]
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes, breaks: breaks) }
+}
+
+/// Held by the iterator of ``EndlessLines``, to see when the stream lets go of it.
+final class StreamHold: Sendable {}
+
+/// JSON Lines without end, counting the bytes handed out.
+final class EndlessLines: AsyncSequence, Sendable {
+    typealias Element = UInt8
+    let produced: Atomic<Int>
+    let hold: Mutex<StreamHold?>
+    /// When set, an array whose first element never ends.
+    let unterminated: Bool
+
+    init(unterminated: Bool = false) {
+        produced = Atomic(0)
+        hold = Mutex(nil)
+        self.unterminated = unterminated
+    }
+
+    final class AsyncIterator: AsyncIteratorProtocol {
+        let owner: EndlessLines
+        let held = StreamHold()
+        var line: [UInt8] = []
+        var index = 0
+        var id = 0
+
+        init(_ owner: EndlessLines) { self.owner = owner }
+
+        func next() async -> UInt8? {
+            owner.produced.add(1, ordering: .relaxed)
+            if owner.unterminated { return index == 0 ? { index = 1; return UInt8(ascii: "[") }() : UInt8(ascii: "x") }
+            if index == line.count {
+                line = Array("{\"id\": \(id)}\n".utf8)
+                id += 1
+                index = 0
+                await Task.yield()
+            }
+            defer { index += 1 }
+            return line[index]
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        let iterator = AsyncIterator(self)
+        hold.withLock { $0 = iterator.held }
+        return iterator
+    }
+}
+
+/// What a reading gave: the ids read, then the error (its kind, element, line and column).
+struct StreamOutcome: Equatable, CustomStringConvertible {
+    var ids: [Int] = []
+    var error: String?
+    var description: String { "\(ids) \(error ?? "")" }
+
+    static func of(_ error: any Error) -> String {
+        guard let error = error as? JSONStreamError else { return "\(error)" }
+        return "\(error.kind) #\(error.element) \(error.line):\(error.column) @\(error.offset)"
+    }
+}
+
+func readSync(_ bytes: [UInt8]) -> StreamOutcome {
+    var outcome = StreamOutcome()
+    let reader = ModelStreamReader<StreamEvent>(bytes: bytes)
+    do {
+        while let event = try reader.read() { outcome.ids.append(event.id) }
+    } catch {
+        outcome.error = StreamOutcome.of(error)
+    }
+    return outcome
+}
+
+func readAsync<Bytes: AsyncSequence>(_ bytes: Bytes) async -> StreamOutcome where Bytes.Element == UInt8 {
+    var outcome = StreamOutcome()
+    do {
+        for try await event in StreamEvent.stream(from: bytes) { outcome.ids.append(event.id) }
+    } catch {
+        outcome.error = StreamOutcome.of(error)
+    }
+    return outcome
+}
+
+@Suite("Stream, async")
+struct StreamAsyncTests {
+    static let inputs = [
+        "[\n  {\"id\": 1, \"name\": \"a,]}\\\"\"},\n  {\"id\": 2, \"tags\": [{\"x\": [1]}]},\n  {\"id\": 3}\n]\n",
+        "{\"id\": 1}\n\n{\"id\": 2, \"name\": \"ü\\n\"}\r\n  {\"id\": 3}",
+    ]
+
+    @Test func oneByteAtATimeEveryPrefixMatchesTheReaderOverTheWhole() async {
+        for input in Self.inputs {
+            let bytes = Array(input.utf8)
+            let complete = await readAsync(SlowBytes(bytes: bytes, breaks: nil))
+            #expect(complete == StreamOutcome(ids: [1, 2, 3]))
+            // Every prefix is a stream that stops there: the same models, then the same error.
+            for end in 0..<bytes.count {
+                let prefix = Array(bytes[..<end])
+                let expected = readSync(prefix)
+                let outcome = await readAsync(SlowBytes(bytes: prefix, breaks: nil))
+                #expect(outcome == expected, "prefix of \(end) bytes")
+            }
+        }
+        // A prefix ending inside an element is an error, not a silent end.
+        let stopped = await readAsync(SlowBytes(bytes: Array(Self.inputs[0].utf8.prefix(40)), breaks: nil))
+        #expect(stopped.ids == [1])
+        #expect(stopped.error?.hasPrefix("unexpectedEnd #1") == true)
+    }
+
+    @Test func randomChunksGiveTheSameModels() async {
+        var generator = SystemRandomNumberGenerator()
+        for input in Self.inputs {
+            let bytes = Array(input.utf8)
+            for _ in 0..<50 {
+                let breaks = Set((0..<Int.random(in: 1...8, using: &generator)).map { _ in
+                    Int.random(in: 0..<bytes.count, using: &generator)
+                })
+                let outcome = await readAsync(SlowBytes(bytes: bytes, breaks: breaks))
+                #expect(outcome == StreamOutcome(ids: [1, 2, 3]), "breaks \(breaks.sorted())")
+            }
+        }
+    }
+
+    @Test func aPipeWrittenInRandomChunks() async throws {
+        var text = "["
+        for id in 0..<2000 { text += (id == 0 ? "" : ",\n") + "{\"id\": \(id), \"name\": \"n\\\"\(id)\"}" }
+        text += "]"
+        let bytes = Array(text.utf8)
+        let pipe = Pipe()
+        let writer = Thread {
+            var offset = 0
+            while offset < bytes.count {
+                let size = min(Int.random(in: 1...3000), bytes.count - offset)
+                pipe.fileHandleForWriting.write(Data(bytes[offset..<offset + size]))
+                offset += size
+            }
+            try? pipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        var ids: [Int] = []
+        for try await event in StreamEvent.stream(from: pipe.fileHandleForReading) { ids.append(event.id) }
+        #expect(ids == Array(0..<2000))
+    }
+
+    @Test func filesByURL() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-async-\(UUID()).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(Self.inputs[1].utf8).write(to: url)
+        var ids: [Int] = []
+        for try await event in StreamEvent.stream(contentsOf: url) { ids.append(event.id) }
+        #expect(ids == [1, 2, 3])
+        let missing = URL(fileURLWithPath: "/nonexistent/stream.jsonl")
+        await #expect(throws: JSONStreamError.self) {
+            for try await _ in StreamEvent.stream(contentsOf: missing) {}
+        }
+    }
+
+    @Test func cancellingStopsReadingAndLetsGo() async throws {
+        let endless = EndlessLines()
+        weak var held: StreamHold?
+        let task = Task {
+            var iterator = StreamEvent.stream(from: endless).makeAsyncIterator()
+            for expected in 0..<5 {
+                let event = try await iterator.next()
+                #expect(event?.id == expected)
+            }
+            held = endless.hold.withLock { $0 }
+            endless.hold.withLock { $0 = nil }
+            #expect(held != nil)
+            withUnsafeCurrentTask { $0?.cancel() }
+            let before = endless.produced.load(ordering: .relaxed)
+            await #expect(throws: CancellationError.self) { try await iterator.next() }
+            // Nothing more was read, and the input and the element in progress were let go.
+            #expect(endless.produced.load(ordering: .relaxed) <= before + 1)
+            #expect(held == nil)
+            #expect(try await iterator.next() == nil)
+        }
+        try await task.value
+    }
+
+    @Test func cancellingAFileStreamStopsAtTheNextElement() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-cancel-\(UUID()).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data((0..<100).map { "{\"id\": \($0)}\n" }.joined().utf8).write(to: url)
+        let task = Task { () async throws in
+            var iterator = StreamEvent.stream(contentsOf: url).makeAsyncIterator()
+            #expect(try await iterator.next()?.id == 0)
+            withUnsafeCurrentTask { $0?.cancel() }
+            // The next elements are already read, in the same chunk: cancelled all the same.
+            await #expect(throws: CancellationError.self) { try await iterator.next() }
+            #expect(try await iterator.next() == nil)
+        }
+        try await task.value
+    }
+
+    @Test func anElementThatNeverEndsIsAnErrorNotRunawayMemory() async throws {
+        let endless = EndlessLines(unterminated: true)
+        let options = JSONStreamOptions(format: .array, maxElementSize: 1 << 20)
+        let error = try await #require(throws: JSONStreamError.self) {
+            for try await _ in StreamEvent.stream(from: endless, options: options) {}
+        }
+        #expect(error.kind == .elementTooLarge(limit: 1 << 20))
+        #expect(endless.produced.load(ordering: .relaxed) < (1 << 20) + 4096 + 10)  // one batch over at most
+    }
+}

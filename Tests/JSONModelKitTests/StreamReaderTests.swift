@@ -1,0 +1,325 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+import JSONModelKitFoundation
+
+final class StreamEvent: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.id(Int.self)
+        p.name(String?.self)
+        p.city(String?.self, jsonPath: "place.city")
+    }
+}
+
+/// Frames `bytes` given in the chunks that `cuts` (ascending offsets) make; the elements or the error.
+func frameInChunks(_ bytes: [UInt8], cuts: [Int], options: JSONStreamOptions = JSONStreamOptions()) -> (
+    elements: [String], error: JSONStreamError?
+) {
+    var framer = ElementFramer(options: options)
+    var elements: [String] = []
+    var bounds = [0] + cuts.filter { $0 > 0 && $0 < bytes.count } + [bytes.count]
+    bounds = Array(Set(bounds)).sorted()
+    do throws(JSONStreamError) {
+        for (lower, upper) in zip(bounds, bounds.dropFirst()) {
+            let chunk = Array(bytes[lower..<upper])
+            try chunk.withUnsafeBufferPointer { buffer in
+                Result { () throws(JSONStreamError) in
+                    var index = 0
+                    while let element = try framer.next(in: buffer, at: &index) {
+                        // Elements parsed in place hold their bytes in their document.
+                        elements.append(element.document.map { document in document.storage.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } } ?? String(decoding: element.bytes, as: UTF8.self))
+                    }
+                }
+            }.get()
+        }
+        while let element = try framer.finish() { elements.append(String(decoding: element.bytes, as: UTF8.self)) }
+    } catch {
+        return (elements, error)
+    }
+    return (elements, nil)
+}
+
+@Suite("Stream reader")
+struct StreamReaderTests {
+    static let array = #"""
+        [
+          {"id": 1, "name": "a \"quoted\" [name]", "place": {"city": "Oslo"}},
+          {"id": 2, "tags": ["x", {"y": "}"}], "name": "\\"},
+          {"id": 3, "name": "Zoë ✓"}
+        ]
+        """#
+    static let arrayElements = [
+        #"{"id": 1, "name": "a \"quoted\" [name]", "place": {"city": "Oslo"}}"#,
+        #"{"id": 2, "tags": ["x", {"y": "}"}], "name": "\\"}"#,
+        #"{"id": 3, "name": "Zoë ✓"}"#,
+    ]
+    static let lines = "{\"id\": 1}\n\n  {\"id\": 2, \"name\": \"b\"}\r\n{\"id\": 3}"
+
+    @Test func readsAnArray() throws {
+        let reader = ModelStreamReader<StreamEvent>(bytes: Array(Self.array.utf8))
+        var ids: [Int] = []
+        while let event = try reader.read() { ids.append(event.id) }
+        #expect(ids == [1, 2, 3])
+        #expect(reader.count == 3)
+        #expect(try reader.read() == nil)
+    }
+
+    @Test func readsJSONLinesSkippingBlankLines() throws {
+        for format in [JSONStreamFormat.lines, .values, .automatic] {
+            let reader = ModelStreamReader<StreamEvent>(bytes: Array(Self.lines.utf8), options: JSONStreamOptions(format: format))
+            let events = try reader.map { try $0.get() }
+            #expect(events.map { $0.id as Int } == [1, 2, 3])
+            #expect(events[1].name == "b")
+        }
+        // A broken line is found at that line with `.lines`.
+        let broken = Array("{\"id\": 1}\n{\"id\": \n{\"id\": 3}\n".utf8)
+        let error = try #require(throws: JSONStreamError.self) {
+            for result in ModelStreamReader<StreamEvent>(bytes: broken, options: JSONStreamOptions(format: .lines)) {
+                _ = try result.get()
+            }
+        }
+        #expect(error.element == 1 && error.line == 2 && error.kind == .invalidJSON(.unexpectedEnd))
+    }
+
+    @Test func pathsAndPolymorphismWorkAsOnAnyModel() throws {
+        let first = try #require(try ModelStreamReader<StreamEvent>(bytes: Array(Self.array.utf8)).read())
+        #expect(first.city == "Oslo")
+        let shapes = #"[{"type": "circle", "radius": 2}, {"type": "square", "side": 3}, {"type": "circle", "ring": true, "inner": 1}]"#
+        let models = try ModelStreamReader<PolyShape>(bytes: Array(shapes.utf8)).map { try $0.get() }
+        #expect(models[0] is PolyCircle && models[1] is PolySquare && models[2] is PolyRing)
+        let circle = try #require(models[0] as? PolyCircle)
+        let radius: Double = circle.radius
+        #expect(radius == 2)
+    }
+
+    @Test func everySplitOfTheInputFramesTheSame() {
+        let lines = JSONStreamOptions(format: .lines)
+        let values = JSONStreamOptions(format: .values)
+        for (text, options, expected) in [
+            (Self.array, JSONStreamOptions(), Self.arrayElements),
+            (Self.lines, lines, [#"{"id": 1}"#, "{\"id\": 2, \"name\": \"b\"}\r", #"{"id": 3}"#]),
+            (Self.lines, values, [#"{"id": 1}"#, #"{"id": 2, "name": "b"}"#, #"{"id": 3}"#]),
+            ("{\n  \"id\": 1\n}{\"id\":2} 3 \"x\"[4]\ntrue", values, ["{\n  \"id\": 1\n}", #"{"id":2}"#, "3", #""x""#, "[4]", "true"]),
+            (#"[1, "a,]", true,null , [2]]"#, JSONStreamOptions(), ["1", #""a,]""#, "true", "null", "[2]"]),
+        ] {
+            let bytes = Array(text.utf8)
+            let whole = frameInChunks(bytes, cuts: [], options: options)
+            #expect(whole.error == nil)
+            #expect(whole.elements == expected)
+            for cut in 1..<bytes.count {
+                let split = frameInChunks(bytes, cuts: [cut], options: options)
+                #expect(split.elements == expected && split.error == nil, "cut at \(cut)")
+            }
+            let oneByOne = frameInChunks(bytes, cuts: Array(1..<bytes.count), options: options)
+            #expect(oneByOne.elements == expected && oneByOne.error == nil)
+        }
+    }
+
+    @Test func valuesThatDoNotConvertGiveTheUsualDiagnostics() throws {
+        let reader = ModelStreamReader<StreamEvent>(bytes: Array("{\"id\": \"seven\"}\n{\"id\": 8}\n".utf8))
+        let first = try #require(try reader.read())
+        let id: Int = first.id
+        #expect(id == 0)
+        #expect(first.diagnostics.map(\.path) == [JSONPath(["id"])])
+        #expect(throws: ModelValidationError.self) { try first.validate() }
+        #expect(try reader.read()?.id == 8)  // the stream goes on
+    }
+
+    @Test func emptyInputs() throws {
+        #expect(try ModelStreamReader<StreamEvent>(bytes: []).read() == nil)
+        #expect(try ModelStreamReader<StreamEvent>(bytes: Array(" \n\n ".utf8)).read() == nil)
+        #expect(try ModelStreamReader<StreamEvent>(bytes: Array("[ ]".utf8)).read() == nil)
+        #expect(throws: JSONStreamError.self) {
+            try ModelStreamReader<StreamEvent>(bytes: [], options: JSONStreamOptions(format: .array)).read()
+        }
+    }
+
+    @Test func invalidJSONNamesTheElementAndItsPlaceInTheWholeStream() throws {
+        let text = "{\"id\": 1}\n{\"id\": 2}\n{\"id\": 3, \"name\": tru}\n{\"id\": 4}\n"
+        let reader = ModelStreamReader<StreamEvent>(bytes: Array(text.utf8))
+        #expect(try reader.read()?.id == 1)
+        #expect(try reader.read()?.id == 2)
+        let error = try #require(throws: JSONStreamError.self) { try reader.read() }
+        #expect(error.kind == .invalidJSON(.invalidLiteral))
+        #expect(error.element == 2)
+        #expect(error.line == 3)
+        #expect(error.column == 19)
+        #expect(error.offset == 20 + 18)
+        #expect(error.description.hasPrefix("JSON stream error in element 2 at line 3, column 19 (byte 38): invalid literal"))
+        #expect(try reader.read() == nil)  // nothing after an error
+
+        // In an array, a fault on a later line of a pretty-printed element.
+        let pretty = "[\n  {\"id\": 1},\n  {\n    \"id\": 2,\n    \"name\": \"x\",,\n  }\n]"
+        let prettyError = try #require(throws: JSONStreamError.self) {
+            for result in ModelStreamReader<StreamEvent>(bytes: Array(pretty.utf8)) { _ = try result.get() }
+        }
+        #expect(prettyError.element == 1)
+        #expect(prettyError.line == 5)
+        #expect(prettyError.column == 17)
+        // On the element's first line, after other text on that line.
+        let oneLine = Array(#"[{"id": 1}, {"id": 2, "ü": "\x"}]"#.utf8)
+        let oneLineError = try #require(throws: JSONStreamError.self) {
+            for result in ModelStreamReader<StreamEvent>(bytes: oneLine) { _ = try result.get() }
+        }
+        #expect(oneLineError.element == 1)
+        #expect(oneLineError.kind == .invalidJSON(.invalidEscape))
+        #expect(oneLineError.line == 1)
+        #expect(oneLineError.column == 29)
+    }
+
+    @Test func garbageBetweenElementsAndAfterTheArray() throws {
+        func failure(_ text: String, options: JSONStreamOptions = JSONStreamOptions()) -> (Int, JSONStreamError?) {
+            let reader = ModelStreamReader<StreamEvent>(bytes: Array(text.utf8), options: options)
+            var read = 0
+            do {
+                while try reader.read() != nil { read += 1 }
+                return (read, nil)
+            } catch {
+                return (read, error)
+            }
+        }
+        let (read1, garbage) = failure(#"[{"id": 1} x {"id": 2}]"#)
+        #expect(read1 == 1)
+        #expect(garbage?.kind == .unexpectedByte(UInt8(ascii: "x")))
+        #expect(garbage?.column == 12 && garbage?.element == 1)
+        #expect(garbage?.description.contains("unexpected 'x' between elements") == true)
+        // Columns count Unicode scalars, across chunks too.
+        let wide = "[{\"id\": 1, \"name\": \"\(String(repeating: "é✓", count: 40))\"} ?]"
+        let (_, wideError) = failure(wide)
+        #expect(wideError?.column == 104 && wideError?.offset == 20 + 40 * 5 + 3)
+        for cut in [5, 20, 40, 100, 200] {
+            var framer = ElementFramer(options: JSONStreamOptions())
+            let bytes = Array(wide.utf8)
+            var caught: JSONStreamError?
+            for chunk in [Array(bytes[..<cut]), Array(bytes[cut...])] {
+                do throws(JSONStreamError) {
+                    try chunk.withUnsafeBufferPointer { buffer in
+                        Result { () throws(JSONStreamError) in
+                            var index = 0
+                            while try framer.next(in: buffer, at: &index) != nil {}
+                        }
+                    }.get()
+                } catch {
+                    caught = error
+                    break
+                }
+            }
+            #expect(caught?.column == 104, "cut at \(cut)")
+        }
+        let (read2, trailing) = failure(#"[{"id": 1}] {"id": 2}"#)
+        #expect(read2 == 1 && trailing?.kind == .trailingContent)
+        let (_, comma) = failure(#"[{"id": 1},]"#)
+        #expect(comma?.kind == .invalidJSON(.trailingComma))
+        let (read3, allowed) = failure(
+            #"[{"id": 1},]"#, options: JSONStreamOptions(parseOptions: JSONParseOptions(allowsTrailingCommas: true)))
+        #expect(read3 == 1 && allowed == nil)
+        let (_, leading) = failure(#"[,{"id": 1}]"#)
+        #expect(leading?.kind == .unexpectedByte(UInt8(ascii: ",")))
+        let (_, notArray) = failure(#"{"id": 1}"#, options: JSONStreamOptions(format: .array))
+        #expect(notArray?.kind == .unexpectedByte(UInt8(ascii: "{")))
+        let (read4, notObject) = failure("{\"id\": 1}\n[1]\n")
+        #expect(read4 == 1 && notObject?.kind == .notAnObject(model: "StreamEvent", found: .array))
+        #expect(notObject?.line == 2)
+    }
+
+    @Test func aTruncatedStreamIsAnError() throws {
+        let whole = Array(Self.array.utf8)
+        for end in [1, 10, 60, whole.count - 3, whole.count - 1] {
+            let reader = ModelStreamReader<StreamEvent>(bytes: Array(whole[..<end]))
+            var read = 0
+            let error = try #require(throws: JSONStreamError.self) {
+                while try reader.read() != nil { read += 1 }
+            }
+            #expect(error.kind == .unexpectedEnd || error.kind == .invalidJSON(.unexpectedEnd), "end \(end)")
+            #expect(error.element == read)
+        }
+        // JSON Lines: the last line may lack its newline, but not its end.
+        let lines = Array("{\"id\": 1}\n{\"id\": 2, \"na".utf8)
+        let reader = ModelStreamReader<StreamEvent>(bytes: lines, options: JSONStreamOptions(format: .lines))
+        #expect(try reader.read()?.id == 1)
+        let error = try #require(throws: JSONStreamError.self) { try reader.read() }
+        #expect(error.kind == .invalidJSON(.unexpectedEnd) && error.element == 1 && error.line == 2)
+        // Values: the same, found by the framer.
+        let valuesReader = ModelStreamReader<StreamEvent>(bytes: lines, options: JSONStreamOptions(format: .values))
+        #expect(try valuesReader.read()?.id == 1)
+        let valuesError = try #require(throws: JSONStreamError.self) { try valuesReader.read() }
+        #expect(valuesError.kind == .unexpectedEnd && valuesError.element == 1 && valuesError.line == 2)
+        #expect(valuesError.column == 14)
+    }
+
+    @Test func anElementOverTheLimitIsAnError() throws {
+        let big = "{\"id\": 1, \"name\": \"\(String(repeating: "x", count: 5000))\"}"
+        let text = "{\"id\": 0}\n" + big + "\n"
+        let options = JSONStreamOptions(maxElementSize: 1000)
+        let reader = ModelStreamReader<StreamEvent>(bytes: Array(text.utf8), options: options)
+        #expect(try reader.read()?.id == 0)
+        let error = try #require(throws: JSONStreamError.self) { try reader.read() }
+        #expect(error.kind == .elementTooLarge(limit: 1000) && error.element == 1 && error.line == 2)
+
+        // The same from a file read in chunks, with an element far larger than a chunk.
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-limit-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let huge = "[{\"id\": 0}, {\"id\": 1, \"name\": \"\(String(repeating: "y", count: 1 << 20))\"}]"
+        try Data(huge.utf8).write(to: url)
+        let fileReader = try ModelStreamReader<StreamEvent>(contentsOf: url, options: JSONStreamOptions(maxElementSize: 100_000))
+        #expect(try fileReader.read()?.id == 0)
+        let fileError = try #require(throws: JSONStreamError.self) { try fileReader.read() }
+        #expect(fileError.kind == .elementTooLarge(limit: 100_000) && fileError.element == 1 && fileError.column == 13)
+    }
+
+    @Test func readsFilesAndHandles() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID()).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(Self.lines.utf8).write(to: url)
+        #expect(try ModelStreamReader<StreamEvent>(contentsOf: url).map { try $0.get().id as Int } == [1, 2, 3])
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        #expect(try ModelStreamReader<StreamEvent>(fileHandle: handle).map { try $0.get().id as Int } == [1, 2, 3])
+        let missing = try #require(throws: JSONStreamError.self) {
+            try ModelStreamReader<StreamEvent>(contentsOfFile: "/nonexistent/stream.json")
+        }
+        guard case .readFailed(let reason) = missing.kind else {
+            Issue.record("expected a read failure, got \(missing.kind)")
+            return
+        }
+        #expect(reason.contains("/nonexistent/stream.json"))
+    }
+
+    @Test func aMillionSmallElementsFromAFile() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-million-\(UUID()).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var text: [UInt8] = []
+        text.reserveCapacity(20_000_000)
+        for id in 0..<1_000_000 { text.append(contentsOf: "{\"id\":\(id)}\n".utf8) }
+        try Data(text).write(to: url)
+        let reader = try ModelStreamReader<StreamEvent>(contentsOf: url)
+        var expected = 0
+        var sum = 0
+        while let event = try reader.read() {
+            if event.id != expected { break }
+            expected += 1
+            sum &+= event.id
+        }
+        #expect(expected == 1_000_000)
+        #expect(sum == 999_999 * 1_000_000 / 2)
+        #expect(reader.bytesRead == text.count)
+    }
+
+    @Test func elementsLargerThanTheInPlaceWindow() throws {
+        // Elements in memory are parsed in place up to 16 MiB ahead; a larger one is gathered.
+        let long = String(repeating: "x", count: (1 << 24) + 100)
+        let text = "[{\"id\": 0}, {\"id\": 1, \"name\": \"\(long)\"}, {\"id\": 2}]"
+        let events = try ModelStreamReader<StreamEvent>(bytes: Array(text.utf8)).map { try $0.get() }
+        #expect(events.map { $0.id as Int } == [0, 1, 2])
+        let name: String? = events[1].name
+        #expect(name?.utf8.count == long.utf8.count)
+    }
+
+    @Test func nodesOfTheValueReader() throws {
+        let reader = JSONStreamReader(bytes: Array(#"[1, "two", {"three": 3}]"#.utf8))
+        #expect(try reader.read()?.numberText == "1")
+        #expect(try reader.read()?.stringValue == "two")
+        #expect(try reader.read()?["three"]?.numberText == "3")
+        #expect(try reader.read() == nil)
+    }
+}
