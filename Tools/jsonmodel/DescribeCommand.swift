@@ -41,19 +41,13 @@ enum DescribeCommand: Command {
         """
 
     static func run(_ arguments: Arguments) -> ExitStatus {
-        let schemaPath: String, modelName: String, path: String
-        do {
-            (schemaPath, modelName, path) = try arguments.schemaModelAndFile()
-        } catch {
-            return usageError("\(error)")
+        let input: ToolFiles.ModelInput
+        switch ToolFiles.modelInput(arguments) {
+        case .success(let value): input = value
+        case .failure(.usage(let message)): return usageError(message)
+        case .failure(.load(let message)): return failure(message)
         }
-
-        let registry: ModelRegistry
-        do {
-            registry = try ToolFiles.loadSchemaModel(schemaPath, model: modelName)
-        } catch {
-            return failure("\(error)")
-        }
+        let (registry, modelName, path) = (input.registry, input.modelName, input.path)
 
         if ToolFiles.isStreamed(path) {
             return runStreamed(path: path, model: modelName, registry: registry, short: arguments.has("short"))

@@ -28,6 +28,36 @@ enum ToolFiles {
     ///
     /// - Throws: A message naming the unreadable file, the schema's error, or the models the
     ///   schema declares when `modelName` is not one of them.
+    /// What `describe` and `validate` start from: `--schema S --model NAME FILE` read, and the
+    /// schema loaded into a registry of its own.
+    struct ModelInput {
+        let registry: ModelRegistry
+        let modelName: String
+        let path: String
+    }
+
+    /// Why ``modelInput(_:)`` failed: a wrong command line, or a schema or model that does not load.
+    enum ModelInputFailure: Error {
+        case usage(String)
+        case load(String)
+    }
+
+    /// Reads the schema, model and file arguments and loads the schema.
+    static func modelInput(_ arguments: Arguments) -> Result<ModelInput, ModelInputFailure> {
+        let schemaPath: String, modelName: String, path: String
+        do {
+            (schemaPath, modelName, path) = try arguments.schemaModelAndFile()
+        } catch {
+            return .failure(.usage("\(error)"))
+        }
+        do {
+            let registry = try loadSchemaModel(schemaPath, model: modelName)
+            return .success(ModelInput(registry: registry, modelName: modelName, path: path))
+        } catch {
+            return .failure(.load("\(error)"))
+        }
+    }
+
     static func loadSchemaModel(_ schemaPath: String, model modelName: String) throws(SchemaModelError) -> ModelRegistry {
         let registry = ModelRegistry()
         let schema: ModelSchema
