@@ -3,7 +3,7 @@ import JSONModelKit
 // The example plugin: a polymorphic family of compiled models (Vehicle, Car, Truck), a
 // converter named "cents", and a schema model (Fleet) that uses both.
 //
-// Build it leaving JSONModelKit's symbols to the host (README, "Plugins"), with the typed
+// Build it leaving JSONModelKit's symbols to the host (the Schemas and plugins article of the documentation), with the typed
 // members the JSONModelAccessors plugin would generate:
 //     jsonmodel accessors Sources/ExampleModelsPlugin/*.swift > Accessors.swift
 //     swiftc -emit-library -module-name ExampleModelsPlugin -I <build>/Modules \

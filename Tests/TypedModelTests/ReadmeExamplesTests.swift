@@ -24,6 +24,18 @@ struct ReadmeExamplesTests {
         }
     }
 
+    /// The example on the front page.
+    @Test func frontPage() throws {
+        let user = try User(json: #"{"first_name": "Ann", "login": "ann", "address": {"city": "Rome"}, "x-id": 7}"#)
+        #expect(user.firstName == "Ann")
+        #expect(user.address.city == "Rome")
+        #expect(user.age == 18)
+        let moved = user.mutate { $0.address.city = "Oslo" }
+        #expect(moved.jsonString() == #"{"first_name":"Ann","login":"ann","address":{"city":"Oslo"},"x-id":7}"#)
+        #expect(user.address.city == "Rome")
+        #expect(user.description == #"User(firstName: "Ann", login: "ann", address: Address(city: "Rome"))"#)
+    }
+
     @Test func declarationsAreValid() throws {
         try User.validateDeclarations()
         try Address.validateDeclarations()

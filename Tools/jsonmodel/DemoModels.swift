@@ -1,7 +1,7 @@
 import Foundation
 import JSONModelKit
 
-// The models `jsonmodel demo` reads `SampleData.storeOrders` with, declared as the README shows.
+// The models `jsonmodel demo` reads `SampleData.storeOrders` with, declared as the README and the getting-started article show.
 
 /// One order of the sample page.
 final class Order: JSONModel, @unchecked Sendable {

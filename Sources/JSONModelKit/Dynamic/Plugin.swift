@@ -30,7 +30,7 @@
 /// }
 /// ```
 ///
-/// The plugin must leave JSONModelKit's symbols to the host (see the README's build recipe):
+/// The plugin must leave JSONModelKit's symbols to the host (see the build recipe in the Schemas and plugins article of the documentation):
 /// a plugin with its own copy of JSONModelKit is refused, because its classes would not be the
 /// host's `JSONModel`.
 public enum JSONModelPlugin {

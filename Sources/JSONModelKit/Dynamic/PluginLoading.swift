@@ -32,7 +32,7 @@ extension ModelRegistry {
     /// process, even after a failed load, because Swift types cannot leave a running process.
     ///
     /// The host must export JSONModelKit's symbols and the plugin must leave them undefined;
-    /// the README gives the build recipe. Compiled classes take their converters from
+    /// the Schemas and plugins article of the documentation gives the build recipe. Compiled classes take their converters from
     /// ``shared``, so load plugins whose classes use converters into ``shared``.
     ///
     /// - Parameter url: The shared library's path.
@@ -173,7 +173,7 @@ public enum PluginLoadError: Error, Sendable, Hashable, CustomStringConvertible 
             return "cannot load plugin \(path): it was built for plugin ABI version \(plugin), this JSONModelKit has version \(host); rebuild it"
         case .separateJSONModelKit(let path):
             return "cannot load plugin \(path): it contains its own copy of JSONModelKit, so its models would not be this "
-                + "program's; build it leaving JSONModelKit's symbols to the host (see the README's plugin recipe)"
+                + "program's; build it leaving JSONModelKit's symbols to the host (see the plugin recipe in the Schemas and plugins article of the documentation)"
         case .registrationFailed(let path, let problems):
             return "cannot load plugin \(path); nothing was registered:\n" + problems.map { "  \($0)" }.joined(separator: "\n")
         case .loadInProgress(let path):
@@ -262,6 +262,6 @@ final class PluginTable: @unchecked Sendable {
     static func exportHint(for reason: String) -> String {
         guard reason.contains("undefined symbol") && reason.contains("12JSONModelKit") else { return "" }
         return " (the program does not export JSONModelKit's symbols to plugins: link it with "
-            + "-Xlinker --export-dynamic on Linux; see the README's plugin recipe)"
+            + "-Xlinker --export-dynamic on Linux; see the plugin recipe in the Schemas and plugins article of the documentation)"
     }
 }
