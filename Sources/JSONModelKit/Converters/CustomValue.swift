@@ -178,6 +178,8 @@ extension CustomValue {
         CacheBox(value as! Stored)
     }
 
+    static var cacheEntryType: CacheEntry.Type { CacheBox<Stored>.self }
+
     static func cast(_ value: Any) -> (any Sendable)? {
         if let stored = value as? Stored { return sendable(stored) }
         guard let descriptor, let base = descriptor.unwrap(value), let base else { return nil }

@@ -410,7 +410,7 @@ extension PropertyMetadata {
 
     /// A cache entry for a value, carrying the converter's validity check if it has one.
     func makeCacheEntry(_ value: any Sendable) -> CacheEntry {
-        let entry = valueType.makeCacheEntry(value)
+        let entry = entryType.boxing(value)
         entry.validator = conversion.validator
         return entry
     }

@@ -302,6 +302,11 @@ class CacheEntry: @unchecked Sendable {
     var anyValue: any Sendable {
         preconditionFailure("CacheEntry is abstract; entries are CacheBoxes")
     }
+
+    /// A new entry of this class holding `value`, which must have its value type.
+    class func boxing(_ value: any Sendable) -> CacheEntry {
+        preconditionFailure("CacheEntry is abstract; entries are CacheBoxes")
+    }
 }
 
 /// A cached value of type `Value`.
@@ -318,6 +323,11 @@ final class CacheBox<Value>: CacheEntry, @unchecked Sendable {
     init(_ value: Value) {
         self.value = value
         super.init(valueType: ObjectIdentifier(Value.self))
+    }
+
+    /// Made from the class's own metadata (`self`), so no run-time lookup of `CacheBox<Value>`.
+    override class func boxing(_ value: any Sendable) -> CacheEntry {
+        self.init(value as! Value)
     }
 
     override var anyValue: any Sendable {

@@ -139,6 +139,8 @@ public final class PropertyMetadata: Sendable {
     let conversion: PropertyConversion
     /// The first read without a conversion context, for plain scalars (`ScalarFirstRead.swift`).
     let scalarFirstRead: ScalarFirstRead?
+    /// The class of the property's cache entries (`CacheBox` of its stored type).
+    let entryType: CacheEntry.Type
 
     init(
         ordinal: Int, name: String, type: PropertyType, paths: [JSONPath], declaredDefault: JSONValue?,
@@ -161,6 +163,7 @@ public final class PropertyMetadata: Sendable {
         self.schemaModel = schemaModel
         self.conversion = conversion
         self.scalarFirstRead = Self.scalarFirstRead(type: type, paths: paths, options: options)
+        self.entryType = valueType.cacheEntryType
     }
 }
 

@@ -37,6 +37,9 @@ protocol PropertyValue: Sendable {
     static func convertAny(_ input: JSONInput, context: inout ConversionContext) -> (any Sendable)?
     static func jsonValue(ofAny value: Any, replacing existing: JSONInput?) -> JSONValue??
     static func makeCacheEntry(_ value: any Sendable) -> CacheEntry
+    /// The class of this type's cache entries (`CacheBox<Self>`), asked once per property so that
+    /// making an entry needs no run-time lookup of that generic class's metadata.
+    static var cacheEntryType: CacheEntry.Type { get }
     static func cast(_ value: Any) -> (any Sendable)?
     static var implicitDefaultAny: (any Sendable)? { get }
 }
@@ -59,6 +62,8 @@ extension PropertyValue {
     static func makeCacheEntry(_ value: any Sendable) -> CacheEntry {
         CacheBox(value as! Self)
     }
+
+    static var cacheEntryType: CacheEntry.Type { CacheBox<Self>.self }
 
     /// The value given, if it already has this type (boxed for storage).
     static func cast(_ value: Any) -> (any Sendable)? {
