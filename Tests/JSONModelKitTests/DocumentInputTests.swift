@@ -32,16 +32,39 @@ struct DocumentInputTests {
     // MARK: Data
 
     @Test func dataIsKeptNotCopied() throws {
-        let data = Data(#"{"name": "Ann", "tags": ["a", "b"], "n": 1.5}"#.utf8)
+        let data = Data(#"{"name": "Ann", "tags": ["a", "b"], "n": 1.5, "note": "long enough to live outside the value"}"#.utf8)
         let document = try JSONDocument(data: data)
-        guard case .data = document.storage else {
+        guard case .data(let kept) = document.storage else {
             Issue.record("expected the Data itself as the storage")
             return
         }
+        // The document reads the Data's own buffer.
+        data.withUnsafeBytes { #expect(UnsafeRawPointer(kept.buffer.baseAddress) == $0.baseAddress) }
         #expect(document.byteCount == data.count)
         #expect(document.root["name"]?.stringValue == "Ann")
         #expect(document.root["n"]?.doubleValue == 1.5)
-        #expect(document.root.value == ["name": "Ann", "tags": ["a", "b"], "n": 1.5])
+        #expect(document.root.value == ["name": "Ann", "tags": ["a", "b"], "n": 1.5, "note": "long enough to live outside the value"])
+    }
+
+    /// A `Data` of a few bytes may keep them inside the value, where no address outlives a
+    /// closure: the document copies those into an array.
+    @Test func aSmallDataIsCopied() throws {
+        let data = Data(#"{"a": 1}"#.utf8)
+        let document = try JSONDocument(data: data)
+        guard case .array = document.storage else {
+            Issue.record("expected an array for a small Data")
+            return
+        }
+        #expect(document.root["a"]?.intValue == 1)
+    }
+
+    /// A slice of a larger `Data` is read from its own start, through the kept address.
+    @Test func aDataSliceIsReadFromItsStart() throws {
+        let whole = Data(("xxxx" + #"{"name": "Ann", "padding": "\#(String(repeating: "p", count: 100))"}"# + "yyyy").utf8)
+        let slice = whole[4..<(whole.count - 4)]
+        let document = try JSONDocument(data: slice)
+        #expect(document.root["name"]?.stringValue == "Ann")
+        #expect(document.byteCount == slice.count)
     }
 
     @Test func aChangeToTheCallersDataDoesNotReachTheDocument() throws {

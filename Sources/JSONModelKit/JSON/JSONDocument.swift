@@ -133,7 +133,7 @@ public final class JSONDocument: Sendable {
     ///
     /// - Complexity: O(*n*) in the size of the input.
     public convenience init(data: Data, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
-        try self.init(storage: .data(data), options: options)
+        try self.init(storage: .of(data), options: options)
     }
 
     /// Files smaller than this are read into memory rather than mapped: a mapping costs system
@@ -163,7 +163,7 @@ public final class JSONDocument: Sendable {
         if url.isFileURL, let file = MappedFile.map(path: url.path, minimumSize: Self.smallestMappedFile) {
             try self.init(storage: .mapped(file), options: options)
         } else {
-            try self.init(storage: .data(try Data(contentsOf: url)), options: options)
+            try self.init(storage: .of(try Data(contentsOf: url)), options: options)
         }
     }
 
