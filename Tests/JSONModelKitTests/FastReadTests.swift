@@ -50,7 +50,7 @@ struct FastReadTests {
             #expect(metadata.ordinal(of: property.name) == ordinal)
             #expect(metadata.ordinal(of: String(property.name.reversed())) == nil)
         }
-        let table = metadata.rawNames
+        let table = metadata.rawNames.view
         #expect(table.ordinal(of: "short") == 0)
         #expect(table.ordinal(of: "fifteenBytesLng") == 1)
         #expect(table.ordinal(of: "Short") == nil)

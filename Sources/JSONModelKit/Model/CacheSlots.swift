@@ -18,14 +18,42 @@ import Synchronization
 /// entries are therefore not kept, and a model read a million times through a converter that
 /// rejects every cached value stays the same size.
 ///
-/// The model owns the memory: it calls ``destroy()`` from its `deinit`. Mutable models do not
-/// use slots: their writes empty cache entries, which needs the model's lock.
+/// Ownership. The type is not copyable, so the memory has exactly one owner (the model, or the
+/// metadata for its ``ModelMetadata/emptySlots``) and is freed exactly once, by `deinit`. The
+/// fast read needs only the address of the slots, and takes it as a ``View``, which the owner
+/// hands out and which is valid only while the owner lives. Mutable models do not use slots:
+/// their writes empty cache entries, which needs the model's lock.
 @usableFromInline
-struct CacheSlots: @unchecked Sendable {
+struct CacheSlots: ~Copyable, @unchecked Sendable {
     // @unchecked Sendable: slots are only touched through atomic operations.
-    @usableFromInline
     let base: UnsafeMutablePointer<Atomic<UInt>>
     let count: Int
+
+    /// The address of an owner's slots, for the fast read, which loads one slot and nothing else.
+    ///
+    /// Copyable, so a model keeps one next to its other fields and a read costs one load. It does
+    /// not own the slots: it is valid only while the ``CacheSlots`` it came from lives, which for
+    /// a model's own slots and its metadata's empty ones is as long as the model.
+    @usableFromInline
+    struct View: @unchecked Sendable {
+        // @unchecked Sendable: slots are only touched through atomic operations.
+        @usableFromInline
+        let base: UnsafeMutablePointer<Atomic<UInt>>
+
+        @usableFromInline
+        init(base: UnsafeMutablePointer<Atomic<UInt>>) {
+            self.base = base
+        }
+
+        /// The bits of slot `index`, loaded with acquire ordering: an entry's address, tagged.
+        @inlinable @inline(__always)
+        func bits(at index: Int) -> UInt {
+            CacheSlots.bits(at: index, in: base)
+        }
+    }
+
+    /// The slots' address for the fast read; valid only while `self` lives.
+    var view: View { View(base: base) }
 
     /// The bit of a slot that sends a read down the general path: set in an empty slot and
     /// in a slot whose entry is validated on every read.
@@ -45,30 +73,48 @@ struct CacheSlots: @unchecked Sendable {
         }
     }
 
-    /// Releases the entries and frees the slots; called once, by the model's `deinit`.
-    func destroy() {
-        var index = 0
-        while index < count {
-            let bits = base[index].load(ordering: .acquiring)
-            if bits != Self.empty { Self.unmanaged(bits).release() }
-            index += 1
-        }
+    /// Releases the entries still held and frees the slots, once: the owner is going away, so
+    /// nothing reads them any more.
+    deinit {
+        releaseEntries()
         // `Atomic<UInt>` has no deinitializer, so the memory is freed without deinitializing
         // it (the generic `deinitialize(count:)` for a ~Copyable element costs a runtime call
         // per slot).
         base.deallocate()
     }
 
-    /// Frees the slots like ``destroy()`` but hands each entry's reference to `held` instead of
-    /// releasing it; called once, by the model's `deinit`.
-    func destroy(handingEntriesTo held: inout [AnyObject]) {
+    /// Releases the entries and empties their slots.
+    ///
+    /// Called by the model's `deinit` where the release of nested models is counted
+    /// (IterativeRelease.swift), which is before the model's fields, these slots among them,
+    /// are destroyed; the slots' own `deinit` then finds them empty. Only the owner's `deinit`
+    /// may call it: an emptied untagged slot breaks the promise that such an entry lives as
+    /// long as the model.
+    func releaseEntries() {
         var index = 0
         while index < count {
             let bits = base[index].load(ordering: .acquiring)
-            if bits != Self.empty { held.append(Self.unmanaged(bits).takeRetainedValue()) }
+            if bits != Self.empty {
+                base[index].store(Self.empty, ordering: .relaxed)
+                Self.unmanaged(bits).release()
+            }
             index += 1
         }
-        base.deallocate()
+    }
+
+    /// Empties the slots like ``releaseEntries()`` but hands each entry's reference to `held`
+    /// instead of releasing it, for the loop that frees deep chains of models; only the owner's
+    /// `deinit` may call it.
+    func handEntries(to held: inout [AnyObject]) {
+        var index = 0
+        while index < count {
+            let bits = base[index].load(ordering: .acquiring)
+            if bits != Self.empty {
+                base[index].store(Self.empty, ordering: .relaxed)
+                held.append(Self.unmanaged(bits).takeRetainedValue())
+            }
+            index += 1
+        }
     }
 
     @inline(__always)

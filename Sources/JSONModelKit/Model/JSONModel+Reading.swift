@@ -62,7 +62,7 @@ extension JSONModel {
     @inlinable @inline(__always)
     func _cachedValue<T>(forMember name: String) -> T? {
         guard let ordinal = rawNames.ordinal(of: name) else { return nil }
-        let bits = CacheSlots.bits(at: ordinal, in: readSlots)
+        let bits = readSlots.bits(at: ordinal)
         guard bits & CacheSlots.slowTag == 0 else { return nil }
         let pointer = UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped
         // The slot holds a reference until the model is freed, and `self` is alive here.
@@ -210,7 +210,10 @@ extension JSONModel {
     /// A cached value whose converter validates cached values (Converters/) is checked
     /// first; when no longer valid it is converted again, once.
     func entry(at ordinal: Int, revalidate: Bool = true) -> CacheEntry {
-        if let slots { return frozenEntry(at: ordinal, in: slots, revalidate: revalidate) }
+        switch slots {
+        case .some(let slots): return frozenEntry(at: ordinal, in: slots, revalidate: revalidate)
+        case .none: break
+        }
         enum Lookup {
             case cached(CacheEntry)
             case missing(current: JSONValue?, generation: Int)
@@ -253,7 +256,7 @@ extension JSONModel {
     /// A rejected entry is taken out of its slot and freed once its readers let go (see
     /// `CacheSlots`), so a converter that rejects every cached value costs a conversion per read
     /// but no memory.
-    private func frozenEntry(at ordinal: Int, in slots: CacheSlots, revalidate: Bool) -> CacheEntry {
+    private func frozenEntry(at ordinal: Int, in slots: borrowing CacheSlots, revalidate: Bool) -> CacheEntry {
         if let entry = slots.entry(at: ordinal, lock: state) {
             guard revalidate, let validator = entry.validator, !validator(entry.anyValue) else { return entry }
             slots.retire(entry, at: ordinal, lock: state)
@@ -404,12 +407,13 @@ extension JSONModel {
         var context = makeContext(for: property, validating: true)
         let value = convert(property, from: source, context: &context)
         let own = context.diagnostics
-        if let slots {
+        switch slots {
+        case .some(let slots):
             let entry = property.makeCacheEntry(value)
             if slots.isEmpty(at: property.ordinal), slots.store(entry, at: property.ordinal).stored, !own.isEmpty {
                 state.withLock { $0.diagnostics += own }
             }
-        } else {
+        case .none:
             state.withLock { state in
                 guard state.generation == generation else { return }
                 if state.cache.isEmpty {
@@ -426,7 +430,10 @@ extension JSONModel {
 
     /// How many properties have a cached value; for tests of laziness.
     var cachedPropertyCount: Int {
-        slots?.filledCount ?? state.withLock { $0.cache.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+        switch slots {
+        case .some(let slots): slots.filledCount
+        case .none: state.withLock { $0.cache.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+        }
     }
 }
 

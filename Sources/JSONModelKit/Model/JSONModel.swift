@@ -44,15 +44,16 @@ open class JSONModel: @unchecked Sendable {
     /// The cache, the mutation overlay and the diagnostics.
     let state: Locked<ModelState>
     /// An immutable model's cache, read without the lock; nil for mutable models, which
-    /// keep their cache in `state`.
+    /// keep their cache in `state`. Owned here: freed when the model is.
     let slots: CacheSlots?
     /// Where the fast read looks: the slots of an immutable model, the metadata's empty ones
-    /// for a mutable model.
+    /// for a mutable model. Both live as long as the model (the model holds its metadata).
     @usableFromInline
-    let readSlots: UnsafeMutablePointer<Atomic<UInt>>
-    /// The metadata's ``RawNameTable``, here so a read finds it with one load.
+    let readSlots: CacheSlots.View
+    /// A view of the metadata's ``RawNameTable``, here so a read finds it with one load; the
+    /// model holds its metadata, so the table outlives it.
     @usableFromInline
-    let rawNames: RawNameTable
+    let rawNames: RawNameTable.View
 
     /// Declares this class's properties; override it in each subclass.
     ///
@@ -204,23 +205,29 @@ open class JSONModel: @unchecked Sendable {
         self.isMutable = storage.mutable
         self.parentLink = storage.parent
         self.state = Locked(ModelState())
-        self.slots = storage.mutable || metadata.properties.isEmpty ? nil : CacheSlots(count: metadata.properties.count)
-        self.rawNames = metadata.rawNames
-        self.readSlots = (slots ?? metadata.emptySlots).base
+        self.rawNames = metadata.rawNames.view
+        if storage.mutable || metadata.properties.isEmpty {
+            self.slots = nil
+            self.readSlots = metadata.emptySlots.view
+        } else {
+            let slots = CacheSlots(count: metadata.properties.count)
+            self.readSlots = slots.view
+            self.slots = .some(slots)
+        }
     }
 
     deinit {
-        guard metadata.hasModelProperties else {
-            slots?.destroy()
-            return
-        }
+        // The slots release their entries and free their memory when the model's fields are
+        // destroyed, after this body: enough when no entry can hold a model. Otherwise the
+        // entries are released or handed on here, where the release depth is counted.
+        guard metadata.hasModelProperties else { return }
         // The cached values may hold models that cache models in turn, as deep as the JSON
         // goes. Freeing them here takes a few frames per level: fine for the first
         // `IterativeRelease.inlineDepth` levels, and cheaper than anything else; below that,
         // they go to a loop run by the outermost release (IterativeRelease.swift).
         let thread = ThreadState.current
         if thread.releaseDepth >= IterativeRelease.inlineDepth {
-            slots?.destroy(handingEntriesTo: &thread.releasing)
+            slots?.handEntries(to: &thread.releasing)
             state.withLock { state in
                 for case let entry? in state.cache { thread.releasing.append(entry) }
                 state.cache = []
@@ -228,7 +235,7 @@ open class JSONModel: @unchecked Sendable {
             return
         }
         thread.releaseDepth += 1
-        slots?.destroy()
+        slots?.releaseEntries()
         do {
             let cache = state.withLock { state in
                 defer { state.cache = [] }

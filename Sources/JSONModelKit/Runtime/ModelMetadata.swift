@@ -206,8 +206,8 @@ public final class ModelMetadata: Sendable {
 
     /// Property names by ordinal, for the lookup table.
     private let names: [String]
-    /// Ordinals by the raw bits of the names, for reads with the member syntax.
-    @usableFromInline
+    /// Ordinals by the raw bits of the names, for reads with the member syntax; models keep a
+    /// view of it, valid because each model holds its metadata.
     let rawNames: RawNameTable
     /// Slots that stay empty: the fast read of mutable models, which keep no slots of their
     /// own, looks here and always takes the general path.
@@ -400,11 +400,6 @@ public final class ModelMetadata: Sendable {
         return nil
     }
 
-    deinit {
-        rawNames.destroy()
-        emptySlots.destroy()
-    }
-
     /// FNV-1a over the UTF-8 bytes: cheaper than `Hasher` for short names, and
     /// the table holds only a class's own property names.
     @inline(__always)
@@ -430,7 +425,7 @@ public final class ModelMetadata: Sendable {
     ///
     /// - Complexity: O(1) on average; no allocation.
     func ordinal(of name: String) -> Int? {
-        if let ordinal = rawNames.ordinal(of: name) { return ordinal }
+        if let ordinal = rawNames.view.ordinal(of: name) { return ordinal }
         var slot = ModelMetadata.hash(name) & nameMask
         while true {
             let ordinal = Int(nameSlots[slot])

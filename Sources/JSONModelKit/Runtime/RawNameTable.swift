@@ -10,14 +10,60 @@
 /// The table is built once with the metadata and freed with it: `capacity` entries of three
 /// 64-bit words, the name's two words and its ordinal, `UInt64.max` marking an empty entry.
 /// The mask travels with the pointer, so a lookup's loads do not wait for one another.
+///
+/// The type is not copyable, so the table has exactly one owner (the metadata) and is freed
+/// exactly once, by `deinit`. Lookups go through a ``View``, which the owner hands out and which
+/// is valid only while the owner lives.
 @usableFromInline
-struct RawNameTable: @unchecked Sendable {
+struct RawNameTable: ~Copyable, @unchecked Sendable {
     // @unchecked Sendable: written only while the metadata is built, read-only afterwards.
-    @usableFromInline
     let words: UnsafeMutablePointer<UInt64>
     /// The capacity minus one.
-    @usableFromInline
     let mask: Int
+
+    /// The table's address and mask, for lookups.
+    ///
+    /// Copyable, so a model keeps one next to its other fields and a read finds the table
+    /// without going through the metadata. It does not own the table: it is valid only while
+    /// the ``RawNameTable`` it came from lives, which for a model's is as long as the model (the
+    /// model holds its metadata).
+    @usableFromInline
+    struct View: @unchecked Sendable {
+        // @unchecked Sendable: the table is read-only once built.
+        @usableFromInline
+        let words: UnsafeMutablePointer<UInt64>
+        /// The capacity minus one.
+        @usableFromInline
+        let mask: Int
+
+        @usableFromInline
+        init(words: UnsafeMutablePointer<UInt64>, mask: Int) {
+            self.words = words
+            self.mask = mask
+        }
+
+        /// The ordinal of the name whose `String` has exactly these bits, or nil.
+        @inlinable @inline(__always)
+        func ordinal(of name: String) -> Int? {
+            #if _pointerBitWidth(_64)
+            let (first, second) = RawNameTable.rawBits(of: name)
+            var slot = RawNameTable.slot(first, second, mask: mask)
+            while true {
+                let entry = words + slot &* 3
+                // No `String` has both words all ones (that is not UTF-8, nor a valid count), so
+                // an empty entry never matches and the hit path checks the ordinal last.
+                if entry[0] == first && entry[1] == second { return Int(truncatingIfNeeded: entry[2]) }
+                if entry[2] == .max { return nil }
+                slot = (slot &+ 1) & mask
+            }
+            #else
+            return nil
+            #endif
+        }
+    }
+
+    /// The table's address and mask for lookups; valid only while `self` lives.
+    var view: View { View(words: words, mask: mask) }
 
     /// Builds the table for `names`, in ordinal order.
     init(names: [String]) {
@@ -38,8 +84,8 @@ struct RawNameTable: @unchecked Sendable {
         #endif
     }
 
-    /// Frees the table; called once, by the metadata's `deinit`.
-    func destroy() {
+    /// Frees the table, once: the metadata is going away, and its models with it.
+    deinit {
         words.deallocate()
     }
 
@@ -58,21 +104,8 @@ struct RawNameTable: @unchecked Sendable {
     }
 
     /// The ordinal of the name whose `String` has exactly these bits, or nil.
-    @inlinable @inline(__always)
+    @inline(__always)
     func ordinal(of name: String) -> Int? {
-        #if _pointerBitWidth(_64)
-        let (first, second) = Self.rawBits(of: name)
-        var slot = Self.slot(first, second, mask: mask)
-        while true {
-            let entry = words + slot &* 3
-            // No `String` has both words all ones (that is not UTF-8, nor a valid count), so an
-            // empty entry never matches and the hit path checks the ordinal last.
-            if entry[0] == first && entry[1] == second { return Int(truncatingIfNeeded: entry[2]) }
-            if entry[2] == .max { return nil }
-            slot = (slot &+ 1) & mask
-        }
-        #else
-        return nil
-        #endif
+        view.ordinal(of: name)
     }
 }
