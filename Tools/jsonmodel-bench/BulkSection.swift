@@ -261,43 +261,13 @@ enum BulkData {
 // MARK: - Peak memory
 
 enum BulkMemory {
-    struct Failure: Error {
-        var reason: String
-    }
+    typealias Failure = ChildMeasurement.Failure
 
     /// Runs `workload` in a fresh process of this binary and returns its peak memory growth in bytes.
     static func measureInChild(_ workload: String) -> Result<Int, Failure> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        // The same files as the parent (the harness needs some), and only this section.
-        var paths: [String] = []
-        var arguments = CommandLine.arguments.dropFirst()[...]
-        while let argument = arguments.popFirst() {
-            if ["--section", "--runs", "--seconds", "--clock"].contains(argument) {
-                _ = arguments.popFirst()
-            } else if !argument.hasPrefix("--") {
-                paths.append(argument)
-            }
-        }
-        process.arguments = ["--section", "bulk"] + paths
-        var environment = ProcessInfo.processInfo.environment
-        environment[BulkSection.childVariable] = workload
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do {
-            try process.run()
-        } catch {
-            return .failure(Failure(reason: "cannot start the child: \(error)"))
-        }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("bulk-peak-growth ") }),
-            let bytes = Int(line.dropFirst("bulk-peak-growth ".count))
-        else {
-            return .failure(Failure(reason: "the child reported nothing (status \(process.terminationStatus))"))
-        }
-        return .success(bytes)
+        ChildMeasurement.run(
+            arguments: ["--section", "bulk"] + ChildMeasurement.documentPaths, variable: BulkSection.childVariable,
+            workload: workload, prefix: "bulk-peak-growth")
     }
 
     /// In the child: generate, reset the peak, run the workload once, print the growth, exit.

@@ -119,35 +119,15 @@ final class InputStatus: JSONModel, @unchecked Sendable {
 }
 
 enum InputMemory {
-    struct Failure: Error {
-        var reason: String
-    }
+    typealias Failure = ChildMeasurement.Failure
 
     /// Runs `workload` in a fresh process of this binary and returns its peak memory growth in bytes.
     ///
     /// The child gets `paths` as its documents: the harness reads them before any section runs.
     static func measureInChild(_ workload: String, paths: [String]) -> Result<Int, Failure> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--section", "input", "--runs", "1", "--"] + paths
-        var environment = ProcessInfo.processInfo.environment
-        environment[InputSection.childVariable] = workload
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do {
-            try process.run()
-        } catch {
-            return .failure(Failure(reason: "cannot start the child: \(error)"))
-        }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("input-peak-growth ") }),
-            let bytes = Int(line.dropFirst("input-peak-growth ".count))
-        else {
-            return .failure(Failure(reason: "the child reported nothing (status \(process.terminationStatus))"))
-        }
-        return .success(bytes)
+        ChildMeasurement.run(
+            arguments: ["--section", "input", "--runs", "1", "--"] + paths, variable: InputSection.childVariable,
+            workload: workload, prefix: "input-peak-growth")
     }
 
     /// In the child: prepare the input, reset the peak, run the workload once, print the growth, exit.

@@ -274,36 +274,9 @@ enum StreamData {
 enum StreamMemory {
     /// Runs `workload` in a fresh process of this binary and returns its peak memory growth in bytes.
     static func measureInChild(_ workload: String) -> Result<Int, BulkMemory.Failure> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var paths: [String] = []
-        var arguments = CommandLine.arguments.dropFirst()[...]
-        while let argument = arguments.popFirst() {
-            if ["--section", "--runs", "--seconds", "--clock"].contains(argument) {
-                _ = arguments.popFirst()
-            } else if !argument.hasPrefix("--") {
-                paths.append(argument)
-            }
-        }
-        process.arguments = ["--section", "stream"] + paths
-        var environment = ProcessInfo.processInfo.environment
-        environment[StreamSection.childVariable] = workload
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do {
-            try process.run()
-        } catch {
-            return .failure(BulkMemory.Failure(reason: "cannot start the child: \(error)"))
-        }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("stream-peak-growth ") }),
-            let bytes = Int(line.dropFirst("stream-peak-growth ".count))
-        else {
-            return .failure(BulkMemory.Failure(reason: "the child reported nothing (status \(process.terminationStatus))"))
-        }
-        return .success(bytes)
+        ChildMeasurement.run(
+            arguments: ["--section", "stream"] + ChildMeasurement.documentPaths, variable: StreamSection.childVariable,
+            workload: workload, prefix: "stream-peak-growth")
     }
 
     /// In the child: prepare the input, reset the peak, run the workload once, print the growth, exit.
