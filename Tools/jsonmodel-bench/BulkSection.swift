@@ -59,20 +59,12 @@ struct BulkSection: BenchSection {
         row("(a) lazy vs eager: parse + lazy array + 1 property of \(Self.sampleCount) elements", sample, ">= 20x")
         row("(b) like work: parse + every property of every element", all, ">= 1.5x")
 
-        var memoryTable = TextTable([.left("(c) peak memory"), .right("peak growth"), .right("x input")])
         let memoryLabels = [
             "ours (a): array(from:) + 100 reads", "ours (b): array(from:) + every property (target <= 3x)",
             "JSONDecoder into [BulkRecord] (every field)", "JSONSerialization.jsonObject",
         ]
-        for (label, result) in zip(memoryLabels, memory) {
-            switch result {
-            case .success(let bytes):
-                memoryTable.append([label, Format.size(bytes), Format.ratio(Double(bytes) / Double(data.count))])
-            case .failure(let failure):
-                memoryTable.append([label, "-", "-"])
-                problems.append("memory \(label): \(failure.reason)")
-            }
-        }
+        let memoryTable = ChildMeasurement.memoryTable(
+            "(c) peak memory", rows: Array(zip(memoryLabels, memory)), inputBytes: data.count, problems: &problems)
 
         var output = """
             Input: \(Self.objectCount) generated objects, \(Format.size(data.count)) (9 fields each, 12 values: numbers,

@@ -47,4 +47,22 @@ enum ChildMeasurement {
         }
         return .success(bytes)
     }
+
+    /// A table of peak memory growths, one row per labelled result, each also as a multiple of
+    /// `inputBytes`; a failed measurement shows dashes and is added to `problems`.
+    static func memoryTable(
+        _ title: String, rows: [(label: String, result: Result<Int, Failure>)], inputBytes: Int, problems: inout [String]
+    ) -> TextTable {
+        var table = TextTable([.left(title), .right("peak growth"), .right("x input")])
+        for (label, result) in rows {
+            switch result {
+            case .success(let bytes):
+                table.append([label, Format.size(bytes), Format.ratio(Double(bytes) / Double(inputBytes))])
+            case .failure(let failure):
+                table.append([label, "-", "-"])
+                problems.append("memory \(label): \(failure.reason)")
+            }
+        }
+        return table
+    }
 }

@@ -78,17 +78,9 @@ struct StreamSection: BenchSection {
         row("(e) Model.stream(from:) over async bytes vs ModelStreamReader, JSON Lines, `name`", asyncBytes, "-")
         row("(e') the same vs only iterating the async bytes (summing them)", asyncIteration, "-")
 
-        var memoryTable = TextTable([.left("(f) peak memory"), .right("peak growth"), .right("x input")])
         let labels = ["ours: ModelStreamReader from a file, every property", "array(from:) in memory, every property"]
-        for (label, result) in zip(labels, memory) {
-            switch result {
-            case .success(let bytes):
-                memoryTable.append([label, Format.size(bytes), Format.ratio(Double(bytes) / Double(array.count))])
-            case .failure(let failure):
-                memoryTable.append([label, "-", "-"])
-                problems.append("memory \(label): \(failure.reason)")
-            }
-        }
+        let memoryTable = ChildMeasurement.memoryTable(
+            "(f) peak memory", rows: Array(zip(labels, memory)), inputBytes: array.count, problems: &problems)
 
         var output = """
             Input: the bulk section's \(BulkSection.objectCount) generated objects, \(Format.size(array.count)), as one array and

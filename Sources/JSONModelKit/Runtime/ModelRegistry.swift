@@ -190,16 +190,7 @@ public final class ModelRegistry: Sendable {
     /// ```
     public var defaultKeyStyle: KeyStyle {
         get { state.withLock { $0.defaultKeyStyle } }
-        set {
-            state.withLock { state in
-                guard newValue != state.defaultKeyStyle else { return }
-                precondition(
-                    state.metadata.isEmpty && state.schemaModels.isEmpty,
-                    "set defaultKeyStyle before the registry builds any model's metadata: "
-                        + "the keys of models already used would not change")
-                state.defaultKeyStyle = newValue
-            }
-        }
+        set { setBeforeFirstUse(\.defaultKeyStyle, to: newValue, named: "defaultKeyStyle") }
     }
 
     /// Whether `Double` and `Float` properties of models that do not choose read the strings
@@ -217,15 +208,21 @@ public final class ModelRegistry: Sendable {
     /// ```
     public var allowsNonFiniteNumbers: Bool {
         get { state.withLock { $0.allowsNonFiniteNumbers } }
-        set {
-            state.withLock { state in
-                guard newValue != state.allowsNonFiniteNumbers else { return }
-                precondition(
-                    state.metadata.isEmpty && state.schemaModels.isEmpty,
-                    "set allowsNonFiniteNumbers before the registry builds any model's metadata: "
-                        + "models already used would not change")
-                state.allowsNonFiniteNumbers = newValue
-            }
+        set { setBeforeFirstUse(\.allowsNonFiniteNumbers, to: newValue, named: "allowsNonFiniteNumbers") }
+    }
+
+    /// Sets a registry-wide default that metadata is built with; stops the program when the
+    /// value changes after the registry has built any model's metadata, whose models would keep
+    /// the old one.
+    private func setBeforeFirstUse<Value: Equatable>(
+        _ setting: WritableKeyPath<State, Value>, to newValue: Value, named name: String
+    ) {
+        state.withLock { state in
+            guard newValue != state[keyPath: setting] else { return }
+            precondition(
+                state.metadata.isEmpty && state.schemaModels.isEmpty,
+                "set \(name) before the registry builds any model's metadata: models already used would not change")
+            state[keyPath: setting] = newValue
         }
     }
 
