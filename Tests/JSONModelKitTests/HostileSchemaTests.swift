@@ -380,41 +380,13 @@ enum SchemaMemoryChild {
     }
 
     static func measure() throws -> Report? {
-        guard FileManager.default.fileExists(atPath: "/proc/self/status") else {
-            print("note: no /proc on this system; the schema memory test is skipped")
-            return nil
-        }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("jsonmodelkit-schema-memory-\(UUID().uuidString).txt")
-        defer { try? FileManager.default.removeItem(at: report) }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "HostileSchemaTests/childLoadsLongChains"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[reportVariable] = report.path
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = ContinuousClock.now + .seconds(120)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            Issue.record("the child did not finish in two minutes")
-            return nil
-        }
-        guard process.terminationStatus == 0, let text = try? String(contentsOf: report, encoding: .utf8) else {
-            Issue.record("the child failed (status \(process.terminationStatus))")
-            return nil
-        }
-        var fields: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: " ", maxSplits: 1)
-            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
-        }
+        guard
+            let fields = try ChildTestProcess.run(
+                filter: "HostileSchemaTests/childLoadsLongChains", environment: [:], reportVariable: reportVariable,
+                label: "the schema memory child")
+        else { return nil }
         guard let growth = fields["growth"].flatMap(Int.init) else {
-            Issue.record("unreadable report: \(text)")
+            Issue.record("unreadable report: \(fields)")
             return nil
         }
         return Report(peakGrowth: growth, passed: fields["passed"] == "true")
