@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 // The first read of a plain scalar property, without a conversion context.
 //
 // Most properties of most models are an integer, a Double, a Bool or a String (or an optional
@@ -81,6 +87,45 @@ extension String: ScalarFirstReadable {
     static func plainValue(of node: JSONNode) -> String? { node.stringValue }
 }
 
+extension Date: ScalarFirstReadable {
+    /// An unescaped string that the general path's first format, ISO 8601, or one of its
+    /// fallbacks reads, and that ISO 8601 can write back (`DateReading` in JSONConverters.swift).
+    /// Numbers and escaped strings take the general path.
+    static func plainValue(of node: JSONNode) -> Date? {
+        let entry = node.entry
+        guard entry.tag == .string,
+            let date = node.document.withBytes(entry.byteRange, { DateFormat.iso8601.dateTryingFallbacks(fromUTF8: $0) }),
+            DateFormat.iso8601.canWrite(date)
+        else { return nil }
+        return date
+    }
+}
+
+extension Array: ScalarFirstReadable where Element == String {
+    /// An array whose elements are all strings, read in one pass (`JSONNode.stringElements()`,
+    /// as the general path does).
+    static func plainValue(of node: JSONNode) -> [String]? { node.stringElements() }
+}
+
+extension JSONModel: ScalarFirstReadable {
+    /// A nested model over an object, made as the general path makes one for an immutable model
+    /// with none of the options that link it (`inverse`, `embedPath`) or a schema model.
+    static func plainValue(of node: JSONNode) -> Self? {
+        guard node.kind == .object else { return nil }
+        return makeResolved(.node(node), metadata: nil, mutable: false)
+    }
+
+    /// The default's reader, with the entry class looked up once: `Self` is only known at run
+    /// time here, so `CacheBox<Self>` made in the closure would look up its metadata on every read.
+    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead {
+        let entryType = optional ? Self?.cacheEntryType : cacheEntryType
+        return { node in
+            guard let member = node[key], let model = plainValue(of: member) else { return nil }
+            return optional ? entryType.boxing(Optional(model)) : entryType.boxing(model)
+        }
+    }
+}
+
 extension PropertyMetadata {
     /// The scalar first read for a declaration, or nil when it needs the general path: more
     /// than one path or a nested one, any option that brings a converter or a structure, or a
@@ -90,6 +135,13 @@ extension PropertyMetadata {
         guard options.enumValues == nil, options.dateFormat == nil, options.embedPath == nil, options.converter == nil,
             !options.cachedObject, options.inverse == nil, !options.group
         else { return nil }
+        // A schema model's class is `DynamicModel` for every schema; the general path finds which.
+        switch type {
+        case .schemaModel, .optional(.schemaModel): return nil
+        case .model(let model) where model is DynamicModel.Type: return nil
+        case .optional(.model(let model)) where model is DynamicModel.Type: return nil
+        default: break
+        }
         switch type {
         case .optional(let wrapped):
             if case .optional = wrapped { return nil }
