@@ -188,7 +188,12 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
         let (lockedCached, current) = state.withLock { state in
             (ordinal < state.cache.count ? state.cache[ordinal] : nil, state.current)
         }
-        let cached = slots?.entry(at: ordinal, lock: state) ?? lockedCached
+        let cached: CacheEntry?
+        switch slots {
+        case .some(let slots):
+            cached = slots.cachedEntry(at: ordinal, lock: state, type: metadata.properties[ordinal].valueType)
+        case .none: cached = lockedCached
+        }
         if let cached { return cached.anyValue }
         return valueForDescription(of: metadata.properties[ordinal], from: current.map(JSONInput.value) ?? original)
     }

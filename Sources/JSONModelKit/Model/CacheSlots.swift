@@ -2,10 +2,22 @@ import Synchronization
 
 /// The cache of an immutable model: one slot per property, read without a lock.
 ///
-/// A slot goes from empty to an entry once, by compare-and-swap, and holds a +1 reference to
-/// it. Bit 0 of a slot is set when the fast read (`JSONModel+Reading.swift`) must not use it: an
-/// empty slot holds just that bit, and an entry whose converter validates cached values (a
-/// *validated* entry) is stored with it.
+/// A slot goes from empty to a value once, and then holds either a +1 reference to a cache
+/// entry or, for the plain values of a first read (``InlineLayout``), the value itself, in bytes
+/// after the slots: no object per value, so nothing to allocate when it is read or to free with
+/// the model. The low three bits of a slot say which:
+///
+/// | bits | slot |
+/// |------|------|
+/// | `000` | an entry's address |
+/// | `001` | a *validated* entry's address (its converter checks cached values), or empty (address 0) |
+/// | `010`, `110` | an inline value: its type's metadata address in bits 3–47, its byte offset from the slots in bits 48–63; `110` when the value needs destroying (it holds references) |
+/// | `011` | claimed: a thread is writing an inline value |
+///
+/// Bit 0 is set when the fast read (`JSONModel+Reading.swift`) must not use the slot. An inline
+/// value is written by the one thread that claimed the empty slot, then published with a
+/// releasing store of its bits; a reader that loads those bits (acquiring) reads a complete value,
+/// and nothing writes it again until the model is freed.
 ///
 /// Memory safety. An untagged entry is never swapped out: it lives as long as the model, so
 /// readers load the slot and use the entry without a lock or a reference of their own (the model
@@ -50,6 +62,13 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         func bits(at index: Int) -> UInt {
             CacheSlots.bits(at: index, in: base)
         }
+
+        /// The inline value that `bits`, loaded from a slot holding one, describe, when it has type `T`.
+        @inlinable @inline(__always)
+        func inlineValue<T>(_ bits: UInt, as type: T.Type) -> T? {
+            guard bits & CacheSlots.typeMask == UInt(bitPattern: ObjectIdentifier(T.self)) else { return nil }
+            return UnsafeRawPointer(base).load(fromByteOffset: Int(bits &>> 48), as: T.self)
+        }
     }
 
     /// The slots' address for the fast read; valid only while `self` lives.
@@ -62,10 +81,28 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
 
     /// An empty slot.
     static var empty: UInt { slowTag }
+    /// A slot whose inline value a thread is writing.
+    static var claimed: UInt { 0b011 }
+    /// The low bits that tell what a slot holds.
+    @usableFromInline
+    static var tagMask: UInt { 0b111 }
+    /// The tag of an inline value with nothing to destroy.
+    @usableFromInline
+    static var inlineTag: UInt { 0b010 }
+    /// The tag of an inline value that holds references.
+    @usableFromInline
+    static var inlineDestroyTag: UInt { 0b110 }
+    /// The bits of an inline value's type.
+    @usableFromInline
+    static var typeMask: UInt { 0x0000_FFFF_FFFF_FFF8 }
 
-    init(count: Int) {
+    /// Slots, and `inlineBytes` bytes after them for inline values (``InlineLayout``).
+    init(count: Int, inlineBytes: Int = 0) {
         self.count = count
-        base = .allocate(capacity: count)
+        // Allocated as words, so the inline values after the slots are 8-byte aligned.
+        let words = count + (inlineBytes + 7) / 8
+        base = UnsafeMutableRawPointer(UnsafeMutablePointer<UInt>.allocate(capacity: max(words, 1)))
+            .bindMemory(to: Atomic<UInt>.self, capacity: count)
         var index = 0
         while index < count {
             (base + index).initialize(to: Atomic(Self.empty))
@@ -96,10 +133,28 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
             let bits = base[index].load(ordering: .acquiring)
             if bits != Self.empty {
                 base[index].store(Self.empty, ordering: .relaxed)
-                Self.unmanaged(bits).release()
+                releaseValue(bits)
             }
             index += 1
         }
+    }
+
+    /// Drops what a filled slot holds: the reference to its entry, or its inline value.
+    @inline(__always)
+    private func releaseValue(_ bits: UInt) {
+        switch bits & Self.tagMask {
+        case Self.inlineTag: break
+        case Self.inlineDestroyTag: destroyInline(bits)
+        default: Self.unmanaged(bits).release()
+        }
+    }
+
+    /// Destroys an inline value that holds references, through its type's metadata.
+    private func destroyInline(_ bits: UInt) {
+        let place = UnsafeMutableRawPointer(base) + Int(bits &>> 48)
+        let type = unsafeBitCast(bits & Self.typeMask, to: Any.Type.self)
+        func destroy<T>(_: T.Type) { place.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+        _openExistential(type, do: destroy)
     }
 
     /// Empties the slots like ``releaseEntries()`` but hands each entry's reference to `held`
@@ -111,7 +166,12 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
             let bits = base[index].load(ordering: .acquiring)
             if bits != Self.empty {
                 base[index].store(Self.empty, ordering: .relaxed)
-                held.append(Self.unmanaged(bits).takeRetainedValue())
+                // Inline values hold no models (``InlineLayout``): freed here, at no depth.
+                if bits & Self.inlineTag != 0 {
+                    releaseValue(bits)
+                } else {
+                    held.append(Self.unmanaged(bits).takeRetainedValue())
+                }
             }
             index += 1
         }
@@ -132,17 +192,64 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         base[index].load(ordering: .acquiring)
     }
 
-    /// The entry in slot `index`, with a reference of the caller's own, or nil when the slot is empty.
+    /// What slot `index` holds.
+    enum Content {
+        /// Nothing yet, or a value a thread is writing.
+        case empty
+        /// An entry, with a reference of the caller's own.
+        case entry(CacheEntry)
+        /// An inline value; the slot's bits, for ``View/inlineValue(_:as:)`` or ``inlineValue(_:in:)``.
+        case inline(UInt)
+    }
+
+    /// What slot `index` holds.
     ///
     /// `lock` is the owning model's: a validated entry is loaded and retained under it.
     @inline(__always)
-    func entry(at index: Int, lock: borrowing Locked<ModelState>) -> CacheEntry? {
+    func content(at index: Int, lock: borrowing Locked<ModelState>) -> Content {
         precondition(index >= 0 && index < count)
         let bits = base[index].load(ordering: .acquiring)
-        if bits == Self.empty { return nil }
+        switch bits & Self.tagMask {
         // Never swapped out, so alive as long as the model.
-        if bits & Self.slowTag == 0 { return Self.unmanaged(bits).takeUnretainedValue() }
-        return validatedEntry(at: index, lock: lock)
+        case 0: return .entry(Self.unmanaged(bits).takeUnretainedValue())
+        case Self.inlineTag, Self.inlineDestroyTag: return .inline(bits)
+        case Self.slowTag where bits != Self.empty:
+            return validatedEntry(at: index, lock: lock).map(Content.entry) ?? .empty
+        default: return .empty
+        }
+    }
+
+    /// The inline value of `bits` as a new entry of `entryType`, for the readers that need an entry.
+    func inlineEntry(_ bits: UInt, type: any PropertyValue.Type) -> CacheEntry {
+        type.loadEntry(from: UnsafeRawPointer(base) + Int(bits &>> 48))
+    }
+
+    /// The value cached in slot `index` as an entry (an inline value copied into a new one, of
+    /// `type`), or nil when there is none.
+    func cachedEntry(at index: Int, lock: borrowing Locked<ModelState>, type: any PropertyValue.Type) -> CacheEntry? {
+        switch content(at: index, lock: lock) {
+        case .empty: nil
+        case .entry(let entry): entry
+        case .inline(let bits): inlineEntry(bits, type: type)
+        }
+    }
+
+    /// Claims empty slot `index`, lets `write` initialize a value of `layout` in its place,
+    /// and publishes it.
+    ///
+    /// - Returns: Whether the slot now holds the value written; false when it was not empty (its
+    ///   value, or one being written, is another thread's) or `write` wrote nothing.
+    func fill(at index: Int, layout: InlineLayout, write: (UnsafeMutableRawPointer) -> Bool) -> Bool {
+        precondition(index >= 0 && index < count)
+        guard base[index].compareExchange(
+            expected: Self.empty, desired: Self.claimed, successOrdering: .acquiring, failureOrdering: .relaxed
+        ).exchanged else { return false }
+        if write(UnsafeMutableRawPointer(base) + layout.offset) {
+            base[index].store(layout.bits, ordering: .releasing)
+            return true
+        }
+        base[index].store(Self.empty, ordering: .releasing)
+        return false
     }
 
     /// ``entry(at:lock:)`` for a validated entry: loaded again, and retained, under the lock.
@@ -165,7 +272,8 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
     ///
     /// - Returns: The entry to use and whether it is `entry`, stored. When another thread stored
     ///   first: its entry if that one is untagged; a validated one may only be loaded under the
-    ///   model's lock, so then `entry` itself, not stored (a conversion just made is as good).
+    ///   model's lock, and an inline value is no entry, so then `entry` itself, not stored (a
+    ///   conversion just made is as good).
     func store(_ entry: CacheEntry, at index: Int) -> (entry: CacheEntry, stored: Bool) {
         precondition(index >= 0 && index < count)
         var bits = UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque())
@@ -174,7 +282,8 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
             expected: Self.empty, desired: bits, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
         if stored { return (entry, true) }
         Self.unmanaged(bits).release()
-        if existing & Self.slowTag != 0 { return (entry, false) }
+        // A validated entry, a claimed slot or an inline value: this entry (as good).
+        if existing & Self.tagMask != 0 { return (entry, false) }
         return (Self.unmanaged(existing).takeUnretainedValue(), false)
     }
 

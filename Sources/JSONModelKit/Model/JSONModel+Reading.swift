@@ -64,6 +64,7 @@ extension JSONModel {
         guard let ordinal = rawNames.ordinal(of: name) else { return nil }
         let bits = readSlots.bits(at: ordinal)
         guard bits & CacheSlots.slowTag == 0 else { return nil }
+        if bits & CacheSlots.inlineTag != 0 { return readSlots.inlineValue(bits, as: T.self) }
         let pointer = UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped
         // The slot holds a reference until the model is freed, and `self` is alive here.
         return Unmanaged<CacheEntry>.fromOpaque(pointer)._withUnsafeGuaranteedRef { entry in
@@ -77,18 +78,28 @@ extension JSONModel {
     /// Out of line, so the caller's loop around a read stays free of calls on the fast path.
     @inlinable @inline(never)
     func _uncachedValue<T>(forMember name: String) -> T {
-        let entry = _cacheEntry(forMember: name)
+        let (entry, ordinal) = _cacheEntry(forMember: name)
+        guard let entry else {
+            // Cached inline, in the slots.
+            if let value = readSlots.inlineValue(readSlots.bits(at: ordinal), as: T.self) { return value }
+            return _typedValue(self.entry(at: ordinal), forMember: name)
+        }
         // A compare against `T`'s static metadata, where a class cast would look up the metadata
         // of `CacheBox<T>` at run time on every first read.
         if entry.valueType == ObjectIdentifier(T.self) { return unsafeDowncast(entry, to: CacheBox<T>.self).value }
         return _typedValue(entry, forMember: name)
     }
 
-    /// The cache entry of a declared property; stops the program for an undeclared name.
+    /// The cache entry of a declared property and its ordinal, converting and caching on first
+    /// use; a nil entry when the value is cached inline in the slots. Stops the program for an
+    /// undeclared name.
     @usableFromInline
-    func _cacheEntry(forMember name: String) -> CacheEntry {
+    func _cacheEntry(forMember name: String) -> (entry: CacheEntry?, ordinal: Int) {
         guard let ordinal = metadata.ordinal(of: name) else { unrecognizedProperty(name) }
-        return entry(at: ordinal)
+        switch slots {
+        case .some(let slots): return (frozenEntry(at: ordinal, in: slots, revalidate: true), ordinal)
+        case .none: return (entry(at: ordinal), ordinal)
+        }
     }
 
     /// A cached value read as a type other than the declared one (`Int?` for an `Int`),
@@ -209,9 +220,13 @@ extension JSONModel {
     ///
     /// A cached value whose converter validates cached values (Converters/) is checked
     /// first; when no longer valid it is converted again, once.
+    @usableFromInline
     func entry(at ordinal: Int, revalidate: Bool = true) -> CacheEntry {
         switch slots {
-        case .some(let slots): return frozenEntry(at: ordinal, in: slots, revalidate: revalidate)
+        case .some(let slots):
+            if let entry = frozenEntry(at: ordinal, in: slots, revalidate: revalidate) { return entry }
+            // Cached inline: copied into an entry for this caller (inline values never leave).
+            return slots.cachedEntry(at: ordinal, lock: state, type: metadata.properties[ordinal].valueType)!
         case .none: break
         }
         enum Lookup {
@@ -250,23 +265,31 @@ extension JSONModel {
         }
     }
 
-    /// ``entry(at:revalidate:)`` for an immutable model: a cached read takes no lock.
-    @inline(__always)
+    /// ``entry(at:revalidate:)`` for an immutable model, where a cached read takes no lock; nil
+    /// when the value is cached inline in the slots.
     ///
     /// A rejected entry is taken out of its slot and freed once its readers let go (see
     /// `CacheSlots`), so a converter that rejects every cached value costs a conversion per read
     /// but no memory.
-    private func frozenEntry(at ordinal: Int, in slots: borrowing CacheSlots, revalidate: Bool) -> CacheEntry {
-        if let entry = slots.entry(at: ordinal, lock: state) {
+    @inline(__always)
+    private func frozenEntry(at ordinal: Int, in slots: borrowing CacheSlots, revalidate: Bool) -> CacheEntry? {
+        switch slots.content(at: ordinal, lock: state) {
+        case .inline: return nil
+        case .entry(let entry):
             guard revalidate, let validator = entry.validator, !validator(entry.anyValue) else { return entry }
             slots.retire(entry, at: ordinal, lock: state)
             return frozenEntry(at: ordinal, in: slots, revalidate: false)
+        case .empty: break
         }
         let property = metadata.properties[ordinal]
-        if let read = property.scalarFirstRead, case .node(let node) = original, property.conversion.isPublishedBuiltin,
-            let entry = read(node)
-        {
-            return slots.store(entry, at: ordinal).entry
+        if let read = property.scalarFirstRead, case .node(let node) = original, property.conversion.isPublishedBuiltin {
+            if let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead {
+                // When another thread filled the slot first, or the value is not plain, the
+                // general path below decides (and finds the slot taken if it was).
+                if slots.fill(at: ordinal, layout: layout, write: { inline.read(node, $0) }) { return nil }
+            } else if let entry = read(node) {
+                return slots.store(entry, at: ordinal).entry
+            }
         }
         var context = makeContext(for: property, validating: false)
         let value = convert(property, from: original, context: &context)

@@ -210,7 +210,7 @@ open class JSONModel: @unchecked Sendable {
             self.slots = nil
             self.readSlots = metadata.emptySlots.view
         } else {
-            let slots = CacheSlots(count: metadata.properties.count)
+            let slots = CacheSlots(count: metadata.properties.count, inlineBytes: metadata.inlineBytes)
             self.readSlots = slots.view
             self.slots = .some(slots)
         }

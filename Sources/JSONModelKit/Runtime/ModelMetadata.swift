@@ -139,6 +139,8 @@ public final class PropertyMetadata: Sendable {
     let conversion: PropertyConversion
     /// The first read without a conversion context, for plain scalars (`ScalarFirstRead.swift`).
     let scalarFirstRead: ScalarFirstRead?
+    /// The same read storing the value in the model's slots, for values that can be (``InlineLayout``).
+    let inlineFirstRead: InlineFirstRead?
     /// The class of the property's cache entries (`CacheBox` of its stored type).
     let entryType: CacheEntry.Type
 
@@ -162,7 +164,9 @@ public final class PropertyMetadata: Sendable {
         self.defaultJSON = defaultJSON
         self.schemaModel = schemaModel
         self.conversion = conversion
-        self.scalarFirstRead = Self.scalarFirstRead(type: type, paths: paths, options: options)
+        let firstRead = Self.scalarFirstRead(type: type, paths: paths, options: options)
+        self.scalarFirstRead = firstRead?.boxed
+        self.inlineFirstRead = firstRead?.inline
         self.entryType = valueType.cacheEntryType
     }
 }
@@ -212,6 +216,10 @@ public final class ModelMetadata: Sendable {
     /// Slots that stay empty: the fast read of mutable models, which keep no slots of their
     /// own, looks here and always takes the general path.
     let emptySlots: CacheSlots
+    /// Where each property's inline value lives in a model's slots; nil for values kept in entries.
+    let inlineLayouts: [InlineLayout?]
+    /// The bytes after the slots that inline values take.
+    let inlineBytes: Int
     /// Open-addressing table of ordinals by a hash of the name's UTF-8 bytes; -1 is empty.
     private let nameSlots: [Int32]
     private let nameMask: Int
@@ -381,6 +389,21 @@ public final class ModelMetadata: Sendable {
         self.nameMask = capacity - 1
         self.rawNames = RawNameTable(names: names)
         self.emptySlots = CacheSlots(count: names.count)
+        // Inline values follow the slots, each aligned for its type.
+        var offset = names.count * MemoryLayout<UInt>.stride
+        var layouts: [InlineLayout?] = []
+        for property in properties {
+            guard let read = property.inlineFirstRead, read.type == ObjectIdentifier(property.valueType) else {
+                layouts.append(nil)
+                continue
+            }
+            let start = (offset + read.alignment - 1) / read.alignment * read.alignment
+            let layout = InlineLayout(read, offset: start)
+            layouts.append(layout)
+            if layout != nil { offset = start + read.size }
+        }
+        self.inlineLayouts = layouts
+        self.inlineBytes = offset - names.count * MemoryLayout<UInt>.stride
     }
 
     /// The first declared path that names the root, holds a negative index or one beyond

@@ -18,6 +18,36 @@ import Foundation
 /// general path must decide.
 typealias ScalarFirstRead = @Sendable (JSONNode) -> CacheEntry?
 
+/// A first read that stores the value in the model's slots (``CacheSlots``) rather than in an
+/// entry of its own: for values of up to 16 bytes that hold no model.
+struct InlineFirstRead: Sendable {
+    /// Reads the property's value from its model's object and initializes it at the pointer;
+    /// false, with nothing written, when the general path must decide.
+    let read: @Sendable (JSONNode, UnsafeMutableRawPointer) -> Bool
+    /// The stored type: its identity, size and alignment, and whether it holds references.
+    let type: ObjectIdentifier
+    let size: Int
+    let alignment: Int
+    let isTrivial: Bool
+}
+
+/// Where a property's inline value lives in a model's slots, and the slot's bits once it is there.
+struct InlineLayout: Sendable {
+    /// The byte offset from the slots' start.
+    let offset: Int
+    /// The filled slot: the type's bits, the offset and the tag (``CacheSlots``).
+    let bits: UInt
+
+    /// The layout of `read`'s value at `offset`, or nil when the bits cannot say it (an offset
+    /// past 16 bits, or type metadata at an address outside the 48 bits a slot keeps).
+    init?(_ read: InlineFirstRead, offset: Int) {
+        let type = UInt(bitPattern: read.type)
+        guard offset < 1 << 16, type & ~CacheSlots.typeMask == 0 else { return nil }
+        self.offset = offset
+        bits = type | UInt(offset) << 48 | (read.isTrivial ? CacheSlots.inlineTag : CacheSlots.inlineDestroyTag)
+    }
+}
+
 /// A type whose values can be read without a conversion context, when the JSON has the kind
 /// the type reads naturally.
 protocol ScalarFirstReadable: PropertyValue {
@@ -25,6 +55,8 @@ protocol ScalarFirstReadable: PropertyValue {
     static func plainValue(of node: JSONNode) -> Self?
     /// A reader of the member `key`, as `Self` or, with `optional`, as `Self?`.
     static func firstRead(key: String, optional: Bool) -> ScalarFirstRead
+    /// The same reader storing the value inline, or nil for types kept in entries.
+    static func inlineFirstRead(key: String, optional: Bool) -> InlineFirstRead?
 }
 
 extension ScalarFirstReadable {
@@ -44,6 +76,32 @@ extension ScalarFirstReadable {
             guard let member = node[key], let value = plainValue(of: member) else { return nil }
             return CacheBox(value)
         }
+    }
+
+    /// The inline reader, for values of up to 16 bytes (all of these types and their optionals).
+    @inline(__always)
+    static func inlineFirstRead(key: String, optional: Bool) -> InlineFirstRead? {
+        if optional {
+            return inlineFirstRead(of: Self?.self) { node, place in
+                guard let member = node[key], let value = plainValue(of: member) else { return false }
+                place.initializeMemory(as: Self?.self, to: value)
+                return true
+            }
+        }
+        return inlineFirstRead(of: Self.self) { node, place in
+            guard let member = node[key], let value = plainValue(of: member) else { return false }
+            place.initializeMemory(as: Self.self, to: value)
+            return true
+        }
+    }
+
+    private static func inlineFirstRead<Stored>(
+        of type: Stored.Type, _ read: @escaping @Sendable (JSONNode, UnsafeMutableRawPointer) -> Bool
+    ) -> InlineFirstRead? {
+        guard MemoryLayout<Stored>.size <= 16, MemoryLayout<Stored>.alignment <= 8 else { return nil }
+        return InlineFirstRead(
+            read: read, type: ObjectIdentifier(Stored.self), size: MemoryLayout<Stored>.size,
+            alignment: MemoryLayout<Stored>.alignment, isTrivial: _isPOD(Stored.self))
     }
 }
 
@@ -117,6 +175,10 @@ extension JSONModel: ScalarFirstReadable {
 
     /// The default's reader, with the entry class looked up once: `Self` is only known at run
     /// time here, so `CacheBox<Self>` made in the closure would look up its metadata on every read.
+    /// Models stay in entries: a model's release may go deep, and entries are what the release
+    /// loop takes over (IterativeRelease.swift).
+    static func inlineFirstRead(key: String, optional: Bool) -> InlineFirstRead? { nil }
+
     static func firstRead(key: String, optional: Bool) -> ScalarFirstRead {
         let entryType = optional ? Self?.cacheEntryType : cacheEntryType
         return { node in
@@ -130,7 +192,9 @@ extension PropertyMetadata {
     /// The scalar first read for a declaration, or nil when it needs the general path: more
     /// than one path or a nested one, any option that brings a converter or a structure, or a
     /// type other than a plain scalar or its optional.
-    static func scalarFirstRead(type: PropertyType, paths: [JSONPath], options: PropertyOptions) -> ScalarFirstRead? {
+    static func scalarFirstRead(type: PropertyType, paths: [JSONPath], options: PropertyOptions)
+        -> (boxed: ScalarFirstRead, inline: InlineFirstRead?)?
+    {
         guard paths.count == 1, paths[0].segments.count == 1, case .key(let key) = paths[0].segments[0] else { return nil }
         guard options.enumValues == nil, options.dateFormat == nil, options.embedPath == nil, options.converter == nil,
             !options.cachedObject, options.inverse == nil, !options.group
@@ -146,10 +210,10 @@ extension PropertyMetadata {
         case .optional(let wrapped):
             if case .optional = wrapped { return nil }
             guard let scalar = wrapped.swiftType as? any ScalarFirstReadable.Type else { return nil }
-            return scalar.firstRead(key: key, optional: true)
+            return (scalar.firstRead(key: key, optional: true), scalar.inlineFirstRead(key: key, optional: true))
         default:
             guard let scalar = type.swiftType as? any ScalarFirstReadable.Type else { return nil }
-            return scalar.firstRead(key: key, optional: false)
+            return (scalar.firstRead(key: key, optional: false), scalar.inlineFirstRead(key: key, optional: false))
         }
     }
 }

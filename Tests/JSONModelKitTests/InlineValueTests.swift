@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// Values of every inline kind: trivial (numbers, a Bool, a Date) and holding references
+/// (strings, optional strings, string arrays), plus a nested model, which stays in an entry.
+final class InlineMix: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.id(Int.self)
+        p.flag(Bool.self)
+        p.when(Date?.self)
+        p.text(String.self)
+        p.note(String?.self)
+        p.tags([String].self)
+        p.child(InlineMix?.self)
+    }
+}
+
+/// Plain first reads store their values in the model's slots, without an object each
+/// (`CacheSlots`): these tests hold that every reader sees the same value, that the values are
+/// freed with the model, and that concurrent first reads agree.
+@Suite("Inline cached values")
+struct InlineValueTests {
+    static let long = String(repeating: "é", count: 40)  // not a small string: held by reference
+
+    static func json(_ id: Int) -> String {
+        #"{"id": \#(id), "flag": true, "when": "2024-05-06T07:08:09Z", "text": "\#(long)\#(id)", "note": "n", "#
+            + #""tags": ["a", "\#(long)"], "child": {"id": \#(id + 1), "text": "inner"}}"#
+    }
+
+    @Test func theLayoutPutsEachPlainValueAfterTheSlots() {
+        let metadata = InlineMix.modelMetadata
+        let inline = metadata.inlineLayouts.map { $0 != nil }
+        #expect(inline == [true, true, true, true, true, true, false])
+        let offsets = metadata.inlineLayouts.compactMap { $0?.offset }
+        #expect(offsets.first == metadata.properties.count * 8)
+        #expect(offsets == offsets.sorted())
+        // Int 8, Bool 1 (padded to 8 for the Date? after it), Date? 9, String 16, String? 16, [String] 8.
+        #expect(metadata.inlineBytes == 8 + 8 + 16 + 16 + 16 + 8)
+    }
+
+    @Test func everyReaderSeesTheInlineValue() throws {
+        let model = try InlineMix(json: Self.json(1))
+        let text: String = model.text
+        #expect(text == Self.long + "1")
+        #expect(model.cachedPropertyCount == 1)
+        // Again through the fast read, as another type, untyped, in descriptions and as JSON.
+        let again: String = model.text
+        let optional: String? = model.text
+        #expect(again == text)
+        #expect(optional == text)
+        #expect(model.value(forProperty: "text") as? String == text)
+        #expect(model.jsonValue(forProperty: "text") == .string(text))
+        #expect(model.description.contains(text))
+        let tags: [String] = model.tags
+        let when: Date? = model.when
+        let note: String? = model.note
+        let id: Int = model.id
+        let flag: Bool = model.flag
+        #expect(tags == ["a", Self.long])
+        #expect(when == Date(timeIntervalSince1970: 1_714_979_289))
+        #expect(note == "n")
+        #expect(id == 1)
+        #expect(flag)
+        let child: InlineMix? = model.child
+        let childText: String? = child?.text
+        #expect(childText == "inner")
+        #expect(model.cachedPropertyCount == 7)
+        try model.validate()
+    }
+
+    @Test func aValueThatIsNotPlainTakesAnEntry() throws {
+        // An escaped string, a number for the date, a mixed array: the general path's entries.
+        let model = try InlineMix(json: #"{"id": 1.0, "text": "a\"b", "when": 0, "tags": ["a", {}], "note": null}"#)
+        let id: Int = model.id
+        let text: String = model.text
+        let when: Date? = model.when
+        let tags: [String] = model.tags
+        let note: String? = model.note
+        #expect(id == 1)
+        #expect(text == "a\"b")
+        #expect(when == Date(timeIntervalSince1970: 0))
+        #expect(tags == ["a"])
+        #expect(note == nil)
+        #expect(model.diagnostics.count == 1)  // the object in the string array
+    }
+
+    @Test func copiesAndMutableModelsReadTheSameValues() throws {
+        let model = try InlineMix(json: Self.json(2))
+        let text: String = model.text
+        let copy = model.mutableCopy()
+        let copied: String = copy.text
+        #expect(copied == text)
+        copy.text = "changed"
+        let changed: String = copy.text
+        #expect(changed == "changed")
+        let original: String = model.text
+        #expect(original == text)
+    }
+
+    /// Every thread makes the first read of each property of the same models at once: the slot
+    /// is claimed by one, and the others read its value or convert their own.
+    @Test func concurrentFirstReadsAgree() async throws {
+        let models = try (0..<200).map { try InlineMix(json: Self.json($0)) }
+        let sums = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var sum = 0
+                    for model in models {
+                        let text: String = model.text
+                        let tags: [String] = model.tags
+                        let note: String? = model.note
+                        let id: Int = model.id
+                        sum &+= text.utf8.count &+ tags.count &+ (note?.utf8.count ?? 0) &+ id
+                    }
+                    return sum
+                }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(Set(sums).count == 1)
+        for (index, model) in models.enumerated() {
+            let text: String = model.text
+            #expect(text == Self.long + "\(index)")
+        }
+    }
+
+    /// Strings read inline are freed with their model: 200 rounds of 100 models, each reading
+    /// 30 KB of strings, stay within a few rounds' worth of memory (kept, they would take 600 MB).
+    @Test func inlineStringsAreFreedWithTheirModels() throws {
+        guard
+            let fields = try ChildTestProcess.run(
+                filter: "InlineValueTests/childReadsAndDropsStrings", environment: [:],
+                reportVariable: Self.reportVariable, label: "the inline strings child")
+        else { return }
+        let growth = fields["growth"].flatMap(Int.init) ?? .max
+        print("inline values: 200 rounds of 3 MB of strings read and dropped, peak growth \(growth / 1_000_000) MB")
+        #expect(fields["passed"] == "true")
+        #expect(growth < 60_000_000, "peak growth \(growth) bytes")
+    }
+
+    static let reportVariable = "JSONMODELKIT_INLINE_STRINGS_REPORT"
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[InlineValueTests.reportVariable] != nil))
+    func childReadsAndDropsStrings() throws {
+        guard let path = ProcessInfo.processInfo.environment[Self.reportVariable] else { return }
+        let big = String(repeating: "x", count: 10_000)
+        let documents = (0..<100).map { #"{"text": "\#(big)\#($0)", "note": "\#(big)", "tags": ["\#(big)"]}"# }
+        let before = MemoryChild.status("VmRSS")
+        MemoryChild.resetPeak()
+        var passed = true
+        for _ in 0..<200 {
+            let models = try documents.map { try InlineMix(json: $0) }
+            for model in models {
+                let text: String = model.text
+                let note: String? = model.note
+                let tags: [String] = model.tags
+                passed = passed && text.utf8.count >= 10_000 && note?.utf8.count == 10_000 && tags.count == 1
+            }
+        }
+        let peak = MemoryChild.status("VmHWM")
+        try "growth \(peak - before)\npassed \(passed)\n".write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}
