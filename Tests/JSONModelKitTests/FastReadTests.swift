@@ -169,3 +169,76 @@ struct ScalarFirstReadTests {
         #expect(withOptions.property(named: "id")?.scalarFirstRead == nil)  // three alternative keys
     }
 }
+
+/// Properties read from one key each, as the member index finds them (`MemberIndex.swift`).
+final class KeyedMembers: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.a(Int.self)
+        p.b(String?.self)
+        p.alias(String?.self, jsonPath: "b", readOnly: true)  // shares a key with `b`
+        p.quoted(Int?.self, jsonPath: "say \"hi\"")
+        p.far(Int?.self, jsonPath: "k99")
+        p.nested(Int?.self, jsonPath: "n.x")  // not indexed: a nested path
+    }
+}
+
+@Suite("Member index")
+struct MemberIndexTests {
+    @Test func theLastOfDuplicateKeysWinsAsInTheDocument() throws {
+        let model = try KeyedMembers(json: #"{"a": 1, "b": "first", "a": 2, "b": "second"}"#)
+        let a: Int = model.a
+        let b: String? = model.b
+        let alias: String? = model.alias
+        #expect(a == 2)
+        #expect(b == "second")
+        #expect(alias == "second")
+        #expect(model.json(options: .omitNonSerialized) != nil)
+        #expect(try JSONDocument(string: #"{"a": 1, "a": 2}"#).root["a"]?.intValue == 2)
+    }
+
+    @Test func escapedKeysMatchByTheirText() throws {
+        let model = try KeyedMembers(json: #"{"\u0061": 5, "say \"hi\"": 7, "\u0062": "x"}"#)
+        let a: Int = model.a
+        let quoted: Int? = model.quoted
+        let b: String? = model.b
+        #expect(a == 5)
+        #expect(quoted == 7)
+        #expect(b == "x")
+    }
+
+    @Test func missingKeysReadTheirDefaultsAndStayUnread() throws {
+        let model = try KeyedMembers(json: #"{"n": {"x": 3}}"#)
+        let b: String? = model.b
+        #expect(b == nil)
+        // Finding the members records places, not values.
+        #expect(model.cachedPropertyCount == 1)
+        let a: Int = model.a
+        let nested: Int? = model.nested
+        #expect(a == 0)
+        #expect(nested == 3)
+        #expect(model.cachedPropertyCount == 3)
+    }
+
+    @Test func largeObjectsAreWalkedOnce() throws {
+        let members = (0..<100).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
+        let model = try KeyedMembers(json: "{\(members), \"a\": -1}")
+        let far: Int? = model.far
+        let a: Int = model.a
+        #expect(far == 99)
+        #expect(a == -1)
+    }
+
+    @Test func everyReadOrderGivesTheSameValues() throws {
+        let json = #"{"b": "x", "a": 4, "k99": 9, "n": {"x": 1}, "say \"hi\"": 2}"#
+        let names = ["a", "b", "alias", "quoted", "far", "nested"]
+        var expected: [String]?
+        for shift in 0..<names.count {
+            let model = try KeyedMembers(json: json)
+            let order = Array(names[shift...] + names[..<shift])
+            var values: [String: String] = [:]
+            for name in order { values[name] = String(describing: model.value(forProperty: name)) }
+            let listed = names.map { values[$0]! }
+            if let expected { #expect(listed == expected) } else { expected = listed }
+        }
+    }
+}

@@ -13,6 +13,7 @@ import Synchronization
 /// | `001` | a *validated* entry's address (its converter checks cached values), or empty (address 0) |
 /// | `010`, `110` | an inline value: its type's metadata address in bits 3–47, its byte offset from the slots in bits 48–63; `110` when the value needs destroying (it holds references) |
 /// | `011` | claimed: a thread is writing an inline value |
+/// | `101` | no value yet, but the place of the property's member is known: its tape index in bits 3–63, or 0 when the key is missing (`MemberIndex.swift`) |
 ///
 /// Bit 0 is set when the fast read (`JSONModel+Reading.swift`) must not use the slot. An inline
 /// value is written by the one thread that claimed the empty slot, then published with a
@@ -95,6 +96,28 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
     /// The bits of an inline value's type.
     @usableFromInline
     static var typeMask: UInt { 0x0000_FFFF_FFFF_FFF8 }
+    /// The tag of a slot with no value yet whose member's place is known.
+    static var memberTag: UInt { 0b101 }
+
+    /// A slot with no value yet whose member's value is at tape index `position`, or whose key
+    /// is missing (0: the object itself is never a member).
+    static func member(_ position: Int) -> UInt { UInt(position) << 3 | memberTag }
+
+    /// Whether `bits` hold a value: an entry or an inline value.
+    @inline(__always)
+    static func isFilled(_ bits: UInt) -> Bool {
+        switch bits & tagMask {
+        case 0, inlineTag, inlineDestroyTag: true
+        case slowTag: bits != empty
+        default: false
+        }
+    }
+
+    /// Whether `bits` hold no value and no thread is writing one.
+    @inline(__always)
+    static func isUnfilled(_ bits: UInt) -> Bool {
+        bits == empty || bits & tagMask == memberTag
+    }
 
     /// Slots, and `inlineBytes` bytes after them for inline values (``InlineLayout``).
     init(count: Int, inlineBytes: Int = 0) {
@@ -131,7 +154,7 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         var index = 0
         while index < count {
             let bits = base[index].load(ordering: .acquiring)
-            if bits != Self.empty {
+            if Self.isFilled(bits) {
                 base[index].store(Self.empty, ordering: .relaxed)
                 releaseValue(bits)
             }
@@ -164,7 +187,7 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         var index = 0
         while index < count {
             let bits = base[index].load(ordering: .acquiring)
-            if bits != Self.empty {
+            if Self.isFilled(bits) {
                 base[index].store(Self.empty, ordering: .relaxed)
                 // Inline values hold no models (``InlineLayout``): freed here, at no depth.
                 if bits & Self.inlineTag != 0 {
@@ -194,8 +217,12 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
 
     /// What slot `index` holds.
     enum Content {
-        /// Nothing yet, or a value a thread is writing.
+        /// Nothing, not even the member's place.
         case empty
+        /// No value yet; the member's tape index, nil when its key is missing.
+        case unread(member: Int?)
+        /// A value a thread is writing.
+        case busy
         /// An entry, with a reference of the caller's own.
         case entry(CacheEntry)
         /// An inline value; the slot's bits, for ``View/inlineValue(_:as:)`` or ``inlineValue(_:in:)``.
@@ -215,7 +242,11 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         case Self.inlineTag, Self.inlineDestroyTag: return .inline(bits)
         case Self.slowTag where bits != Self.empty:
             return validatedEntry(at: index, lock: lock).map(Content.entry) ?? .empty
-        default: return .empty
+        case Self.slowTag: return .empty
+        case Self.memberTag:
+            let position = Int(bits &>> 3)
+            return .unread(member: position == 0 ? nil : position)
+        default: return .busy
         }
     }
 
@@ -228,47 +259,60 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
     /// `type`), or nil when there is none.
     func cachedEntry(at index: Int, lock: borrowing Locked<ModelState>, type: any PropertyValue.Type) -> CacheEntry? {
         switch content(at: index, lock: lock) {
-        case .empty: nil
+        case .empty, .unread, .busy: nil
         case .entry(let entry): entry
         case .inline(let bits): inlineEntry(bits, type: type)
         }
     }
 
-    /// Claims empty slot `index`, lets `write` initialize a value of `layout` in its place,
-    /// and publishes it.
+    /// Claims slot `index` if it still holds `unfilled`, lets `write` initialize a value of
+    /// `layout` in its place, and publishes it.
     ///
-    /// - Returns: Whether the slot now holds the value written; false when it was not empty (its
-    ///   value, or one being written, is another thread's) or `write` wrote nothing.
-    func fill(at index: Int, layout: InlineLayout, write: (UnsafeMutableRawPointer) -> Bool) -> Bool {
+    /// - Returns: Whether the slot now holds the value written; false when it held something
+    ///   else (a value, or one being written, another thread's) or `write` wrote nothing (the
+    ///   slot then holds `unfilled` again).
+    func fill(at index: Int, unfilled: UInt, layout: InlineLayout, write: (UnsafeMutableRawPointer) -> Bool) -> Bool {
         precondition(index >= 0 && index < count)
         guard base[index].compareExchange(
-            expected: Self.empty, desired: Self.claimed, successOrdering: .acquiring, failureOrdering: .relaxed
+            expected: unfilled, desired: Self.claimed, successOrdering: .acquiring, failureOrdering: .relaxed
         ).exchanged else { return false }
         if write(UnsafeMutableRawPointer(base) + layout.offset) {
             base[index].store(layout.bits, ordering: .releasing)
             return true
         }
-        base[index].store(Self.empty, ordering: .releasing)
+        base[index].store(unfilled, ordering: .releasing)
         return false
     }
 
-    /// ``entry(at:lock:)`` for a validated entry: loaded again, and retained, under the lock.
+    /// ``content(at:lock:)`` for a validated entry: loaded again, and retained, under the lock;
+    /// nil when the slot holds something else by then.
     private func validatedEntry(at index: Int, lock: borrowing Locked<ModelState>) -> CacheEntry? {
-        let taken: UInt = lock.withLock { _ in
+        let taken: UInt? = lock.withLock { _ in
             let bits = base[index].load(ordering: .acquiring)
-            if bits != Self.empty { _ = Self.unmanaged(bits).retain() }
+            guard bits & Self.tagMask == Self.slowTag && bits != Self.empty else { return nil }
+            _ = Self.unmanaged(bits).retain()
             return bits
         }
-        return taken == Self.empty ? nil : Self.unmanaged(taken).takeRetainedValue()
+        return taken.map { Self.unmanaged($0).takeRetainedValue() }
     }
 
-    /// Whether slot `index` holds no entry.
+    /// Whether slot `index` holds no value.
     func isEmpty(at index: Int) -> Bool {
         precondition(index >= 0 && index < count)
-        return base[index].load(ordering: .acquiring) == Self.empty
+        return Self.isUnfilled(base[index].load(ordering: .acquiring))
     }
 
-    /// Stores `entry` in an empty slot.
+    /// Records where the members of `ordinals` are: `positions[ordinal]`, a tape index or 0 for
+    /// a missing key, in each of their slots that is still empty.
+    func markMembers(_ ordinals: [Int], at positions: UnsafeMutableBufferPointer<Int>) {
+        for ordinal in ordinals {
+            precondition(ordinal >= 0 && ordinal < count)
+            _ = base[ordinal].compareExchange(
+                expected: Self.empty, desired: Self.member(positions[ordinal]), ordering: .relaxed)
+        }
+    }
+
+    /// Stores `entry` in a slot that holds no value.
     ///
     /// - Returns: The entry to use and whether it is `entry`, stored. When another thread stored
     ///   first: its entry if that one is untagged; a validated one may only be loaded under the
@@ -278,9 +322,13 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         precondition(index >= 0 && index < count)
         var bits = UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque())
         if entry.validator != nil { bits |= Self.slowTag }
-        let (stored, existing) = base[index].compareExchange(
-            expected: Self.empty, desired: bits, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-        if stored { return (entry, true) }
+        var existing = base[index].load(ordering: .acquiring)
+        while Self.isUnfilled(existing) {
+            let (stored, found) = base[index].compareExchange(
+                expected: existing, desired: bits, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+            if stored { return (entry, true) }
+            existing = found
+        }
         Self.unmanaged(bits).release()
         // A validated entry, a claimed slot or an inline value: this entry (as good).
         if existing & Self.tagMask != 0 { return (entry, false) }
@@ -304,8 +352,8 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         if emptied { Self.unmanaged(bits).release() }
     }
 
-    /// How many slots hold an entry.
+    /// How many slots hold a value.
     var filledCount: Int {
-        (0..<count).reduce(0) { $0 + (base[$1].load(ordering: .acquiring) == Self.empty ? 0 : 1) }
+        (0..<count).reduce(0) { $0 + (Self.isFilled(base[$1].load(ordering: .acquiring)) ? 1 : 0) }
     }
 }

@@ -220,6 +220,9 @@ public final class ModelMetadata: Sendable {
     let inlineLayouts: [InlineLayout?]
     /// The bytes after the slots that inline values take.
     let inlineBytes: Int
+    /// The keys of the properties with a first read, to find their members in one walk; nil
+    /// when no property has one.
+    let memberKeys: MemberKeyIndex?
     /// Open-addressing table of ordinals by a hash of the name's UTF-8 bytes; -1 is empty.
     private let nameSlots: [Int32]
     private let nameMask: Int
@@ -403,6 +406,10 @@ public final class ModelMetadata: Sendable {
             if layout != nil { offset = start + read.size }
         }
         self.inlineLayouts = layouts
+        self.memberKeys = MemberKeyIndex(keys: properties.map { property -> String? in
+            guard property.scalarFirstRead != nil, case .key(let key) = property.paths[0].segments[0] else { return nil }
+            return key
+        })
         self.inlineBytes = offset - names.count * MemoryLayout<UInt>.stride
     }
 

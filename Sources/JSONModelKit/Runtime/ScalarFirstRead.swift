@@ -14,15 +14,15 @@ import Foundation
 // which records diagnostics and applies defaults. A value read here is always the value the
 // general path would give.
 
-/// Reads a property's value from its model's object and boxes it for the cache; nil when the
-/// general path must decide.
+/// Reads a property's value from its member of the model's object (`MemberIndex.swift`) and
+/// boxes it for the cache; nil when the general path must decide.
 typealias ScalarFirstRead = @Sendable (JSONNode) -> CacheEntry?
 
 /// A first read that stores the value in the model's slots (``CacheSlots``) rather than in an
 /// entry of its own: for values of up to 16 bytes that hold no model.
 struct InlineFirstRead: Sendable {
-    /// Reads the property's value from its model's object and initializes it at the pointer;
-    /// false, with nothing written, when the general path must decide.
+    /// Reads the property's value from its member and initializes it at the pointer; false,
+    /// with nothing written, when the general path must decide.
     let read: @Sendable (JSONNode, UnsafeMutableRawPointer) -> Bool
     /// The stored type: its identity, size and alignment, and whether it holds references.
     let type: ObjectIdentifier
@@ -53,10 +53,10 @@ struct InlineLayout: Sendable {
 protocol ScalarFirstReadable: PropertyValue {
     /// The value when `node` holds exactly this type's natural kind and converts cleanly.
     static func plainValue(of node: JSONNode) -> Self?
-    /// A reader of the member `key`, as `Self` or, with `optional`, as `Self?`.
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead
+    /// A reader of a member, as `Self` or, with `optional`, as `Self?`.
+    static func firstRead(optional: Bool) -> ScalarFirstRead
     /// The same reader storing the value inline, or nil for types kept in entries.
-    static func inlineFirstRead(key: String, optional: Bool) -> InlineFirstRead?
+    static func inlineFirstRead(optional: Bool) -> InlineFirstRead?
 }
 
 extension ScalarFirstReadable {
@@ -64,32 +64,32 @@ extension ScalarFirstReadable {
     /// `Self`, so the optimizer specializes the closure, which boxes without looking up
     /// generic metadata.
     @inline(__always)
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead {
+    static func firstRead(optional: Bool) -> ScalarFirstRead {
         if optional {
-            return { node in
-                guard let member = node[key], let value = plainValue(of: member) else { return nil }
+            return { member in
+                guard let value = plainValue(of: member) else { return nil }
                 let wrapped: Self? = value
                 return CacheBox(wrapped)
             }
         }
-        return { node in
-            guard let member = node[key], let value = plainValue(of: member) else { return nil }
+        return { member in
+            guard let value = plainValue(of: member) else { return nil }
             return CacheBox(value)
         }
     }
 
     /// The inline reader, for values of up to 16 bytes (all of these types and their optionals).
     @inline(__always)
-    static func inlineFirstRead(key: String, optional: Bool) -> InlineFirstRead? {
+    static func inlineFirstRead(optional: Bool) -> InlineFirstRead? {
         if optional {
-            return inlineFirstRead(of: Self?.self) { node, place in
-                guard let member = node[key], let value = plainValue(of: member) else { return false }
+            return inlineFirstRead(of: Self?.self) { member, place in
+                guard let value = plainValue(of: member) else { return false }
                 place.initializeMemory(as: Self?.self, to: value)
                 return true
             }
         }
-        return inlineFirstRead(of: Self.self) { node, place in
-            guard let member = node[key], let value = plainValue(of: member) else { return false }
+        return inlineFirstRead(of: Self.self) { member, place in
+            guard let value = plainValue(of: member) else { return false }
             place.initializeMemory(as: Self.self, to: value)
             return true
         }
@@ -177,12 +177,12 @@ extension JSONModel: ScalarFirstReadable {
     /// time here, so `CacheBox<Self>` made in the closure would look up its metadata on every read.
     /// Models stay in entries: a model's release may go deep, and entries are what the release
     /// loop takes over (IterativeRelease.swift).
-    static func inlineFirstRead(key: String, optional: Bool) -> InlineFirstRead? { nil }
+    static func inlineFirstRead(optional: Bool) -> InlineFirstRead? { nil }
 
-    static func firstRead(key: String, optional: Bool) -> ScalarFirstRead {
+    static func firstRead(optional: Bool) -> ScalarFirstRead {
         let entryType = optional ? Self?.cacheEntryType : cacheEntryType
-        return { node in
-            guard let member = node[key], let model = plainValue(of: member) else { return nil }
+        return { member in
+            guard let model = plainValue(of: member) else { return nil }
             return optional ? entryType.boxing(Optional(model)) : entryType.boxing(model)
         }
     }
@@ -195,7 +195,7 @@ extension PropertyMetadata {
     static func scalarFirstRead(type: PropertyType, paths: [JSONPath], options: PropertyOptions)
         -> (boxed: ScalarFirstRead, inline: InlineFirstRead?)?
     {
-        guard paths.count == 1, paths[0].segments.count == 1, case .key(let key) = paths[0].segments[0] else { return nil }
+        guard paths.count == 1, paths[0].segments.count == 1, case .key = paths[0].segments[0] else { return nil }
         guard options.enumValues == nil, options.dateFormat == nil, options.embedPath == nil, options.converter == nil,
             !options.cachedObject, options.inverse == nil, !options.group
         else { return nil }
@@ -210,10 +210,10 @@ extension PropertyMetadata {
         case .optional(let wrapped):
             if case .optional = wrapped { return nil }
             guard let scalar = wrapped.swiftType as? any ScalarFirstReadable.Type else { return nil }
-            return (scalar.firstRead(key: key, optional: true), scalar.inlineFirstRead(key: key, optional: true))
+            return (scalar.firstRead(optional: true), scalar.inlineFirstRead(optional: true))
         default:
             guard let scalar = type.swiftType as? any ScalarFirstReadable.Type else { return nil }
-            return (scalar.firstRead(key: key, optional: false), scalar.inlineFirstRead(key: key, optional: false))
+            return (scalar.firstRead(optional: false), scalar.inlineFirstRead(optional: false))
         }
     }
 }
