@@ -114,7 +114,7 @@ public enum SpecRunner {
 
         let model: JSONModel
         do {
-            model = try registry.makeModel(named: modelName, json: input, mutable: mutable)
+            model = try registry.makeModel(named: modelName, json: input, options: ModelOptions(mutable: mutable))
         } catch {
             return fail("cannot create \(modelName): \(error)")
         }

@@ -179,7 +179,7 @@ struct CodableValueTests {
 
     @Test func writesAndOutputRoundTrip() throws {
         let model = try CodableHolder(
-            json: #"{"meta": {"title": "old", "tags": []}, "extra": {"kept": true}, "count": 2}"#, mutable: true)
+            json: #"{"meta": {"title": "old", "tags": []}, "extra": {"kept": true}, "count": 2}"#, options: .mutable)
         model.meta = CodableMeta(title: "new", tags: ["t"], rating: nil)
         model.shape = CodableShape.circle(radius: 2)
         model.byName = ["b": CodableMeta(title: "b", tags: [], rating: 1)]
@@ -199,7 +199,7 @@ struct CodableValueTests {
     }
 
     @Test func unwritableValueIsRefusedWithTheFieldPath() throws {
-        let model = try CodableHolder(json: #"{"meta": {"title": "a", "tags": []}}"#, mutable: true)
+        let model = try CodableHolder(json: #"{"meta": {"title": "a", "tags": []}}"#, options: .mutable)
         #expect(throws: JSONModelError.self) {
             try model.set(CodableMeta(title: "b", tags: [], rating: .nan), forProperty: "meta")
         }

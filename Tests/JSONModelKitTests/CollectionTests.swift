@@ -108,7 +108,7 @@ struct CollectionTests {
     }
 
     @Test func arrayPropertiesAreLazyAndWritable() throws {
-        let order = try CollOrder(json: #"{"items": [{"id": 1}, {"id": 2}], "x": 1}"#, mutable: true)
+        let order = try CollOrder(json: #"{"items": [{"id": 1}, {"id": 2}], "x": 1}"#, options: .mutable)
         let lazy: ModelArray<CollItem> = order.items
         #expect(!lazy.isElementBuilt(at: 0))
         let first = lazy[0]
@@ -134,7 +134,7 @@ struct CollectionTests {
     }
 
     @Test func dictionariesOfModelsAreLazy() throws {
-        let order = try CollOrder(json: #"{"by_key": {"a": {"id": 1}, "b": 2, "c": {"id": 3}}}"#, mutable: true)
+        let order = try CollOrder(json: #"{"by_key": {"a": {"id": 1}, "b": 2, "c": {"id": 3}}}"#, options: .mutable)
         let lazy: ModelDictionary<CollItem> = order.byKey
         #expect(lazy.keys == ["a", "c"])
         #expect(order.diagnostics.count == 1)
@@ -155,7 +155,7 @@ struct CollectionTests {
         let order = try CollOrder(json: #"""
             {"edges": [{"node": {"id": 1}, "cursor": "a"}, {"other": 1}, {"node": {"id": 2}}],
              "deep": [{"node": {"info": {"id": 5}}}, {"node": {}}]}
-            """#, mutable: true)
+            """#, options: .mutable)
         let edges: [CollItem] = order.edges
         #expect(edges.map { $0.id as Int } == [1, 2])
         let deep: [CollItem] = order.deep
@@ -179,10 +179,11 @@ struct CollectionTests {
     }
 
     @Test func validationReachesIntoLazyArrays() throws {
-        #expect(throws: ModelValidationError.self) {
-            try CollOrder(validating: #"{"items": [{"id": "x"}]}"#)
+        let error = try #require(throws: JSONModelError.self) {
+            try CollOrder(json: #"{"items": [{"id": "x"}]}"#, options: .validating)
         }
-        #expect(throws: Never.self) { try CollOrder(validating: #"{"items": [{"id": 1}]}"#) }
+        #expect(error.validationError?.diagnostics.map(\.path) == ["items[0].id"])
+        #expect(throws: Never.self) { try CollOrder(json: #"{"items": [{"id": 1}]}"#, options: .validating) }
     }
 }
 

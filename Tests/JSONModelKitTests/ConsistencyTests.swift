@@ -40,17 +40,24 @@ struct ConsistencyTests {
         #expect(shapes.diagnostics.count == 1)
         let byName = try ModelDictionary<PolyShape>(json: #"{"a": {"type": "circle"}}"#)
         #expect(byName["a"] is PolyCircle)
-        let mutable = try PolyShape.make(json: #"{"type": "x"}"#, mutable: true)
+        let mutable = try PolyShape.make(json: #"{"type": "x"}"#, options: .mutable)
         #expect(mutable.isMutable)
     }
 
-    @Test func stringsWithBadInputThrow() {
-        #expect(throws: JSONParseError.self) { try PolyShape.make(json: #"{"type": "#) }
-        #expect(throws: JSONModelError.self) { try PolyShape.make(json: "[1]") }
-        #expect(throws: JSONParseError.self) { try PolyShape.array(from: "[{]") }
-        #expect(throws: JSONModelError.self) { try PolyShape.array(from: #"{"type": "circle"}"#) }
-        #expect(throws: JSONModelError.self) { try ModelDictionary<PolyShape>(json: "[]") }
-        #expect(throws: JSONParseError.self) { try ModelDictionary<PolyShape>(json: "") }
+    @Test func stringsWithBadInputThrow() throws {
+        let cutShort = try #require(throws: JSONModelError.self) { try PolyShape.make(json: #"{"type": "#) }
+        #expect(cutShort.parseError != nil)
+        #expect(throws: JSONModelError.notAnObject(model: "PolyShape", found: .array)) { try PolyShape.make(json: "[1]") }
+        let badArray = try #require(throws: JSONModelError.self) { try PolyShape.array(from: "[{]") }
+        #expect(badArray.parseError != nil)
+        #expect(throws: JSONModelError.notAnArray(model: "PolyShape", found: .object)) {
+            try PolyShape.array(from: #"{"type": "circle"}"#)
+        }
+        #expect(throws: JSONModelError.notAnObject(model: "[String: PolyShape]", found: .array)) {
+            try ModelDictionary<PolyShape>(json: "[]")
+        }
+        let empty = try #require(throws: JSONModelError.self) { try ModelDictionary<PolyShape>(json: "") }
+        #expect(empty.parseError?.kind == .emptyInput)
     }
 
     // MARK: Schema collections read as JSONModel collections
@@ -103,7 +110,7 @@ struct ConsistencyTests {
     @Test func aJSONModelCollectionCanBeWrittenBack() throws {
         let registry = ModelRegistry()
         try registry.register(ModelSchema(string: Self.schema))
-        let basket = try registry.makeModel(named: "Basket", json: Data(#"{"items": [{"code": "a"}, {"code": "b"}]}"#.utf8), mutable: true)
+        let basket = try registry.makeModel(named: "Basket", json: Data(#"{"items": [{"code": "a"}, {"code": "b"}]}"#.utf8), options: .mutable)
         var items: ModelArray<JSONModel> = (basket as! DynamicModel).items
         items.removeFirst()
         try basket.set(items, forProperty: "items")
@@ -166,7 +173,7 @@ struct ConsistencyTests {
     }
 
     @Test func writesAndUnconvertibleValuesCount() throws {
-        let a = try DeclaredOnlyTag(json: #"{"name": "a", "x": 1}"#, mutable: true)
+        let a = try DeclaredOnlyTag(json: #"{"name": "a", "x": 1}"#, options: .mutable)
         let b = try DeclaredOnlyTag(json: #"{"name": "a"}"#)
         #expect(a == b)
         a.name = "b"

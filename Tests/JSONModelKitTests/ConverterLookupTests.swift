@@ -153,7 +153,7 @@ struct ConverterLookupTests {
         let bad = try child(["price": "1.50"])
         #expect(bad.price as Money == Money(cents: 0))
         #expect(bad.diagnostics.first?.message.contains("expected money") == true)
-        let model = try ConvChild(json: ["price": "$1.50"], mutable: true)
+        let model = try ConvChild(json: ["price": "$1.50"], options: .mutable)
         model.price = Money(cents: 325)
         #expect(model.json()["price"] == "$3.25")
     }
@@ -178,7 +178,7 @@ struct ConverterLookupTests {
             read: { json in json.stringValue.flatMap { Int($0.dropFirst(), radix: 16) }.map(TestColor.init) },
             write: { .string("#" + String($0.rgb, radix: 16)) })
         registry.register(colors, for: TestColor.self)
-        let converted = try ConvChild(json: ["color": "#00ff00"], mutable: true)
+        let converted = try ConvChild(json: ["color": "#00ff00"], options: .mutable)
         #expect(converted.color as TestColor? == TestColor(rgb: 0x00FF00))
         converted.color = TestColor(rgb: 0xABCDEF)
         #expect(converted.json()["color"] == "#abcdef")
@@ -271,7 +271,7 @@ extension ConverterLookupTests {
         #expect(none.diagnostics.first?.message.contains("no object store") == true)
 
         ModelRegistry.shared.register(objectStore: CustomerStore([ann, bob]))
-        let invoice = try Invoice(json: ["customer_id": 1, "payer": 2, "total": 5], mutable: true)
+        let invoice = try Invoice(json: ["customer_id": 1, "payer": 2, "total": 5], options: .mutable)
         #expect((invoice.customer as Customer?) === ann)
         #expect((invoice.payer as Customer) === bob)
         invoice.customer = bob

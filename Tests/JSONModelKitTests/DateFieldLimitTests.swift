@@ -120,7 +120,7 @@ struct DateFieldLimitTests {
     }
 
     @Test func writingADateTheFormatCannotWriteThrows() throws {
-        let stamped = try Stamped(json: "{}", mutable: true)
+        let stamped = try Stamped(json: "{}", options: .mutable)
         for seconds in [Double.nan, .infinity, 1e12, -1e12, 1e300] {
             for property in ["day", "zoned", "plain", "seconds"] {
                 #expect(throws: JSONModelError.self, "\(property) \(seconds)") {
@@ -146,7 +146,7 @@ struct DateFieldLimitTests {
 
     @Test func memberSyntaxStopsWithAClearMessageForAnUnwritableDate() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let stamped = try Stamped(json: "{}", mutable: true)
+            let stamped = try Stamped(json: "{}", options: .mutable)
             stamped.day = Date(timeIntervalSince1970: 1e12)
         }
         let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

@@ -102,7 +102,7 @@ struct DateFormatTests {
             json: #"""
                 {"plain": "2018/05/06", "us": "05/06/2018", "eu": "05/06/2018", "millis": 1525564800000,
                  "seconds": "1525564800", "js": "Tue Jun 3 2008 11:05:30 GMT", "stamps": ["20180506", "2018-05-07", 3]}
-                """#, mutable: true)
+                """#, options: .mutable)
         #expect(event.plain as Date? == Self.may6)
         #expect(event.us as Date? == Self.may6)
         #expect(event.eu as Date? == Date(timeIntervalSince1970: 1_528_156_800))

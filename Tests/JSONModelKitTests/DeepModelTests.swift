@@ -130,15 +130,15 @@ struct DeepModelTests {
         }
         #expect(immutable == expected)
         let mutable = Self.onSmallStack("validate() of a mutable model at depth \(Self.depth)") { () -> [String] in
-            guard let model = try? DeepNode(json: text, mutable: true) else { return ["no model"] }
+            guard let model = try? DeepNode(json: text, options: .mutable) else { return ["no model"] }
             return Self.validationPaths(model)
         }
         #expect(mutable == expected)
-        let validating = Self.onSmallStack("init(validating:) at depth \(Self.depth)") { () -> [String] in
-            do {
-                _ = try DeepNode(validating: text)
+        let validating = Self.onSmallStack("options: .validating at depth \(Self.depth)") { () -> [String] in
+            do throws(JSONModelError) {
+                _ = try DeepNode(json: text, options: .validating)
                 return []
-            } catch let error as ModelValidationError {
+            } catch .validationFailed(let error) {
                 return error.diagnostics.map { Self.short($0.path) }
             } catch {
                 return ["\(error)"]
@@ -191,7 +191,7 @@ struct DeepModelTests {
     /// cached to `IterativeRelease`, which frees it from a loop.
     @Test func releasingDeepChainsOfModelsDoesNotRecurse() {
         let levels = 100_000
-        let options = JSONParseOptions(maxDepth: levels + 2)
+        let options = ModelOptions(parseOptions: JSONParseOptions(maxDepth: levels + 2))
         let childText = String(repeating: #"{"child":"#, count: levels) + "{}" + String(repeating: "}", count: levels)
         let kidsText = String(repeating: #"{"kids":["#, count: levels / 2) + "{}" + String(repeating: "]}", count: levels / 2)
         let outcome = Self.onSmallStack("100,000 nested models read, validated and freed") { () -> [Int] in
@@ -219,7 +219,7 @@ struct DeepModelTests {
             }
             // Validation caches every property of every level, mutable models too.
             for mutable in [false, true] {
-                if let root = try? DeepNode(json: childText, mutable: mutable, options: options) {
+                if let root = try? DeepNode(json: childText, options: ModelOptions(mutable: mutable, parseOptions: options.parseOptions)) {
                     counts.append(Self.validationPaths(root).count)
                 }
             }
@@ -339,7 +339,7 @@ struct DeepModelTests {
     @Test func equalityAndHashingAtTheParserDepthLimit() {
         let text = Self.chainText()
         let outcome = Self.onSmallStack("== and hashing at depth \(Self.depth)") { () -> [Bool] in
-            guard let a = try? DeepNode(json: text), let b = try? DeepNode(json: text, mutable: true),
+            guard let a = try? DeepNode(json: text), let b = try? DeepNode(json: text, options: .mutable),
                 let c = try? DeepNode(json: Self.chainText().replacingOccurrences(of: #""leaf""#, with: #""other""#))
             else { return [] }
             return [a == b, a.hashValue == b.hashValue, a != c, Set([a, b, c]).count == 2]
@@ -355,7 +355,7 @@ struct DeepModelTests {
         let patch = String(repeating: #"{"child":"#, count: levels) + #"{"name":"patched","count":null}"#
             + String(repeating: "}", count: levels)
         let outcome = Self.onSmallStack("merging(_:) and update(with:) at depth \(Self.depth)") { () -> [String] in
-            guard let model = try? DeepNode(json: text), let mutable = try? DeepNode(json: text, mutable: true),
+            guard let model = try? DeepNode(json: text), let mutable = try? DeepNode(json: text, options: .mutable),
                 let patchValue = try? JSONDocument(string: patch).root.value,
                 let merged = try? model.merging(patchValue)
             else { return ["no model"] }

@@ -83,7 +83,7 @@ struct InvalidValueDefaultTests {
     }
 
     @Test func anInvalidDefaultIsNotWrittenOrOutput() throws {
-        let model = try InvalidDefaults(json: #"{"age": "old"}"#, mutable: true)
+        let model = try InvalidDefaults(json: #"{"age": "old"}"#, options: .mutable)
         #expect(model.age as Int? == -1)
         #expect(model.json() == ["age": "old"])  // reading changes nothing
         model.age = 4
@@ -156,7 +156,7 @@ struct NonFiniteNumberTests {
     }
 
     @Test func writesGoBackAsTheStrings() throws {
-        let model = try NonFiniteReading(json: "{}", mutable: true)
+        let model = try NonFiniteReading(json: "{}", options: .mutable)
         model.level = Double.nan
         model.small = -Float.infinity
         model.series = [1, .infinity]
@@ -168,7 +168,7 @@ struct NonFiniteNumberTests {
     }
 
     @Test func withoutTheOptionTheyStayDiagnosticsAndWritesThrow() throws {
-        let model = try FiniteReading(json: #"{"level": "NaN", "small": "Infinity", "series": ["NaN", 2]}"#, mutable: true)
+        let model = try FiniteReading(json: #"{"level": "NaN", "small": "Infinity", "series": ["NaN", 2]}"#, options: .mutable)
         #expect(model.level as Double == 2)
         #expect(model.small as Float? == nil)
         #expect(model.series as [Double] == [2])

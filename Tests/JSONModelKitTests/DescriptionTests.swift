@@ -166,7 +166,7 @@ struct DescriptionTests {
     }
 
     @Test func fullDescriptionShowsChangesAndDiagnostics() throws {
-        let user = try DescribedUser(json: #"{"first_name": "Ann", "age": "old", "tags": ["a", 5, ["x"]], "zzz": 1}"#, mutable: true)
+        let user = try DescribedUser(json: #"{"first_name": "Ann", "age": "old", "tags": ["a", 5, ["x"]], "zzz": 1}"#, options: .mutable)
         #expect(user.age == 18)
         #expect(user.tags == ["a", "5"])
         user.age = 31

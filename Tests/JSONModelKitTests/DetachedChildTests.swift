@@ -47,7 +47,7 @@ struct DetachedChildTests {
         """#
 
     @Test func aReplacedChildNoLongerWritesThrough() throws {
-        let resident = try Resident(json: Self.json, mutable: true)
+        let resident = try Resident(json: Self.json, options: .mutable)
         let old: Home = resident.home
         resident.home = try Home(json: #"{"city": "Oslo"}"#)
         old.zip = "00100"
@@ -60,7 +60,7 @@ struct DetachedChildTests {
     }
 
     @Test func aRemovedChildNoLongerWritesThrough() throws {
-        let resident = try Resident(json: Self.json, mutable: true)
+        let resident = try Resident(json: Self.json, options: .mutable)
         let old: Home? = resident.second
         resident.second = nil as Home?
         old!.city = "Lecce"
@@ -69,7 +69,7 @@ struct DetachedChildTests {
     }
 
     @Test func aGrandchildOfAReplacedChildStaysWithIt() throws {
-        let resident = try Resident(json: Self.json, mutable: true)
+        let resident = try Resident(json: Self.json, options: .mutable)
         let home: Home = resident.home
         let geo: Geo? = home.geo
         resident.home = try Home(json: #"{"city": "Oslo"}"#)
@@ -79,7 +79,7 @@ struct DetachedChildTests {
     }
 
     @Test func anElementOfAReplacedArrayNoLongerWritesThrough() throws {
-        let resident = try Resident(json: Self.json, mutable: true)
+        let resident = try Resident(json: Self.json, options: .mutable)
         let homes: [Home] = resident.homes
         resident.homes = [try Home(json: #"{"city": "C"}"#)]
         homes[0].city = "Z"
@@ -89,7 +89,7 @@ struct DetachedChildTests {
     }
 
     @Test func aChildWhoseObjectChangedThroughAnotherPropertyIsDetached() throws {
-        let resident = try Resident(json: Self.json, mutable: true)
+        let resident = try Resident(json: Self.json, options: .mutable)
         let home: Home = resident.home
         resident.homeCity = "Milan"
         home.zip = "20100"  // would put "Rome" back if it still wrote its whole object through
@@ -98,7 +98,7 @@ struct DetachedChildTests {
     }
 
     @Test func mergesAndClearingDetachOnlyTheChildrenTheyChange() throws {
-        let resident = try Resident(json: Self.json, mutable: true)
+        let resident = try Resident(json: Self.json, options: .mutable)
         let home: Home = resident.home
         let second: Home? = resident.second
         try resident.update(with: ["second": ["city": "Lecce"], "name": "Bea"])
@@ -114,7 +114,7 @@ struct DetachedChildTests {
     }
 
     @Test func untouchedChildrenKeepWritingThrough() throws {
-        let resident = try Resident(json: Self.json, mutable: true)
+        let resident = try Resident(json: Self.json, options: .mutable)
         let home: Home = resident.home
         let homes: [Home] = resident.homes
         let spot: Spot = resident.spot
@@ -138,7 +138,7 @@ struct DetachedChildTests {
     @Test(.timeLimit(.minutes(1))) func writingEveryElementOfALargeArrayStaysLinear() throws {
         let count = 20_000
         let homes = (0..<count).map { #"{"city": "c\#($0)"}"# }.joined(separator: ",")
-        let resident = try Resident(json: #"{"homes": [\#(homes)]}"#, mutable: true)
+        let resident = try Resident(json: #"{"homes": [\#(homes)]}"#, options: .mutable)
         let elements: [Home] = resident.homes
         let start = ContinuousClock.now
         for (index, home) in elements.enumerated() { home.zip = "\(index)" }
@@ -151,7 +151,7 @@ struct DetachedChildTests {
     }
 
     @Test func aNewerChildAtTheSamePathTakesOver() throws {
-        let resident = try Resident(json: Self.json, mutable: true)
+        let resident = try Resident(json: Self.json, options: .mutable)
         let first: Home = resident.home
         resident.homeCity = "Milan"     // detaches `first`, empties the cache
         let second: Home = resident.home

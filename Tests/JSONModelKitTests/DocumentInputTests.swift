@@ -156,12 +156,8 @@ struct DocumentInputTests {
         }
         let broken = try MappedTestFile(String(repeating: " ", count: 70_000) + "[1, 2, x]")
         defer { broken.remove() }
-        do {
-            _ = try PolyShape.array(from: broken.url)
-            Issue.record("expected a parse error")
-        } catch let error as JSONParseError {
-            #expect(error.column == 70_008)
-        }
+        let error = try #require(throws: JSONModelError.self) { try PolyShape.array(from: broken.url) }
+        #expect(error.parseError?.column == 70_008)
         let notAnArray = try MappedTestFile(String(repeating: " ", count: 20_000) + "{}")
         defer { notAnArray.remove() }
         #expect(throws: JSONModelError.self) { try PolyShape.array(from: notAnArray.url) }

@@ -47,7 +47,7 @@ struct EnumTests {
     }
 
     @Test func unknownInternedValuesAreKeptAndRoundTrip() throws {
-        let ticket = try Ticket(json: #"{"status": "escalated", "x": 1}"#, mutable: true)
+        let ticket = try Ticket(json: #"{"status": "escalated", "x": 1}"#, options: .mutable)
         let status: TicketStatus = ticket.status
         #expect(status.rawValue == "escalated")
         #expect(status != .open && status != .closed)
@@ -84,7 +84,7 @@ struct EnumTests {
     }
 
     @Test func requiredWithAnUnknownCaseNeverWrittenBack() throws {
-        let ticket = try Ticket(json: #"{"kind": "gamma"}"#, mutable: true)
+        let ticket = try Ticket(json: #"{"kind": "gamma"}"#, options: .mutable)
         #expect(ticket.kind as Kind == .unknown)
         #expect(ticket.diagnostics.count == 1)
         #expect(try Ticket(json: "{}").kind as Kind == .unknown)
@@ -99,7 +99,7 @@ struct EnumTests {
         #expect(try Ticket(json: #"{"maybe": "square"}"#).maybe as Shape? == .square)
         #expect(try Ticket(json: "{}").maybe as Shape? == nil)
         #expect(try Ticket(json: #"{"maybe": null}"#).maybe as Shape? == nil)
-        let unknown = try Ticket(json: #"{"maybe": "cone", "maybeLevel": 5}"#, mutable: true)
+        let unknown = try Ticket(json: #"{"maybe": "cone", "maybeLevel": 5}"#, options: .mutable)
         #expect(unknown.maybe as Shape? == nil)
         #expect(unknown.maybeLevel as Level? == nil)
         unknown.maybeLevel = Level.high

@@ -69,7 +69,7 @@ struct FastReadTests {
     }
 
     @Test func mutableModelsNeverUseTheirMetadataEmptySlots() throws {
-        let model = try NameLengths(json: json, mutable: true)
+        let model = try NameLengths(json: json, options: .mutable)
         let before: Int = model.short
         model.short = 10
         let after: Int = model.short
@@ -134,7 +134,7 @@ struct ScalarFirstReadTests {
         let keys = ["int", "int8", "uint16", "int64", "uint64", "double", "bool", "string", "date", "strings", "shape"]
         let json = "{" + keys.map { "\"\($0)\": \(value)" }.joined(separator: ", ") + "}"
         let fast = try PlainScalars(json: json)
-        let general = try PlainScalars(json: json, mutable: true)
+        let general = try PlainScalars(json: json, options: .mutable)
         for name in fast.propertyNames {
             let lhs = fast.jsonValue(forProperty: name)
             let rhs = general.jsonValue(forProperty: name)

@@ -104,7 +104,7 @@ struct HostileInputTests {
         object["a"] = 7
         #expect(object.count == 1 && object["a"]?.intValue == 7)
 
-        let model = try ManyKeys(node: document.root, mutable: true)
+        let model = try ManyKeys(node: document.root, options: .mutable)
         let all: [String: Int] = model.values
         #expect(all == ["a": count - 1])
         model.tail = "changed"
@@ -130,17 +130,17 @@ struct HostileInputTests {
         let outcome = onSmallStackThread { () -> [String] in
             var results: [String] = []
             let million = Array(String(repeating: #"{"a":"#, count: 1_000_000).utf8)
-            do {
+            do throws(JSONModelError) {
                 _ = try Deep(json: million)
                 results.append("accepted")
-            } catch let error as JSONParseError {
+            } catch .invalidJSON(let error) {
                 results.append("\(error.kind)")
             } catch {
                 results.append("\(error)")
             }
             let levels = 500
             let text = String(repeating: #"{"a":"#, count: levels) + "1" + String(repeating: "}", count: levels)
-            guard let model = try? Deep(json: text, mutable: true) else { return results + ["no model"] }
+            guard let model = try? Deep(json: text, options: .mutable) else { return results + ["no model"] }
             let value: JSONValue = model.a
             var node: JSONValue? = value
             var depth = 0
@@ -425,7 +425,7 @@ struct HostileInputTests {
         do {
             _ = try ManyKeys(json: bytes)
             #expect(throws: Never.self) { try result.get() }
-        } catch let error as JSONParseError {
+        } catch .invalidJSON(let error) {
             #expect(throws: error) { try result.get() }
         } catch {
             Issue.record("the model threw \(error)")

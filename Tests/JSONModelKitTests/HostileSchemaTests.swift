@@ -102,7 +102,7 @@ struct HostileSchemaTests {
                 let model = try registry.makeModel(named: "M", json: ["x": value])
                 #expect(model.value(forProperty: "x") != nil)
                 #expect(model.diagnostics.isEmpty)
-                let copy = try registry.makeModel(named: "M", json: ["x": value], mutable: true)
+                let copy = try registry.makeModel(named: "M", json: ["x": value], options: .mutable)
                 try copy.set(copy.value(forProperty: "x"), forProperty: "x")
                 return copy.json()
             }

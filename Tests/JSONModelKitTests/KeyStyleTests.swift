@@ -92,7 +92,7 @@ struct KeyStyleTests {
     }
 
     @Test func writesGoToTheStyledKey() throws {
-        let user = try SnakeUser(json: "{}", mutable: true)
+        let user = try SnakeUser(json: "{}", options: .mutable)
         user.userID = 7
         #expect(user.json() == ["user_id": 7])
     }

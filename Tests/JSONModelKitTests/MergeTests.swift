@@ -47,7 +47,7 @@ struct MergeTests {
     }
 
     @Test func updateChangesAMutableModelInPlace() throws {
-        let user = try MergeUser(json: Self.json, mutable: true)
+        let user = try MergeUser(json: Self.json, options: .mutable)
         let address: MergeAddress = user.address
         #expect(address.city == "Rome")
         try user.update(with: ["address": ["city": "Turin"], "age": 40])
@@ -59,7 +59,7 @@ struct MergeTests {
     }
 
     @Test func updateOfANestedModelWritesThroughToItsParent() throws {
-        let user = try MergeUser(json: Self.json, mutable: true)
+        let user = try MergeUser(json: Self.json, options: .mutable)
         let address: MergeAddress = user.address
         try address.update(with: Data(#"{"zip": "10100"}"#.utf8))
         #expect(user.json()["address"] == ["city": "Rome", "zip": "10100"])

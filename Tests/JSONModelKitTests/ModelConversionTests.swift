@@ -202,27 +202,30 @@ struct ModelConversionTests {
 
     @Test func validatingInitializerListsEveryDiagnosticWithItsPath() throws {
         let json = #"{"age": "old", "address": {"city": [1]}, "homes": [{"zip": 1, "city": {}}], "tags": [1, {}]}"#
-        #expect(throws: ModelValidationError.self) { try TestUser(validating: json) }
         do {
-            _ = try TestUser(validating: json)
-        } catch let error as ModelValidationError {
+            _ = try TestUser(json: json, options: .validating)
+            Issue.record("expected a validation error")
+        } catch .validationFailed(let error) {
             #expect(error.model == "TestUser")
             let paths = Set(error.diagnostics.map(\.path.description))
             #expect(paths == ["age", "address.city", "homes[0].city", "tags[1]"])
             #expect(error.description.contains("address.city"))
             #expect(error.description.contains("TestAddress.city"))
+        } catch {
+            Issue.record("unexpected error \(error)")
         }
     }
 
     @Test func validatingInitializerAcceptsCleanInput() throws {
-        let user = try TestUser(validating: #"{"age": 3, "address": {"city": "X"}, "homes": [{"postal_code": "1"}]}"#)
+        let user = try TestUser(json: #"{"age": 3, "address": {"city": "X"}, "homes": [{"postal_code": "1"}]}"#, options: .validating)
         #expect(user.age == 3)
-        #expect(try TestUser(validating: Data(#"{"age": "3"}"#.utf8)).age == 3)
-        #expect(try TestUser(validating: ["age": 4] as JSONValue).age == 4)
+        #expect(try TestUser(json: Data(#"{"age": "3"}"#.utf8), options: .validating).age == 3)
+        #expect(try TestUser(json: ["age": 4] as JSONValue, options: .validating).age == 4)
     }
 
     @Test func lossyValuesAreReportedByValidation() throws {
-        #expect(throws: ModelValidationError.self) { try Scalars(validating: #"{"int": 2.5}"#) }
+        let error = try #require(throws: JSONModelError.self) { try Scalars(json: #"{"int": 2.5}"#, options: .validating) }
+        #expect(error.validationError?.diagnostics.map(\.kind) == [.lossy])
     }
 
     @Test func propertyTypeDescriptors() {

@@ -41,7 +41,7 @@ struct ModelMutationTests {
     }
 
     @Test func mutableInitializersAndEmptyInit() throws {
-        let user = try TestUser(json: #"{"age": 1}"#, mutable: true)
+        let user = try TestUser(json: #"{"age": 1}"#, options: .mutable)
         user.age = 2
         #expect(user.json() == ["age": 2])
         let empty = TestUser()
@@ -51,13 +51,13 @@ struct ModelMutationTests {
     }
 
     @Test func writesKeepTheStoredJSONType() throws {
-        let user = try TestUser(json: #"{"age": "42", "active": "yes", "first_name": 7, "id": 5}"#, mutable: true)
+        let user = try TestUser(json: #"{"age": "42", "active": "yes", "first_name": 7, "id": 5}"#, options: .mutable)
         user.age = 43
         user.active = false
         user.firstName = "8"
         user.id = 6
         #expect(user.json() == ["age": "43", "active": "false", "first_name": 8, "id": 6])
-        let numeric = try Scalars(json: #"{"bool": 1, "double": "1.5", "date": 0}"#, mutable: true)
+        let numeric = try Scalars(json: #"{"bool": 1, "double": "1.5", "date": 0}"#, options: .mutable)
         numeric.bool = false as Bool?
         numeric.double = 2.25 as Double?
         numeric.date = Date(timeIntervalSince1970: 60) as Date?
@@ -65,7 +65,7 @@ struct ModelMutationTests {
     }
 
     @Test func writingNilRemovesTheKey() throws {
-        let user = try TestUser(json: #"{"nickname": "A", "age": 3}"#, mutable: true)
+        let user = try TestUser(json: #"{"nickname": "A", "age": 3}"#, options: .mutable)
         user.nickname = nil as String?
         #expect(user.json() == ["age": 3])
         try user.set(nil, forProperty: "age")
@@ -74,7 +74,7 @@ struct ModelMutationTests {
     }
 
     @Test func nestedPathsCreateMissingLevels() throws {
-        let model = try Nested(json: "{}", mutable: true)
+        let model = try Nested(json: "{}", options: .mutable)
         model.city = "Rome" as String?
         model.second = 5
         #expect(model.json() == ["location": ["city": "Rome"], "a": ["b": [nil, 5]]])
@@ -82,14 +82,14 @@ struct ModelMutationTests {
     }
 
     @Test func alternativesWriteToTheFirstPath() throws {
-        let user = try TestUser(json: #"{"object_id": 5}"#, mutable: true)
+        let user = try TestUser(json: #"{"object_id": 5}"#, options: .mutable)
         user.id = 9 as Int64
         #expect(user.json() == ["object_id": 5, "id": 9])
         #expect(user.id as Int64 == 9)
     }
 
     @Test func writingTheDefaultWhereNoKeyExistedWritesNothing() throws {
-        let user = try TestUser(json: #"{"first_name": "Ann"}"#, mutable: true)
+        let user = try TestUser(json: #"{"first_name": "Ann"}"#, options: .mutable)
         user.age = 18
         user.active = false
         user.tags = [String]()
@@ -101,7 +101,7 @@ struct ModelMutationTests {
     }
 
     @Test func writesInvalidateOverlappingCachedProperties() throws {
-        let user = try TestUser(json: #"{"address": {"city": "Paris"}}"#, mutable: true)
+        let user = try TestUser(json: #"{"address": {"city": "Paris"}}"#, options: .mutable)
         #expect(user.city as String? == "Paris")
         user.address = try TestAddress(json: #"{"city": "Lyon"}"#)
         #expect(user.city as String? == "Lyon")
@@ -112,8 +112,7 @@ struct ModelMutationTests {
 
     @Test func childrenOfMutableModelsWriteThroughToTheParent() throws {
         let user = try TestUser(
-            json: #"{"address": {"city": "Paris"}, "homes": [{"city": "A"}, 3, {"city": "B"}], "places": {"w": {}}}"#,
-            mutable: true)
+            json: #"{"address": {"city": "Paris"}, "homes": [{"city": "A"}, 3, {"city": "B"}], "places": {"w": {}}}"#, options: .mutable)
         user.address.city = "Rome"
         #expect(user.json()["address"] == ["city": "Rome"])
         #expect(user.city as String? == "Rome")
@@ -123,14 +122,14 @@ struct ModelMutationTests {
         let places: [String: TestAddress] = user.places
         places["w"]!.zip = "9"
         #expect(user.json()["places"] == ["w": ["postal_code": "9"]])
-        let grand = try TestUser(json: #"{"spouse": {"address": {}}}"#, mutable: true)
+        let grand = try TestUser(json: #"{"spouse": {"address": {}}}"#, options: .mutable)
         let spouse: TestUser? = grand.spouse
         spouse!.address.city = "Deep"
         #expect(grand.json() == ["spouse": ["address": ["city": "Deep"]]])
     }
 
     @Test func missingNestedModelIsCreatedOnWrite() throws {
-        let user = try TestUser(json: "{}", mutable: true)
+        let user = try TestUser(json: "{}", options: .mutable)
         user.address.city = "Oslo"
         #expect(user.json() == ["address": ["city": "Oslo"]])
     }
@@ -143,7 +142,7 @@ struct ModelMutationTests {
     }
 
     @Test func clearMutationsRestoresTheOriginal() throws {
-        let user = try TestUser(json: #"{"age": 30}"#, mutable: true)
+        let user = try TestUser(json: #"{"age": 30}"#, options: .mutable)
         user.age = 40
         user.clearMutations()
         #expect(user.age == 30)
@@ -152,7 +151,7 @@ struct ModelMutationTests {
     }
 
     @Test func dynamicSetConvertsAndReportsErrors() throws {
-        let user = try TestUser(json: "{}", mutable: true)
+        let user = try TestUser(json: "{}", options: .mutable)
         try user.set("42", forProperty: "age")
         try user.set(5, forProperty: "id")
         try user.set(JSONValue.array(["x"]), forProperty: "tags")

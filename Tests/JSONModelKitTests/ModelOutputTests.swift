@@ -104,10 +104,13 @@ struct ModelCreationTests {
         #expect(fromNode.city as String? == "Paris")
     }
 
-    @Test func invalidJSONThrowsTheParseError() {
-        #expect(throws: JSONParseError.self) { try TestAddress(json: #"{"city": }"#) }
-        #expect(throws: JSONParseError.self) { try TestAddress(json: "") }
-        #expect(throws: JSONParseError.self) { try TestAddress(validating: Data([0xFF])) }
+    @Test func invalidJSONThrowsTheParseError() throws {
+        let missingValue = try #require(throws: JSONModelError.self) { try TestAddress(json: #"{"city": }"#) }
+        #expect(missingValue.parseError != nil)
+        let empty = try #require(throws: JSONModelError.self) { try TestAddress(json: "") }
+        #expect(empty.parseError?.kind == .emptyInput)
+        let notUTF8 = try #require(throws: JSONModelError.self) { try TestAddress(json: Data([0xFF]), options: .validating) }
+        #expect(notUTF8.parseError != nil)
     }
 
     @Test(arguments: ["[1]", "5", #""text""#, "null", "true"])

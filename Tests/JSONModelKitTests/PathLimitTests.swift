@@ -64,7 +64,7 @@ struct PathLimitTests {
 
     @Test func theLimitItselfIsAllowedAndWritesPadOnlyThatFar() throws {
         try AtTheLimit.validateDeclarations()
-        let model = try AtTheLimit(json: #"{"a": [1]}"#, mutable: true)
+        let model = try AtTheLimit(json: #"{"a": [1]}"#, options: .mutable)
         model.last = 7
         let array = try #require(model.json()["a"]?.arrayValue)
         #expect(array.count == JSONPath.maximumIndex + 1)
@@ -181,7 +181,7 @@ struct PathLimitTests {
                 {"name": "name", "type": "String?"},
                 {"name": "place", "type": "Place", "group": true}]}]}
             """#))
-        let person = try registry.makeModel(named: "Person", json: ["name": "Ann", "city": "Rome"], mutable: true)
+        let person = try registry.makeModel(named: "Person", json: ["name": "Ann", "city": "Rome"], options: .mutable)
         try person.set("Bob", forProperty: "name")
         let place = try #require(person.value(forProperty: "place") as? JSONModel)
         try place.set("Oslo", forProperty: "city")

@@ -82,7 +82,7 @@ struct RelationshipTests {
     }
 
     @Test func groupWritesLandInTheParent() throws {
-        let order = try RelOrder(json: Self.json, mutable: true)
+        let order = try RelOrder(json: Self.json, options: .mutable)
         let address: RelAddress = order.address
         address.city = "Milan"
         #expect(order.json()["city"] == "Milan")

@@ -57,7 +57,7 @@ final class RequiredNested: JSONModel, DynamicMembers, @unchecked Sendable {
 @Suite("Required properties")
 struct RequiredPropertyTests {
     @Test func presentValueReadsWithoutDiagnostics() throws {
-        let user = try RequiredLogin(validating: #"{"user_login": "ada", "name": "Ada"}"#)
+        let user = try RequiredLogin(json: #"{"user_login": "ada", "name": "Ada"}"#, options: .validating)
         #expect(user.login == "ada")
         #expect(user.diagnostics.isEmpty)
     }
@@ -84,12 +84,15 @@ struct RequiredPropertyTests {
         #expect(user.diagnostics.count == 1)
     }
 
-    @Test func validatingInitializerThrows() {
-        #expect(throws: ModelValidationError.self) { try RequiredLogin(validating: #"{"user_login": null}"#) }
+    @Test func validatingCreationThrows() throws {
+        let null = try #require(throws: JSONModelError.self) {
+            try RequiredLogin(json: #"{"user_login": null}"#, options: .validating)
+        }
+        #expect(null.validationError?.diagnostics.map(\.kind) == [.missingRequired])
         do {
-            _ = try RequiredLogin(validating: "{}")
+            _ = try RequiredLogin(json: "{}", options: .validating)
             Issue.record("expected a validation error")
-        } catch let error as ModelValidationError {
+        } catch .validationFailed(let error) {
             #expect(error.diagnostics.map(\.kind) == [.missingRequired])
             #expect(error.description.contains("user_login: a required value is missing (RequiredLogin.login, missingRequired)"))
         } catch {
@@ -114,7 +117,7 @@ struct RequiredPropertyTests {
     }
 
     @Test func outputAndWritesAreUnchanged() throws {
-        let user = try RequiredLogin(json: #"{"user_login": null, "x": 1}"#, mutable: true)
+        let user = try RequiredLogin(json: #"{"user_login": null, "x": 1}"#, options: .mutable)
         #expect(user.json() == ["user_login": nil, "x": 1])
         user.login = "grace"
         #expect(user.login == "grace")
@@ -124,20 +127,24 @@ struct RequiredPropertyTests {
 
     @Test func requiresNonOptionalsListsEveryMissingProperty() throws {
         do {
-            _ = try StrictAccount(validating: #"{"tags": null, "owner": {"user_login": "ada"}}"#)
+            _ = try StrictAccount(json: #"{"tags": null, "owner": {"user_login": "ada"}}"#, options: .validating)
             Issue.record("expected a validation error")
-        } catch let error as ModelValidationError {
+        } catch .validationFailed(let error) {
             #expect(error.diagnostics.map(\.property) == ["id", "tags"])
             #expect(error.diagnostics.map(\.kind) == [.missingRequired, .missingRequired])
+        } catch {
+            Issue.record("unexpected error \(error)")
         }
         // The nested model's own required property is reported with its full path.
         do {
-            _ = try StrictAccount(validating: #"{"id": 1, "tags": [], "owner": {}}"#)
+            _ = try StrictAccount(json: #"{"id": 1, "tags": [], "owner": {}}"#, options: .validating)
             Issue.record("expected a validation error")
-        } catch let error as ModelValidationError {
+        } catch .validationFailed(let error) {
             #expect(error.diagnostics.map(\.path) == ["owner.user_login"])
+        } catch {
+            Issue.record("unexpected error \(error)")
         }
-        let account = try StrictAccount(validating: #"{"id": 1, "tags": [], "owner": {"user_login": "ada"}}"#)
+        let account = try StrictAccount(json: #"{"id": 1, "tags": [], "owner": {"user_login": "ada"}}"#, options: .validating)
         #expect(account.plan == "free")
         #expect(account.note == nil)
     }
@@ -163,7 +170,7 @@ struct RequiredPropertyTests {
         #expect(team.team == "")
         try #require(throws: ModelValidationError.self) { try team.validate() }
         #expect(LenientAccount.modelMetadata.properties.filter(\.isRequired).isEmpty)
-        try LenientAccount(validating: "{}").validate()
+        try LenientAccount(json: "{}", options: .validating).validate()
     }
 
     @Test func anOptionalCannotBeRequired() {

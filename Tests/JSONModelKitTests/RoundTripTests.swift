@@ -92,7 +92,7 @@ struct RoundTripTests {
 
         let model: Envelope
         do {
-            model = try Envelope(json: Array(input.utf8), mutable: true)
+            model = try Envelope(json: Array(input.utf8), options: .mutable)
         } catch {
             return ["the generated document does not parse: \(error)\n\(input)"]
         }

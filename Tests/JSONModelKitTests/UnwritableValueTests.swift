@@ -22,7 +22,7 @@ struct UnwritableValueTests {
 
     @Test(arguments: ["ratio", "maybe", "series", "named", "count"])
     func nonFiniteDoublesThrow(property: String) throws {
-        let model = try Measures(json: #"{"ratio": 1.5}"#, mutable: true)
+        let model = try Measures(json: #"{"ratio": 1.5}"#, options: .mutable)
         for bad in [Double.nan, .infinity, -.infinity, .signalingNaN] {
             let value: Any = switch property {
             case "series": [1, bad]
@@ -38,7 +38,7 @@ struct UnwritableValueTests {
     }
 
     @Test func theErrorSaysWhatJSONCannotHold() throws {
-        let model = try Measures(json: "{}", mutable: true)
+        let model = try Measures(json: "{}", options: .mutable)
         #expect(throws: JSONModelError.unwritable(model: "Measures", property: "ratio", reason: "JSON has no number for nan")) {
             try model.set(Double.nan, forProperty: "ratio")
         }
@@ -61,7 +61,7 @@ struct UnwritableValueTests {
     }
 
     @Test func finiteExtremesStillWrite() throws {
-        let model = try Measures(json: "{}", mutable: true)
+        let model = try Measures(json: "{}", options: .mutable)
         model.ratio = Double.greatestFiniteMagnitude
         model.small = -Float.greatestFiniteMagnitude
         model.maybe = nil as Double?
@@ -74,7 +74,7 @@ struct UnwritableValueTests {
 
     @Test func memberSyntaxStopsWithAClearMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let model = try Measures(json: "{}", mutable: true)
+            let model = try Measures(json: "{}", options: .mutable)
             model.ratio = Double.nan
         }
         let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -83,7 +83,7 @@ struct UnwritableValueTests {
 
     @Test func aNaNDateStopsTheMemberSyntaxInsteadOfTrappingInTheWriter() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let model = try Measures(json: "{}", mutable: true)
+            let model = try Measures(json: "{}", options: .mutable)
             model.when = Date(timeIntervalSince1970: .nan)
         }
         let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -96,7 +96,7 @@ struct UnwritableValueTests {
             {"models": [{"name": "Reading", "properties": [
               {"name": "amount", "type": "Double"}, {"name": "at", "type": "Date?", "dateFormat": "millisecondsSince1970"}]}]}
             """#))
-        let reading = try registry.makeModel(named: "Reading", json: [:], mutable: true)
+        let reading = try registry.makeModel(named: "Reading", json: [:], options: .mutable)
         #expect(throws: JSONModelError.self) { try reading.set(Double.infinity, forProperty: "amount") }
         #expect(throws: JSONModelError.self) { try reading.set(Date(timeIntervalSince1970: 1e15), forProperty: "at") }
         try reading.set(Date(timeIntervalSince1970: 1), forProperty: "at")

@@ -14,6 +14,22 @@ struct CompileFailTests {
         #expect(output.diagnostics.isEmpty, "\(output.output)")
     }
 
+    /// Creation with `ModelOptions` picks the new, typed forms; the former spellings still build,
+    /// each with one deprecation warning, and no call is ambiguous between the two.
+    @Test(.enabled(if: Typechecker.available))
+    func creationCallsResolveWithoutAmbiguity() throws {
+        let file = "CreationClient.swift"
+        let output = try Typechecker.typecheck(client: file)
+        #expect(output.status == 0, "\(output.output)")
+        #expect(output.errors.isEmpty, "\(output.output)")
+        let lines = try Typechecker.text(of: file).split(separator: "\n", omittingEmptySubsequences: false)
+        let former = lines.indices.filter { lines[$0].hasSuffix("// former") }.map { $0 + 1 }
+        let warnings = output.diagnostics.filter { $0.severity == "warning" }
+        #expect(former.count == 13)
+        #expect(warnings.map(\.line) == former, "\(output.output)")
+        #expect(warnings.allSatisfy { $0.message.contains("is deprecated") }, "\(output.output)")
+    }
+
     @Test(.enabled(if: Typechecker.available))
     func misspelledPropertyIsNoMember() throws {
         let output = try Typechecker.typecheck(client: "MisspelledProperty.swift")

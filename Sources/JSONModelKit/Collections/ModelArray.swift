@@ -186,18 +186,41 @@ extension ModelCollectionCreating {
     /// let name: String = users[10].name
     /// ```
     ///
+    /// Each element is created through ``JSONModel/modelClass(for:)`` when first read, and
+    /// `options.mutable` applies to every element. With `options.validating` every element is
+    /// built and validated at once, and elements that are not objects count as problems too:
+    /// the error lists them all, each path starting at the element's index (`[3].age`).
+    ///
     /// - Parameters:
     ///   - data: UTF-8 JSON text whose top level is an array.
-    ///   - mutable: Whether the elements accept writes.
-    /// - Throws: `JSONParseError`, or ``JSONModelError/notAnArray(model:found:)``.
-    /// - Complexity: O(*n*) to scan the bytes; O(1) per element for the position table.
-    public static func array(from data: Data, mutable: Bool = false) throws -> ModelArray<Self> {
-        try array(from: JSONDocument(data: data).root, mutable: mutable)
+    ///   - options: Mutability, validation and parsing, for every element; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnArray(model:found:)``,
+    ///   or with `options.validating`, ``JSONModelError/validationFailed(_:)``.
+    /// - Complexity: O(*n*) to scan the bytes; O(1) per element for the position table; O(*n*)
+    ///   more to build and convert every element when validating.
+    public static func array(from data: Data, options: ModelOptions = ModelOptions()) throws(JSONModelError)
+        -> ModelArray<Self>
+    {
+        let document = try JSONModelError.parsing { () throws(JSONParseError) in
+            try JSONDocument(data: data, options: options.parseOptions)
+        }
+        return try array(from: document.root, options: options)
     }
 
-    /// Parses UTF-8 JSON bytes whose top level is an array; see ``array(from:mutable:)-(Data,_)``.
-    public static func array(from bytes: [UInt8], mutable: Bool = false) throws -> ModelArray<Self> {
-        try array(from: JSONDocument(bytes: bytes).root, mutable: mutable)
+    /// Parses UTF-8 JSON bytes whose top level is an array; see ``array(from:options:)-(Data,ModelOptions)``.
+    ///
+    /// - Parameters:
+    ///   - bytes: UTF-8 JSON text whose top level is an array.
+    ///   - options: Mutability, validation and parsing, for every element; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnArray(model:found:)``,
+    ///   or ``JSONModelError/validationFailed(_:)``.
+    public static func array(from bytes: [UInt8], options: ModelOptions = ModelOptions()) throws(JSONModelError)
+        -> ModelArray<Self>
+    {
+        let document = try JSONModelError.parsing { () throws(JSONParseError) in
+            try JSONDocument(bytes: bytes, options: options.parseOptions)
+        }
+        return try array(from: document.root, options: options)
     }
 
     /// Parses the JSON file at `url`, whose top level is an array, mapping the file into memory;
@@ -210,52 +233,112 @@ extension ModelCollectionCreating {
     ///
     /// The scan hands back the file's pages as it goes, so the array costs its tape and position
     /// table plus the pages of the elements read. The file must not be truncated or rewritten
-    /// while the array (or a model from it) lives.
+    /// while the array (or a model from it) lives. Validating reads every page.
     ///
-    /// - Throws: The error of `Data(contentsOf:)` for a file that cannot be read, `JSONParseError`,
-    ///   or ``JSONModelError/notAnArray(model:found:)``.
-    public static func array(from url: URL, mutable: Bool = false) throws -> ModelArray<Self> {
-        try array(from: JSONDocument(contentsOf: url).root, mutable: mutable)
+    /// - Parameters:
+    ///   - url: The file; other URLs are read as `Data(contentsOf:)` reads them.
+    ///   - options: Mutability, validation and parsing, for every element; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/unreadable(url:reason:)`` for a file that cannot be read,
+    ///   ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnArray(model:found:)``, or
+    ///   ``JSONModelError/validationFailed(_:)``.
+    public static func array(from url: URL, options: ModelOptions = ModelOptions()) throws(JSONModelError)
+        -> ModelArray<Self>
+    {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(contentsOf: url, options: options.parseOptions)
+        } catch let error as JSONParseError {
+            throw .invalidJSON(error)
+        } catch {
+            throw .unreadable(url: url, reason: String(describing: error))
+        }
+        return try array(from: document.root, options: options)
     }
 
-    /// Parses JSON text whose top level is an array; see ``array(from:mutable:)-(Data,_)``.
+    /// Parses JSON text whose top level is an array; see ``array(from:options:)-(Data,ModelOptions)``.
     ///
     /// ```swift
     /// let shapes = try Shape.array(from: #"[{"type": "circle"}, {"type": "square"}]"#)
     /// ```
-    public static func array(from string: String, mutable: Bool = false) throws -> ModelArray<Self> {
-        try array(from: JSONDocument(string: string).root, mutable: mutable)
+    ///
+    /// - Parameters:
+    ///   - string: JSON text whose top level is an array.
+    ///   - options: Mutability, validation and parsing, for every element; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnArray(model:found:)``,
+    ///   or ``JSONModelError/validationFailed(_:)``.
+    public static func array(from string: String, options: ModelOptions = ModelOptions()) throws(JSONModelError)
+        -> ModelArray<Self>
+    {
+        let document = try JSONModelError.parsing { () throws(JSONParseError) in
+            try JSONDocument(string: string, options: options.parseOptions)
+        }
+        return try array(from: document.root, options: options)
     }
 
-    /// A lazy array of models over an array node of a parsed document.
+    /// A lazy array of models over an array node of a parsed document; `options.parseOptions`
+    /// does not apply.
     ///
-    /// - Throws: ``JSONModelError/notAnArray(model:found:)`` when the node is not an array.
+    /// - Parameters:
+    ///   - node: An array node.
+    ///   - options: Mutability and validation, for every element; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/notAnArray(model:found:)`` when the node is not an array, or
+    ///   ``JSONModelError/validationFailed(_:)``.
     /// - Complexity: O(*n*) in the element count, for the position table (shared by the document).
-    public static func array(from node: JSONNode, mutable: Bool = false) throws(JSONModelError) -> ModelArray<Self> {
-        let input = JSONInput.node(node)
-        guard input.kind == .array else { throw .notAnArray(model: String(describing: self), found: input.kind) }
-        return ModelArray(base: ModelArrayBase(array: input, configuration: .topLevel(mutable: mutable)))
+    public static func array(from node: JSONNode, options: ModelOptions = ModelOptions()) throws(JSONModelError)
+        -> ModelArray<Self>
+    {
+        try array(over: .node(node), options: options)
     }
 
-    /// A lazy array of models over an owned JSON array value.
+    /// A lazy array of models over an owned JSON array value; `options.parseOptions` does not apply.
     ///
-    /// - Throws: ``JSONModelError/notAnArray(model:found:)`` when the value is not an array.
-    public static func array(from value: JSONValue, mutable: Bool = false) throws(JSONModelError) -> ModelArray<Self> {
-        let input = JSONInput.value(value)
-        guard input.kind == .array else { throw .notAnArray(model: String(describing: self), found: input.kind) }
-        return ModelArray(base: ModelArrayBase(array: input, configuration: .topLevel(mutable: mutable)))
+    /// - Parameters:
+    ///   - value: An array.
+    ///   - options: Mutability and validation, for every element; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/notAnArray(model:found:)`` when the value is not an array, or
+    ///   ``JSONModelError/validationFailed(_:)``.
+    public static func array(from value: JSONValue, options: ModelOptions = ModelOptions()) throws(JSONModelError)
+        -> ModelArray<Self>
+    {
+        try array(over: .value(value), options: options)
     }
 
-    /// A lazy array of models over Foundation-style objects (as `JSONSerialization` returns).
+    /// A lazy array of models over Foundation-style objects (as `JSONSerialization` returns);
+    /// they are converted, not parsed, so `options.parseOptions` does not apply.
     ///
-    /// - Throws: ``JSONModelError/notRepresentable(model:detail:)`` when a value has no JSON form.
-    public static func array(from objects: [Any], mutable: Bool = false) throws(JSONModelError) -> ModelArray<Self> {
+    /// - Parameters:
+    ///   - objects: Dictionaries of strings, numbers, booleans, `NSNull`, arrays and dictionaries.
+    ///   - options: Mutability and validation, for every element; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/notRepresentable(model:detail:)`` when a value has no JSON form,
+    ///   or ``JSONModelError/validationFailed(_:)``.
+    public static func array(from objects: [Any], options: ModelOptions = ModelOptions()) throws(JSONModelError)
+        -> ModelArray<Self>
+    {
         let value: JSONValue
         do {
             value = try JSONValue(any: objects)
         } catch {
             throw .notRepresentable(model: String(describing: self), detail: "\(error)")
         }
-        return try array(from: value, mutable: mutable)
+        return try array(from: value, options: options)
+    }
+
+    /// A lazy array over `input`, an array, validated when `options` asks.
+    static func array(over input: JSONInput, options: ModelOptions) throws(JSONModelError) -> ModelArray<Self> {
+        guard input.kind == .array else { throw .notAnArray(model: String(describing: self), found: input.kind) }
+        let base = ModelArrayBase<Self>(array: input, configuration: .topLevel(mutable: options.mutable))
+        if options.validating {
+            // The array's own diagnostics (elements left out) first, then each element's, as
+            // `validate()` orders them for an array property.
+            var diagnostics = base.diagnostics
+            for index in 0..<base.count {
+                let prefix = JSONPath(base.suffix(of: index))
+                diagnostics += base.element(at: index).validationDiagnostics().map { $0.prefixed(by: prefix) }
+            }
+            if !diagnostics.isEmpty {
+                throw .validationFailed(ModelValidationError(model: "[\(self)]", diagnostics: diagnostics))
+            }
+        }
+        return ModelArray(base: base)
     }
 }

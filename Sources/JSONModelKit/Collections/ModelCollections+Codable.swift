@@ -8,7 +8,7 @@
 
 extension ModelArray: Codable {
     /// Decodes a JSON array; each element is created through ``JSONModel/modelClass(for:)``
-    /// when first read, as for ``ModelCollectionCreating/array(from:mutable:)-(Data,_)``.
+    /// when first read, as for ``ModelCollectionCreating/array(from:options:)-(Data,ModelOptions)``.
     ///
     /// ```swift
     /// struct Feed: Decodable { var events: ModelArray<Event> }
@@ -43,7 +43,7 @@ extension ModelArray: Codable {
 
 extension ModelDictionary: Codable {
     /// Decodes a JSON object; each value is created through ``JSONModel/modelClass(for:)``
-    /// when first read, as for ``init(json:mutable:)-(Data,_)``.
+    /// when first read, as for ``init(json:options:)-(Data,ModelOptions)``.
     ///
     /// Members whose values are not objects are left out with a diagnostic in ``diagnostics``.
     /// The keys come in the order the decoder gives them, which `JSONDecoder` does not promise

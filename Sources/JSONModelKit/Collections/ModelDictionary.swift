@@ -38,29 +38,64 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
 
     /// Parses a JSON object and indexes its members.
     ///
-    /// - Throws: `JSONParseError`, or ``JSONModelError/notAnObject(model:found:)``.
-    /// - Complexity: O(*n*) in the number of members; no model is built.
-    public init(json data: Data, mutable: Bool = false) throws {
-        let root = try JSONDocument(data: data).root
-        guard root.kind == .object else { throw JSONModelError.notAnObject(model: "[String: \(Value.self)]", found: root.kind) }
-        self.base = ModelDictionaryBase(object: .node(root), configuration: .topLevel(mutable: mutable))
-    }
-
-    /// Parses JSON text whose top level is an object and indexes its members.
+    /// `options.mutable` applies to every value. With `options.validating` every value is built
+    /// and validated at once, and members that are not objects count as problems too: the error
+    /// lists them all, each path starting at the member's key (`u1.age`).
     ///
-    /// - Throws: `JSONParseError`, or ``JSONModelError/notAnObject(model:found:)``.
-    public init(json string: String, mutable: Bool = false) throws {
-        try self.init(json: Data(string.utf8), mutable: mutable)
-    }
-
-    /// Indexes the members of an owned JSON object value.
-    ///
-    /// - Throws: ``JSONModelError/notAnObject(model:found:)``.
-    public init(json value: JSONValue, mutable: Bool = false) throws(JSONModelError) {
-        guard case .object = value else {
-            throw .notAnObject(model: "[String: \(Value.self)]", found: JSONInput.value(value).kind)
+    /// - Parameters:
+    ///   - data: UTF-8 JSON text whose top level is an object.
+    ///   - options: Mutability, validation and parsing, for every value; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnObject(model:found:)``,
+    ///   or with `options.validating`, ``JSONModelError/validationFailed(_:)``.
+    /// - Complexity: O(*n*) in the number of members; no model is built unless validating.
+    public init(json data: Data, options: ModelOptions = ModelOptions()) throws(JSONModelError) {
+        let document = try JSONModelError.parsing { () throws(JSONParseError) in
+            try JSONDocument(data: data, options: options.parseOptions)
         }
-        self.base = ModelDictionaryBase(object: .value(value), configuration: .topLevel(mutable: mutable))
+        try self.init(over: .node(document.root), options: options)
+    }
+
+    /// Parses JSON text whose top level is an object and indexes its members; see
+    /// ``init(json:options:)-(Data,ModelOptions)``.
+    ///
+    /// - Parameters:
+    ///   - string: JSON text whose top level is an object.
+    ///   - options: Mutability, validation and parsing, for every value; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnObject(model:found:)``,
+    ///   or ``JSONModelError/validationFailed(_:)``.
+    public init(json string: String, options: ModelOptions = ModelOptions()) throws(JSONModelError) {
+        let document = try JSONModelError.parsing { () throws(JSONParseError) in
+            try JSONDocument(string: string, options: options.parseOptions)
+        }
+        try self.init(over: .node(document.root), options: options)
+    }
+
+    /// Indexes the members of an owned JSON object value; `options.parseOptions` does not apply.
+    ///
+    /// - Parameters:
+    ///   - value: An object.
+    ///   - options: Mutability and validation, for every value; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/notAnObject(model:found:)``, or ``JSONModelError/validationFailed(_:)``.
+    public init(json value: JSONValue, options: ModelOptions = ModelOptions()) throws(JSONModelError) {
+        try self.init(over: .value(value), options: options)
+    }
+
+    /// Indexes the members of `object`, validated when `options` asks.
+    init(over object: JSONInput, options: ModelOptions) throws(JSONModelError) {
+        let name = "[String: \(Value.self)]"
+        guard object.kind == .object else { throw .notAnObject(model: name, found: object.kind) }
+        let base = ModelDictionaryBase<Value>(object: object, configuration: .topLevel(mutable: options.mutable))
+        if options.validating {
+            // The dictionary's own diagnostics (members left out) first, then each value's, as
+            // `validate()` orders them for a dictionary property.
+            var diagnostics = base.diagnostics
+            for (index, key) in base.keys.enumerated() {
+                let prefix = JSONPath([.key(key)])
+                diagnostics += base.element(at: index).validationDiagnostics().map { $0.prefixed(by: prefix) }
+            }
+            if !diagnostics.isEmpty { throw .validationFailed(ModelValidationError(model: name, diagnostics: diagnostics)) }
+        }
+        self.base = base
     }
 
     /// The keys, in JSON order (new keys last).

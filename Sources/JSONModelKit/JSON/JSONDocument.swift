@@ -10,7 +10,7 @@ import Foundation
 import Synchronization
 
 /// Options for scanning JSON text.
-public struct JSONParseOptions: Sendable, Equatable {
+public struct JSONParseOptions: Sendable, Hashable {
     /// The deepest nesting of arrays and objects accepted; deeper input is an error.
     public var maxDepth: Int
     /// Whether a comma may stand before `]` or `}` (not JSON; off by default).

@@ -6,9 +6,9 @@
 /// JSON parse error at line 3, column 9 (byte 27): trailing comma before '}'
 ///   near: "b": 2,}
 /// ```
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Hashable {
         /// The input held no value, only white space or nothing at all.
         case emptyInput
         /// The input ended inside a value.

@@ -4,65 +4,61 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// Creating models from JSON in its various forms.
+// Creating models from JSON in its various forms. Every form takes one `ModelOptions` and
+// throws `JSONModelError` alone; the former spellings are in DeprecatedCreation.swift.
 
 extension JSONModel {
-    /// Creates a model over a JSON object node of a parsed document, without copying or converting.
+    /// Creates a model by parsing JSON bytes; nothing is converted until read.
     ///
     /// ```swift
-    /// let document = try JSONDocument(data: data)
-    /// let user = try User(node: document.root)
+    /// let user = try User(json: data)
+    /// let draft = try User(json: data, options: .mutable)
     /// ```
     ///
     /// - Parameters:
-    ///   - node: An object node.
-    ///   - mutable: Whether the model accepts writes.
-    /// - Throws: ``JSONModelError/notAnObject(model:found:)`` when the node is not an object.
-    /// - Complexity: O(1).
-    public convenience init(node: JSONNode, mutable: Bool = false) throws(JSONModelError) {
-        guard node.kind == .object else {
-            throw .notAnObject(model: String(describing: Self.self), found: node.kind)
-        }
-        self.init(ModelStorage(source: .node(node), mutable: mutable))
-    }
-
-    /// Creates a model by parsing JSON bytes; nothing is converted until read.
-    ///
-    /// - Parameters:
     ///   - data: UTF-8 JSON text whose top level is an object.
-    ///   - mutable: Whether the model accepts writes.
-    ///   - options: Parsing options.
-    /// - Throws: `JSONParseError` for invalid JSON, ``JSONModelError`` when the top level is not an object.
-    /// - Complexity: O(*n*) to scan the bytes, O(1) to create the model.
-    public convenience init(json data: Data, mutable: Bool = false, options: JSONParseOptions = JSONParseOptions())
-        throws
-    {
-        let document = try JSONDocument(data: data, options: options)
-        try self.init(node: document.root, mutable: mutable)
+    ///   - options: Mutability, validation and parsing; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/invalidJSON(_:)`` for text that is not JSON,
+    ///   ``JSONModelError/notAnObject(model:found:)`` when the top level is not an object, and
+    ///   with `options.validating`, ``JSONModelError/validationFailed(_:)``.
+    /// - Complexity: O(*n*) to scan the bytes, O(1) to create the model (O(*n*) when validating).
+    public convenience init(json data: Data, options: ModelOptions = ModelOptions()) throws(JSONModelError) {
+        let document = try JSONModelError.parsing { () throws(JSONParseError) in
+            try JSONDocument(data: data, options: options.parseOptions)
+        }
+        try self.init(node: document.root, options: options)
     }
 
-    /// Creates a model by parsing JSON text.
+    /// Creates a model by parsing JSON text; see ``init(json:options:)-(Data,ModelOptions)``.
     ///
     /// ```swift
     /// let user = try User(json: #"{"first_name": "Ann"}"#)
     /// ```
     ///
-    /// - Throws: `JSONParseError` for invalid JSON, ``JSONModelError`` when the top level is not an object.
-    public convenience init(json string: String, mutable: Bool = false, options: JSONParseOptions = JSONParseOptions())
-        throws
-    {
-        let document = try JSONDocument(string: string, options: options)
-        try self.init(node: document.root, mutable: mutable)
+    /// - Parameters:
+    ///   - string: JSON text whose top level is an object.
+    ///   - options: Mutability, validation and parsing; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnObject(model:found:)``,
+    ///   or ``JSONModelError/validationFailed(_:)``.
+    public convenience init(json string: String, options: ModelOptions = ModelOptions()) throws(JSONModelError) {
+        let document = try JSONModelError.parsing { () throws(JSONParseError) in
+            try JSONDocument(string: string, options: options.parseOptions)
+        }
+        try self.init(node: document.root, options: options)
     }
 
-    /// Creates a model by parsing UTF-8 JSON bytes.
+    /// Creates a model by parsing UTF-8 JSON bytes; see ``init(json:options:)-(Data,ModelOptions)``.
     ///
-    /// - Throws: `JSONParseError` for invalid JSON, ``JSONModelError`` when the top level is not an object.
-    public convenience init(json bytes: [UInt8], mutable: Bool = false, options: JSONParseOptions = JSONParseOptions())
-        throws
-    {
-        let document = try JSONDocument(bytes: bytes, options: options)
-        try self.init(node: document.root, mutable: mutable)
+    /// - Parameters:
+    ///   - bytes: UTF-8 JSON text whose top level is an object.
+    ///   - options: Mutability, validation and parsing; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnObject(model:found:)``,
+    ///   or ``JSONModelError/validationFailed(_:)``.
+    public convenience init(json bytes: [UInt8], options: ModelOptions = ModelOptions()) throws(JSONModelError) {
+        let document = try JSONModelError.parsing { () throws(JSONParseError) in
+            try JSONDocument(bytes: bytes, options: options.parseOptions)
+        }
+        try self.init(node: document.root, options: options)
     }
 
     /// Creates a model over an owned JSON object value.
@@ -71,27 +67,64 @@ extension JSONModel {
     /// let user = try User(json: ["first_name": "Ann", "age": 30])
     /// ```
     ///
-    /// - Throws: ``JSONModelError/notAnObject(model:found:)`` when the value is not an object.
-    /// - Complexity: O(1).
-    public convenience init(json value: JSONValue, mutable: Bool = false) throws(JSONModelError) {
+    /// The value is already parsed, so `options.parseOptions` does not apply.
+    ///
+    /// - Parameters:
+    ///   - value: An object.
+    ///   - options: Mutability and validation; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/notAnObject(model:found:)`` when the value is not an object, and
+    ///   with `options.validating`, ``JSONModelError/validationFailed(_:)``.
+    /// - Complexity: O(1), or O(*n*) in the size of the value when validating.
+    public convenience init(json value: JSONValue, options: ModelOptions = ModelOptions()) throws(JSONModelError) {
         guard case .object = value else {
             throw .notAnObject(model: String(describing: Self.self), found: JSONInput.value(value).kind)
         }
-        self.init(ModelStorage(source: .value(value), mutable: mutable))
+        self.init(ModelStorage(source: .value(value), mutable: options.mutable))
+        try validateIfAsked(by: options)
+    }
+
+    /// Creates a model over a JSON object node of a parsed document, without copying or converting.
+    ///
+    /// ```swift
+    /// let document = try JSONDocument(data: data)
+    /// let user = try User(node: document.root)
+    /// ```
+    ///
+    /// The node is already parsed, so `options.parseOptions` does not apply.
+    ///
+    /// - Parameters:
+    ///   - node: An object node.
+    ///   - options: Mutability and validation; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/notAnObject(model:found:)`` when the node is not an object, and
+    ///   with `options.validating`, ``JSONModelError/validationFailed(_:)``.
+    /// - Complexity: O(1), or O(*n*) in the size of the object when validating.
+    public convenience init(node: JSONNode, options: ModelOptions = ModelOptions()) throws(JSONModelError) {
+        guard node.kind == .object else {
+            throw .notAnObject(model: String(describing: Self.self), found: node.kind)
+        }
+        self.init(ModelStorage(source: .node(node), mutable: options.mutable))
+        try validateIfAsked(by: options)
     }
 
     /// Creates a model from a Foundation-style dictionary (as `JSONSerialization` returns).
     ///
-    /// - Throws: ``JSONModelError/notRepresentable(model:detail:)`` when a value has no JSON form.
+    /// The dictionary is converted to a ``JSONValue``, not parsed, so `options.parseOptions`
+    /// does not apply.
+    ///
+    /// - Parameters:
+    ///   - dictionary: Strings, numbers, booleans, `NSNull`, arrays and dictionaries of them.
+    ///   - options: Mutability and validation; see ``ModelOptions``.
+    /// - Throws: ``JSONModelError/notRepresentable(model:detail:)`` when a value has no JSON form,
+    ///   and with `options.validating`, ``JSONModelError/validationFailed(_:)``.
     /// - Complexity: O(*n*) to convert the dictionary.
-    public convenience init(dictionary: [String: Any], mutable: Bool = false) throws(JSONModelError) {
+    public convenience init(dictionary: [String: Any], options: ModelOptions = ModelOptions()) throws(JSONModelError) {
         let value: JSONValue
         do {
             value = try JSONValue(any: dictionary)
         } catch {
             throw .notRepresentable(model: String(describing: Self.self), detail: "\(error)")
         }
-        try self.init(json: value, mutable: mutable)
+        try self.init(json: value, options: options)
     }
 
     /// Creates an empty, mutable model, to fill through its properties.
@@ -107,84 +140,130 @@ extension JSONModel {
 
     // MARK: From a metatype
 
-    /// Creates a model of this class over an object node; usable through a metatype
-    /// (`let type: JSONModel.Type = …; try type.make(node: node)`), unlike the initializers.
+    /// Parses JSON and creates a model of this class, or of the subclass
+    /// ``modelClass(for:)`` chooses for it, which an initializer cannot return.
     ///
-    /// - Throws: ``JSONModelError/notAnObject(model:found:)`` when the node is not an object.
-    /// - Complexity: O(1).
-    public class func make(node: JSONNode, mutable: Bool = false) throws(JSONModelError) -> Self {
-        guard node.kind == .object else { throw .notAnObject(model: String(describing: self), found: node.kind) }
-        return makeResolved(.node(node), metadata: nil, mutable: mutable)
-    }
-
-    /// Creates a model of this class over an owned object value; usable through a metatype.
+    /// ```swift
+    /// let shape = try Shape.make(json: data)                 // a Circle for {"type": "circle", …}
+    /// let type: JSONModel.Type = registry.modelType(named: "Shape")!
+    /// let same = try type.make(json: data, options: .validating)
+    /// ```
     ///
-    /// - Throws: ``JSONModelError/notAnObject(model:found:)`` when the value is not an object.
-    public class func make(json value: JSONValue, mutable: Bool = false) throws(JSONModelError) -> Self {
-        guard case .object = value else {
-            throw .notAnObject(model: String(describing: self), found: JSONInput.value(value).kind)
+    /// - Parameters:
+    ///   - data: UTF-8 JSON text whose top level is an object.
+    ///   - options: Mutability, validation and parsing; see ``ModelOptions``.
+    /// - Returns: A model of this class or one of its subclasses.
+    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnObject(model:found:)``,
+    ///   or ``JSONModelError/validationFailed(_:)``.
+    public class func make(json data: Data, options: ModelOptions = ModelOptions()) throws(JSONModelError) -> Self {
+        let document = try JSONModelError.parsing { () throws(JSONParseError) in
+            try JSONDocument(data: data, options: options.parseOptions)
         }
-        return makeResolved(.value(value), metadata: nil, mutable: mutable)
+        return try make(node: document.root, options: options)
     }
 
-    /// Parses JSON and creates a model of this class; usable through a metatype.
-    ///
-    /// - Throws: `JSONParseError`, or ``JSONModelError`` when the top level is not an object.
-    public class func make(json data: Data, mutable: Bool = false) throws -> Self {
-        try make(node: JSONDocument(data: data).root, mutable: mutable)
-    }
-
-    /// Parses JSON text and creates a model of this class; usable through a metatype.
+    /// Parses JSON text and creates a model of this class or the subclass its JSON calls for;
+    /// see ``make(json:options:)-(Data,ModelOptions)``.
     ///
     /// ```swift
     /// let type: Shape.Type = Shape.self
     /// let shape = try type.make(json: #"{"type": "circle", "radius": 2}"#)   // a Circle
     /// ```
     ///
-    /// - Throws: `JSONParseError`, or ``JSONModelError`` when the top level is not an object.
-    public class func make(json string: String, mutable: Bool = false) throws -> Self {
-        try make(node: JSONDocument(string: string).root, mutable: mutable)
+    /// - Parameters:
+    ///   - string: JSON text whose top level is an object.
+    ///   - options: Mutability, validation and parsing; see ``ModelOptions``.
+    /// - Returns: A model of this class or one of its subclasses.
+    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnObject(model:found:)``,
+    ///   or ``JSONModelError/validationFailed(_:)``.
+    public class func make(json string: String, options: ModelOptions = ModelOptions()) throws(JSONModelError) -> Self {
+        let document = try JSONModelError.parsing { () throws(JSONParseError) in
+            try JSONDocument(string: string, options: options.parseOptions)
+        }
+        return try make(node: document.root, options: options)
     }
 
-    /// Parses UTF-8 JSON bytes and creates a model of this class; usable through a metatype.
+    /// Parses UTF-8 JSON bytes and creates a model of this class or the subclass its JSON calls
+    /// for; see ``make(json:options:)-(Data,ModelOptions)``.
     ///
-    /// - Throws: `JSONParseError`, or ``JSONModelError`` when the top level is not an object.
-    public class func make(json bytes: [UInt8], mutable: Bool = false) throws -> Self {
-        try make(node: JSONDocument(bytes: bytes).root, mutable: mutable)
+    /// - Parameters:
+    ///   - bytes: UTF-8 JSON text whose top level is an object.
+    ///   - options: Mutability, validation and parsing; see ``ModelOptions``.
+    /// - Returns: A model of this class or one of its subclasses.
+    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnObject(model:found:)``,
+    ///   or ``JSONModelError/validationFailed(_:)``.
+    public class func make(json bytes: [UInt8], options: ModelOptions = ModelOptions()) throws(JSONModelError) -> Self {
+        let document = try JSONModelError.parsing { () throws(JSONParseError) in
+            try JSONDocument(bytes: bytes, options: options.parseOptions)
+        }
+        return try make(node: document.root, options: options)
     }
 
-    // MARK: Validating
-
-    /// Parses JSON and converts every property eagerly (nested models included).
+    /// Creates a model of this class or the subclass its JSON calls for, over an owned object
+    /// value; `options.parseOptions` does not apply.
     ///
-    /// - Throws: `JSONParseError`, ``JSONModelError``, or ``ModelValidationError``
-    ///   listing every value that did not convert cleanly, with its path.
-    public convenience init(validating data: Data, mutable: Bool = false) throws {
-        try self.init(json: data, mutable: mutable)
-        try validate()
+    /// - Parameters:
+    ///   - value: An object.
+    ///   - options: Mutability and validation; see ``ModelOptions``.
+    /// - Returns: A model of this class or one of its subclasses.
+    /// - Throws: ``JSONModelError/notAnObject(model:found:)`` or ``JSONModelError/validationFailed(_:)``.
+    public class func make(json value: JSONValue, options: ModelOptions = ModelOptions()) throws(JSONModelError) -> Self {
+        guard case .object = value else {
+            throw .notAnObject(model: String(describing: self), found: JSONInput.value(value).kind)
+        }
+        return try makeResolved(.value(value), metadata: nil, mutable: options.mutable).validatedIfAsked(by: options)
     }
 
-    /// Parses JSON text and converts every property eagerly; see ``init(validating:mutable:)-(Data,_)``.
-    public convenience init(validating string: String, mutable: Bool = false) throws {
-        try self.init(json: string, mutable: mutable)
-        try validate()
+    /// Creates a model of this class or the subclass its JSON calls for, over an object node of a
+    /// parsed document; `options.parseOptions` does not apply.
+    ///
+    /// - Parameters:
+    ///   - node: An object node.
+    ///   - options: Mutability and validation; see ``ModelOptions``.
+    /// - Returns: A model of this class or one of its subclasses.
+    /// - Throws: ``JSONModelError/notAnObject(model:found:)`` or ``JSONModelError/validationFailed(_:)``.
+    /// - Complexity: O(1), or O(*n*) in the size of the object when validating.
+    public class func make(node: JSONNode, options: ModelOptions = ModelOptions()) throws(JSONModelError) -> Self {
+        guard node.kind == .object else { throw .notAnObject(model: String(describing: self), found: node.kind) }
+        return try makeResolved(.node(node), metadata: nil, mutable: options.mutable).validatedIfAsked(by: options)
     }
 
-    /// Parses UTF-8 JSON bytes and converts every property eagerly.
-    public convenience init(validating bytes: [UInt8], mutable: Bool = false) throws {
-        try self.init(json: bytes, mutable: mutable)
-        try validate()
+    // MARK: Internals
+
+    /// Converts every property when `options` asks for validation, throwing what was found.
+    func validateIfAsked(by options: ModelOptions) throws(JSONModelError) {
+        guard options.validating else { return }
+        do {
+            try validate()
+        } catch {
+            throw .validationFailed(error)
+        }
     }
 
-    /// Wraps a JSON object value and converts every property eagerly.
-    public convenience init(validating value: JSONValue, mutable: Bool = false) throws {
-        try self.init(json: value, mutable: mutable)
-        try validate()
+    /// This model, after ``validateIfAsked(by:)``.
+    func validatedIfAsked(by options: ModelOptions) throws(JSONModelError) -> Self {
+        try validateIfAsked(by: options)
+        return self
+    }
+}
+
+extension JSONModelError {
+    /// Runs `parse`, turning a parse error into ``invalidJSON(_:)``.
+    static func parsing<Result>(_ parse: () throws(JSONParseError) -> Result) throws(JSONModelError) -> Result {
+        do {
+            return try parse()
+        } catch {
+            throw .invalidJSON(error)
+        }
     }
 
-    /// Wraps an object node and converts every property eagerly.
-    public convenience init(validating node: JSONNode, mutable: Bool = false) throws {
-        try self.init(node: node, mutable: mutable)
-        try validate()
+    /// What the former, untyped creation API threw for this error: the parse or validation error
+    /// itself rather than the case wrapping it, so that callers' `catch` clauses still match.
+    var formerError: any Error {
+        switch self {
+        case .invalidJSON(let error): error
+        case .validationFailed(let error): error
+        default: self
+        }
     }
 }

@@ -48,7 +48,7 @@ extension JSONModel {
     /// Merges `partialJSON` into this mutable model, in place.
     ///
     /// ```swift
-    /// let user = try User(json: data, mutable: true)
+    /// let user = try User(json: data, options: .mutable)
     /// try user.update(with: ["age": 31, "address": ["zip": "20100"]])
     /// ```
     ///

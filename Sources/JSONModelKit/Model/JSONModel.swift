@@ -76,7 +76,7 @@ open class JSONModel: @unchecked Sendable {
     ///
     /// A required property that is missing or `null` in the JSON reads its default and records
     /// a ``ModelDiagnostic/Kind/missingRequired`` diagnostic, so ``validate()`` and
-    /// `init(validating:)` throw. The switch covers the class's inherited properties too, and
+    /// a creation with ``ModelOptions/validating-property`` throw. The switch covers the class's inherited properties too, and
     /// subclasses inherit it unless they override it. A single property is made required with
     /// `required: true` in the registration block.
     ///

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A note about a JSON value that did not convert cleanly to its property's type.
 ///
 /// Reads never throw. When a value does not convert, the read gives the
@@ -57,11 +63,12 @@ public struct ModelDiagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The error a validating initializer throws: every diagnostic found while
-/// converting every property, with its JSON path.
+/// Every diagnostic found while converting every property, with its JSON path: what
+/// ``JSONModel/validate()`` throws, and what a creation with ``ModelOptions/validating-property``
+/// carries in ``JSONModelError/validationFailed(_:)``.
 ///
 /// ```swift
-/// do { _ = try User(validating: data) } catch let error as ModelValidationError {
+/// do { _ = try User(json: data, options: .validating) } catch .validationFailed(let error) {
 ///     for diagnostic in error.diagnostics { print(diagnostic) }
 /// }
 /// ```
@@ -87,7 +94,29 @@ public struct ModelValidationError: Error, Sendable, Hashable, CustomStringConve
 }
 
 /// Errors from creating or changing a model.
+///
+/// Every creation form throws this type alone, so one `catch` covers bad JSON, JSON of the
+/// wrong shape and, with ``ModelOptions/validating-property``, values that do not convert:
+///
+/// ```swift
+/// do {
+///     let user = try User(json: data, options: .validating)
+/// } catch .invalidJSON(let error) {
+///     print(error.line, error.column)          // where the text stops being JSON
+/// } catch .validationFailed(let error) {
+///     print(error.diagnostics)                 // every value that did not convert, with its path
+/// } catch {
+///     print(error)                             // not an object, and the rest
+/// }
+/// ```
 public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The input is not valid JSON; the parse error gives the line, column and reason.
+    case invalidJSON(JSONParseError)
+    /// A model created with ``ModelOptions/validating-property`` holds values that do not convert
+    /// cleanly; the validation error lists every one with its path.
+    case validationFailed(ModelValidationError)
+    /// The file (or other resource) at `url` could not be read; `reason` is what reading it reported.
+    case unreadable(url: URL, reason: String)
     /// The JSON is valid but its top level is not an object.
     case notAnObject(model: String, found: JSONKind)
     /// A value given as `[String: Any]` holds something JSON cannot represent.
@@ -111,6 +140,12 @@ public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .invalidJSON(let error):
+            return error.description
+        case .validationFailed(let error):
+            return error.description
+        case .unreadable(let url, let reason):
+            return "cannot read \(url.isFileURL ? url.path : url.absoluteString): \(reason)"
         case .notAnObject(let model, let found):
             return "\(model) needs a JSON object at the top level, found \(found)"
         case .notRepresentable(let model, let detail):

@@ -36,7 +36,7 @@ public func fuzzModelInitialize(_ argc: OpaquePointer?, _ argv: OpaquePointer?) 
 public func fuzzModel(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: start, count: count))
     guard let document = try? JSONDocument(bytes: bytes, options: JSONParseOptions(maxDepth: 64)),
-        let model = try? registry.makeModel(named: "Everything", json: document.root.value, mutable: true)
+        let model = try? registry.makeModel(named: "Everything", json: document.root.value, options: .mutable)
     else { return 0 }
     let original = model.json()
     // Reads never trap, and reading changes nothing.

@@ -667,7 +667,7 @@ struct Exerciser {
     mutating func run(root: String) {
         let names = schema.models.map(\.name)
         var made = 0
-        if let model = try? registry.makeModel(named: root, json: document, mutable: choices.chance(50)) {
+        if let model = try? registry.makeModel(named: root, json: document, options: ModelOptions(mutable: choices.chance(50))) {
             exercise(model, thoroughly: true)
             made += 1
         }
@@ -685,7 +685,7 @@ struct Exerciser {
         for _ in 0..<min(3, objects.count) {
             let object = choices.pick(objects)
             for _ in 0..<2 where made < 4 {
-                guard let model = try? registry.makeModel(named: choices.pick(names), json: object, mutable: choices.chance(50)) else {
+                guard let model = try? registry.makeModel(named: choices.pick(names), json: object, options: ModelOptions(mutable: choices.chance(50))) else {
                     continue
                 }
                 exercise(model)
