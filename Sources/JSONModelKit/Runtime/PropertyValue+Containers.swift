@@ -12,6 +12,11 @@ extension JSONModel: PropertyValue {
     static var propertyType: PropertyType { .model(self) }
     static var implicitDefault: Self? { nil }
 
+    /// The entry class of the model class itself. Left to the protocol's default, optimized
+    /// builds made `CacheBox<JSONModel>` for every model class, so a read of a nested model
+    /// never matched its own type and took a dynamic cast each time.
+    static var cacheEntryType: CacheEntry.Type { CacheBox<Self>.self }
+
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> Self? {
         guard input.kind == .object else {
             context.typeMismatch(input, expected: "a \(self) object")
