@@ -34,6 +34,8 @@ public final class ModelRegistry: Sendable {
     }
 
     private let state = Locked(State())
+    /// Metadata found before, read without the lock: every model creation asks for its class's.
+    private let recentMetadata = RecentMetadata()
     /// Converters, named converters and object stores registered here (Converters/ConverterRegistry.swift).
     let converters = ConverterTable()
     /// The plugins loaded into this registry (Dynamic/PluginLoading.swift).
@@ -94,14 +96,18 @@ public final class ModelRegistry: Sendable {
     /// - Complexity: O(1) on average once built.
     public func metadata(for type: JSONModel.Type) -> ModelMetadata {
         let key = ObjectIdentifier(type)
-        if let known = state.withLock({ $0.metadata[key] }) { return known }
-        let built = ModelRegistry.buildMetadata(for: type)
-        return state.withLock { state in
-            if let raced = state.metadata[key] { return raced }
-            state.metadata[key] = built
-            if state.types[built.modelName] == nil { state.types[built.modelName] = type }
-            return built
-        }
+        if let known = recentMetadata.metadata(for: key) { return known }
+        let known = state.withLock { $0.metadata[key] } ?? {
+            let built = ModelRegistry.buildMetadata(for: type)
+            return state.withLock { state in
+                if let raced = state.metadata[key] { return raced }
+                state.metadata[key] = built
+                if state.types[built.modelName] == nil { state.types[built.modelName] = type }
+                return built
+            }
+        }()
+        recentMetadata.remember(known, for: key)
+        return known
     }
 
     /// Registers a model class under a name, replacing an earlier registration of the name.
@@ -318,5 +324,64 @@ public final class ModelRegistry: Sendable {
             requiresNonOptionals: type.requiresNonOptionals,
             comparesDeclaredPropertiesOnly: type.comparesDeclaredPropertiesOnly,
             allowsNonFiniteNumbers: type.allowsNonFiniteNumbers)
+    }
+}
+
+/// A few classes' metadata, found without a lock.
+///
+/// Each place is set once, by compare-and-swap, to a +1 reference to a pair of a class and its
+/// metadata, and is never changed or emptied while the registry lives: a class's metadata is
+/// never replaced, so a reader may use the pair it loads without a reference of its own. A class
+/// whose place another class took first is found under the registry's lock, as before.
+private final class RecentMetadata: @unchecked Sendable {
+    // @unchecked Sendable: the places are only touched through atomic operations, and the
+    // pairs they point to are immutable.
+    private final class Pair: Sendable {
+        let type: ObjectIdentifier
+        let metadata: ModelMetadata
+
+        init(type: ObjectIdentifier, metadata: ModelMetadata) {
+            self.type = type
+            self.metadata = metadata
+        }
+    }
+
+    private static let count = 64
+    private let places: UnsafeMutablePointer<Atomic<UInt>>
+
+    init() {
+        places = .allocate(capacity: Self.count)
+        for index in 0..<Self.count { (places + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        for index in 0..<Self.count {
+            let bits = places[index].load(ordering: .acquiring)
+            if bits != 0 { Unmanaged<Pair>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+        }
+        places.deallocate()
+    }
+
+    private func place(of type: ObjectIdentifier) -> Int {
+        let bits = UInt(bitPattern: type)
+        return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 12)) & (Self.count - 1)
+    }
+
+    func metadata(for type: ObjectIdentifier) -> ModelMetadata? {
+        let bits = places[place(of: type)].load(ordering: .acquiring)
+        guard bits != 0 else { return nil }
+        return Unmanaged<Pair>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { pair in
+            pair.type == type ? pair.metadata : nil
+        }
+    }
+
+    func remember(_ metadata: ModelMetadata, for type: ObjectIdentifier) {
+        let index = place(of: type)
+        guard places[index].load(ordering: .relaxed) == 0 else { return }
+        let pair = Unmanaged.passRetained(Pair(type: type, metadata: metadata))
+        let bits = UInt(bitPattern: pair.toOpaque())
+        if !places[index].compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing).exchanged {
+            pair.release()
+        }
     }
 }
