@@ -246,7 +246,9 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
     func element(at index: Int) -> Element {
         precondition(index >= 0 && index < count, "ModelArray index \(index) out of range 0..<\(count)")
         if let built = builtElement(at: index) { return built }
-        let model: JSONModel = configuration.makeElement(Element.self, input(at: index), at: suffix(of: index))
+        // The suffix links a mutable element to the array; immutable ones need none.
+        let suffix = configuration.mutable ? suffix(of: index) : []
+        let model: JSONModel = configuration.makeElement(Element.self, input(at: index), at: suffix)
         let stored = slots.withLock { slots in
             if slots.isEmpty { slots = Array(repeating: nil, count: count) }
             if let stored = slots[index] { return stored }

@@ -172,9 +172,22 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         }
     }
 
-    /// Destroys an inline value that holds references, through its type's metadata.
+    /// Destroys an inline value that holds references: the common types directly, others
+    /// through their type's metadata (a generic call costing about 200 instructions).
     private func destroyInline(_ bits: UInt) {
         let place = UnsafeMutableRawPointer(base) + Int(bits &>> 48)
+        switch bits & Self.typeMask {
+        case UInt(bitPattern: ObjectIdentifier(String.self)):
+            place.assumingMemoryBound(to: String.self).deinitialize(count: 1)
+            return
+        case UInt(bitPattern: ObjectIdentifier(String?.self)):
+            place.assumingMemoryBound(to: String?.self).deinitialize(count: 1)
+            return
+        case UInt(bitPattern: ObjectIdentifier([String].self)):
+            place.assumingMemoryBound(to: [String].self).deinitialize(count: 1)
+            return
+        default: break
+        }
         let type = unsafeBitCast(bits & Self.typeMask, to: Any.Type.self)
         func destroy<T>(_: T.Type) { place.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
         _openExistential(type, do: destroy)

@@ -30,8 +30,9 @@ extension JSONModel {
     @inlinable
     public subscript<T>(property name: String) -> T {
         @inline(__always) get {
-            if let value: T = _cachedValue(forMember: name) { return value }
-            return _uncachedValue(forMember: name)
+            let ordinal = rawNames.ordinal(of: name)
+            if let ordinal, let value: T = _cachedValue(at: ordinal) { return value }
+            return _uncachedValue(forMember: name, ordinal: ordinal ?? -1)
         }
         set {
             _assign(newValue, forMember: name)
@@ -52,16 +53,15 @@ extension JSONModel {
         ModelValue(model: metadata.modelName, property: "", value: self)
     }
 
-    /// The cached value of an immutable model's property, when the name's `String` has the bits
-    /// of the declared name (a literal of up to 15 bytes does), the value is cached, needs no
+    /// The cached value of an immutable model's property `ordinal` (found by the bits of the
+    /// name's `String`, which a literal of up to 15 bytes has), when the value is cached, needs no
     /// validation, and has exactly type `T`; nil sends the read down the general path.
     ///
     /// Inlined into the caller with `T` known, this is a few loads and compares: no call, no
     /// hashing of the name's bytes, no lock and no reference counting (measured in
     /// `jsonmodel-bench --section model`, row (c)).
     @inlinable @inline(__always)
-    func _cachedValue<T>(forMember name: String) -> T? {
-        guard let ordinal = rawNames.ordinal(of: name) else { return nil }
+    func _cachedValue<T>(at ordinal: Int) -> T? {
         let bits = readSlots.bits(at: ordinal)
         guard bits & CacheSlots.slowTag == 0 else { return nil }
         if bits & CacheSlots.inlineTag != 0 { return readSlots.inlineValue(bits, as: T.self) }
@@ -76,9 +76,11 @@ extension JSONModel {
     /// A read that is not a fast cached one: the first read, a mutable model, a long name.
     ///
     /// Out of line, so the caller's loop around a read stays free of calls on the fast path.
+    ///
+    /// - Parameter known: The ordinal the name table found for `name`, or -1 (a long name).
     @inlinable @inline(never)
-    func _uncachedValue<T>(forMember name: String) -> T {
-        let (entry, ordinal) = _cacheEntry(forMember: name)
+    func _uncachedValue<T>(forMember name: String, ordinal known: Int) -> T {
+        let (entry, ordinal) = _cacheEntry(forMember: name, ordinal: known)
         guard let entry else {
             // Cached inline, in the slots.
             if let value = readSlots.inlineValue(readSlots.bits(at: ordinal), as: T.self) { return value }
@@ -93,9 +95,11 @@ extension JSONModel {
     /// The cache entry of a declared property and its ordinal, converting and caching on first
     /// use; a nil entry when the value is cached inline in the slots. Stops the program for an
     /// undeclared name.
+    ///
+    /// - Parameter known: The property's ordinal when the caller has it, or -1.
     @usableFromInline
-    func _cacheEntry(forMember name: String) -> (entry: CacheEntry?, ordinal: Int) {
-        guard let ordinal = metadata.ordinal(of: name) else { unrecognizedProperty(name) }
+    func _cacheEntry(forMember name: String, ordinal known: Int) -> (entry: CacheEntry?, ordinal: Int) {
+        guard let ordinal = known >= 0 ? known : metadata.ordinal(of: name) else { unrecognizedProperty(name) }
         switch slots {
         case .some(let slots): return (frozenEntry(at: ordinal, in: slots, revalidate: true), ordinal)
         case .none: return (entry(at: ordinal), ordinal)

@@ -16,7 +16,9 @@ import Darwin
 
 /// The keys of a model's properties that are read from one key of the object, by a hash of
 /// their UTF-8 bytes; built once with the model's metadata.
-struct MemberKeyIndex: Sendable {
+///
+/// A class, so a read takes one reference to it, not one to each of its arrays.
+final class MemberKeyIndex: Sendable {
     /// Open addressing: an ordinal, or -1 for an empty place. Two properties may share a key
     /// (a read-only one reading another's value), so a lookup follows the probe to an empty place.
     private let table: [Int32]
