@@ -242,3 +242,33 @@ struct MemberIndexTests {
         }
     }
 }
+
+@Suite("Model creation paths")
+struct ModelCreationPathTests {
+    /// A nested model's entry has the model's own class as its type, so a read of it takes the
+    /// fast path; the protocol's default gave `CacheBox<JSONModel>` in optimized builds.
+    @Test func nestedModelEntriesHaveTheirOwnClass() throws {
+        let property = try #require(PolyDrawing.modelMetadata.property(named: "main"))
+        #expect(property.entryType == CacheBox<PolyShape>.self)
+        let optional = try #require(PlainScalars.modelMetadata.property(named: "maybeShape"))
+        #expect(optional.entryType == CacheBox<PolyShape?>.self)
+    }
+
+    /// Metadata found without the lock is the registry's own, for every class, however their
+    /// places in the lock-free table collide.
+    @Test func metadataIsTheSameInstanceEveryTime() {
+        let types: [JSONModel.Type] = [
+            PlainScalars.self, NameLengths.self, KeyedMembers.self, PolyShape.self, PolyCircle.self, PolyRing.self,
+            PolySquare.self, PolyDrawing.self, InlineMix.self, TestUser.self,
+        ]
+        for _ in 0..<3 {
+            for type in types {
+                let metadata = ModelRegistry.shared.metadata(for: type)
+                #expect(metadata === type.modelMetadata)
+                #expect(metadata.modelType == type)
+            }
+        }
+        let registry = ModelRegistry()
+        #expect(registry.metadata(for: PlainScalars.self) === registry.metadata(for: PlainScalars.self))
+    }
+}
