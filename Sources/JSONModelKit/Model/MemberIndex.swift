@@ -54,36 +54,27 @@ final class MemberKeyIndex: Sendable {
         self.ordinals = ordinals
     }
 
-    /// FNV-1a over the bytes.
+    /// A hash of a key's length and three of its bytes: keys of one model rarely agree on all
+    /// four, and a full compare settles the rest.
     @inline(__always)
     static func hash(_ key: UnsafeBufferPointer<UInt8>) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+        let count = key.count
+        guard count > 0 else { return 0 }
+        let mixed = UInt64(truncatingIfNeeded: count) | UInt64(key[0]) << 8 | UInt64(key[count >> 1]) << 16
+            | UInt64(key[count - 1]) << 24
+        return Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> 40)
     }
 
-    /// Calls `body` with each ordinal whose key has the bytes `key`.
+    /// Whether the `count` bytes at `lhs` and `rhs` are equal; short keys compared in line.
     @inline(__always)
-    func forEachOrdinal(of key: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Void) {
-        table.withUnsafeBufferPointer { table in
-            bytes.withUnsafeBufferPointer { bytes in
-                ranges.withUnsafeBufferPointer { ranges in
-                    var place = Self.hash(key) & mask
-                    while true {
-                        let ordinal = Int(table[place])
-                        if ordinal < 0 { return }
-                        let range = ranges[ordinal]
-                        if Int(range.count) == key.count
-                            && (key.isEmpty
-                                || memcmp(bytes.baseAddress! + Int(range.start), key.baseAddress!, key.count) == 0)
-                        {
-                            body(ordinal)
-                        }
-                        place = (place + 1) & mask
-                    }
-                }
-            }
+    private static func equal(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, count: Int) -> Bool {
+        if count > 16 { return memcmp(lhs, rhs, count) == 0 }
+        var index = 0
+        while index < count {
+            if lhs[index] != rhs[index] { return false }
+            index += 1
         }
+        return true
     }
 
     /// The tape index of each indexed property's value in `object`, the last of duplicate keys
@@ -91,20 +82,40 @@ final class MemberKeyIndex: Sendable {
     func locateMembers(of object: JSONNode, into positions: UnsafeMutableBufferPointer<Int>) {
         let document = object.document
         let end = object.entry.containerEnd
-        document.storage.withUnsafeBufferPointer { text in
-            var position = object.index + 1
-            while position < end {
-                let keyEntry = document.entry(position)
-                if keyEntry.tag == .string {
-                    let range = keyEntry.byteRange
-                    forEachOrdinal(of: UnsafeBufferPointer(rebasing: text[range.offset..<range.upperBound])) {
-                        positions[$0] = position + 1
+        table.withUnsafeBufferPointer { table in
+            bytes.withUnsafeBufferPointer { keys in
+                ranges.withUnsafeBufferPointer { ranges in
+                    /// Records `position` for every ordinal whose key is `key`.
+                    func record(_ key: UnsafeBufferPointer<UInt8>, _ position: Int) {
+                        var place = Self.hash(key) & mask
+                        while true {
+                            let ordinal = Int(table[place])
+                            if ordinal < 0 { return }
+                            let range = ranges[ordinal]
+                            if Int(range.count) == key.count
+                                && (key.isEmpty
+                                    || Self.equal(keys.baseAddress! + Int(range.start), key.baseAddress!, count: key.count))
+                            {
+                                positions[ordinal] = position
+                            }
+                            place = (place + 1) & mask
+                        }
                     }
-                } else {
-                    var key = JSONNode(document: document, index: position).stringValue!
-                    key.withUTF8 { key in forEachOrdinal(of: key) { positions[$0] = position + 1 } }
+                    document.storage.withUnsafeBufferPointer { text in
+                        var position = object.index + 1
+                        while position < end {
+                            let keyEntry = document.entry(position)
+                            if keyEntry.tag == .string {
+                                let range = keyEntry.byteRange
+                                record(UnsafeBufferPointer(rebasing: text[range.offset..<range.upperBound]), position + 1)
+                            } else {
+                                var key = JSONNode(document: document, index: position).stringValue!
+                                key.withUTF8 { record($0, position + 1) }
+                            }
+                            position = document.next(after: position + 1)
+                        }
+                    }
                 }
-                position = document.next(after: position + 1)
             }
         }
     }
