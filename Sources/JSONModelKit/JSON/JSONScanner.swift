@@ -49,12 +49,12 @@ struct JSONScanner: ~Copyable {
 
         init(capacity: Int) {
             self.capacity = max(capacity, 1)
-            base = .allocate(capacity: self.capacity)
+            base = allocatePlain(Frame.self, capacity: self.capacity)
         }
 
         deinit {
             base.deinitialize(count: count)
-            base.deallocate()
+            freePlain(base)
         }
 
         @inline(__always)
@@ -72,9 +72,9 @@ struct JSONScanner: ~Copyable {
         }
 
         private mutating func grow() {
-            let newBase = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
+            let newBase = allocatePlain(Frame.self, capacity: capacity * 2)
             newBase.moveInitialize(from: base, count: count)
-            base.deallocate()
+            freePlain(base)
             base = newBase
             capacity *= 2
         }

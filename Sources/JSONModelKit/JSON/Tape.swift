@@ -64,7 +64,7 @@ struct TapeBuilder: ~Copyable {
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+        base = allocatePlain(UInt64.self, capacity: self.capacity)
         ownsBase = true
     }
 
@@ -77,7 +77,7 @@ struct TapeBuilder: ~Copyable {
         ownsBase = false
     }
 
-    deinit { if ownsBase { base.deallocate() } }
+    deinit { if ownsBase { freePlain(base) } }
 
     /// Whether every entry so far is in the lent buffer.
     var isUsingLentBuffer: Bool { !ownsBase }
@@ -100,9 +100,9 @@ struct TapeBuilder: ~Copyable {
 
     private mutating func grow() {
         let newCapacity = capacity * 2
-        let newBase = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
+        let newBase = allocatePlain(UInt64.self, capacity: newCapacity)
         newBase.moveInitialize(from: base, count: count)
-        if ownsBase { base.deallocate() }
+        if ownsBase { freePlain(base) }
         ownsBase = true
         base = newBase
         capacity = newCapacity

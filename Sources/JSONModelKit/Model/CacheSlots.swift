@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// The cache of an immutable model: one slot per property, read without a lock.
@@ -129,13 +122,8 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
     /// Slots, and `inlineBytes` bytes after them for inline values (``InlineLayout``).
     init(count: Int, inlineBytes: Int = 0) {
         self.count = count
-        // Straight from `malloc` (aligned for any word): `allocate(capacity:)` went through
-        // `posix_memalign`, about 200 instructions a model.
         let words = count + (inlineBytes + 7) / 8
-        guard let memory = malloc(max(words, 1) * MemoryLayout<UInt>.stride) else {
-            fatalError("out of memory for the cache of \(count) properties")
-        }
-        base = memory.bindMemory(to: Atomic<UInt>.self, capacity: count)
+        base = allocatePlain(Atomic<UInt>.self, capacity: words)
         var index = 0
         while index < count {
             (base + index).initialize(to: Atomic(Self.empty))
@@ -150,7 +138,7 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         // `Atomic<UInt>` has no deinitializer, so the memory is freed without deinitializing
         // it (the generic `deinitialize(count:)` for a ~Copyable element costs a runtime call
         // per slot).
-        free(base)
+        freePlain(base)
     }
 
     /// Releases the entries and empties their slots.
