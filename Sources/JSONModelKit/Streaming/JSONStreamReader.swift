@@ -20,14 +20,17 @@ import Foundation
 ///
 /// A reader is used from one thread at a time; the nodes it returns are `Sendable`.
 public final class JSONStreamReader {
-    private var framer: ElementFramer
+    // Unchecked exclusivity: a reader is used from one thread at a time and never passes these
+    // to a closure that could reach them again, and the run-time checks were a call per access,
+    // several per element.
+    @exclusivity(unchecked) private var framer: ElementFramer
     private let parseOptions: JSONParseOptions
     private let source: Source
     /// Where the framer is in the current chunk.
-    private var index = 0
+    @exclusivity(unchecked) private var index = 0
     /// Whether the framer has used up the current chunk.
-    private var chunkDone = true
-    private var ended = false
+    @exclusivity(unchecked) private var chunkDone = true
+    @exclusivity(unchecked) private var ended = false
 
     private enum Source {
         case memory([UInt8])
