@@ -96,6 +96,9 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
     /// The bits of an inline value's type.
     @usableFromInline
     static var typeMask: UInt { 0x0000_FFFF_FFFF_FFF8 }
+    /// The bits the fast read compares for an inline value: its type and the two low tag bits.
+    @usableFromInline
+    static var inlineMatchMask: UInt { 0x0000_FFFF_FFFF_FFFB }
     /// The tag of a slot with no value yet whose member's place is known.
     static var memberTag: UInt { 0b101 }
 
