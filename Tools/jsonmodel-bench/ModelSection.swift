@@ -167,9 +167,9 @@ struct ModelSection: BenchSection {
         ]
     }
 
-    /// Cells for a paired per-read measurement whose target is a slow-down of at most 10×.
+    /// Cells for a paired per-read measurement whose target is a slow-down of at most 8×.
     private func readRow(_ pair: PairedTiming?, reads: Int) -> [String] {
-        let target = 10.0
+        let target = 8.0
         guard let pair, pair.ratio > 0 else { return ["-", "-", "-", "-", "≤ \(Format.ratio(target))", "-"] }
         let slowDown = pair.inverted
         return [
