@@ -69,6 +69,28 @@ struct InlineValueTests {
         try model.validate()
     }
 
+    /// The lock and mutable state of a model are made on first use: reading every property of
+    /// a clean model, describing it and writing it out make none; a diagnostic or a write does.
+    @Test func cleanImmutableModelsMakeNoLockedState() throws {
+        let model = try InlineMix(json: Self.json(3))
+        for name in model.propertyNames { _ = model.value(forProperty: name) }
+        _ = model.description
+        _ = model.json()
+        #expect(model.diagnostics.isEmpty)
+        let cleanIsMade = model.state.isMade
+        #expect(!cleanIsMade)
+        let bad = try InlineMix(json: #"{"id": "x"}"#)
+        let id: Int = bad.id
+        #expect(id == 0)
+        let badIsMade = bad.state.isMade
+        #expect(badIsMade)
+        #expect(bad.diagnostics.count == 1)
+        let mutable = try InlineMix(json: Self.json(4), options: .mutable)
+        mutable.text = "t"
+        let mutableIsMade = mutable.state.isMade
+        #expect(mutableIsMade)
+    }
+
     @Test func aValueThatIsNotPlainTakesAnEntry() throws {
         // An escaped string, a number for the date, a mixed array: the general path's entries.
         let model = try InlineMix(json: #"{"id": 1.0, "text": "a\"b", "when": 0, "tags": ["a", {}], "note": null}"#)

@@ -185,9 +185,9 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
 
     /// The value a read of the property returns, without caching it or recording diagnostics.
     func valueForDescription(at ordinal: Int) -> any Sendable {
-        let (lockedCached, current) = state.withLock { state in
+        let (lockedCached, current) = state.withLockIfMade { state in
             (ordinal < state.cache.count ? state.cache[ordinal] : nil, state.current)
-        }
+        } ?? (nil, nil)
         let cached: CacheEntry?
         switch slots {
         case .some(let slots):

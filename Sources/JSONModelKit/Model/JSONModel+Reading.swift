@@ -187,7 +187,7 @@ extension JSONModel {
     ///
     /// Nested models keep their own; ``validate()`` gathers all of them.
     public var diagnostics: [ModelDiagnostic] {
-        state.withLock { $0.diagnostics }
+        state.withLockIfMade { $0.diagnostics } ?? []
     }
 
     /// Converts every property (nested models included) and throws if any value did not convert cleanly.
@@ -213,7 +213,7 @@ extension JSONModel {
 
     /// The JSON object as it is now: the overlay after writes, the original before.
     var currentSource: JSONInput {
-        state.withLock { $0.current }.map(JSONInput.value) ?? original
+        (state.withLockIfMade { $0.current } ?? nil).map(JSONInput.value) ?? original
     }
 
     /// The value of a property: from the cache, or converted and cached.
@@ -424,7 +424,7 @@ extension JSONModel {
         while let step = steps.popLast() {
             switch step {
             case .model(let model, let place):
-                let (current, generation) = model.state.withLock { ($0.current, $0.generation) }
+                let (current, generation) = model.state.withLockIfMade { ($0.current, $0.generation) } ?? (nil, 0)
                 let source = current.map(JSONInput.value) ?? model.original
                 steps.append(.properties(model, source: source, generation: generation, next: 0, place: place))
             case .properties(let model, let source, let generation, let next, let place):

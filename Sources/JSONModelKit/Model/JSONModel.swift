@@ -41,8 +41,8 @@ open class JSONModel: @unchecked Sendable {
     public let isMutable: Bool
     /// For a mutable model read from a mutable parent: where to write changes through.
     let parentLink: ParentLink?
-    /// The cache, the mutation overlay and the diagnostics.
-    let state: Locked<ModelState>
+    /// The cache of a mutable model, the mutation overlay and the diagnostics; made on first use.
+    let state: LazyLocked<ModelState>
     /// An immutable model's cache, read without the lock; nil for mutable models, which
     /// keep their cache in `state`. Owned here: freed when the model is.
     let slots: CacheSlots?
@@ -204,7 +204,7 @@ open class JSONModel: @unchecked Sendable {
         self.original = storage.source
         self.isMutable = storage.mutable
         self.parentLink = storage.parent
-        self.state = Locked(ModelState())
+        self.state = LazyLocked()
         self.rawNames = metadata.rawNames.view
         if storage.mutable || metadata.properties.isEmpty {
             self.slots = nil
@@ -228,7 +228,7 @@ open class JSONModel: @unchecked Sendable {
         let thread = ThreadState.current
         if thread.releaseDepth >= IterativeRelease.inlineDepth {
             slots?.handEntries(to: &thread.releasing)
-            state.withLock { state in
+            state.withLockIfMade { state in
                 for case let entry? in state.cache { thread.releasing.append(entry) }
                 state.cache = []
             }
@@ -237,7 +237,7 @@ open class JSONModel: @unchecked Sendable {
         thread.releaseDepth += 1
         slots?.releaseEntries()
         do {
-            let cache = state.withLock { state in
+            let cache = state.withLockIfMade { state in
                 defer { state.cache = [] }
                 return state.cache
             }
@@ -270,7 +270,9 @@ public struct ModelStorage: Sendable {
 }
 
 /// The changing part of a model, kept behind its Mutex.
-struct ModelState {
+struct ModelState: LazilyMade {
+    static func makeValue() -> sending ModelState { ModelState() }
+
     /// Converted values by property ordinal; empty until the first read.
     var cache: [CacheEntry?] = []
     /// Diagnostics recorded by reads so far.

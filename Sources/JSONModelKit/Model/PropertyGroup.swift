@@ -70,7 +70,7 @@ extension JSONModel {
     /// write, so the group's write starts from what the parent holds now.
     func syncWithGroupParent() {
         guard let link = parentLink, link.path.segments.isEmpty, let parent = link.parent else { return }
-        let parentCurrent = parent.state.withLock { $0.current }
+        let parentCurrent = parent.state.withLockIfMade { $0.current } ?? nil
         state.withLock { state in
             let touched = childrenTouched(by: [.root], in: state)
             state.current = parentCurrent
