@@ -50,13 +50,6 @@ extension ModelArray: PropertyValue {
     }
 }
 
-/// A lazy collection that a typed read may turn into the Swift collection it stands for.
-protocol LazyModelCollection {
-    /// The collection as `T` (`[Item]`, `[Item]?`, `[String: Item]`), building every element; nil
-    /// when `T` is not such a type.
-    func bridged<T>(to type: T.Type) -> T?
-}
-
 extension ModelArray: LazyModelCollection {
     /// An array as created returns the Swift array its base built the first time, so that
     /// reading `[Item]` again (a typed member in a loop) costs no new array.
@@ -73,12 +66,6 @@ extension ModelArray: LazyModelCollection {
             return built
         } as? T
     }
-}
-
-/// `value` (a lazy collection, possibly optional) as `T`, or nil.
-func bridgedLazyCollection<T>(_ value: Any) -> T? {
-    guard let lazy = value as? any LazyModelCollection else { return nil }
-    return lazy.bridged(to: T.self)
 }
 
 extension Optional where Wrapped: PropertyValue {
@@ -109,15 +96,6 @@ extension PropertyType {
         }
     }
 
-    /// The array and dictionary element types a lazy collection can be stored for.
-    var modelArrayElement: PropertyType? {
-        switch self {
-        case .array(let element) where element.isModel: return element
-        case .optional(let wrapped): return wrapped.modelArrayElement
-        default: return nil
-        }
-    }
-
     private static func optionalStorage<Wrapped: PropertyValue>(of _: Wrapped.Type) -> any PropertyValue.Type {
         Wrapped?.self
     }
@@ -130,24 +108,10 @@ extension JSONModel {
     static var lazyDictionaryType: any PropertyValue.Type { ModelDictionary<Self>.self }
 }
 
-/// A value whose JSON depends on the structure options of the property it is written to.
-protocol PropertyStructureAdopting {
-    /// The value as written to `property` (an array wrapping elements at its `embedPath`).
-    func adopting(_ property: PropertyMetadata) -> any Sendable
-}
-
 extension ModelArray: PropertyStructureAdopting {
     func adopting(_ property: PropertyMetadata) -> any Sendable {
         var copy = self
         copy.outputEmbedPath = .some(property.options.embedPath)
         return copy
-    }
-}
-
-extension PropertyMetadata {
-    /// `value` prepared for writing to this property (see ``PropertyStructureAdopting``).
-    func adoptingStructure(_ value: Any) -> Any {
-        if let adopting = value as? any PropertyStructureAdopting { return adopting.adopting(self) }
-        return value
     }
 }

@@ -158,11 +158,6 @@ extension ModelArray: RandomAccessCollection, MutableCollection, RangeReplaceabl
     }
 }
 
-extension ModelArray: CustomStringConvertible {
-    /// `ModelArray<Shape>(count: 3, built: 1)`; elements are not built to describe the array.
-    public var description: String { lineDescription }
-}
-
 extension ModelArray: Equatable {
     /// Whether two arrays have equal elements (models compare by class and JSON).
     public static func == (lhs: ModelArray, rhs: ModelArray) -> Bool {

@@ -1,13 +1,6 @@
-// The lazy collections in descriptions and `dump`. (ModelArray's one-line and full
-// descriptions live in Descriptions/ModelArray+Descriptions.swift.)
-
-extension ModelDictionary: DescribableDictionary {
-    var describedCount: Int { count }
-
-    func describedEntries(_ limit: Int) -> [(key: String, value: Any)] {
-        keys.sorted().prefix(limit).map { (key: $0, value: self[$0]! as Any) }
-    }
-}
+// The lazy collections in `dump`. What the description writer needs of them (ModelArray's
+// description and full layout, ModelDictionary's listing) is in Descriptions/, which builds
+// on this folder rather than under it.
 
 extension ModelArray: CustomReflectable {
     /// The elements as a collection (`dump` shows `▿ 2 elements`); builds every element.

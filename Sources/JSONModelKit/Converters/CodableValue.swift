@@ -10,25 +10,7 @@ extension AnyConverter {
     /// A decoding error becomes a diagnostic at the failing field inside the value
     /// (`meta.tags[2]: expected String, found a number 7`), and the property reads its default.
     init<T: Decodable>(decodable _: T.Type) {
-        self.init(
-            valueType: T.self, name: "\(T.self) (Codable)",
-            read: { input, context in
-                if let collection = T.self as? any CodableCollection.Type {
-                    return collection.decodeElements(input, context: &context)
-                }
-                do {
-                    return sendable(try JSONInputDecoder.decode(T.self, from: input))
-                } catch {
-                    context.recordDecoding(error)
-                    return nil
-                }
-            },
-            write: { value, _ in
-                guard let typed = value as? T else { return .none }
-                guard let encodable = typed as? any Encodable else { return .none }
-                guard let json = try? JSONValueEncoder.encode(encodable) else { return .none }
-                return .some(json)
-            })
+        self.init(valueType: T.self, name: "\(T.self) (Codable)", conversion: DecodableConversion<T>())
         self.unwritableReason = { value in
             guard let encodable = value as? any Encodable else { return nil }
             do {
@@ -41,6 +23,28 @@ extension AnyConverter {
                 return "\(error)"
             }
         }
+    }
+}
+
+/// Reads a `Decodable` type from the property's JSON and writes it (when it is also `Encodable`).
+private struct DecodableConversion<T: Decodable>: TypedConversion {
+    func read(_ input: JSONInput, context: inout ConversionContext) -> (any Sendable)? {
+        if let collection = T.self as? any CodableCollection.Type {
+            return collection.decodeElements(input, context: &context)
+        }
+        do {
+            return sendable(try JSONInputDecoder.decode(T.self, from: input))
+        } catch {
+            context.recordDecoding(error)
+            return nil
+        }
+    }
+
+    func write(_ value: Any, replacing _: JSONInput?) -> JSONValue?? {
+        guard let typed = value as? T else { return .none }
+        guard let encodable = typed as? any Encodable else { return .none }
+        guard let json = try? JSONValueEncoder.encode(encodable) else { return .none }
+        return .some(json)
     }
 }
 

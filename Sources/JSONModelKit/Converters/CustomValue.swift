@@ -234,30 +234,37 @@ extension AnyConverter {
     /// Reads the raw value (`String`, or any integer type from a number or numeric string).
     init<E: RawRepresentable>(rawEnum _: E.Type) {
         let unknown = (E.self as? any JSONUnknownCase.Type)?.unknownValue
-        self.init(
-            valueType: E.self, name: "\(E.self) raw values",
-            read: { input, context in
-                var rawValue: E.RawValue?
-                if E.RawValue.self == String.self {
-                    rawValue = input.stringValue.map { $0 as! E.RawValue }
-                } else if let integer = E.RawValue.self as? any PropertyValue.Type {
-                    var scratch = context
-                    rawValue = integer.convertAny(input, context: &scratch) as? E.RawValue
-                }
-                guard let rawValue else {
-                    context.typeMismatch(input, expected: "a \(E.RawValue.self) value of \(E.self)")
-                    return nil
-                }
-                if let value = E(rawValue: rawValue) { return sendable(value) }
-                let shown = input.stringValue.map { "\"\($0.prefix(60))\"" } ?? input.numberText ?? input.summary
-                context.record(.invalidValue, "unknown value \(shown) for \(E.self)")
-                return unknown
-            },
-            write: { value, existing in
-                guard let typed = value as? E else { return .none }
-                if let text = typed.rawValue as? String { return .some(.string(text)) }
-                if let raw = typed.rawValue as? any PropertyValue { return .some(raw.jsonValue(replacing: existing)) }
-                return .none
-            })
+        self.init(valueType: E.self, name: "\(E.self) raw values", conversion: RawValueConversion<E>(unknown: unknown))
+    }
+}
+
+/// Reads an enum by its raw value and writes the raw value back.
+private struct RawValueConversion<E: RawRepresentable>: TypedConversion {
+    /// What an unknown raw value reads as: a ``JSONUnknownCase`` enum's unknown case.
+    let unknown: (any Sendable)?
+
+    func read(_ input: JSONInput, context: inout ConversionContext) -> (any Sendable)? {
+        var rawValue: E.RawValue?
+        if E.RawValue.self == String.self {
+            rawValue = input.stringValue.map { $0 as! E.RawValue }
+        } else if let integer = E.RawValue.self as? any PropertyValue.Type {
+            var scratch = context
+            rawValue = integer.convertAny(input, context: &scratch) as? E.RawValue
+        }
+        guard let rawValue else {
+            context.typeMismatch(input, expected: "a \(E.RawValue.self) value of \(E.self)")
+            return nil
+        }
+        if let value = E(rawValue: rawValue) { return sendable(value) }
+        let shown = input.stringValue.map { "\"\($0.prefix(60))\"" } ?? input.numberText ?? input.summary
+        context.record(.invalidValue, "unknown value \(shown) for \(E.self)")
+        return unknown
+    }
+
+    func write(_ value: Any, replacing existing: JSONInput?) -> JSONValue?? {
+        guard let typed = value as? E else { return .none }
+        if let text = typed.rawValue as? String { return .some(.string(text)) }
+        if let raw = typed.rawValue as? any PropertyValue { return .some(raw.jsonValue(replacing: existing)) }
+        return .none
     }
 }

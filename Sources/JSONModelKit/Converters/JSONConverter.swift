@@ -239,3 +239,25 @@ struct AnyConverter: Sendable {
         }
     }
 }
+
+/// A conversion written for one type, as a `Sendable` value that ``AnyConverter``'s closures call.
+///
+/// A generic parameter's metatype is not `Sendable` unless the parameter is (Swift 6.2 checks it
+/// in `@Sendable` closures), and the conversions that reach a type through an opened existential
+/// (`any RawRepresentable.Type`, `any Decodable.Type`) cannot see the `Sendable` that every
+/// property type has. So instead of capturing the type, the closures capture a value made where
+/// the type is known.
+protocol TypedConversion: Sendable {
+    func read(_ input: JSONInput, context: inout ConversionContext) -> (any Sendable)?
+    /// nil for a value of another type; `.some(nil)` writes nothing.
+    func write(_ value: Any, replacing existing: JSONInput?) -> JSONValue??
+}
+
+extension AnyConverter {
+    init(valueType: Any.Type, name: String, conversion: any TypedConversion) {
+        self.init(
+            valueType: valueType, name: name,
+            read: { input, context in conversion.read(input, context: &context) },
+            write: { value, existing in conversion.write(value, replacing: existing) })
+    }
+}

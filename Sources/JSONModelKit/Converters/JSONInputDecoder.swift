@@ -111,13 +111,13 @@ extension JSONInput {
             guard let value = stringValue else { throw JSONInputDecoder.mismatch(T.self, "String", self, codingPath) }
             return (value as! T)
         case is Double.Type:
-            return try (decodeFloat(Double.self, codingPath: codingPath) as! T)
+            return (try decodeFloat(Double.self, codingPath: codingPath) as! T)
         case is Float.Type:
-            return try (decodeFloat(Float.self, codingPath: codingPath) as! T)
+            return (try decodeFloat(Float.self, codingPath: codingPath) as! T)
         case let integer as any FixedWidthInteger.Type:
-            return try (decodeInteger(integer, codingPath: codingPath) as! T)
+            return (try decodeInteger(integer, codingPath: codingPath) as! T)
         case is Date.Type:
-            return try (decodeDate(codingPath: codingPath) as! T)
+            return (try decodeDate(codingPath: codingPath) as! T)
         case is Data.Type:
             guard let text = stringValue else { throw JSONInputDecoder.mismatch(T.self, "base64 Data", self, codingPath) }
             if let data = Data(base64Encoded: text) { return (data as! T) }

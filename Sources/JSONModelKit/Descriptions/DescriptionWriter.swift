@@ -343,6 +343,14 @@ extension Dictionary: DescribableDictionary where Key == String {
     }
 }
 
+extension ModelDictionary: DescribableDictionary {
+    var describedCount: Int { count }
+
+    func describedEntries(_ limit: Int) -> [(key: String, value: Any)] {
+        keys.sorted().prefix(limit).map { (key: $0, value: self[$0]! as Any) }
+    }
+}
+
 /// Text pieces of the descriptions.
 enum DescriptionText {
     /// A line break followed by two spaces per level.

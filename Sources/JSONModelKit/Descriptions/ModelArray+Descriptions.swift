@@ -3,6 +3,11 @@
 // the ones already built and making the others for the description only. Inside a
 // model's descriptions the array shows like the `[Item]` its property declares.
 
+extension ModelArray: CustomStringConvertible {
+    /// `ModelArray<Shape>(count: 3, built: 1)`; elements are not built to describe the array.
+    public var description: String { lineDescription }
+}
+
 extension ModelArray: LazyDescribable {
     /// `ModelArray<Shape>(count: 3, built: 1)`; builds nothing.
     ///

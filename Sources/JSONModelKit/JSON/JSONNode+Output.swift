@@ -8,7 +8,7 @@ import Foundation
 #endif
 #endif
 
-extension JSONNode {
+extension JSONNode: JSONWritable {
     /// The value as an owned ``JSONValue``.
     ///
     /// Objects keep their members in document order, duplicate keys included, and numbers keep
@@ -93,21 +93,13 @@ extension JSONNode {
     /// their document order.
     ///
     /// - Complexity: O(*n*) in the size of the value, plus sorting with `.sortedKeys`.
-    public func jsonBytes(options: JSONWriteOptions = []) -> [UInt8] {
-        var writer = JSONWriter(options: options)
-        write(to: &writer)
-        return writer.bytes
-    }
+    public func jsonBytes(options: JSONWriteOptions = []) -> [UInt8] { writtenBytes(options: options) }
 
     /// The value written as JSON text; see ``jsonBytes(options:)``.
-    public func jsonString(options: JSONWriteOptions = []) -> String {
-        String(decoding: jsonBytes(options: options), as: UTF8.self)
-    }
+    public func jsonString(options: JSONWriteOptions = []) -> String { writtenString(options: options) }
 
     /// The value written as JSON `Data`; see ``jsonBytes(options:)``.
-    public func jsonData(options: JSONWriteOptions = []) -> Data {
-        Data(jsonBytes(options: options))
-    }
+    public func jsonData(options: JSONWriteOptions = []) -> Data { writtenData(options: options) }
 
     /// Writes this value through `writer` without recursion.
     func write(to writer: inout JSONWriter) {

@@ -291,6 +291,34 @@ struct JSONWriter {
 
 // MARK: - Writing values
 
+/// A value that writes itself through a ``JSONWriter``: ``JSONValue`` and ``JSONNode``.
+///
+/// Their public `jsonBytes`, `jsonString` and `jsonData` are documented on each type and call
+/// the one implementation here.
+protocol JSONWritable {
+    /// Sends the value to `writer` as events.
+    func write(to writer: inout JSONWriter)
+}
+
+extension JSONWritable {
+    /// The value as UTF-8 JSON text.
+    func writtenBytes(options: JSONWriteOptions) -> [UInt8] {
+        var writer = JSONWriter(options: options)
+        write(to: &writer)
+        return writer.bytes
+    }
+
+    func writtenString(options: JSONWriteOptions) -> String {
+        String(decoding: writtenBytes(options: options), as: UTF8.self)
+    }
+
+    func writtenData(options: JSONWriteOptions) -> Data {
+        Data(writtenBytes(options: options))
+    }
+}
+
+extension JSONValue: JSONWritable {}
+
 extension JSONValue {
     /// Writes the value as UTF-8 JSON text.
     ///
@@ -309,11 +337,7 @@ extension JSONValue {
     /// - Returns: The JSON text as UTF-8 bytes.
     /// - Complexity: O(*n*) for *n* nested values (O(*n* log *n*) with sorted
     ///   keys). Uses an explicit stack, not recursion, so any depth works.
-    public func jsonBytes(options: JSONWriteOptions = []) -> [UInt8] {
-        var writer = JSONWriter(options: options)
-        write(to: &writer)
-        return writer.bytes
-    }
+    public func jsonBytes(options: JSONWriteOptions = []) -> [UInt8] { writtenBytes(options: options) }
 
     /// Writes the value as JSON text.
     ///
@@ -321,9 +345,7 @@ extension JSONValue {
     ///   by default.
     /// - Returns: The JSON text.
     /// - Complexity: O(*n*) for *n* nested values; see ``jsonBytes(options:)``.
-    public func jsonString(options: JSONWriteOptions = []) -> String {
-        String(decoding: jsonBytes(options: options), as: UTF8.self)
-    }
+    public func jsonString(options: JSONWriteOptions = []) -> String { writtenString(options: options) }
 
     /// Writes the value as UTF-8 JSON data.
     ///
@@ -331,9 +353,7 @@ extension JSONValue {
     ///   by default.
     /// - Returns: The JSON text as UTF-8 data.
     /// - Complexity: O(*n*) for *n* nested values; see ``jsonBytes(options:)``.
-    public func jsonData(options: JSONWriteOptions = []) -> Data {
-        Data(jsonBytes(options: options))
-    }
+    public func jsonData(options: JSONWriteOptions = []) -> Data { writtenData(options: options) }
 
     /// Sends this value to a writer as events, using an explicit stack.
     func write(to writer: inout JSONWriter) {

@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 // Creating models from JSON in its various forms. Every form takes one `ModelOptions` and
-// throws `JSONModelError` alone; the former spellings are in DeprecatedCreation.swift.
+// throws `JSONModelError` alone; the former spellings are in DeprecatedCreation.swift (those of
+// the lazy collections in Collections/ModelCollections+DeprecatedCreation.swift).
 
 extension JSONModel {
     /// Creates a model by parsing JSON bytes; nothing is converted until read.

@@ -83,6 +83,15 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The array and dictionary element types a lazy collection can be stored for.
+    var modelArrayElement: PropertyType? {
+        switch self {
+        case .array(let element) where element.isModel: return element
+        case .optional(let wrapped): return wrapped.modelArrayElement
+        default: return nil
+        }
+    }
+
     /// The name of the schema model this type contains, if any.
     var schemaModelName: String? {
         switch self {
