@@ -316,6 +316,12 @@ class CacheEntry: @unchecked Sendable {
     class func boxing(_ value: any Sendable) -> CacheEntry {
         preconditionFailure("CacheEntry is abstract; entries are CacheBoxes")
     }
+
+    /// A new entry of this class holding `model`, for a class whose value type is the model's
+    /// class, a superclass of it, or an optional of one.
+    class func boxing(model: JSONModel) -> CacheEntry {
+        preconditionFailure("CacheEntry is abstract; entries are CacheBoxes")
+    }
 }
 
 /// A cached value of type `Value`.
@@ -337,6 +343,13 @@ final class CacheBox<Value>: CacheEntry, @unchecked Sendable {
     /// Made from the class's own metadata (`self`), so no run-time lookup of `CacheBox<Value>`.
     override class func boxing(_ value: any Sendable) -> CacheEntry {
         self.init(value as! Value)
+    }
+
+    /// Without the dynamic cast from an existential that ``boxing(_:)`` pays: a class reference
+    /// and an optional of one have the reference's layout, and the caller vouches for the type.
+    override class func boxing(model: JSONModel) -> CacheEntry {
+        precondition(MemoryLayout<Value>.size == MemoryLayout<JSONModel>.size, "\(Value.self) holds no model")
+        return self.init(unsafeBitCast(model, to: Value.self))
     }
 
     override var anyValue: any Sendable {

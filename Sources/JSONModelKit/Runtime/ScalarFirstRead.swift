@@ -183,7 +183,7 @@ extension JSONModel: ScalarFirstReadable {
         let entryType = optional ? Self?.cacheEntryType : cacheEntryType
         return { member in
             guard let model = plainValue(of: member) else { return nil }
-            return optional ? entryType.boxing(Optional(model)) : entryType.boxing(model)
+            return entryType.boxing(model: model)
         }
     }
 }
