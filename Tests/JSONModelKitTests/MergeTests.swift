@@ -46,6 +46,27 @@ struct MergeTests {
         #expect(fromData.name == "Bo")
     }
 
+    /// Patches given as text report text that is not JSON as the creation API does.
+    @Test func patchesThatAreNotJSONGiveInvalidJSON() throws {
+        let user = try MergeUser(json: Self.json, options: .mutable)
+        do {
+            _ = try user.merging(Data("{".utf8))
+            Issue.record("a truncated patch merged")
+        } catch {
+            let typed: JSONModelError = error
+            guard case .invalidJSON(let parse) = typed else {
+                Issue.record("expected invalidJSON, got \(typed)")
+                return
+            }
+            #expect(typed.description == parse.description)
+        }
+        #expect(throws: JSONModelError.self) { try user.update(with: Data("[1,".utf8)) }
+        #expect(throws: JSONModelError.notAnObject(model: "MergeUser", found: .array)) {
+            try user.update(with: Data("[1]".utf8))
+        }
+        #expect(user.json() == (try MergeUser(json: Self.json)).json())
+    }
+
     @Test func updateChangesAMutableModelInPlace() throws {
         let user = try MergeUser(json: Self.json, options: .mutable)
         let address: MergeAddress = user.address

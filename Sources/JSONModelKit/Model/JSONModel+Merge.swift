@@ -40,9 +40,10 @@ extension JSONModel {
 
     /// Parses `data` and merges it; see ``merging(_:)-(JSONValue)``.
     ///
-    /// - Throws: `JSONParseError`, or ``JSONModelError/notAnObject(model:found:)``.
-    public func merging(_ partialJSON: Data) throws -> Self {
-        try merging(JSONDocument(data: partialJSON).root.value)
+    /// - Throws: ``JSONModelError/invalidJSON(_:)`` for text that is not JSON, or
+    ///   ``JSONModelError/notAnObject(model:found:)``.
+    public func merging(_ partialJSON: Data) throws(JSONModelError) -> Self {
+        try merging(Self.parsedPatch(partialJSON))
     }
 
     /// Merges `partialJSON` into this mutable model, in place.
@@ -76,8 +77,20 @@ extension JSONModel {
     }
 
     /// Parses `data` and merges it in place; see ``update(with:)-(JSONValue)``.
-    public func update(with partialJSON: Data) throws {
-        try update(with: JSONDocument(data: partialJSON).root.value)
+    ///
+    /// - Throws: ``JSONModelError/invalidJSON(_:)`` for text that is not JSON, and the errors of
+    ///   ``update(with:)-(JSONValue)``.
+    public func update(with partialJSON: Data) throws(JSONModelError) {
+        try update(with: Self.parsedPatch(partialJSON))
+    }
+
+    /// The JSON of a patch given as text, with a parse error as the creation API reports it.
+    private static func parsedPatch(_ data: Data) throws(JSONModelError) -> JSONValue {
+        do {
+            return try JSONDocument(data: data).root.value
+        } catch {
+            throw .invalidJSON(error)
+        }
     }
 
     /// This model's current JSON with `partial` merged in.
