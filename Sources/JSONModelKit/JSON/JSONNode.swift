@@ -49,6 +49,13 @@ public struct JSONNode: Sendable {
 
     @inline(__always) var entry: TapeEntry { document.entry(index) }
 
+    /// The node at tape position `index` of the same document, taking this node's reference to
+    /// it rather than a new one.
+    @inline(__always)
+    consuming func moved(to index: Int) -> JSONNode {
+        JSONNode(document: document, index: index)
+    }
+
     /// The kind of value.
     public var kind: JSONKind {
         switch entry.tag {

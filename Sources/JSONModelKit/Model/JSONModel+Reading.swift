@@ -283,37 +283,44 @@ extension JSONModel {
     private func frozenEntry(at ordinal: Int, in slots: borrowing CacheSlots, revalidate: Bool) -> CacheEntry? {
         let property = metadata.properties[ordinal]
         var content = slots.content(at: ordinal, lock: state)
-        if case .empty = content, property.scalarFirstRead != nil, case .node(let object) = original,
-            let keys = metadata.memberKeys
-        {
-            // The first read of a property with a first read: find every such property's member.
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: metadata.properties.count) { positions in
-                positions.initialize(repeating: 0)
-                keys.locateMembers(of: object, into: positions)
-                slots.markMembers(keys.ordinals, at: positions)
-            }
-            content = slots.content(at: ordinal, lock: state)
-        }
         switch content {
         case .inline: return nil
         case .entry(let entry):
             guard revalidate, let validator = entry.validator, !validator(entry.anyValue) else { return entry }
             slots.retire(entry, at: ordinal, lock: state)
             return frozenEntry(at: ordinal, in: slots, revalidate: false)
-        case .unread(let position?):
-            guard property.conversion.isPublishedBuiltin, case .node(let object) = original else { break }
-            let member = JSONNode(document: object.document, index: position)
-            if let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead {
-                // When another thread filled the slot first, or the value is not plain, the
-                // general path below decides (and finds the slot taken if it was).
-                let unfilled = CacheSlots.member(position)
-                if slots.fill(at: ordinal, unfilled: unfilled, layout: layout, write: { inline.read(member, $0) }) {
-                    return nil
+        case .empty, .unread, .busy: break
+        }
+        // No value yet. A property with a first read over an object node takes it when the JSON
+        // holds a plain value; the object is taken out of `original` once, and handed on (moved,
+        // not copied) to the member read.
+        if property.scalarFirstRead != nil, case .node(let object) = original {
+            if case .empty = content, let keys = metadata.memberKeys {
+                // The first such read: find every such property's member.
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: metadata.properties.count) { positions in
+                    positions.initialize(repeating: 0)
+                    keys.locateMembers(of: object, into: positions)
+                    slots.markMembers(keys.ordinals, at: positions)
                 }
-            } else if let read = property.scalarFirstRead, let entry = read(member) {
-                return slots.store(entry, at: ordinal).entry
+                content = slots.content(at: ordinal, lock: state)
+                switch content {
+                case .inline, .entry: return frozenEntry(at: ordinal, in: slots, revalidate: revalidate)
+                case .empty, .unread, .busy: break
+                }
             }
-        case .unread(member: nil), .empty, .busy: break
+            if case .unread(let position?) = content, property.conversion.isPublishedBuiltin {
+                let member = object.moved(to: position)
+                if let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead {
+                    // When another thread filled the slot first, or the value is not plain, the
+                    // general path below decides (and finds the slot taken if it was).
+                    let unfilled = CacheSlots.member(position)
+                    if slots.fill(at: ordinal, unfilled: unfilled, layout: layout, write: { inline.read(member, $0) }) {
+                        return nil
+                    }
+                } else if let read = property.scalarFirstRead, let entry = read(member) {
+                    return slots.store(entry, at: ordinal).entry
+                }
+            }
         }
         var context = makeContext(for: property, validating: false)
         let value = convert(property, from: original, context: &context)
