@@ -23,18 +23,10 @@ struct BulkSection: BenchSection {
         }
         let data = BulkData.generate(count: Self.objectCount)
         let samples = BulkData.sampleIndexes(count: Self.sampleCount, upperBound: Self.objectCount)
-        // JSONDecoder takes about a second per run here; five timed pairs give a steady median.
-        var bench = benchmark
-        bench.minimumRuns = min(benchmark.minimumRuns, 5)
-        bench.targetSeconds = min(benchmark.targetSeconds, 0.3)
+        let bench = benchmark.forSlowWorkloads
         var problems: [String] = []
         func measure(_ label: String, ours: () throws -> Int, theirs: () throws -> Int) -> PairedTiming? {
-            do {
-                return try bench.measurePair(name: "bulk \(label)", bytes: data.count, ours: ours, theirs: theirs)
-            } catch {
-                problems.append("\(label) failed: \(error)")
-                return nil
-            }
+            bench.measurePair(label, section: "bulk", bytes: data.count, problems: &problems, ours: ours, theirs: theirs)
         }
 
         let sample = measure("sample") { try BulkWorkload.lazySample(data, samples) } theirs: { try BulkWorkload.decoderSample(data, samples) }

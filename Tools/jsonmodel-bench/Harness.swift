@@ -73,6 +73,29 @@ extension Benchmark {
     ///   - theirs: The work of the second side, likewise.
     /// - Returns: The medians of both sides and the ratio of every pair.
     /// - Throws: Whatever either closure throws; the measurement stops at the first error.
+    /// ``measurePair(name:bytes:runs:ours:theirs:)`` for sections that go on when one pair fails:
+    /// the failure is added to `problems` (as "`label` failed: …") and the result is nil.
+    func measurePair<A, B>(
+        _ label: String, section: String, bytes: Int, problems: inout [String], ours: () throws -> A,
+        theirs: () throws -> B
+    ) -> PairedTiming? {
+        do {
+            return try measurePair(name: "\(section) \(label)", bytes: bytes, ours: ours, theirs: theirs)
+        } catch {
+            problems.append("\(label) failed: \(error)")
+            return nil
+        }
+    }
+
+    /// This configuration for workloads of about a second a run (`JSONDecoder` over the bulk
+    /// input): five timed pairs give a steady median.
+    var forSlowWorkloads: Benchmark {
+        var bench = self
+        bench.minimumRuns = min(minimumRuns, 5)
+        bench.targetSeconds = min(targetSeconds, 0.3)
+        return bench
+    }
+
     func measurePair<A, B>(
         name: String, bytes: Int, runs: Int = 0, ours: () throws -> A, theirs: () throws -> B
     ) throws -> PairedTiming {

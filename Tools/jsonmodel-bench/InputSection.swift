@@ -30,12 +30,7 @@ struct InputSection: BenchSection {
         var bench = benchmark
         bench.minimumRuns = max(benchmark.minimumRuns, 9)
         func measure(_ label: String, _ ours: () throws -> Int, _ theirs: () throws -> Int) -> PairedTiming? {
-            do {
-                return try bench.measurePair(name: "input \(label)", bytes: data.count, ours: ours, theirs: theirs)
-            } catch {
-                problems.append("\(label) failed: \(error)")
-                return nil
-            }
+            bench.measurePair(label, section: "input", bytes: data.count, problems: &problems, ours: ours, theirs: theirs)
         }
         func sample(_ users: ModelArray<BulkUser>) -> Int {
             var sum = 0

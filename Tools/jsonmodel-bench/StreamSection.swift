@@ -22,17 +22,10 @@ struct StreamSection: BenchSection {
         let array = BulkData.generate(count: BulkSection.objectCount)
         let arrayBytes = [UInt8](array)
         let lines = StreamData.lines(fromArray: arrayBytes)
-        var bench = benchmark
-        bench.minimumRuns = min(benchmark.minimumRuns, 5)
-        bench.targetSeconds = min(benchmark.targetSeconds, 0.3)
+        let bench = benchmark.forSlowWorkloads
         var problems: [String] = []
         func measure(_ label: String, ours: () throws -> Int, theirs: () throws -> Int) -> PairedTiming? {
-            do {
-                return try bench.measurePair(name: "stream \(label)", bytes: array.count, ours: ours, theirs: theirs)
-            } catch {
-                problems.append("\(label) failed: \(error)")
-                return nil
-            }
+            bench.measurePair(label, section: "stream", bytes: array.count, problems: &problems, ours: ours, theirs: theirs)
         }
 
         let oneRead = measure("one property") { try StreamWorkload.streamName(arrayBytes) } theirs: {
