@@ -68,7 +68,13 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         @inlinable @inline(__always)
         func inlineValue<T>(_ bits: UInt, as type: T.Type) -> T? {
             guard bits & CacheSlots.typeMask == UInt(bitPattern: ObjectIdentifier(T.self)) else { return nil }
-            return UnsafeRawPointer(base).load(fromByteOffset: Int(bits &>> 48), as: T.self)
+            return loadInline(bits, as: T.self)
+        }
+
+        /// The inline value that `bits` describe, which the caller has checked has type `T`.
+        @inlinable @inline(__always)
+        func loadInline<T>(_ bits: UInt, as type: T.Type) -> T {
+            UnsafeRawPointer(base).load(fromByteOffset: Int(bits &>> 48), as: T.self)
         }
     }
 

@@ -66,7 +66,7 @@ extension JSONModel {
         // An inline value of type `T`, in one compare: the fast-read bit clear, the inline tag
         // set, the type's bits equal (the destroy tag and the offset are masked out).
         if bits & CacheSlots.inlineMatchMask == UInt(bitPattern: ObjectIdentifier(T.self)) | CacheSlots.inlineTag {
-            return UnsafeRawPointer(readSlots.base).load(fromByteOffset: Int(bits &>> 48), as: T.self)
+            return readSlots.loadInline(bits, as: T.self)
         }
         guard bits & (CacheSlots.slowTag | CacheSlots.inlineTag) == 0 else { return nil }
         let pointer = UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped
