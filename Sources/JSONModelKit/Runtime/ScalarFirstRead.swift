@@ -15,20 +15,45 @@ import Foundation
 // general path would give.
 
 /// Reads a property's value from its member of the model's object (`MemberIndex.swift`) and
-/// boxes it for the cache; nil when the general path must decide.
-typealias ScalarFirstRead = @Sendable (JSONNode) -> CacheEntry?
+/// boxes it for the cache.
+///
+/// The readers here are types, not closures: a call through a metatype takes no reference
+/// count, where a closure's context is retained and released around every call. The member is
+/// passed as its document and tape index, which the caller holds, for the same reason.
+struct ScalarFirstRead: Sendable {
+    /// The type whose ``ScalarFirstReadable/plainValue(of:)`` reads the member.
+    let reader: any ScalarFirstReadable.Type
+    /// Whether the value is boxed as an optional.
+    let optional: Bool
+    /// The class of the entry, looked up once.
+    let entryType: CacheEntry.Type
+
+    /// The boxed value of the member at `index` of `document`; nil when the general path must decide.
+    @inline(__always)
+    func read(_ document: JSONDocument, _ index: Int) -> CacheEntry? {
+        reader.readBoxed(document, index, optional: optional, entryType: entryType)
+    }
+}
 
 /// A first read that stores the value in the model's slots (``CacheSlots``) rather than in an
 /// entry of its own: for values of up to 16 bytes that hold no model.
 struct InlineFirstRead: Sendable {
-    /// Reads the property's value from its member and initializes it at the pointer; false,
-    /// with nothing written, when the general path must decide.
-    let read: @Sendable (JSONNode, UnsafeMutableRawPointer) -> Bool
+    /// The type whose ``ScalarFirstReadable/plainValue(of:)`` reads the member.
+    let reader: any ScalarFirstReadable.Type
+    /// Whether the value is stored as an optional.
+    let optional: Bool
     /// The stored type: its identity, size and alignment, and whether it holds references.
     let type: ObjectIdentifier
     let size: Int
     let alignment: Int
     let isTrivial: Bool
+
+    /// Reads the property's value from its member and initializes it at the pointer; false,
+    /// with nothing written, when the general path must decide.
+    @inline(__always)
+    func read(_ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer) -> Bool {
+        reader.readInline(document, index, into: place, optional: optional)
+    }
 }
 
 /// Where a property's inline value lives in a model's slots, and the slot's bits once it is there.
@@ -53,54 +78,62 @@ struct InlineLayout: Sendable {
 protocol ScalarFirstReadable: PropertyValue {
     /// The value when `node` holds exactly this type's natural kind and converts cleanly.
     static func plainValue(of node: JSONNode) -> Self?
-    /// A reader of a member, as `Self` or, with `optional`, as `Self?`.
-    static func firstRead(optional: Bool) -> ScalarFirstRead
     /// The same reader storing the value inline, or nil for types kept in entries.
     static func inlineFirstRead(optional: Bool) -> InlineFirstRead?
+    /// The member at `index` of `document` boxed, as `Self` or, with `optional`, as `Self?`;
+    /// nil when the general path must decide.
+    /// `entryType` is the class of the entry (`CacheBox` of `Self` or `Self?`).
+    static func readBoxed(_ document: JSONDocument, _ index: Int, optional: Bool, entryType: CacheEntry.Type)
+        -> CacheEntry?
+    /// Reads the member at `index` of `document` into `place`, as `Self` or, with `optional`,
+    /// as `Self?`; false, with nothing written, when the general path must decide.
+    static func readInline(_ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer, optional: Bool)
+        -> Bool
 }
 
 extension ScalarFirstReadable {
-    /// The reader, as the default implementation: each conformance's witness has a concrete
-    /// `Self`, so the optimizer specializes the closure, which boxes without looking up
-    /// generic metadata.
-    @inline(__always)
+    /// A reader of a member, as `Self` or, with `optional`, as `Self?`.
     static func firstRead(optional: Bool) -> ScalarFirstRead {
+        ScalarFirstRead(reader: Self.self, optional: optional, entryType: optional ? Self?.cacheEntryType : cacheEntryType)
+    }
+
+    /// The boxed read, as the default implementation: each conformance's witness has a concrete
+    /// `Self`, so the optimizer specializes it, and it boxes without looking up generic metadata.
+    @inline(__always)
+    static func readBoxed(_ document: JSONDocument, _ index: Int, optional: Bool, entryType: CacheEntry.Type)
+        -> CacheEntry?
+    {
+        guard let value = plainValue(of: JSONNode(document: document, index: index)) else { return nil }
         if optional {
-            return { member in
-                guard let value = plainValue(of: member) else { return nil }
-                let wrapped: Self? = value
-                return CacheBox(wrapped)
-            }
+            let wrapped: Self? = value
+            return CacheBox(wrapped)
         }
-        return { member in
-            guard let value = plainValue(of: member) else { return nil }
-            return CacheBox(value)
-        }
+        return CacheBox(value)
     }
 
     /// The inline reader, for values of up to 16 bytes (all of these types and their optionals).
     @inline(__always)
     static func inlineFirstRead(optional: Bool) -> InlineFirstRead? {
-        if optional {
-            return inlineFirstRead(of: Self?.self) { member, place in
-                guard let value = plainValue(of: member) else { return false }
-                place.initializeMemory(as: Self?.self, to: value)
-                return true
-            }
-        }
-        return inlineFirstRead(of: Self.self) { member, place in
-            guard let value = plainValue(of: member) else { return false }
-            place.initializeMemory(as: Self.self, to: value)
-            return true
-        }
+        optional ? inlineFirstRead(of: Self?.self, optional: true) : inlineFirstRead(of: Self.self, optional: false)
     }
 
-    private static func inlineFirstRead<Stored>(
-        of type: Stored.Type, _ read: @escaping @Sendable (JSONNode, UnsafeMutableRawPointer) -> Bool
-    ) -> InlineFirstRead? {
+    @inline(__always)
+    static func readInline(_ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer, optional: Bool)
+        -> Bool
+    {
+        guard let value = plainValue(of: JSONNode(document: document, index: index)) else { return false }
+        if optional {
+            place.initializeMemory(as: Self?.self, to: value)
+        } else {
+            place.initializeMemory(as: Self.self, to: value)
+        }
+        return true
+    }
+
+    private static func inlineFirstRead<Stored>(of type: Stored.Type, optional: Bool) -> InlineFirstRead? {
         guard MemoryLayout<Stored>.size <= 16, MemoryLayout<Stored>.alignment <= 8 else { return nil }
         return InlineFirstRead(
-            read: read, type: ObjectIdentifier(Stored.self), size: MemoryLayout<Stored>.size,
+            reader: Self.self, optional: optional, type: ObjectIdentifier(Stored.self), size: MemoryLayout<Stored>.size,
             alignment: MemoryLayout<Stored>.alignment, isTrivial: _isPOD(Stored.self))
     }
 }
@@ -173,18 +206,17 @@ extension JSONModel: ScalarFirstReadable {
         return makeResolved(.node(node), metadata: nil, mutable: false)
     }
 
-    /// The default's reader, with the entry class looked up once: `Self` is only known at run
-    /// time here, so `CacheBox<Self>` made in the closure would look up its metadata on every read.
     /// Models stay in entries: a model's release may go deep, and entries are what the release
     /// loop takes over (IterativeRelease.swift).
     static func inlineFirstRead(optional: Bool) -> InlineFirstRead? { nil }
 
-    static func firstRead(optional: Bool) -> ScalarFirstRead {
-        let entryType = optional ? Self?.cacheEntryType : cacheEntryType
-        return { member in
-            guard let model = plainValue(of: member) else { return nil }
-            return entryType.boxing(model: model)
-        }
+    /// The entry class is the one looked up when the reader was made: `Self` is only known at
+    /// run time here, so `CacheBox<Self>` made here would look up its metadata on every read.
+    static func readBoxed(_ document: JSONDocument, _ index: Int, optional: Bool, entryType: CacheEntry.Type)
+        -> CacheEntry?
+    {
+        guard let model = plainValue(of: JSONNode(document: document, index: index)) else { return nil }
+        return entryType.boxing(model: model)
     }
 }
 
