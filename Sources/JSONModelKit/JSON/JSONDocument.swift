@@ -76,6 +76,63 @@ public final class JSONDocument: Sendable {
     /// the scan. Input in memory is never handed back.
     static let mappedReleaseInterval = 16 << 10
 
+    /// Documents up to this size are scanned into a temporary tape and copied (see
+    /// ``init(storage:options:)``); larger ones into the tape's own storage.
+    static let copiedTapeLimit = 16 << 10
+
+    /// One scan of a document's bytes into a tape buffer.
+    private struct TapeScan {
+        /// The words written into the buffer: 0 when the tape spilled or the scan failed.
+        var used = 0
+        /// The tape, when it outgrew the buffer or was copied out of it.
+        var tape: [UInt64]?
+        var values = 0
+        var depth = 0
+        var failure: JSONParseError?
+
+        /// With `copying`, a tape that fits the buffer is copied out of it into ``tape``.
+        init(
+            _ storage: DocumentStorage, options: JSONParseOptions, into buffer: UnsafeMutableBufferPointer<UInt64>,
+            copying: Bool
+        ) {
+            // A mapped file hands back the pages the scan is done with, so its pages are never
+            // all in memory at once: a lazy read later brings back only the pages it touches.
+            var pages: ReleasedPages?
+            if case .mapped(let file) = storage { pages = ReleasedPages(file: file) }
+            storage.withUnsafeBufferPointer { input in
+                var scanner = JSONScanner(
+                    bytes: input, options: options, tapeBuffer: buffer,
+                    releaseInterval: pages == nil ? 0 : JSONDocument.mappedReleaseInterval,
+                    release: pages.map { pages in { offset in pages.release(to: offset) } })
+                do throws(JSONParseError) {
+                    try scanner.scan()
+                    values = scanner.valueCount
+                    depth = scanner.deepest
+                    if !scanner.tape.isUsingLentBuffer {
+                        tape = scanner.tape.makeArray()
+                    } else if copying {
+                        tape = Array(UnsafeBufferPointer(rebasing: buffer[..<scanner.tape.count]))
+                    } else {
+                        used = scanner.tape.count
+                    }
+                } catch {
+                    failure = error
+                }
+            }
+            pages?.release(to: storage.count)
+        }
+    }
+
+    /// A mapped file, and how far its pages have been handed back.
+    private final class ReleasedPages {
+        let file: MappedFile
+        var offset = 0
+
+        init(file: MappedFile) { self.file = file }
+
+        func release(to end: Int) { offset = file.releasePages(from: offset, to: end) }
+    }
+
     /// Scans and validates the bytes of `storage`, keeping it.
     init(storage: DocumentStorage, options: JSONParseOptions) throws(JSONParseError) {
         // The scanner writes straight into the tape array's storage, so the tape is never copied
@@ -85,44 +142,33 @@ public final class JSONDocument: Sendable {
         // From 1 MiB, where untouched pages cost nothing, it is one word per two bytes (plus
         // slack), enough for the densest JSON there is, `[0,0,…]`, so nothing spills (100 MB of
         // `[0,0,…]` peaked at 11x the input when it spilled; now 5x, the input plus its 4x tape).
-        var failure: JSONParseError?
-        var spilled: [UInt64]?
-        var values = 0
-        var depth = 0
         let byteCount = storage.count
         let bytesPerWord = byteCount < 1 << 20 ? 4 : 2
-        // A mapped file hands back the pages the scan is done with, so its pages are never all
-        // in memory at once: a lazy read later brings back only the pages it touches.
-        var mapped: MappedFile?
-        if case .mapped(let file) = storage { mapped = file }
-        var released = 0
-        let lent = [UInt64](unsafeUninitializedCapacity: byteCount / bytesPerWord + 16) { buffer, initialized in
-            initialized = 0
-            storage.withUnsafeBufferPointer { input in
-                var scanner = JSONScanner(
-                    bytes: input, options: options, tapeBuffer: buffer,
-                    releaseInterval: mapped == nil ? 0 : Self.mappedReleaseInterval,
-                    release: mapped.map { file in { offset in released = file.releasePages(from: released, to: offset) } })
-                do throws(JSONParseError) {
-                    try scanner.scan()
-                    values = scanner.valueCount
-                    depth = scanner.deepest
-                    if scanner.tape.isUsingLentBuffer {
-                        initialized = scanner.tape.count
-                    } else {
-                        spilled = scanner.tape.makeArray()
-                    }
-                } catch {
-                    failure = error
-                }
+        let capacity = byteCount / bytesPerWord + 16
+        let scan: TapeScan
+        var lent: [UInt64] = []
+        if byteCount <= Self.copiedTapeLimit {
+            // A small document's tape is scanned into a temporary buffer and copied at its size:
+            // the copy is a few hundred bytes, where the array initializer that leaves memory
+            // uninitialized is not specialized and finds the array's storage class at run time
+            // (500 instructions for a 200-byte document), and the tape keeps no unused capacity.
+            scan = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: capacity) { buffer in
+                TapeScan(storage, options: options, into: buffer, copying: true)
             }
+        } else {
+            var made: TapeScan?
+            lent = [UInt64](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                let scan = TapeScan(storage, options: options, into: buffer, copying: false)
+                initialized = scan.used
+                made = scan
+            }
+            scan = made!
         }
-        mapped?.releasePages(from: released, to: byteCount)
-        if let failure { throw failure }
+        if let failure = scan.failure { throw failure }
         self.storage = storage
-        self.tape = spilled ?? lent
-        self.valueCount = values
-        self.depth = depth
+        self.tape = scan.tape ?? lent
+        self.valueCount = scan.values
+        self.depth = scan.depth
     }
 
     /// Scans and validates the bytes of `data`, keeping it: no copy is made.
