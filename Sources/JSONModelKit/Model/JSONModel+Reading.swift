@@ -211,11 +211,6 @@ extension JSONModel {
                 + "declared: \(metadata.properties.map(\.name).joined(separator: ", "))")
     }
 
-    /// The JSON object as it is now: the overlay after writes, the original before.
-    var currentSource: JSONInput {
-        (state.withLockIfMade { $0.current } ?? nil).map(JSONInput.value) ?? original
-    }
-
     /// The value of a property: from the cache, or converted and cached.
     ///
     /// Conversion runs outside the lock (it may create nested models); if two

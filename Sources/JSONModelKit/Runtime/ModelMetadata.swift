@@ -99,6 +99,40 @@ public struct PropertyDeclaration: Sendable, Equatable {
     }
 }
 
+// The structural options (`group`, `embedPath`), applied and checked as each declaration is made, by
+// the registrar or a schema; how a group reads its parent's object is Model/PropertyGroup.swift.
+
+extension PropertyDeclaration {
+    /// Applies and checks `group` and `embedPath`: a group reads the parent's own object
+    /// (the empty path) and must be a model; an embedded array must be an array of models.
+    func checkingStructure() -> PropertyDeclaration {
+        var declaration = self
+        if options.group {
+            if type.modelType == nil || !type.isModelOrOptionalModel {
+                declaration.problem = "a property group must have a model type, not \(type)"
+            }
+            if options.embedPath != nil {
+                declaration.problem = "a property group cannot have an embedPath"
+            }
+            declaration.paths = [JSONPath([])]
+        } else if options.embedPath != nil && type.modelArrayElement == nil {
+            declaration.problem = "embedPath needs an array of models, not \(type)"
+        }
+        return declaration
+    }
+}
+
+extension PropertyType {
+    /// Whether this is a model or an optional model.
+    var isModelOrOptionalModel: Bool {
+        switch self {
+        case .model, .schemaModel: return true
+        case .optional(let wrapped): return wrapped.isModel
+        default: return false
+        }
+    }
+}
+
 /// Everything the engine knows about one declared property.
 ///
 /// A class, so the read path passes one reference around instead of copying a dozen fields.

@@ -33,7 +33,8 @@ extension JSONModel: PropertyValue {
         return model
     }
 
-    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { json() }
+    /// The model's current object: its `json()` without output options.
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { currentSource.jsonValue }
 }
 
 // MARK: - Collections
