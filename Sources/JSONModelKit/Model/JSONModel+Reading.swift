@@ -221,8 +221,8 @@ extension JSONModel {
 
     /// The cache entry of a property, converting and caching on first use.
     ///
-    /// A cached value whose converter validates cached values (Converters/) is checked
-    /// first; when no longer valid it is converted again, once.
+    /// A cached value whose converter validates cached values (Runtime/PropertyConversion.swift) is
+    /// checked first; when no longer valid it is converted again, once.
     @usableFromInline
     func entry(at ordinal: Int, revalidate: Bool = true) -> CacheEntry {
         switch slots {

@@ -310,7 +310,7 @@ class CacheEntry: @unchecked Sendable {
     @usableFromInline
     let valueType: ObjectIdentifier
     /// Asked on each read when the property's converter validates cached values (false
-    /// converts again); set once, before the entry is stored (Converters/PropertyConversion.swift).
+    /// converts again); set once, before the entry is stored (PropertyConversion.swift).
     var validator: (@Sendable (Any) -> Bool)?
 
     init(valueType: ObjectIdentifier) {

@@ -169,7 +169,7 @@ public final class PropertyMetadata: Sendable {
     let invalidDefault: InvalidValueDefault?
     /// The schema model the type refers to, resolved by name when read.
     let schemaModel: SchemaModelReference?
-    /// The converter lookup's cached choice for this property (Converters/PropertyConversion.swift).
+    /// The converter lookup's cached choice for this property (PropertyConversion.swift).
     let conversion: PropertyConversion
     /// The first read without a conversion context, for plain scalars (`ScalarFirstRead.swift`).
     let scalarFirstRead: ScalarFirstRead?

@@ -36,7 +36,7 @@ public final class ModelRegistry: Sendable {
     private let state = Locked(State())
     /// Metadata found before, read without the lock: every model creation asks for its class's.
     private let recentMetadata = RecentMetadata()
-    /// Converters, named converters and object stores registered here (Converters/ConverterRegistry.swift).
+    /// Converters, named converters and object stores registered here (ConverterRegistry.swift).
     let converters = ConverterTable()
     /// The plugins loaded into this registry (Dynamic/PluginLoading.swift).
     let plugins = PluginTable()
