@@ -526,6 +526,51 @@ extension PropertyType {
     }
 }
 
+extension PropertyType {
+    /// The Swift type a property of this type is stored as: lazy collections for arrays and
+    /// dictionaries of models (also when optional), `swiftType` otherwise.
+    var storageType: any PropertyValue.Type {
+        switch self {
+        case .array(.model(let element)): return Self.lazyStorage(of: element).lazyArrayType
+        case .array(.schemaModel): return Self.lazyStorage(of: DynamicModel.self).lazyArrayType
+        case .dictionary(.model(let value)): return Self.lazyStorage(of: value).lazyDictionaryType
+        case .dictionary(.schemaModel): return Self.lazyStorage(of: DynamicModel.self).lazyDictionaryType
+        case .optional(let wrapped):
+            switch wrapped {
+            case .array(.model), .array(.schemaModel), .dictionary(.model), .dictionary(.schemaModel):
+                return Self.optionalStorage(of: wrapped.storageType)
+            default: return swiftType
+            }
+        default: return swiftType
+        }
+    }
+
+    /// The lazy collections of `model`'s class: every model class has them (Collections/).
+    private static func lazyStorage(of model: JSONModel.Type) -> any LazyCollectionStorage.Type {
+        // Found at run time, not assumed here: the conformance is Collections' to declare.
+        let type: Any.Type = model
+        guard let storage = type as? any LazyCollectionStorage.Type else {
+            preconditionFailure("\(model) has no lazy collections: Collections/ makes every model class a LazyCollectionStorage")
+        }
+        return storage
+    }
+
+    private static func optionalStorage<Wrapped: PropertyValue>(of _: Wrapped.Type) -> any PropertyValue.Type {
+        Wrapped?.self
+    }
+}
+
+/// The lazy collections (Collections/) that store arrays and dictionaries of a model class's
+/// models: declared here and adopted there by every model class, so that the metadata chooses
+/// each property's storage without naming the collection types. (Not constrained to
+/// ``JSONModel``: then a call through it would bind to the adopting class's own members.)
+protocol LazyCollectionStorage {
+    /// `ModelArray<Self>`.
+    static var lazyArrayType: any PropertyValue.Type { get }
+    /// `ModelDictionary<Self>`.
+    static var lazyDictionaryType: any PropertyValue.Type { get }
+}
+
 extension PropertyValue {
     /// `implicitDefault`, boxed.
     static var implicitDefaultAny: (any Sendable)? { implicitDefault }

@@ -56,6 +56,15 @@ extension Optional: PropertyValue where Wrapped: PropertyValue {
     }
 }
 
+extension Optional where Wrapped: PropertyValue {
+    /// Accepts what `Wrapped` accepts, wrapped (so `[Item]` is taken for `ModelArray<Item>?`).
+    static func cast(_ value: Any) -> (any Sendable)? {
+        if let same = value as? Self { return same }
+        guard let wrapped = Wrapped.cast(value) as? Wrapped else { return nil }
+        return Optional(wrapped)
+    }
+}
+
 extension Array: PropertyValue where Element: PropertyValue {
     static var propertyType: PropertyType { .array(Element.propertyType) }
     static var implicitDefault: [Element]? { [] }
