@@ -68,40 +68,7 @@ extension ModelArray: LazyModelCollection {
     }
 }
 
-extension Optional where Wrapped: PropertyValue {
-    /// Accepts what `Wrapped` accepts, wrapped (so `[Item]` is taken for `ModelArray<Item>?`).
-    static func cast(_ value: Any) -> (any Sendable)? {
-        if let same = value as? Self { return same }
-        guard let wrapped = Wrapped.cast(value) as? Wrapped else { return nil }
-        return Optional(wrapped)
-    }
-}
-
-extension PropertyType {
-    /// The Swift type a property of this type is stored as: lazy collections for arrays and
-    /// dictionaries of models (also when optional), `swiftType` otherwise.
-    var storageType: any PropertyValue.Type {
-        switch self {
-        case .array(.model(let element)): return element.lazyArrayType
-        case .array(.schemaModel): return ModelArray<DynamicModel>.self
-        case .dictionary(.model(let value)): return value.lazyDictionaryType
-        case .dictionary(.schemaModel): return ModelDictionary<DynamicModel>.self
-        case .optional(let wrapped):
-            switch wrapped {
-            case .array(.model), .array(.schemaModel), .dictionary(.model), .dictionary(.schemaModel):
-                return Self.optionalStorage(of: wrapped.storageType)
-            default: return swiftType
-            }
-        default: return swiftType
-        }
-    }
-
-    private static func optionalStorage<Wrapped: PropertyValue>(of _: Wrapped.Type) -> any PropertyValue.Type {
-        Wrapped?.self
-    }
-}
-
-extension JSONModel {
+extension JSONModel: LazyCollectionStorage {
     /// `ModelArray<Self>`, for the class this is called on.
     static var lazyArrayType: any PropertyValue.Type { ModelArray<Self>.self }
     /// `ModelDictionary<Self>`, for the class this is called on.

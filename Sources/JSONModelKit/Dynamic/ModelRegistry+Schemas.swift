@@ -51,6 +51,28 @@ extension ModelRegistry {
         }
     }
 
+    /// The definition the schema model named `name` was registered with, or nil.
+    func schemaDefinition(named name: String) -> ModelSchema.Model? {
+        attachment(SchemaDefinitions.self).byName.withLock { $0[name] }
+    }
+
+    /// Stores model classes under names, and schema models with their definitions, all or none:
+    /// nil when every name was free (or held by the same class, or an identical definition, which
+    /// stays), else the first taken name.
+    func store(
+        classes: [(name: String, type: JSONModel.Type)] = [],
+        schemaModels models: [(metadata: ModelMetadata, definition: ModelSchema.Model)]
+    ) -> String? {
+        // The definitions stay locked while the registry stores the names, so that they change
+        // together: a model's definition is recorded exactly when its name is taken.
+        attachment(SchemaDefinitions.self).byName.withLock { definitions in
+            let fresh = models.filter { definitions[$0.metadata.modelName] != $0.definition }
+            if let taken = store(classes: classes, schemaMetadata: fresh.map(\.metadata)) { return taken }
+            for model in fresh { definitions[model.metadata.modelName] = model.definition }
+            return nil
+        }
+    }
+
     /// The type names a schema may use besides model names.
     static let builtinTypes: [String: PropertyType] = [
         "Int": .int, "Int8": .int8, "Int16": .int16, "Int32": .int32, "Int64": .int64,
@@ -58,4 +80,10 @@ extension ModelRegistry {
         "Double": .double, "Float": .float, "Bool": .bool, "String": .string, "Decimal": .decimal,
         "Date": .date, "URL": .url, "UUID": .uuid, "Data": .data, "JSON": .json,
     ]
+}
+
+/// The definitions a registry's schema models were registered with, by name, to recognise an
+/// identical one registered again; kept with the registry (``RegistryAttachment``).
+final class SchemaDefinitions: RegistryAttachment {
+    let byName = Locked<[String: ModelSchema.Model]>([:])
 }

@@ -12,6 +12,9 @@ import Foundation
 #endif
 
 extension ModelRegistry {
+    /// The plugins loaded into this registry.
+    var plugins: PluginTable { attachment(PluginTable.self) }
+
     /// Loads a plugin: a shared library whose entry point registers models, converters and
     /// schemas (see ``JSONModelPlugin``), all or none.
     ///
@@ -188,7 +191,7 @@ public enum PluginLoadError: Error, Sendable, Hashable, CustomStringConvertible 
 /// Its lock is held only for this bookkeeping, never while plugin code runs: a load marks its
 /// library as loading (``begin(_:path:)``), runs the plugin unlocked, then publishes the result
 /// (``finish(_:loaded:)``). A second load of a library being loaded waits on the condition.
-final class PluginTable: @unchecked Sendable {
+final class PluginTable: RegistryAttachment, @unchecked Sendable {
     // @unchecked Sendable: `contents` is only touched with `condition` locked.
     struct Contents {
         /// By `dlopen` handle, which is the same for every path that names one file.

@@ -42,3 +42,8 @@ extension DynamicMembers {
         modelValue(forProperty: name)
     }
 }
+
+/// Schema models read their properties with the member syntax too (`invoice.total`). Declared
+/// here rather than with the class: the member syntax reads through the model's API, which
+/// builds on the engine that declares ``DynamicModel``.
+extension DynamicModel: DynamicMembers {}

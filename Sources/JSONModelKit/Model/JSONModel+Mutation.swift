@@ -100,7 +100,7 @@ extension JSONModel {
         guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
         let path = property.paths[0]
         let existing = currentSource[path]
-        // NaN, infinities and far dates are refused here, never written as null (Converters/WritableValues.swift);
+        // NaN, infinities and far dates are refused here, never written as null (Runtime/WritableValues.swift);
         // a model that allows non-finite numbers writes them as "NaN", "Infinity", "-Infinity".
         if let reason = property.conversion.unwritableReason(
             newValue, replacing: existing, allowingNonFinite: metadata.allowsNonFiniteNumbers)

@@ -211,11 +211,6 @@ extension JSONModel {
                 + "declared: \(metadata.properties.map(\.name).joined(separator: ", "))")
     }
 
-    /// The JSON object as it is now: the overlay after writes, the original before.
-    var currentSource: JSONInput {
-        (state.withLockIfMade { $0.current } ?? nil).map(JSONInput.value) ?? original
-    }
-
     /// The value of a property: from the cache, or converted and cached.
     ///
     /// Conversion runs outside the lock (it may create nested models); if two
@@ -226,8 +221,8 @@ extension JSONModel {
 
     /// The cache entry of a property, converting and caching on first use.
     ///
-    /// A cached value whose converter validates cached values (Converters/) is checked
-    /// first; when no longer valid it is converted again, once.
+    /// A cached value whose converter validates cached values (Runtime/PropertyConversion.swift) is
+    /// checked first; when no longer valid it is converted again, once.
     @usableFromInline
     func entry(at ordinal: Int, revalidate: Bool = true) -> CacheEntry {
         switch slots {

@@ -7,22 +7,6 @@ import Synchronization
 // that name. The parent's cache holds its children strongly; children never hold
 // the parent strongly, so the pair is freed together.
 
-/// A weak reference to a model, for back-references.
-struct WeakModel: Sendable {
-    weak var model: JSONModel?
-}
-
-/// The parent a relationship child refers back to, and under which name.
-final class InverseLink: Sendable {
-    let name: String
-    weak let parent: JSONModel?
-
-    init(name: String, parent: JSONModel) {
-        self.name = name
-        self.parent = parent
-    }
-}
-
 extension JSONModel {
     /// The model that created this one through a property declared with `inverse: name`,
     /// while it is alive; nil otherwise.
@@ -44,11 +28,5 @@ extension JSONModel {
     /// - Complexity: O(1).
     public func inverse<T: JSONModel>(_ name: String, as type: T.Type = T.self) -> T? {
         state.withLock { $0.inverses[name]?.model } as? T
-    }
-
-    /// Records a back-reference; the latest parent under a name wins.
-    func setInverse(_ link: InverseLink) {
-        guard let parent = link.parent else { return }
-        state.withLock { $0.inverses[link.name] = WeakModel(model: parent) }
     }
 }

@@ -20,37 +20,6 @@ import Synchronization
 // write the group takes the parent's current object, so writes made through
 // the parent in between are never lost.
 
-extension PropertyDeclaration {
-    /// Applies and checks `group` and `embedPath`: a group reads the parent's own object
-    /// (the empty path) and must be a model; an embedded array must be an array of models.
-    func checkingStructure() -> PropertyDeclaration {
-        var declaration = self
-        if options.group {
-            if type.modelType == nil || !type.isModelOrOptionalModel {
-                declaration.problem = "a property group must have a model type, not \(type)"
-            }
-            if options.embedPath != nil {
-                declaration.problem = "a property group cannot have an embedPath"
-            }
-            declaration.paths = [JSONPath([])]
-        } else if options.embedPath != nil && type.modelArrayElement == nil {
-            declaration.problem = "embedPath needs an array of models, not \(type)"
-        }
-        return declaration
-    }
-}
-
-extension PropertyType {
-    /// Whether this is a model or an optional model.
-    var isModelOrOptionalModel: Bool {
-        switch self {
-        case .model, .schemaModel: return true
-        case .optional(let wrapped): return wrapped.isModel
-        default: return false
-        }
-    }
-}
-
 extension PropertyMetadata {
     /// The paths output with ``JSONOutputOptions/onlyDeclared`` keeps: a group's are those of
     /// its model's declared properties, at the parent's level.

@@ -99,6 +99,40 @@ public struct PropertyDeclaration: Sendable, Equatable {
     }
 }
 
+// The structural options (`group`, `embedPath`), applied and checked as each declaration is made, by
+// the registrar or a schema; how a group reads its parent's object is Model/PropertyGroup.swift.
+
+extension PropertyDeclaration {
+    /// Applies and checks `group` and `embedPath`: a group reads the parent's own object
+    /// (the empty path) and must be a model; an embedded array must be an array of models.
+    func checkingStructure() -> PropertyDeclaration {
+        var declaration = self
+        if options.group {
+            if type.modelType == nil || !type.isModelOrOptionalModel {
+                declaration.problem = "a property group must have a model type, not \(type)"
+            }
+            if options.embedPath != nil {
+                declaration.problem = "a property group cannot have an embedPath"
+            }
+            declaration.paths = [JSONPath([])]
+        } else if options.embedPath != nil && type.modelArrayElement == nil {
+            declaration.problem = "embedPath needs an array of models, not \(type)"
+        }
+        return declaration
+    }
+}
+
+extension PropertyType {
+    /// Whether this is a model or an optional model.
+    var isModelOrOptionalModel: Bool {
+        switch self {
+        case .model, .schemaModel: return true
+        case .optional(let wrapped): return wrapped.isModel
+        default: return false
+        }
+    }
+}
+
 /// Everything the engine knows about one declared property.
 ///
 /// A class, so the read path passes one reference around instead of copying a dozen fields.
@@ -135,7 +169,7 @@ public final class PropertyMetadata: Sendable {
     let invalidDefault: InvalidValueDefault?
     /// The schema model the type refers to, resolved by name when read.
     let schemaModel: SchemaModelReference?
-    /// The converter lookup's cached choice for this property (Converters/PropertyConversion.swift).
+    /// The converter lookup's cached choice for this property (PropertyConversion.swift).
     let conversion: PropertyConversion
     /// The first read without a conversion context, for plain scalars (`ScalarFirstRead.swift`).
     let scalarFirstRead: ScalarFirstRead?
@@ -490,6 +524,51 @@ extension PropertyType {
             return true
         }
     }
+}
+
+extension PropertyType {
+    /// The Swift type a property of this type is stored as: lazy collections for arrays and
+    /// dictionaries of models (also when optional), `swiftType` otherwise.
+    var storageType: any PropertyValue.Type {
+        switch self {
+        case .array(.model(let element)): return Self.lazyStorage(of: element).lazyArrayType
+        case .array(.schemaModel): return Self.lazyStorage(of: DynamicModel.self).lazyArrayType
+        case .dictionary(.model(let value)): return Self.lazyStorage(of: value).lazyDictionaryType
+        case .dictionary(.schemaModel): return Self.lazyStorage(of: DynamicModel.self).lazyDictionaryType
+        case .optional(let wrapped):
+            switch wrapped {
+            case .array(.model), .array(.schemaModel), .dictionary(.model), .dictionary(.schemaModel):
+                return Self.optionalStorage(of: wrapped.storageType)
+            default: return swiftType
+            }
+        default: return swiftType
+        }
+    }
+
+    /// The lazy collections of `model`'s class: every model class has them (Collections/).
+    private static func lazyStorage(of model: JSONModel.Type) -> any LazyCollectionStorage.Type {
+        // Found at run time, not assumed here: the conformance is Collections' to declare.
+        let type: Any.Type = model
+        guard let storage = type as? any LazyCollectionStorage.Type else {
+            preconditionFailure("\(model) has no lazy collections: Collections/ makes every model class a LazyCollectionStorage")
+        }
+        return storage
+    }
+
+    private static func optionalStorage<Wrapped: PropertyValue>(of _: Wrapped.Type) -> any PropertyValue.Type {
+        Wrapped?.self
+    }
+}
+
+/// The lazy collections (Collections/) that store arrays and dictionaries of a model class's
+/// models: declared here and adopted there by every model class, so that the metadata chooses
+/// each property's storage without naming the collection types. (Not constrained to
+/// ``JSONModel``: then a call through it would bind to the adopting class's own members.)
+protocol LazyCollectionStorage {
+    /// `ModelArray<Self>`.
+    static var lazyArrayType: any PropertyValue.Type { get }
+    /// `ModelDictionary<Self>`.
+    static var lazyDictionaryType: any PropertyValue.Type { get }
 }
 
 extension PropertyValue {

@@ -25,8 +25,6 @@ public final class ModelRegistry: Sendable {
         var types: [String: JSONModel.Type] = [:]
         /// Models declared by registered schemas, by name.
         var schemaModels: [String: ModelMetadata] = [:]
-        /// The schema definitions of `schemaModels`, to recognise an identical one registered again.
-        var schemaDefinitions: [String: ModelSchema.Model] = [:]
         /// The key style of models that do not choose one.
         var defaultKeyStyle = KeyStyle.camelCase
         /// Whether models that do not choose read and write non-finite numbers as strings.
@@ -36,10 +34,8 @@ public final class ModelRegistry: Sendable {
     private let state = Locked(State())
     /// Metadata found before, read without the lock: every model creation asks for its class's.
     private let recentMetadata = RecentMetadata()
-    /// Converters, named converters and object stores registered here (Converters/ConverterRegistry.swift).
-    let converters = ConverterTable()
-    /// The plugins loaded into this registry (Dynamic/PluginLoading.swift).
-    let plugins = PluginTable()
+    /// What other parts keep per registry, by type (``RegistryAttachment``).
+    private let attachments = Locked<[ObjectIdentifier: any RegistryAttachment]>([:])
 
     /// Creates an empty registry.
     ///
@@ -54,36 +50,32 @@ public final class ModelRegistry: Sendable {
         state.withLock { $0.schemaModels[name] }
     }
 
-    /// The definition the schema model named `name` was registered with, or nil.
-    func schemaDefinition(named name: String) -> ModelSchema.Model? {
-        state.withLock { $0.schemaDefinitions[name] }
-    }
-
-    /// Stores model classes under names, and schema models with their definitions, all or none:
-    /// nil when every name was free (or held by the same class, or an identical definition, which
-    /// stays), else the first taken name.
-    func store(
-        classes: [(name: String, type: JSONModel.Type)] = [],
-        schemaModels models: [(metadata: ModelMetadata, definition: ModelSchema.Model)]
-    ) -> String? {
+    /// Stores model classes and schema models under their names, all or none: nil when every
+    /// name was free (or held by the same class), else the first taken name.
+    func store(classes: [(name: String, type: JSONModel.Type)], schemaMetadata models: [ModelMetadata]) -> String? {
         state.withLock { state in
             for (name, type) in classes {
                 if let existing = state.types[name], existing != type { return name }
                 if state.schemaModels[name] != nil { return name }
             }
-            var fresh: [(metadata: ModelMetadata, definition: ModelSchema.Model)] = []
-            for model in models {
-                let name = model.metadata.modelName
-                if state.schemaDefinitions[name] == model.definition { continue }
-                if state.schemaModels[name] != nil || state.types[name] != nil { return name }
-                fresh.append(model)
+            for model in models where state.schemaModels[model.modelName] != nil || state.types[model.modelName] != nil {
+                return model.modelName
             }
             for (name, type) in classes { state.types[name] = type }
-            for model in fresh {
-                state.schemaModels[model.metadata.modelName] = model.metadata
-                state.schemaDefinitions[model.metadata.modelName] = model.definition
-            }
+            for model in models { state.schemaModels[model.modelName] = model }
             return nil
+        }
+    }
+
+    /// The attachment of type `T` to this registry, made on first use.
+    ///
+    /// - Complexity: O(1) on average; takes a lock, so not for reads of models.
+    func attachment<T: RegistryAttachment>(_ type: T.Type) -> T {
+        attachments.withLock { attachments in
+            if let found = attachments[ObjectIdentifier(T.self)] { return found as! T }
+            let made = T()
+            attachments[ObjectIdentifier(T.self)] = made
+            return made
         }
     }
 
@@ -125,77 +117,6 @@ public final class ModelRegistry: Sendable {
     /// The model class registered under `name`, or nil.
     public func modelType(named name: String) -> JSONModel.Type? {
         state.withLock { $0.types[name] }
-    }
-
-    /// Parses JSON and creates a model of the class (or schema model) registered under `name`,
-    /// or of the subclass its JSON calls for.
-    ///
-    /// ```swift
-    /// let invoice = try ModelRegistry.shared.makeModel(named: "Invoice", json: data, options: .validating)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - name: A registered class or schema model name.
-    ///   - data: UTF-8 JSON text whose top level is an object.
-    ///   - options: Mutability, validation and parsing; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/unknownModel(name:)``, ``JSONModelError/invalidJSON(_:)``,
-    ///   ``JSONModelError/notAnObject(model:found:)``, or with `options.validating`,
-    ///   ``JSONModelError/validationFailed(_:)``.
-    public func makeModel(named name: String, json data: Data, options: ModelOptions = ModelOptions())
-        throws(JSONModelError) -> JSONModel
-    {
-        if schemaMetadata(named: name) == nil, modelType(named: name) == nil { throw .unknownModel(name: name) }
-        let document = try JSONModelError.parsing { () throws(JSONParseError) in
-            try JSONDocument(data: data, options: options.parseOptions)
-        }
-        return try makeModel(named: name, input: .node(document.root), options: options)
-    }
-
-    /// Creates a model of the class (or schema model) registered under `name` over an object
-    /// value; `options.parseOptions` does not apply.
-    ///
-    /// - Parameters:
-    ///   - name: A registered class or schema model name.
-    ///   - value: An object.
-    ///   - options: Mutability and validation; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/unknownModel(name:)``, ``JSONModelError/notAnObject(model:found:)``,
-    ///   or ``JSONModelError/validationFailed(_:)``.
-    public func makeModel(named name: String, json value: JSONValue, options: ModelOptions = ModelOptions())
-        throws(JSONModelError) -> JSONModel
-    {
-        try makeModel(named: name, input: .value(value), options: options)
-    }
-
-    /// Creates a model of the class (or schema model) registered under `name` over an object node
-    /// of a parsed document, without copying it (an element of a large array, for one);
-    /// `options.parseOptions` does not apply.
-    ///
-    /// - Parameters:
-    ///   - name: A registered class or schema model name.
-    ///   - node: An object node.
-    ///   - options: Mutability and validation; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/unknownModel(name:)``, ``JSONModelError/notAnObject(model:found:)``,
-    ///   or ``JSONModelError/validationFailed(_:)``.
-    public func makeModel(named name: String, node: JSONNode, options: ModelOptions = ModelOptions())
-        throws(JSONModelError) -> JSONModel
-    {
-        try makeModel(named: name, input: .node(node), options: options)
-    }
-
-    /// Creates a model of the schema model or class registered under `name` over `input`.
-    private func makeModel(named name: String, input: JSONInput, options: ModelOptions) throws(JSONModelError)
-        -> JSONModel
-    {
-        if let schemaModel = schemaMetadata(named: name) {
-            let model = try DynamicModel.make(metadata: schemaModel, source: input, mutable: options.mutable)
-            try model.validateIfAsked(by: options)
-            return model
-        }
-        guard let type = modelType(named: name) else { throw .unknownModel(name: name) }
-        switch input {
-        case .node(let node): return try type.make(node: node, options: options)
-        case .value(let value): return try type.make(json: value, options: options)
-        }
     }
 
     /// Checks the declarations of every registered and every used model class.
@@ -263,9 +184,10 @@ public final class ModelRegistry: Sendable {
         }
     }
 
-    /// Forgets everything; for tests.
+    /// Forgets everything, attachments included; for tests.
     func reset() {
         state.withLock { $0 = State() }
+        attachments.withLock { $0 = [:] }
     }
 
     // MARK: Building
@@ -325,6 +247,17 @@ public final class ModelRegistry: Sendable {
             comparesDeclaredPropertiesOnly: type.comparesDeclaredPropertiesOnly,
             allowsNonFiniteNumbers: type.allowsNonFiniteNumbers)
     }
+}
+
+/// State that a part of the library keeps per registry: the converters registered in it, the
+/// definitions of its schema models, the plugins loaded into it.
+///
+/// The registry holds each attachment, made on first use, for as long as it lives, and knows
+/// nothing else of it: so the parts that build on the registry keep their state with it
+/// (``ModelRegistry/attachment(_:)``) without the registry naming their types.
+protocol RegistryAttachment: AnyObject, Sendable {
+    /// An empty attachment, made when the registry is first asked for it.
+    init()
 }
 
 /// A few classes' metadata, found without a lock.

@@ -34,7 +34,7 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
     /// `Wrapped?`.
     case optional(PropertyType)
     /// A type of the user's (or an optional of it), converted by a registered converter, its
-    /// `JSONConvertible` conformance, or its raw values (Converters/CustomValue.swift).
+    /// `JSONConvertible` conformance, or its raw values (CustomValue.swift).
     case custom(CustomValueType)
 
     /// The descriptor of a Swift type, or nil when the engine cannot store that type.

@@ -33,7 +33,8 @@ extension JSONModel: PropertyValue {
         return model
     }
 
-    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { json() }
+    /// The model's current object: its `json()` without output options.
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { currentSource.jsonValue }
 }
 
 // MARK: - Collections
@@ -52,6 +53,15 @@ extension Optional: PropertyValue where Wrapped: PropertyValue {
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
         guard let self else { return nil }
         return self.jsonValue(replacing: existing)
+    }
+}
+
+extension Optional where Wrapped: PropertyValue {
+    /// Accepts what `Wrapped` accepts, wrapped (so `[Item]` is taken for `ModelArray<Item>?`).
+    static func cast(_ value: Any) -> (any Sendable)? {
+        if let same = value as? Self { return same }
+        guard let wrapped = Wrapped.cast(value) as? Wrapped else { return nil }
+        return Optional(wrapped)
     }
 }
 

@@ -8,18 +8,7 @@ import Foundation
 
 // MARK: - Numbers
 
-enum NumberText {
-    /// Whether `text` follows the JSON number grammar exactly (no spaces, no `+`, no hex): the
-    /// grammar of ``NumberParsing/isValid(_:)``, which ``JSONNumber`` checks too.
-    static func isValid(_ text: String) -> Bool {
-        JSONNumber.withBytes(of: text, NumberParsing.isValid)
-    }
-
-    /// Whether valid number text has neither fraction nor exponent.
-    static func isPlainInteger(_ text: String) -> Bool {
-        !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
-    }
-
+extension NumberText {
     /// The number text of a JSON number, or of a string holding one; records a
     /// type mismatch otherwise.
     static func text(of input: JSONInput, expected: String, context: inout ConversionContext) -> String? {
@@ -104,7 +93,7 @@ extension Double: PropertyValue {
     }
 
     /// NaN and the infinities as their strings (`"NaN"`, `"Infinity"`, `"-Infinity"`): a write
-    /// of one gets here only for a model that allows them (Converters/WritableValues.swift).
+    /// of one gets here only for a model that allows them (WritableValues.swift).
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
         guard let number = JSONNumber(self) else { return .string(NonFiniteNumber.text(of: self)) }
         return existing?.kind == .string ? .string(number.text) : .number(number)
@@ -292,7 +281,7 @@ extension Date: PropertyValue {
     static var propertyType: PropertyType { .date }
     static var implicitDefault: Date? { nil }
 
-    /// ISO 8601 first, then the other formats in ``DateFormat/fallbackOrder`` (see Converters/DateFormat.swift);
+    /// ISO 8601 first, then the other formats in ``DateFormat/fallbackOrder`` (see Values/DateFormat.swift);
     /// a declared `dateFormat` goes through the converter lookup instead.
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> Date? {
         DateReading.date(from: input, format: .iso8601, keepsNumbers: true, context: &context)

@@ -33,7 +33,7 @@ protocol PropertyValue: Sendable {
     func jsonValue(replacing existing: JSONInput?) -> JSONValue?
 
     // Requirements with default implementations below, so that the converted types of
-    // Converters/CustomValue.swift can store values of a type other than themselves.
+    // CustomValue.swift can store values of a type other than themselves.
     static func convertAny(_ input: JSONInput, context: inout ConversionContext) -> (any Sendable)?
     static func jsonValue(ofAny value: Any, replacing existing: JSONInput?) -> JSONValue??
     static func makeCacheEntry(_ value: any Sendable) -> CacheEntry

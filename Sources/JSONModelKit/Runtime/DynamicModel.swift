@@ -1,6 +1,6 @@
 // The class of every schema model. The engine names it (property types, lazy collections and
 // copies create it), so it lives with `JSONModel`; what defines its models (schemas, schema
-// files, plugins) is in Dynamic/.
+// files, plugins) is in Dynamic/, and its member syntax (``DynamicMembers``) in Model/.
 
 /// A model whose properties come from a ``ModelSchema`` rather than a registration block.
 ///
@@ -14,7 +14,7 @@
 /// let total: Decimal = invoice.total
 /// invoice.value(forProperty: "total")       // for code that knows names only at run time
 /// ```
-public final class DynamicModel: JSONModel, DynamicMembers, @unchecked Sendable {
+public final class DynamicModel: JSONModel, @unchecked Sendable {
     // @unchecked Sendable: restated from JSONModel, whose state is behind its Mutex;
     // this class adds one immutable reference to a Sendable class.
 

@@ -197,19 +197,3 @@ enum DateReading {
         }
     }
 }
-
-extension JSONInput {
-    /// Calls `body` with a string's UTF-8 bytes; straight from the document when it has no escapes.
-    func withStringUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
-        switch self {
-        case .node(let node):
-            let entry = node.entry
-            if entry.tag == .string { return node.document.withBytes(entry.byteRange, body) }
-            guard var text = node.stringValue else { return nil }
-            return text.withUTF8(body)
-        case .value(let value):
-            guard var text = value.stringValue else { return nil }
-            return text.withUTF8(body)
-        }
-    }
-}

@@ -10,7 +10,7 @@ enum ModelKey: Hashable, Sendable {
 ///
 /// Registrations are rare and reads frequent: each property caches its choice in its own
 /// ``PropertyConversion``; a registration clears only the choices it could change.
-final class ConverterTable: Sendable {
+final class ConverterTable: RegistryAttachment {
     struct PropertyKey: Hashable {
         let model: ModelKey
         let property: String
@@ -144,6 +144,9 @@ extension AnyConverter {
 }
 
 extension ModelRegistry {
+    /// The converters, named converters and object stores registered here.
+    var converters: ConverterTable { attachment(ConverterTable.self) }
+
     /// Registers a converter for one property of a model class (and its subclasses).
     ///
     /// The first tier of the lookup: it wins over everything else for that property.

@@ -2,7 +2,7 @@ import Synchronization
 
 // Property types that are not built in: a user's type converted by a registered
 // converter, by its `JSONConvertible` conformance, (enums) by its raw value or
-// `JSONStringEnum` nature, or by its `Codable` conformance (Converters/CodableValue.swift).
+// `JSONStringEnum` nature, or by its `Codable` conformance (CodableValue.swift).
 // Each such type (and its optional) gets one shared descriptor, `CustomValueType`, that the
 // engine stores in `PropertyType.custom`.
 

@@ -249,8 +249,18 @@ open class JSONModel: @unchecked Sendable {
 
     /// Decodes a model from any `Decoder` as a JSON object; see `JSONModel+Codable.swift`.
     public required convenience init(from decoder: any Decoder) throws {
+        // What `init(json:)` does with the default options, spelled out: a required initializer
+        // must be declared here, and the creation API builds on this folder (Model/).
         let value = try JSONValue(from: decoder)
-        try self.init(json: value)
+        guard case .object = value else {
+            throw JSONModelError.notAnObject(model: String(describing: Self.self), found: JSONInput.value(value).kind)
+        }
+        self.init(ModelStorage(source: .value(value), mutable: false))
+    }
+
+    /// The JSON object as it is now: the overlay after writes, the original before.
+    var currentSource: JSONInput {
+        (state.withLockIfMade { $0.current } ?? nil).map(JSONInput.value) ?? original
     }
 }
 
@@ -300,7 +310,7 @@ class CacheEntry: @unchecked Sendable {
     @usableFromInline
     let valueType: ObjectIdentifier
     /// Asked on each read when the property's converter validates cached values (false
-    /// converts again); set once, before the entry is stored (Converters/PropertyConversion.swift).
+    /// converts again); set once, before the entry is stored (PropertyConversion.swift).
     var validator: (@Sendable (Any) -> Bool)?
 
     init(valueType: ObjectIdentifier) {

@@ -1,0 +1,46 @@
+// The converters behind string enumerations: a ``JSONStringEnum`` type's own, and `enumValues` on a
+// `String` property. The interned values they read into are Values/InternedString.swift.
+
+extension AnyConverter {
+    /// Reads a `JSONStringEnum` from a JSON string, interned when known.
+    init<E: JSONStringEnum>(stringEnum _: E.Type) {
+        let known = KnownStrings(E.knownValues.map(\.value))
+        self.init(
+            valueType: E.self, name: "\(E.self) values",
+            read: { input, context in
+                if let storage = known.lookUp(input) { return E(InternedString(storage: storage)) }
+                guard let text = input.stringValue else {
+                    context.typeMismatch(input, expected: "a \(E.self) string")
+                    return nil
+                }
+                let value = InternedString.existing(text)
+                if !known.isEmpty && !value.isInterned {
+                    context.record(.invalidValue, "unknown value \"\(text.prefix(60))\" for \(E.self), kept as it is")
+                }
+                return E(value)
+            },
+            write: { value, _ in (value as? E).map { .some(.string($0.rawValue)) } })
+    }
+
+    /// `enumValues` on a `String` property: known values come back as one shared string, the
+    /// converter's own; others as they are, with a diagnostic.
+    ///
+    /// The values stay out of the process-wide table, which never shrinks: a schema's values
+    /// (a third party's, any number of them) go when the schema's registry does.
+    init(enumValues values: [String]) {
+        let known = KnownStrings(values.map { value in
+            InternedString(storage: InternedString.Storage(text: value, hash: InternTable.hash(value), isInterned: false))
+        })
+        self.init(
+            valueType: String.self, name: "enumValues",
+            read: { input, context in
+                if let storage = known.lookUp(input) { return storage.text }
+                guard let text = String.convert(input, context: &context) else { return nil }
+                var bytes = text
+                if let storage = bytes.withUTF8({ known.lookUp($0) }) { return storage.text }  // a number's text
+                context.record(.invalidValue, "\"\(text.prefix(60))\" is not one of the enumValues")
+                return text
+            },
+            write: { value, existing in (value as? String).map { $0.jsonValue(replacing: existing) } })
+    }
+}

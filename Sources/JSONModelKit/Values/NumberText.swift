@@ -1,0 +1,13 @@
+/// Number text as JSON spells it, checked and classified without converting it.
+enum NumberText {
+    /// Whether `text` follows the JSON number grammar exactly (no spaces, no `+`, no hex): the
+    /// grammar of ``NumberParsing/isValid(_:)``, which ``JSONNumber`` checks too.
+    static func isValid(_ text: String) -> Bool {
+        JSONNumber.withBytes(of: text, NumberParsing.isValid)
+    }
+
+    /// Whether valid number text has neither fraction nor exponent.
+    static func isPlainInteger(_ text: String) -> Bool {
+        !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+    }
+}
