@@ -48,8 +48,8 @@ public struct JSONParseOptions: Sendable, Hashable {
 /// container, below 2^28.
 public final class JSONDocument: Sendable {
     /// The input, kept as it was given (an array, `Data`, a mapped file); never copied.
-    let storage: DocumentStorage
-    let tape: [UInt64]
+    package let storage: DocumentStorage
+    package let tape: [UInt64]
     /// The number of JSON values in the document (object keys are not counted).
     public let valueCount: Int
     /// The deepest nesting of arrays and objects: 0 for a top-level scalar, 1 for `[]`.
@@ -195,7 +195,7 @@ public final class JSONDocument: Sendable {
     /// holding a copy of that value's bytes only; the tape is written to `scratch` and copied.
     ///
     /// - Returns: The document and the length of the value in `buffer`.
-    static func scanningFirstValue(
+    package static func scanningFirstValue(
         of buffer: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, scratch: UnsafeMutableBufferPointer<UInt64>
     ) throws(JSONParseError) -> (document: JSONDocument, length: Int) {
         var scanner = JSONScanner(bytes: buffer, options: options, tapeBuffer: scratch)
@@ -220,18 +220,18 @@ public final class JSONDocument: Sendable {
     public var tapeByteCount: Int { tape.count * MemoryLayout<UInt64>.stride }
 
     @inline(__always)
-    func entry(_ index: Int) -> TapeEntry { TapeEntry(bits: tape[index]) }
+    package func entry(_ index: Int) -> TapeEntry { TapeEntry(bits: tape[index]) }
 
     /// The tape index just past the value at `index`.
     @inline(__always)
-    func next(after index: Int) -> Int {
+    package func next(after index: Int) -> Int {
         let entry = entry(index)
         return entry.isContainer ? entry.containerEnd : index + 1
     }
 
     /// Calls `body` with the bytes of a scalar.
     @inline(__always)
-    func withBytes<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    package func withBytes<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try storage.withUnsafeBufferPointer {
             try body(UnsafeBufferPointer(rebasing: $0[range.offset..<range.upperBound]))
         }

@@ -19,16 +19,16 @@ import Synchronization
 /// let counts = Locked<[String: Int]>([:])
 /// counts.withLock { $0["a", default: 0] += 1 }
 /// ```
-struct Locked<Value: ~Copyable>: ~Copyable {
+package struct Locked<Value: ~Copyable>: ~Copyable {
     private let mutex: Mutex<Value>
 
-    init(_ value: consuming sending Value) {
+    package init(_ value: consuming sending Value) {
         mutex = Mutex(value)
     }
 
     /// Calls `body` with exclusive access to the value.
     @inline(__always)
-    borrowing func withLock<Result: ~Copyable, E: Error>(
+    package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         guard let hooks = SanitizerHooks.thread else { return try mutex.withLock(body) }

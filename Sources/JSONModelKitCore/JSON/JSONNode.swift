@@ -40,19 +40,19 @@ public struct JSONNode: Sendable {
     /// The document this node reads from.
     public let document: JSONDocument
     /// The node's position on the document's tape.
-    let index: Int
+    package let index: Int
 
-    init(document: JSONDocument, index: Int) {
+    package init(document: JSONDocument, index: Int) {
         self.document = document
         self.index = index
     }
 
-    @inline(__always) var entry: TapeEntry { document.entry(index) }
+    @inline(__always) package var entry: TapeEntry { document.entry(index) }
 
     /// The node at tape position `index` of the same document, taking this node's reference to
     /// it rather than a new one.
     @inline(__always)
-    consuming func moved(to index: Int) -> JSONNode {
+    package consuming func moved(to index: Int) -> JSONNode {
         JSONNode(document: document, index: index)
     }
 
@@ -116,7 +116,7 @@ public struct JSONNode: Sendable {
     public var doubleValue: Double? { withNumberText { NumberParsing.double($0) } }
 
     /// The sign and magnitude of an integral number that fits in 64 bits, else nil.
-    var exactInteger: (negative: Bool, magnitude: UInt64)? {
+    package var exactInteger: (negative: Bool, magnitude: UInt64)? {
         withNumberText { NumberParsing.exactInteger($0) } ?? nil
     }
 
@@ -131,7 +131,7 @@ public struct JSONNode: Sendable {
     /// when the node is not an array.
     ///
     /// What `[String]` properties read in one pass over the tape, without a node per element.
-    func stringElements() -> [String]? {
+    package func stringElements() -> [String]? {
         let entry = entry
         guard entry.tag == .array else { return nil }
         var strings: [String] = []

@@ -11,8 +11,8 @@
 ///
 /// A string's byte range excludes the quotes. An object's entries are key, value, key, value, …;
 /// its count is the number of members (key–value pairs), not the number of entries.
-struct TapeEntry: Equatable {
-    enum Tag: UInt8 {
+package struct TapeEntry: Equatable {
+    package enum Tag: UInt8 {
         case null = 0, `false`, `true`, integer, decimal, string, escapedString, array, object
     }
 
@@ -20,7 +20,7 @@ struct TapeEntry: Equatable {
 
     var bits: UInt64
 
-    init(bits: UInt64) { self.bits = bits }
+    package init(bits: UInt64) { self.bits = bits }
 
     @inline(__always)
     init(_ tag: Tag, high: Int, low: Int) {
@@ -28,27 +28,27 @@ struct TapeEntry: Equatable {
             | UInt64(truncatingIfNeeded: UInt32(truncatingIfNeeded: low))
     }
 
-    @inline(__always) var tag: Tag { Tag(rawValue: UInt8(truncatingIfNeeded: bits >> 60)).unsafelyUnwrapped }
-    @inline(__always) var isContainer: Bool { bits >> 60 >= UInt64(Tag.array.rawValue) }
+    @inline(__always) package var tag: Tag { Tag(rawValue: UInt8(truncatingIfNeeded: bits >> 60)).unsafelyUnwrapped }
+    @inline(__always) package var isContainer: Bool { bits >> 60 >= UInt64(Tag.array.rawValue) }
 
     /// Scalars: where the value's text lies in the document's bytes.
-    @inline(__always) var byteRange: ByteRange {
+    @inline(__always) package var byteRange: ByteRange {
         ByteRange(offset: Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: bits)),
                   count: Int(truncatingIfNeeded: (bits >> 32) & UInt64(Self.maxField)))
     }
 
     /// Containers: the tape index one past the container's last entry.
-    @inline(__always) var containerEnd: Int { Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: bits)) }
+    @inline(__always) package var containerEnd: Int { Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: bits)) }
 
     /// Containers: elements of an array, members (pairs) of an object.
-    @inline(__always) var containerCount: Int { Int(truncatingIfNeeded: (bits >> 32) & UInt64(Self.maxField)) }
+    @inline(__always) package var containerCount: Int { Int(truncatingIfNeeded: (bits >> 32) & UInt64(Self.maxField)) }
 }
 
 /// A range of bytes in a document's input; distinct from a range of tape entries.
-struct ByteRange: Equatable {
-    var offset: Int
-    var count: Int
-    var upperBound: Int { offset + count }
+package struct ByteRange: Equatable {
+    package var offset: Int
+    package var count: Int
+    package var upperBound: Int { offset + count }
 }
 
 /// A growable buffer of tape words, used only while scanning.

@@ -14,7 +14,7 @@ import Darwin
 /// document and every model allocate once each. `malloc` aligns for any type this library
 /// stores (16 bytes).
 @inline(__always)
-func allocatePlain<T: ~Copyable>(_ type: T.Type, capacity: Int) -> UnsafeMutablePointer<T> {
+package func allocatePlain<T: ~Copyable>(_ type: T.Type, capacity: Int) -> UnsafeMutablePointer<T> {
     precondition(MemoryLayout<T>.alignment <= 16, "malloc does not align \(T.self)")
     guard let memory = malloc(max(capacity, 1) * MemoryLayout<T>.stride) else {
         fatalError("out of memory allocating \(capacity) × \(MemoryLayout<T>.stride) bytes")
@@ -24,6 +24,6 @@ func allocatePlain<T: ~Copyable>(_ type: T.Type, capacity: Int) -> UnsafeMutable
 
 /// Gives back memory from ``allocatePlain(_:capacity:)``; its values must be deinitialized.
 @inline(__always)
-func freePlain<T: ~Copyable>(_ pointer: UnsafeMutablePointer<T>) {
+package func freePlain<T: ~Copyable>(_ pointer: UnsafeMutablePointer<T>) {
     free(UnsafeMutableRawPointer(pointer))
 }

@@ -22,7 +22,7 @@ import Darwin
 /// each time (cheap: a load). A `Data` is asked once, when the document is made (see
 /// ``DataBytes``), because asking it costs dynamic exclusivity checks inside Foundation's
 /// accessors: per read, 11% of the instructions of reading every property of a large array.
-enum DocumentStorage: Sendable {
+package enum DocumentStorage: Sendable {
     case array([UInt8])
     case data(DataBytes)
     case mapped(MappedFile)
@@ -44,7 +44,7 @@ enum DocumentStorage: Sendable {
 
     /// Calls `body` with the bytes.
     @inline(__always)
-    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    package func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         switch self {
         case .array(let bytes):
             return try bytes.withUnsafeBufferPointer(body)
@@ -63,7 +63,7 @@ enum DocumentStorage: Sendable {
 /// which does not move while a `Data` refers to it, and which is not changed in place while it
 /// is shared (a write through another copy makes that copy a buffer of its own). The document
 /// holds its copy until it goes, and never writes to it.
-struct DataBytes: @unchecked Sendable {
+package struct DataBytes: @unchecked Sendable {
     // @unchecked Sendable: the buffer is read-only and lives as long as `data`.
     /// The most bytes a `Data` holds inside the value itself (14 on 64-bit platforms), rounded up.
     static let inlineLimit = 64
@@ -86,7 +86,7 @@ struct DataBytes: @unchecked Sendable {
 /// pages back at once; reading them again reads them from the page cache. How much one read
 /// maps in is the kernel's choice: at least a page, often up to 64 KiB around it, and on kernels
 /// that cache files in large folios, as much as a folio.
-final class MappedFile: Sendable {
+package final class MappedFile: Sendable {
     // Sendable: immutable after init; the mapping is read-only.
     nonisolated(unsafe) private let base: UnsafeRawPointer
     /// The size of the file, in bytes (more than zero).
