@@ -48,8 +48,8 @@ public struct JSONParseOptions: Sendable, Hashable {
 /// container, below 2^28.
 public final class JSONDocument: Sendable {
     /// The input, kept as it was given (an array, `Data`, a mapped file); never copied.
-    package let storage: DocumentStorage
-    package let tape: [UInt64]
+    @usableFromInline package let storage: DocumentStorage
+    @usableFromInline package let tape: [UInt64]
     /// The number of JSON values in the document (object keys are not counted).
     public let valueCount: Int
     /// The deepest nesting of arrays and objects: 0 for a top-level scalar, 1 for `[]`.
@@ -64,6 +64,7 @@ public final class JSONDocument: Sendable {
     ///   - options: Limits and leniency; strict by default.
     /// - Throws: ``JSONParseError`` with the position of the first fault.
     /// - Complexity: O(*n*) in the size of the input.
+    @inlinable
     public convenience init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
         try self.init(storage: .array(bytes), options: options)
     }
@@ -77,6 +78,7 @@ public final class JSONDocument: Sendable {
     static let mappedReleaseInterval = 16 << 10
 
     /// Scans and validates the bytes of `storage`, keeping it.
+    @usableFromInline
     init(storage: DocumentStorage, options: JSONParseOptions) throws(JSONParseError) {
         // The scanner writes straight into the tape array's storage, so the tape is never copied
         // (a copy doubled the tape's share of peak memory on large arrays). The capacity
@@ -219,18 +221,20 @@ public final class JSONDocument: Sendable {
     /// The memory taken by the tape, in bytes (8 per value and per object key).
     public var tapeByteCount: Int { tape.count * MemoryLayout<UInt64>.stride }
 
-    @inline(__always)
+    // Inlinable, with the tape and the storage they read: the models' first reads and lazy
+    // collections, in another module, read entries and bytes in their loops.
+    @inlinable @inline(__always)
     package func entry(_ index: Int) -> TapeEntry { TapeEntry(bits: tape[index]) }
 
     /// The tape index just past the value at `index`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func next(after index: Int) -> Int {
         let entry = entry(index)
         return entry.isContainer ? entry.containerEnd : index + 1
     }
 
     /// Calls `body` with the bytes of a scalar.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func withBytes<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try storage.withUnsafeBufferPointer {
             try body(UnsafeBufferPointer(rebasing: $0[range.offset..<range.upperBound]))

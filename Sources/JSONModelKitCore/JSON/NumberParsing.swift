@@ -2,6 +2,7 @@
 ///
 /// Every function takes the number's text as bytes; none goes through `Double` to read an
 /// integer, so `9007199254740993` and `12345678901234567890` stay exact.
+@usableFromInline
 package enum NumberParsing {
     /// Whether `text` is exactly one number in the RFC 8259 grammar.
     package static func isValid(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -51,6 +52,7 @@ package enum NumberParsing {
     ///
     /// Works on the decimal digits alone: the value is its significant digits times a power of
     /// ten, integral only when that power is not negative once trailing zeros are dropped.
+    @usableFromInline
     package static func exactInteger(_ text: UnsafeBufferPointer<UInt8>) -> (negative: Bool, magnitude: UInt64)? {
         let count = text.count
         var index = 0
@@ -130,6 +132,7 @@ package enum NumberParsing {
     /// Numbers with at most 15 significant digits and a small exponent take an exact fast path
     /// (one multiplication or division of two exactly representable doubles); the rest go to
     /// the C library's correctly rounded `strtod` through the standard library.
+    @usableFromInline
     package static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double {
         let count = text.count
         var index = 0
