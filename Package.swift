@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "JSONModelKit", targets: ["JSONModelKit"]),
+        // The JSON core alone: parsing, JSONDocument, JSONNode, JSONValue, the writer, JSONPath.
+        .library(name: "JSONModelKitCore", targets: ["JSONModelKitCore"]),
         // Foundation's object tree (NSNumber, NSNull, …) to and from JSONValue; links all of Foundation.
         .library(name: "JSONModelKitFoundation", targets: ["JSONModelKitFoundation"]),
         .executable(name: "jsonmodel", targets: ["jsonmodel"]),
@@ -21,7 +23,9 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "JSONModelKit", swiftSettings: swiftSettings),
+        .target(name: "JSONModelKitCore", swiftSettings: swiftSettings),
+        // Re-exports JSONModelKitCore: `import JSONModelKit` sees the JSON core's API too.
+        .target(name: "JSONModelKit", dependencies: ["JSONModelKitCore"], swiftSettings: swiftSettings),
         .target(name: "JSONModelKitFoundation", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
         // Runs the conformance cases of Specs/: for `jsonmodel check-specs` and the tests; in no product.
         .target(name: "JSONModelSpecs", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
@@ -47,7 +51,8 @@ let package = Package(
         .testTarget(
             name: "JSONModelKitTests",
             dependencies: [
-                "JSONModelKit", "JSONModelKitFoundation", "JSONModelSpecs", "AccessorGeneration", "JSONModelKitTestSupport",
+                "JSONModelKit", "JSONModelKitCore", "JSONModelKitFoundation", "JSONModelSpecs", "AccessorGeneration",
+                "JSONModelKitTestSupport",
             ],
             path: "Tests/JSONModelKitTests",
             exclude: ["__Snapshots__", "Fixtures"],  // expected texts and samples the tests read by path

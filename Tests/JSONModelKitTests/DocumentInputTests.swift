@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+@testable import JSONModelKitCore
 
 /// A file in the temporary folder, removed by `remove()`.
 private struct MappedTestFile {

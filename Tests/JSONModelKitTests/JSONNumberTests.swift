@@ -1,5 +1,6 @@
 import Testing
 @testable import JSONModelKit
+@testable import JSONModelKitCore
 
 @Suite("JSONNumber")
 struct JSONNumberTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import JSONModelKit
+@testable import JSONModelKitCore
 
 @Suite("JSONObject")
 struct JSONObjectTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+@testable import JSONModelKitCore
 import JSONModelKitFoundation
 
 @Suite("JSONWriter")

@@ -77,13 +77,15 @@ enum PluginBuilder {
         guard symbolIsExported() else {
             throw Skip(description: "this test program does not export its symbols (link it with -Xlinker --export-dynamic)")
         }
-        // The objects of the library's current sources, as the build's output file map names
-        // them: the folder may also hold objects of files since deleted or renamed.
-        let fileMap = build.folder.appendingPathComponent("JSONModelKit.build/output-file-map.json")
-        let entries = (try? Data(contentsOf: fileMap)).flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [String: Any]
-        let objects = (entries ?? [:]).compactMap { source, outputs -> URL? in
-            guard !source.isEmpty, let object = (outputs as? [String: Any])?["object"] as? String else { return nil }
-            return URL(fileURLWithPath: object)
+        // The objects of the library's current sources, its two modules, as the build's output
+        // file maps name them: the folders may also hold objects of files since deleted or renamed.
+        let objects = ["JSONModelKitCore", "JSONModelKit"].flatMap { module -> [URL] in
+            let fileMap = build.folder.appendingPathComponent("\(module).build/output-file-map.json")
+            let entries = (try? Data(contentsOf: fileMap)).flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [String: Any]
+            return (entries ?? [:]).compactMap { source, outputs -> URL? in
+                guard !source.isEmpty, let object = (outputs as? [String: Any])?["object"] as? String else { return nil }
+                return URL(fileURLWithPath: object)
+            }
         }.sorted { $0.path < $1.path }
         let sanitized = dlsym(nil, "__tsan_init") != nil
         return Toolchain(

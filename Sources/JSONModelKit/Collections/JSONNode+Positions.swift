@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 // Internal access to array element positions, for the lazy collections.
 
 extension JSONNode {

@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 // Lazy collections as property values.
 //
 // A property declared `[Item]` (or `[Item]?`, or `ModelArray<Item>`) is stored as a

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
+import JSONModelKitCore
 import Synchronization
 
 /// A lazy array of models over a JSON array: elements are built when first read, then kept.

@@ -1,3 +1,4 @@
+import JSONModelKitCore
 import Synchronization
 
 /// How the elements of a lazy collection are created: mutability, the model they write

@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 // Codable for the lazy model collections: they decode through any `Decoder` and keep
 // polymorphism, which a plain `[Event]` cannot.
 //

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 // The former creation API of the lazy collections, before `ModelOptions`: a `mutable:` flag and
 // untyped errors on the forms that parse. Each spelling forwards to its replacement; see

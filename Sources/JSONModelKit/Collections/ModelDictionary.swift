@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
+import JSONModelKitCore
 import Synchronization
 
 /// A lazy dictionary of models over a JSON object: values are built when first read, then kept.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 // Writing property values as text, in the two layouts of the descriptions:
 // one line (`description`) and the indented custom-dump layout (`fullDescription`).

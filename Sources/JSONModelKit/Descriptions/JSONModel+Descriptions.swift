@@ -1,3 +1,4 @@
+import JSONModelKitCore
 import Synchronization
 
 // Descriptions for logs and debuggers: `description`, `debugDescription`,

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
+import JSONModelKitCore
 
 /// Models declared as data: a schema that a host loads at run time.
 ///

@@ -10,6 +10,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 extension ModelRegistry {
     /// The plugins loaded into this registry.
@@ -261,9 +262,11 @@ final class PluginTable: RegistryAttachment, @unchecked Sendable {
     /// The loaded plugins.
     var loaded: [LoadedPlugin] { locked { Array($0.loaded.values) } }
 
-    /// Explains an unresolved JSONModelKit symbol: the host does not export its symbols.
+    /// Explains an unresolved symbol of JSONModelKit or of its JSON core (mangled names start
+    /// with the module's: `$s12JSONModelKit`, `$s16JSONModelKitCore`): the host does not export them.
     static func exportHint(for reason: String) -> String {
-        guard reason.contains("undefined symbol") && reason.contains("12JSONModelKit") else { return "" }
+        guard reason.contains("undefined symbol") && (reason.contains("12JSONModelKit") || reason.contains("16JSONModelKitCore"))
+        else { return "" }
         return " (the program does not export JSONModelKit's symbols to plugins: link it with "
             + "-Xlinker --export-dynamic on Linux; see the plugin recipe in the Schemas and plugins article of the documentation)"
     }

@@ -10,6 +10,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JSONModelKitCore
 
 // Loading schema files and folders, all or none.
 //

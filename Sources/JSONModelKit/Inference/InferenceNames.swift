@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 /// Swift-style names for JSON keys: properties in lowerCamelCase, models in UpperCamelCase.
 ///
 /// A key is split into words at anything that is not a letter or a digit (`first_name`,

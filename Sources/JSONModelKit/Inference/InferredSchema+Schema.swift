@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 extension InferredSchema {
     /// The models as a ``ModelSchema``, ready to register.
     ///

@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 extension InferredSchema {
     /// Swift source declaring each model as a `JSONModel` subclass with its registration block.
     ///

@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 /// Models inferred from sample JSON by ``ModelInference``: the root model first, then the
 /// models it nests, in the order they were met (breadth first).
 ///

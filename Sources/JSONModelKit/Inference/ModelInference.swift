@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
+import JSONModelKitCore
 
 /// Infers models from sample JSON: property types, optionals, nested models, dates, small
 /// string sets and Swift-style names.

@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 /// What the samples hold at one place (a key of a model, the elements of an array), merged
 /// over every value seen there.
 ///

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 // The creation API before `ModelOptions`: a `mutable:` flag, parse options on some forms only,
 // separate `init(validating:)` initializers, and untyped errors on the forms that parse. Each

@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 // Codable: a model encodes and decodes as its JSON object, through any coder.
 //
 // `init(from:)` is declared in the class itself (a required initializer of a

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 // Creating models from JSON in its various forms. Every form takes one `ModelOptions` and
 // throws `JSONModelError` alone; the former spellings are in DeprecatedCreation.swift (those of

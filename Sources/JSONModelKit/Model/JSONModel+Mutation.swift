@@ -1,3 +1,4 @@
+import JSONModelKitCore
 import Synchronization
 
 // Writes, copies and the mutation overlay.

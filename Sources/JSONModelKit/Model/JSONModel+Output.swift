@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 /// Choices for a model's JSON output.
 ///

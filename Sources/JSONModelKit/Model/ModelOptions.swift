@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 /// How a model, or a lazy collection of models, is created from JSON: whether it accepts
 /// writes, whether every value is checked at once, and how JSON text is parsed.
 ///

@@ -1,3 +1,4 @@
+import JSONModelKitCore
 import Synchronization
 
 // Property groups and the structural options checked at declaration.

@@ -1,3 +1,4 @@
+import JSONModelKitCore
 import Synchronization
 
 /// The cache of an immutable model: one slot per property, read without a lock.

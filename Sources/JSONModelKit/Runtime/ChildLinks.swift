@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 // Detaching nested models their parent no longer holds.
 //
 // A nested model of a mutable parent writes its whole object into the parent at its path

@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 // Codable property types: the last tier of the converter lookup. A declared type that is
 // `Decodable` and is neither `JSONConvertible` nor an enum with raw values reads through
 // `JSONInputDecoder`, straight from the property's JSON; when it is also `Encodable`, writes

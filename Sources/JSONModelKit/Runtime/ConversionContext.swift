@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 /// What a conversion needs to know besides the value: where it is, and where
 /// its diagnostics and any child models go.

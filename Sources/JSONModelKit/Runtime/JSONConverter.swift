@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 /// Turns JSON into values of one type and back, and may say whether a cached value is still valid.
 ///
 /// Register a converter for a property name, for a value type on a model class, for a

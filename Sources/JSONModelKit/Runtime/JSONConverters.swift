@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
+import JSONModelKitCore
 
 /// The converters JSONModelKit provides; call sites read `.iso8601`, `.hexColor`, `.closure { … }`.
 ///

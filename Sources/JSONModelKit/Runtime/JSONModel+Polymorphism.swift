@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 // Polymorphism: choosing the class (or schema model) to create from the JSON itself.
 //
 // Every place the engine creates a model asks the declared class through

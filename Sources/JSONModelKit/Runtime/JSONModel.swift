@@ -1,3 +1,4 @@
+import JSONModelKitCore
 import Synchronization
 
 /// A model object over a JSON object: declared properties, read lazily.

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JSONModelKitCore
 
 // Finding the members of a model's object once, for every property read from one key.
 //

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 /// A note about a JSON value that did not convert cleanly to its property's type.
 ///

@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 /// Options of a declared property besides its name, type, paths and default.
 public struct PropertyOptions: Sendable, Hashable {
     /// Whether output for other systems (``JSONOutputOptions/omitNonSerialized``) includes the property.

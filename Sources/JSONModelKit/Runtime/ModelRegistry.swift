@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 import Synchronization
 
 /// The registry of model types and their metadata.

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
+import JSONModelKitCore
 import Synchronization
 
 /// How one property of one model converts: the converter lookup's cached choice.

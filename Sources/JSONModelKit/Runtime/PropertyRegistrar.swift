@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 /// Collects a model class's property declarations in its registration block.
 ///
 /// Override ``JSONModel/properties(_:)`` and declare one property per line;

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 // The property types that hold other values: models, optionals, arrays and dictionaries.
 

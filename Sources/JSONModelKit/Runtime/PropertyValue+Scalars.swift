@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 // The scalar property types: numbers, Bool, String, and the Foundation types JSON holds as text.
 

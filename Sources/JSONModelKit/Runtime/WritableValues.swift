@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
+import JSONModelKitCore
 
 // Values JSON cannot hold.
 //

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JSONModelKitCore
 
 /// The bytes of one element of a stream, with where it starts in the whole stream.
 struct FramedElement: Sendable {

@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 /// How the elements of a stream are laid out.
 public enum JSONStreamFormat: Sendable, Hashable {
     /// One top-level JSON array; its elements are the stream's elements.

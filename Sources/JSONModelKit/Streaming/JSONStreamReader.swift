@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 /// Reads the elements of a top-level JSON array, or of JSON Lines, one at a time, each as a
 /// document of its own.

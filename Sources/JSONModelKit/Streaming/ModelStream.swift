@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 /// Models read one at a time from a top-level JSON array or JSON Lines, as they arrive.
 ///

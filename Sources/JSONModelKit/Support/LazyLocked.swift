@@ -1,3 +1,4 @@
+import JSONModelKitCore
 import Synchronization
 
 /// A ``Locked`` value made on first use: one word until then.

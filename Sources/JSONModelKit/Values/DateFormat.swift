@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
+import JSONModelKitCore
 import Synchronization
 
 /// How a `Date` is stored in JSON.

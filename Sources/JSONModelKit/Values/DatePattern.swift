@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
+import JSONModelKitCore
 import Synchronization
 
 /// A compiled Unicode date pattern: a list of fields and literals, read and written

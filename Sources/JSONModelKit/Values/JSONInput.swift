@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKitCore
 
 // The JSON a conversion reads: a node of a parsed document, or an owned value.
 

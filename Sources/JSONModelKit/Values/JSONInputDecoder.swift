@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
+import JSONModelKitCore
 
 /// A `Decoder` that reads a property's JSON where it is: a node of the parsed document or an
 /// owned ``JSONValue``, with no serialization in between.

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 #endif
+import JSONModelKitCore
 
 /// An `Encoder` that produces a ``JSONValue``: the writing half of Codable property types.
 ///

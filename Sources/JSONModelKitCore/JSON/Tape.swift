@@ -11,16 +11,19 @@
 ///
 /// A string's byte range excludes the quotes. An object's entries are key, value, key, value, …;
 /// its count is the number of members (key–value pairs), not the number of entries.
-struct TapeEntry: Equatable {
-    enum Tag: UInt8 {
+@usableFromInline
+package struct TapeEntry: Equatable {
+    @usableFromInline
+    package enum Tag: UInt8 {
         case null = 0, `false`, `true`, integer, decimal, string, escapedString, array, object
     }
 
-    static let maxField = (1 << 28) - 1
+    /// The largest value of a 28-bit field: a byte length, an element count.
+    @inlinable package static var maxField: Int { (1 << 28) - 1 }
 
-    var bits: UInt64
+    @usableFromInline var bits: UInt64
 
-    init(bits: UInt64) { self.bits = bits }
+    @inlinable package init(bits: UInt64) { self.bits = bits }
 
     @inline(__always)
     init(_ tag: Tag, high: Int, low: Int) {
@@ -28,27 +31,34 @@ struct TapeEntry: Equatable {
             | UInt64(truncatingIfNeeded: UInt32(truncatingIfNeeded: low))
     }
 
-    @inline(__always) var tag: Tag { Tag(rawValue: UInt8(truncatingIfNeeded: bits >> 60)).unsafelyUnwrapped }
-    @inline(__always) var isContainer: Bool { bits >> 60 >= UInt64(Tag.array.rawValue) }
+    @inlinable @inline(__always) package var tag: Tag { Tag(rawValue: UInt8(truncatingIfNeeded: bits >> 60)).unsafelyUnwrapped }
+    @inlinable @inline(__always) package var isContainer: Bool { bits >> 60 >= UInt64(Tag.array.rawValue) }
 
     /// Scalars: where the value's text lies in the document's bytes.
-    @inline(__always) var byteRange: ByteRange {
+    @inlinable @inline(__always) package var byteRange: ByteRange {
         ByteRange(offset: Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: bits)),
                   count: Int(truncatingIfNeeded: (bits >> 32) & UInt64(Self.maxField)))
     }
 
     /// Containers: the tape index one past the container's last entry.
-    @inline(__always) var containerEnd: Int { Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: bits)) }
+    @inlinable @inline(__always) package var containerEnd: Int { Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: bits)) }
 
     /// Containers: elements of an array, members (pairs) of an object.
-    @inline(__always) var containerCount: Int { Int(truncatingIfNeeded: (bits >> 32) & UInt64(Self.maxField)) }
+    @inlinable @inline(__always) package var containerCount: Int { Int(truncatingIfNeeded: (bits >> 32) & UInt64(Self.maxField)) }
 }
 
 /// A range of bytes in a document's input; distinct from a range of tape entries.
-struct ByteRange: Equatable {
-    var offset: Int
-    var count: Int
-    var upperBound: Int { offset + count }
+@usableFromInline
+package struct ByteRange: Equatable {
+    @usableFromInline package var offset: Int
+    @usableFromInline package var count: Int
+    @inlinable package var upperBound: Int { offset + count }
+
+    @inlinable
+    package init(offset: Int, count: Int) {
+        self.offset = offset
+        self.count = count
+    }
 }
 
 /// A growable buffer of tape words, used only while scanning.

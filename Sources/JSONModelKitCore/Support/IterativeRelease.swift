@@ -19,19 +19,20 @@ import Darwin
 /// frames deep however long the chain, and everything is freed before the outermost call returns.
 ///
 /// Each thread has its own list (in its ``ThreadState``), so nothing is shared and nothing is locked.
-enum IterativeRelease {
+@usableFromInline
+package enum IterativeRelease {
     /// How many models deep a model frees its cached values in place, inside its `deinit`, before
     /// deeper ones go to the loop. Each level takes a few stack frames (under 1 KiB in a debug
     /// build), so this is a small part of a 512 KiB stack; and most models are freed at the first
     /// few levels, where freeing in place costs nothing beyond the release itself.
-    static let inlineDepth = 64
+    @inlinable package static var inlineDepth: Int { 64 }
 
     /// Releases `objects` and whatever they hold without recursing through them.
     ///
     /// - Parameter objects: References the caller gives up (typically the last ones); emptied,
     ///   so that the caller's array holds none of them when it goes away (an array passed by
     ///   value would keep them until the caller's frame ends, after the loop has finished).
-    static func release(_ objects: inout [AnyObject]) {
+    package static func release(_ objects: inout [AnyObject]) {
         let state = ThreadState.current
         state.releasing.append(contentsOf: objects)
         objects.removeAll()
@@ -41,7 +42,7 @@ enum IterativeRelease {
     /// Drops the references on this thread's list, unless a loop further up is already doing it.
     ///
     /// For a `deinit` that puts references on `state.releasing` itself, one at a time.
-    static func drain(_ state: ThreadState) {
+    package static func drain(_ state: ThreadState) {
         if state.isReleasing { return }
         state.isReleasing = true
         while true {
@@ -54,21 +55,36 @@ enum IterativeRelease {
 }
 
 /// What the library keeps per thread, in a `pthread` key: nothing is shared, nothing locked.
-final class ThreadState {
+@usableFromInline
+package final class ThreadState {
     // Exclusivity is not checked at run time: only this thread reaches its state, and a check
-    // on every access cost 4% of freeing a parsed document's values (measured).
+    // on every access cost 4% of freeing a parsed document's values (measured). The attribute
+    // holds inside this module only: the models' module, which counts its `deinit`s here, reads
+    // and changes the stored values through the inlined accessors of `releasing` and
+    // `releaseDepth`, which do not check.
+
+    @exclusivity(unchecked) @usableFromInline var storedReleasing: [AnyObject] = []
+    @exclusivity(unchecked) @usableFromInline var storedReleaseDepth = 0
 
     /// What ``IterativeRelease`` has left to release on this thread.
-    @exclusivity(unchecked) var releasing: [AnyObject] = []
+    @inlinable package var releasing: [AnyObject] {
+        _read { yield storedReleasing }
+        _modify { yield &storedReleasing }
+    }
     /// Whether ``IterativeRelease`` is releasing on this thread.
     @exclusivity(unchecked) var isReleasing = false
     /// How many model `deinit`s are freeing cached values in place on this thread, one inside the other.
-    @exclusivity(unchecked) var releaseDepth = 0
+    @inlinable package var releaseDepth: Int {
+        _read { yield storedReleaseDepth }
+        _modify { yield &storedReleaseDepth }
+    }
     /// How many arrays and objects deep `JSONValue`'s `Codable` conformance is on this thread.
     @exclusivity(unchecked) var codingDepth = 0
 
+    @usableFromInline init() {}
+
     /// This thread's state, created on first use and freed when the thread exits.
-    static var current: ThreadState {
+    @inlinable package static var current: ThreadState {
         if let pointer = pthread_getspecific(key) {
             return Unmanaged<ThreadState>.fromOpaque(pointer).takeUnretainedValue()
         }
@@ -77,7 +93,7 @@ final class ThreadState {
         return state
     }
 
-    private static let key: pthread_key_t = {
+    @usableFromInline static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)

@@ -12,38 +12,41 @@
 /// ```
 ///
 /// The type only classifies: loading the bytes, and making sure sixteen of them are there to
-/// load, is the scanner's job.
-struct ByteBlock {
-    typealias Mask = SIMDMask<SIMD16<Int8>>
+/// load, is the scanner's job. Its members are inlinable: the stream framer, in the models'
+/// module, classifies blocks with them in its inner loops, where a call per block would cost
+/// more than the classifying.
+@usableFromInline
+package struct ByteBlock {
+    @usableFromInline package typealias Mask = SIMDMask<SIMD16<Int8>>
 
     /// The number of bytes in a block.
-    static let width = 16
+    @inlinable package static var width: Int { 16 }
 
-    let bytes: SIMD16<UInt8>
+    @usableFromInline let bytes: SIMD16<UInt8>
 
-    @inline(__always)
-    init(_ bytes: SIMD16<UInt8>) { self.bytes = bytes }
+    @inlinable @inline(__always)
+    package init(_ bytes: SIMD16<UInt8>) { self.bytes = bytes }
 
     /// The same bytes read as signed, where the bytes 0x80...0xFF are the negative ones.
-    @inline(__always)
-    private var signed: SIMD16<Int8> { unsafeBitCast(bytes, to: SIMD16<Int8>.self) }
+    @inlinable @inline(__always)
+    var signed: SIMD16<Int8> { unsafeBitCast(bytes, to: SIMD16<Int8>.self) }
 
     // Comparisons take a vector on both sides, its type spelled out: a scalar operand, or a
     // vector type left to inference (which picked the generic implementation), compiles to a
     // loop over the lanes.
-    @inline(__always)
-    private static func splat(_ byte: UInt8) -> SIMD16<UInt8> { SIMD16(repeating: byte) }
+    @inlinable @inline(__always)
+    static func splat(_ byte: UInt8) -> SIMD16<UInt8> { SIMD16(repeating: byte) }
 
     /// Lanes that are not JSON white space (space, tab, line feed, carriage return).
-    @inline(__always)
-    var nonWhitespace: Mask {
+    @inlinable @inline(__always)
+    package var nonWhitespace: Mask {
         .!((bytes .== Self.splat(0x20)) .| (bytes .== Self.splat(0x0A))
             .| (bytes .== Self.splat(0x0D)) .| (bytes .== Self.splat(0x09)))
     }
 
     /// Lanes that are not ASCII digits.
-    @inline(__always)
-    var nonDigits: Mask {
+    @inlinable @inline(__always)
+    package var nonDigits: Mask {
         // Bytes below "0" wrap around to 0xD0 and up, so one unsigned comparison tests both ends.
         .!((bytes &- Self.splat(UInt8(ascii: "0"))) .< Self.splat(10))
     }
@@ -53,29 +56,29 @@ struct ByteBlock {
     ///
     /// One signed comparison catches the last two groups: read as `Int8`, bytes of 0x80 and up
     /// are negative, so below 0x20 as well.
-    @inline(__always)
-    var plainStringEnds: Mask {
+    @inlinable @inline(__always)
+    package var plainStringEnds: Mask {
         (bytes .== Self.splat(UInt8(ascii: "\""))) .| (bytes .== Self.splat(UInt8(ascii: "\\")))
             .| (signed .< SIMD16<Int8>(repeating: 0x20))
     }
 
     /// Lanes that end a string or stop a scan through it: `"`, `\` and control characters.
-    @inline(__always)
-    var stringStops: Mask {
+    @inlinable @inline(__always)
+    package var stringStops: Mask {
         (bytes .== Self.splat(UInt8(ascii: "\""))) .| (bytes .== Self.splat(UInt8(ascii: "\\")))
             .| (bytes .< Self.splat(0x20))
     }
 
     /// Lanes a stream's framer stops at inside a string: `"` and `\`.
-    @inline(__always)
-    var quotesAndBackslashes: Mask {
+    @inlinable @inline(__always)
+    package var quotesAndBackslashes: Mask {
         (bytes .== Self.splat(UInt8(ascii: "\""))) .| (bytes .== Self.splat(UInt8(ascii: "\\")))
     }
 
     /// Lanes a stream's framer stops at inside an array or object, outside strings: `"`,
     /// brackets, braces and line feeds.
-    @inline(__always)
-    var framingStops: Mask {
+    @inlinable @inline(__always)
+    package var framingStops: Mask {
         // `[` and `]` are 0x5B and 0x5D, `{` and `}` 0x7B and 0x7D: clearing the bits 0x20, 0x04
         // and 0x02 maps all four to 0x59 (and `Y`, `_`, `y` and 0x7F too, which the framer passes over).
         ((bytes & Self.splat(0xD9)) .== Self.splat(0x59)) .| (bytes .== Self.splat(UInt8(ascii: "\"")))
@@ -83,8 +86,8 @@ struct ByteBlock {
     }
 
     /// The lanes holding a line feed, as the bits of a 16-bit mask (lane 0 the lowest bit).
-    @inline(__always)
-    var lineFeeds: UInt16 {
+    @inlinable @inline(__always)
+    package var lineFeeds: UInt16 {
         let halves = unsafeBitCast(bytes .== Self.splat(0x0A), to: SIMD2<UInt64>.self)
         // Each lane is 0x00 or 0xFF: gather the top bit of each byte into one byte.
         let low = ((UInt64(littleEndian: halves[0]) & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) &>> 56
@@ -93,8 +96,8 @@ struct ByteBlock {
     }
 
     /// The number of lanes that start a Unicode scalar: all but the UTF-8 continuation bytes.
-    @inline(__always)
-    var scalarStarts: Int {
+    @inlinable @inline(__always)
+    package var scalarStarts: Int {
         let continuations = unsafeBitCast(signed .< SIMD16<Int8>(repeating: -0x40), to: SIMD2<UInt64>.self)
         return 16 &- (continuations[0].nonzeroBitCount &+ continuations[1].nonzeroBitCount) &>> 3
     }
@@ -115,8 +118,8 @@ struct ByteBlock {
     ///
     /// Together these accept exactly the well-formed sequences. A sequence cut off by the end
     /// of the block is not flagged here; the next block, looking back, flags its missing bytes.
-    @inline(__always)
-    func utf8Errors(before1: SIMD16<UInt8>, before2: SIMD16<UInt8>, before3: SIMD16<UInt8>) -> Mask {
+    @inlinable @inline(__always)
+    package func utf8Errors(before1: SIMD16<UInt8>, before2: SIMD16<UInt8>, before3: SIMD16<UInt8>) -> Mask {
         let isContinuation = signed .< SIMD16<Int8>(repeating: -0x40)
         let continuationIsDue = (before1 .>= Self.splat(0xC0)) .| (before2 .>= Self.splat(0xE0))
             .| (before3 .>= Self.splat(0xF0))
@@ -131,15 +134,15 @@ struct ByteBlock {
     }
 
     /// Whether no lane of `mask` is set.
-    @inline(__always)
-    static func isEmpty(_ mask: Mask) -> Bool {
+    @inlinable @inline(__always)
+    package static func isEmpty(_ mask: Mask) -> Bool {
         let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
         return halves[0] | halves[1] == 0
     }
 
     /// The index of the first lane set in `mask`, or ``width`` when none is.
-    @inline(__always)
-    static func firstLane(_ mask: Mask) -> Int {
+    @inlinable @inline(__always)
+    package static func firstLane(_ mask: Mask) -> Int {
         // Lane 0 is the lowest byte of the first half once read as little-endian. Branches
         // measured faster than a branch-free select here: they keep the select's latency off the
         // chain from one block's position to the next.

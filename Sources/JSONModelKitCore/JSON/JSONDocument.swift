@@ -48,8 +48,8 @@ public struct JSONParseOptions: Sendable, Hashable {
 /// container, below 2^28.
 public final class JSONDocument: Sendable {
     /// The input, kept as it was given (an array, `Data`, a mapped file); never copied.
-    let storage: DocumentStorage
-    let tape: [UInt64]
+    @usableFromInline package let storage: DocumentStorage
+    @usableFromInline package let tape: [UInt64]
     /// The number of JSON values in the document (object keys are not counted).
     public let valueCount: Int
     /// The deepest nesting of arrays and objects: 0 for a top-level scalar, 1 for `[]`.
@@ -64,6 +64,7 @@ public final class JSONDocument: Sendable {
     ///   - options: Limits and leniency; strict by default.
     /// - Throws: ``JSONParseError`` with the position of the first fault.
     /// - Complexity: O(*n*) in the size of the input.
+    @inlinable
     public convenience init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
         try self.init(storage: .array(bytes), options: options)
     }
@@ -134,6 +135,7 @@ public final class JSONDocument: Sendable {
     }
 
     /// Scans and validates the bytes of `storage`, keeping it.
+    @usableFromInline
     init(storage: DocumentStorage, options: JSONParseOptions) throws(JSONParseError) {
         // The scanner writes straight into the tape array's storage, so the tape is never copied
         // (a copy doubled the tape's share of peak memory on large arrays). The capacity
@@ -241,7 +243,7 @@ public final class JSONDocument: Sendable {
     /// holding a copy of that value's bytes only; the tape is written to `scratch` and copied.
     ///
     /// - Returns: The document and the length of the value in `buffer`.
-    static func scanningFirstValue(
+    package static func scanningFirstValue(
         of buffer: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, scratch: UnsafeMutableBufferPointer<UInt64>
     ) throws(JSONParseError) -> (document: JSONDocument, length: Int) {
         var scanner = JSONScanner(bytes: buffer, options: options, tapeBuffer: scratch)
@@ -265,19 +267,21 @@ public final class JSONDocument: Sendable {
     /// The memory taken by the tape, in bytes (8 per value and per object key).
     public var tapeByteCount: Int { tape.count * MemoryLayout<UInt64>.stride }
 
-    @inline(__always)
-    func entry(_ index: Int) -> TapeEntry { TapeEntry(bits: tape[index]) }
+    // Inlinable, with the tape and the storage they read: the models' first reads and lazy
+    // collections, in another module, read entries and bytes in their loops.
+    @inlinable @inline(__always)
+    package func entry(_ index: Int) -> TapeEntry { TapeEntry(bits: tape[index]) }
 
     /// The tape index just past the value at `index`.
-    @inline(__always)
-    func next(after index: Int) -> Int {
+    @inlinable @inline(__always)
+    package func next(after index: Int) -> Int {
         let entry = entry(index)
         return entry.isContainer ? entry.containerEnd : index + 1
     }
 
     /// Calls `body` with the bytes of a scalar.
-    @inline(__always)
-    func withBytes<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    @inlinable @inline(__always)
+    package func withBytes<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try storage.withUnsafeBufferPointer {
             try body(UnsafeBufferPointer(rebasing: $0[range.offset..<range.upperBound]))
         }

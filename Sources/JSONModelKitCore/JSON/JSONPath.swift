@@ -75,7 +75,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     public static let maximumIndex = 10_000
 
     /// What is wrong with this path as a declared property's path, or nil.
-    var declarationProblem: String? {
+    package var declarationProblem: String? {
         if segments.isEmpty { return "names the root (\"$\"); a property's path needs at least one key or index" }
         for case .index(let index) in segments {
             if index < 0 { return "has a negative index (\(index)); indices count from 0" }

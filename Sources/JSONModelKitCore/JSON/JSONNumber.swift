@@ -44,7 +44,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// Creates a number from text the caller has already validated.
     ///
     /// Used by the parser, which checks the grammar while scanning.
-    init(validatedText text: String) {
+    package init(validatedText text: String) {
         self.text = text
     }
 
@@ -149,7 +149,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// Calls `body` with the UTF-8 bytes of `text`, without copying when the
     /// string is stored contiguously.
-    static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    package static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) {
             return result
         }

@@ -2,9 +2,10 @@
 ///
 /// Every function takes the number's text as bytes; none goes through `Double` to read an
 /// integer, so `9007199254740993` and `12345678901234567890` stay exact.
-enum NumberParsing {
+@usableFromInline
+package enum NumberParsing {
     /// Whether `text` is exactly one number in the RFC 8259 grammar.
-    static func isValid(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isValid(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         let count = text.count
         func digit(_ at: Int) -> Bool { at < count && text[at] &- UInt8(ascii: "0") < 10 }
@@ -30,7 +31,7 @@ enum NumberParsing {
     }
 
     /// The value as `Int64` when it is integral and in range ("1.0" and "1e2" count), else nil.
-    static func int64(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    package static func int64(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard let (negative, magnitude) = exactInteger(text) else { return nil }
         if negative {
             guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
@@ -41,7 +42,7 @@ enum NumberParsing {
     }
 
     /// The value as `UInt64` when it is integral, not negative and in range, else nil.
-    static func uint64(_ text: UnsafeBufferPointer<UInt8>) -> UInt64? {
+    package static func uint64(_ text: UnsafeBufferPointer<UInt8>) -> UInt64? {
         guard let (negative, magnitude) = exactInteger(text) else { return nil }
         guard !negative || magnitude == 0 else { return nil }
         return magnitude
@@ -51,7 +52,8 @@ enum NumberParsing {
     ///
     /// Works on the decimal digits alone: the value is its significant digits times a power of
     /// ten, integral only when that power is not negative once trailing zeros are dropped.
-    static func exactInteger(_ text: UnsafeBufferPointer<UInt8>) -> (negative: Bool, magnitude: UInt64)? {
+    @usableFromInline
+    package static func exactInteger(_ text: UnsafeBufferPointer<UInt8>) -> (negative: Bool, magnitude: UInt64)? {
         let count = text.count
         var index = 0
         let negative = count > 0 && text[0] == UInt8(ascii: "-")
@@ -130,7 +132,8 @@ enum NumberParsing {
     /// Numbers with at most 15 significant digits and a small exponent take an exact fast path
     /// (one multiplication or division of two exactly representable doubles); the rest go to
     /// the C library's correctly rounded `strtod` through the standard library.
-    static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+    @usableFromInline
+    package static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double {
         let count = text.count
         var index = 0
         let negative = count > 0 && text[0] == UInt8(ascii: "-")

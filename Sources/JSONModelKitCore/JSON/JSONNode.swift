@@ -40,19 +40,20 @@ public struct JSONNode: Sendable {
     /// The document this node reads from.
     public let document: JSONDocument
     /// The node's position on the document's tape.
-    let index: Int
+    @usableFromInline package let index: Int
 
-    init(document: JSONDocument, index: Int) {
+    @inlinable
+    package init(document: JSONDocument, index: Int) {
         self.document = document
         self.index = index
     }
 
-    @inline(__always) var entry: TapeEntry { document.entry(index) }
+    @inlinable @inline(__always) package var entry: TapeEntry { document.entry(index) }
 
     /// The node at tape position `index` of the same document, taking this node's reference to
     /// it rather than a new one.
-    @inline(__always)
-    consuming func moved(to index: Int) -> JSONNode {
+    @inlinable @inline(__always)
+    package consuming func moved(to index: Int) -> JSONNode {
         JSONNode(document: document, index: index)
     }
 
@@ -72,7 +73,7 @@ public struct JSONNode: Sendable {
     public var isNull: Bool { entry.tag == .null }
 
     /// The value of `true` or `false`; nil for other kinds.
-    public var boolValue: Bool? {
+    @inlinable public var boolValue: Bool? {
         switch entry.tag {
         case .true: true
         case .false: false
@@ -113,15 +114,15 @@ public struct JSONNode: Sendable {
     public var uint64Value: UInt64? { withNumberText { NumberParsing.uint64($0) } ?? nil }
 
     /// The nearest `Double` to the number (infinite when out of range); nil for other kinds.
-    public var doubleValue: Double? { withNumberText { NumberParsing.double($0) } }
+    @inlinable @inline(__always) public var doubleValue: Double? { withNumberText { NumberParsing.double($0) } }
 
     /// The sign and magnitude of an integral number that fits in 64 bits, else nil.
-    var exactInteger: (negative: Bool, magnitude: UInt64)? {
+    @inlinable @inline(__always) package var exactInteger: (negative: Bool, magnitude: UInt64)? {
         withNumberText { NumberParsing.exactInteger($0) } ?? nil
     }
 
-    @inline(__always)
-    func withNumberText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+    @inlinable @inline(__always)
+    package func withNumberText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         let entry = entry
         guard entry.tag == .integer || entry.tag == .decimal else { return nil }
         return document.withBytes(entry.byteRange, body)
@@ -131,7 +132,7 @@ public struct JSONNode: Sendable {
     /// when the node is not an array.
     ///
     /// What `[String]` properties read in one pass over the tape, without a node per element.
-    func stringElements() -> [String]? {
+    package func stringElements() -> [String]? {
         let entry = entry
         guard entry.tag == .array else { return nil }
         var strings: [String] = []

@@ -84,7 +84,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 
 extension JSONParseError.Kind {
     /// A short phrase for logs.
-    var message: String {
+    package var message: String {
         switch self {
         case .emptyInput: "no JSON value in the input"
         case .unexpectedEnd: "unexpected end of input"
@@ -104,7 +104,7 @@ extension JSONParseError.Kind {
         }
     }
 
-    static func describe(_ byte: UInt8) -> String {
+    package static func describe(_ byte: UInt8) -> String {
         if byte >= 0x21 && byte < 0x7F {
             return "'\(Character(Unicode.Scalar(byte)))'"
         }

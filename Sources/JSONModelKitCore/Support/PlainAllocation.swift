@@ -13,8 +13,8 @@ import Darwin
 /// more than `malloc` per allocation: nothing for one large buffer, but a parse of a small
 /// document and every model allocate once each. `malloc` aligns for any type this library
 /// stores (16 bytes).
-@inline(__always)
-func allocatePlain<T: ~Copyable>(_ type: T.Type, capacity: Int) -> UnsafeMutablePointer<T> {
+@inlinable @inline(__always)
+package func allocatePlain<T: ~Copyable>(_ type: T.Type, capacity: Int) -> UnsafeMutablePointer<T> {
     precondition(MemoryLayout<T>.alignment <= 16, "malloc does not align \(T.self)")
     guard let memory = malloc(max(capacity, 1) * MemoryLayout<T>.stride) else {
         fatalError("out of memory allocating \(capacity) × \(MemoryLayout<T>.stride) bytes")
@@ -23,7 +23,7 @@ func allocatePlain<T: ~Copyable>(_ type: T.Type, capacity: Int) -> UnsafeMutable
 }
 
 /// Gives back memory from ``allocatePlain(_:capacity:)``; its values must be deinitialized.
-@inline(__always)
-func freePlain<T: ~Copyable>(_ pointer: UnsafeMutablePointer<T>) {
+@inlinable @inline(__always)
+package func freePlain<T: ~Copyable>(_ pointer: UnsafeMutablePointer<T>) {
     free(UnsafeMutableRawPointer(pointer))
 }

@@ -355,7 +355,7 @@ extension JSONObject {
         public typealias Indices = Range<Int>
 
         @usableFromInline
-        var buffer: ContainerBuffer<JSONObject.Element>
+        package var buffer: ContainerBuffer<JSONObject.Element>
 
         @inlinable
         init() {

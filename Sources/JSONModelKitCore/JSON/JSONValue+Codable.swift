@@ -1,14 +1,14 @@
 /// A coding key made from any string, for objects with arbitrary keys.
-struct JSONValueCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
+package struct JSONValueCodingKey: CodingKey {
+    package var stringValue: String
+    package var intValue: Int?
 
-    init(stringValue: String) {
+    package init(stringValue: String) {
         self.stringValue = stringValue
         self.intValue = nil
     }
 
-    init(intValue: Int) {
+    package init(intValue: Int) {
         self.stringValue = String(intValue)
         self.intValue = intValue
     }

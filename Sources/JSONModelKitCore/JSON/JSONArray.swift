@@ -23,7 +23,7 @@
 /// Equality and hashing are those of ``JSONValue``: element by element, by meaning.
 public struct JSONArray: Sendable {
     @usableFromInline
-    var buffer: ContainerBuffer<JSONValue>
+    package var buffer: ContainerBuffer<JSONValue>
 
     @inlinable
     init(buffer: ContainerBuffer<JSONValue>) {

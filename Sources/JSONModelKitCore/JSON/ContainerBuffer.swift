@@ -9,14 +9,14 @@
 
 /// The header of a container's storage.
 @usableFromInline
-struct ContainerHeader {
+package struct ContainerHeader {
     /// How many elements are initialized.
-    @usableFromInline var count: Int
+    @usableFromInline package var count: Int
     /// How many elements the storage has room for.
-    @usableFromInline var capacity: Int
+    @usableFromInline package var capacity: Int
 
     @inlinable
-    init(count: Int, capacity: Int) {
+    package init(count: Int, capacity: Int) {
         self.count = count
         self.capacity = capacity
     }
@@ -24,7 +24,7 @@ struct ContainerHeader {
 
 /// The storage of a ``ContainerBuffer``: a header and the elements, in one allocation.
 @usableFromInline
-final class ContainerStorage<Element>: ManagedBuffer<ContainerHeader, Element> {
+package final class ContainerStorage<Element>: ManagedBuffer<ContainerHeader, Element> {
     deinit {
         withUnsafeMutablePointers { header, elements in
             ContainerTeardown.destroy(elements, count: header.pointee.count)
@@ -105,12 +105,12 @@ extension JSONValue {
 ///
 /// Empty buffers allocate nothing. Indices are the offsets from 0.
 @usableFromInline
-struct ContainerBuffer<Element> {
+package struct ContainerBuffer<Element> {
     @usableFromInline
-    var storage: ContainerStorage<Element>?
+    package var storage: ContainerStorage<Element>?
 
     @inlinable
-    init() {
+    package init() {
         storage = nil
     }
 
@@ -120,7 +120,7 @@ struct ContainerBuffer<Element> {
     }
 
     @inlinable
-    init<S: Sequence>(_ elements: S) where S.Element == Element {
+    package init<S: Sequence>(_ elements: S) where S.Element == Element {
         let copied = elements.withContiguousStorageIfAvailable { source -> ContainerStorage<Element>? in
             guard let base = source.baseAddress, !source.isEmpty else { return nil }
             let storage = Self.allocate(capacity: source.count)
@@ -192,7 +192,7 @@ struct ContainerBuffer<Element> {
     }
 
     @inlinable
-    mutating func append(_ element: __owned Element) {
+    package mutating func append(_ element: __owned Element) {
         if isKnownUniquelyReferenced(&storage) {
             let header = Self.pointers(storage.unsafelyUnwrapped).header
             if header.pointee.count == header.pointee.capacity { reserve(header.pointee.count + 1) }
@@ -206,7 +206,7 @@ struct ContainerBuffer<Element> {
     }
 
     @inlinable
-    mutating func removeAll(keepingCapacity keepCapacity: Bool) {
+    package mutating func removeAll(keepingCapacity keepCapacity: Bool) {
         guard keepCapacity, isKnownUniquelyReferenced(&storage) else {
             storage = nil
             return
@@ -252,7 +252,7 @@ extension ContainerBuffer: @unchecked Sendable where Element: Sendable {}
 /// Iterates over a buffer's elements through a pointer, holding the storage alive: no
 /// reference counting of the storage per element, as `Array`'s iterator.
 @usableFromInline
-struct ContainerIterator<Element>: IteratorProtocol {
+package struct ContainerIterator<Element>: IteratorProtocol {
     @usableFromInline let storage: ContainerStorage<Element>?
     @usableFromInline let elements: UnsafeMutablePointer<Element>?
     @usableFromInline let count: Int
@@ -269,7 +269,7 @@ struct ContainerIterator<Element>: IteratorProtocol {
     }
 
     @inlinable
-    mutating func next() -> Element? {
+    package mutating func next() -> Element? {
         guard position < count else { return nil }
         defer { position += 1 }
         // The storage is alive (held above) and not changed: a writer holding the buffer
@@ -279,26 +279,26 @@ struct ContainerIterator<Element>: IteratorProtocol {
 }
 
 extension ContainerBuffer: RandomAccessCollection, MutableCollection {
-    @usableFromInline typealias Index = Int
-    @usableFromInline typealias Indices = Range<Int>
+    @usableFromInline package typealias Index = Int
+    @usableFromInline package typealias Indices = Range<Int>
 
     @inlinable
-    func makeIterator() -> ContainerIterator<Element> {
+    package func makeIterator() -> ContainerIterator<Element> {
         ContainerIterator(storage)
     }
 
-    @inlinable var startIndex: Int { 0 }
+    @inlinable package var startIndex: Int { 0 }
 
     @inlinable
-    var endIndex: Int {
+    package var endIndex: Int {
         guard let storage else { return 0 }
         return storage.withUnsafeMutablePointerToHeader { $0.pointee.count }
     }
 
-    @inlinable var count: Int { endIndex }
+    @inlinable package var count: Int { endIndex }
 
     @inlinable
-    subscript(position: Int) -> Element {
+    package subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < count, "Index out of range")
             return storage.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[position] }
@@ -313,7 +313,7 @@ extension ContainerBuffer: RandomAccessCollection, MutableCollection {
     }
 
     @inlinable
-    func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R? {
+    package func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R? {
         guard let storage else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         return try storage.withUnsafeMutablePointers { header, elements in
             try body(UnsafeBufferPointer(start: elements, count: header.pointee.count))
@@ -323,12 +323,12 @@ extension ContainerBuffer: RandomAccessCollection, MutableCollection {
 
 extension ContainerBuffer: RangeReplaceableCollection {
     @inlinable
-    mutating func reserveCapacity(_ minimumCapacity: Int) {
+    package mutating func reserveCapacity(_ minimumCapacity: Int) {
         reserve(Swift.max(minimumCapacity, count))
     }
 
     @inlinable
-    mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: __owned C)
+    package mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: __owned C)
     where C.Element == Element {
         let oldCount = count
         precondition(subrange.lowerBound >= 0 && subrange.upperBound <= oldCount, "Range out of bounds")
@@ -357,7 +357,7 @@ extension ContainerBuffer: RangeReplaceableCollection {
     }
 
     @inlinable
-    mutating func append<S: Sequence>(contentsOf newElements: __owned S) where S.Element == Element {
+    package mutating func append<S: Sequence>(contentsOf newElements: __owned S) where S.Element == Element {
         reserve(count + newElements.underestimatedCount)
         for element in newElements { append(element) }
     }

@@ -22,7 +22,8 @@ import Darwin
 /// each time (cheap: a load). A `Data` is asked once, when the document is made (see
 /// ``DataBytes``), because asking it costs dynamic exclusivity checks inside Foundation's
 /// accessors: per read, 11% of the instructions of reading every property of a large array.
-enum DocumentStorage: Sendable {
+@usableFromInline
+package enum DocumentStorage: Sendable {
     case array([UInt8])
     case data(DataBytes)
     case mapped(MappedFile)
@@ -43,8 +44,8 @@ enum DocumentStorage: Sendable {
     }
 
     /// Calls `body` with the bytes.
-    @inline(__always)
-    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    @inlinable @inline(__always)
+    package func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         switch self {
         case .array(let bytes):
             return try bytes.withUnsafeBufferPointer(body)
@@ -63,13 +64,14 @@ enum DocumentStorage: Sendable {
 /// which does not move while a `Data` refers to it, and which is not changed in place while it
 /// is shared (a write through another copy makes that copy a buffer of its own). The document
 /// holds its copy until it goes, and never writes to it.
-struct DataBytes: @unchecked Sendable {
+@usableFromInline
+package struct DataBytes: @unchecked Sendable {
     // @unchecked Sendable: the buffer is read-only and lives as long as `data`.
     /// The most bytes a `Data` holds inside the value itself (14 on 64-bit platforms), rounded up.
     static let inlineLimit = 64
 
     let data: Data
-    let buffer: UnsafeBufferPointer<UInt8>
+    @usableFromInline let buffer: UnsafeBufferPointer<UInt8>
 
     init(_ data: Data) {
         precondition(data.count > Self.inlineLimit)
@@ -86,11 +88,12 @@ struct DataBytes: @unchecked Sendable {
 /// pages back at once; reading them again reads them from the page cache. How much one read
 /// maps in is the kernel's choice: at least a page, often up to 64 KiB around it, and on kernels
 /// that cache files in large folios, as much as a folio.
-final class MappedFile: Sendable {
+@usableFromInline
+package final class MappedFile: Sendable {
     // Sendable: immutable after init; the mapping is read-only.
-    nonisolated(unsafe) private let base: UnsafeRawPointer
+    @usableFromInline nonisolated(unsafe) let base: UnsafeRawPointer
     /// The size of the file, in bytes (more than zero).
-    let count: Int
+    @usableFromInline let count: Int
 
     /// The size of a memory page.
     static let pageSize: Int = {
@@ -134,7 +137,7 @@ final class MappedFile: Sendable {
     }
 
     /// The mapped bytes.
-    var buffer: UnsafeBufferPointer<UInt8> {
+    @inlinable var buffer: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
     }
 
