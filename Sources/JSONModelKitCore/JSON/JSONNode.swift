@@ -88,9 +88,18 @@ public struct JSONNode: Sendable {
     public var stringValue: String? {
         let entry = entry
         switch entry.tag {
-        case .string: return document.withBytes(entry.byteRange) { String(decoding: $0, as: UTF8.self) }
+        case .string: return document.withBytes(entry.byteRange) { JSONNode.string($0) }
         case .escapedString: return document.withBytes(entry.byteRange) { JSONNode.unescape($0) }
         default: return nil
+        }
+    }
+
+    /// A string from UTF-8 the scanner validated.
+    @inline(__always)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            _ = buffer.initialize(from: bytes)
+            return bytes.count
         }
     }
 
