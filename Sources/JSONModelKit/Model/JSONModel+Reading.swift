@@ -304,6 +304,9 @@ extension JSONModel {
                     slots.markMembers(keys.ordinals, at: positions)
                 }
                 content = slots.content(at: ordinal, lock: state)
+                // Filled meanwhile by another thread: read as above. (One switch over both cases
+                // of this function, with the walk before it, brought back a retain and a release
+                // per read.)
                 switch content {
                 case .inline, .entry: return frozenEntry(at: ordinal, in: slots, revalidate: revalidate)
                 case .empty, .unread, .busy: break
@@ -319,7 +322,7 @@ extension JSONModel {
                     }
                     if filled { return nil }
                 } else if let read = property.scalarFirstRead {
-                    let entry = document._withUnsafeGuaranteedRef { read.read($0, position) }
+                    let entry = document._withUnsafeGuaranteedRef { read.read($0, position, entryType: property.entryType) }
                     if let entry { return slots.store(entry, at: ordinal).entry }
                 }
             }

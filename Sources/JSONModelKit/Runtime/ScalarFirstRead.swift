@@ -26,12 +26,11 @@ struct ScalarFirstRead: Sendable {
     let reader: any ScalarFirstReadable.Type
     /// Whether the value is boxed as an optional.
     let optional: Bool
-    /// The class of the entry, looked up once.
-    let entryType: CacheEntry.Type
 
-    /// The boxed value of the member at `index` of `document`; nil when the general path must decide.
+    /// The boxed value of the member at `index` of `document`, in an entry of `entryType` (the
+    /// property's, `CacheBox` of its type); nil when the general path must decide.
     @inline(__always)
-    func read(_ document: JSONDocument, _ index: Int) -> CacheEntry? {
+    func read(_ document: JSONDocument, _ index: Int, entryType: CacheEntry.Type) -> CacheEntry? {
         reader.readBoxed(document, index, optional: optional, entryType: entryType)
     }
 }
@@ -95,7 +94,7 @@ protocol ScalarFirstReadable: PropertyValue {
 extension ScalarFirstReadable {
     /// A reader of a member, as `Self` or, with `optional`, as `Self?`.
     static func firstRead(optional: Bool) -> ScalarFirstRead {
-        ScalarFirstRead(reader: Self.self, optional: optional, entryType: optional ? Self?.cacheEntryType : cacheEntryType)
+        ScalarFirstRead(reader: Self.self, optional: optional)
     }
 
     /// The boxed read, as the default implementation: each conformance's witness has a concrete
@@ -211,7 +210,7 @@ extension JSONModel: ScalarFirstReadable {
     /// loop takes over (IterativeRelease.swift).
     static func inlineFirstRead(optional: Bool) -> InlineFirstRead? { nil }
 
-    /// The entry class is the one looked up when the reader was made: `Self` is only known at
+    /// The entry class is the property's, looked up with its metadata: `Self` is only known at
     /// run time here, so `CacheBox<Self>` made here would look up its metadata on every read.
     static func readBoxed(_ document: JSONDocument, _ index: Int, optional: Bool, entryType: CacheEntry.Type)
         -> CacheEntry?
