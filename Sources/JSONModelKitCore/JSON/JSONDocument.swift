@@ -105,10 +105,8 @@ public final class JSONDocument: Sendable {
                     try scanner.scan()
                     values = scanner.valueCount
                     depth = scanner.deepest
-                    if !scanner.tape.isUsingLentBuffer {
-                        tape = scanner.tape.makeArray()
-                    } else if copying {
-                        tape = Array(UnsafeBufferPointer(rebasing: buffer[..<scanner.tape.count]))
+                    if copying || !scanner.tape.isUsingLentBuffer {
+                        tape = scanner.tape.makeArray()  // from wherever the builder wrote it
                     } else {
                         used = scanner.tape.count
                     }
@@ -245,8 +243,7 @@ public final class JSONDocument: Sendable {
         var scanner = JSONScanner(bytes: buffer, options: options, tapeBuffer: scratch)
         scanner.stopsAfterValue = true
         try scanner.scan()
-        let tape = scanner.tape.isUsingLentBuffer
-            ? Array(UnsafeBufferPointer(rebasing: scratch[..<scanner.tape.count])) : scanner.tape.makeArray()
+        let tape = scanner.tape.makeArray()
         let length = scanner.valueEnd
         let document = JSONDocument(
             bytes: Array(UnsafeBufferPointer(rebasing: buffer[..<length])), tape: tape, valueCount: scanner.valueCount,

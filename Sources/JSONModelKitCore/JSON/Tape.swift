@@ -118,7 +118,8 @@ struct TapeBuilder: ~Copyable {
         capacity = newCapacity
     }
 
-    /// The entries written so far, as an exactly sized array.
+    /// The entries written so far, as an exactly sized array (copied from the lent buffer while
+    /// they are in it).
     func makeArray() -> [UInt64] {
         Array(UnsafeBufferPointer(start: base, count: count))
     }
