@@ -1,7 +1,8 @@
 import JSONModelKitCore
 import Synchronization
 
-// Property groups and the structural options checked at declaration.
+// Property groups. Whether a declaration may be one is checked with the other structural
+// options, at declaration (`PropertyDeclaration.checkingStructure()`, Runtime/ModelMetadata.swift).
 //
 // A property group (`group: true`) is a model property whose model reads the
 // parent's own JSON object rather than a member of it (WrapModel's WPGroup):
