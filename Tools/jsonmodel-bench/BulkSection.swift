@@ -283,8 +283,9 @@ enum BulkMemory {
         case "write":  // the generated input, to a file named by JSONMODEL_BENCH_BULK_FILE
             let path = ProcessInfo.processInfo.environment["JSONMODEL_BENCH_BULK_FILE"] ?? "bulk.json"
             checksum = (try? data.write(to: URL(fileURLWithPath: path))) == nil ? -1 : data.count
-        case "profile-all":  // for valgrind: one run of (b)
-            checksum = (try? BulkWorkload.lazyAll(data)) ?? -1
+        case "profile-all":  // for valgrind and perf: (b), JSONMODEL_BENCH_PROFILE_RUNS times (default once)
+            let runs = ProcessInfo.processInfo.environment["JSONMODEL_BENCH_PROFILE_RUNS"].flatMap { Int($0) } ?? 1
+            for _ in 0..<max(1, runs) { checksum &+= (try? BulkWorkload.lazyAll(data)) ?? -1 }
         case "lazy":
             checksum = (try? BulkWorkload.lazySample(data, samples)) ?? -1
         case "lazy-all":
