@@ -3,7 +3,7 @@ import Testing
 @testable import JSONModelKit
 
 /// Values of every inline kind: trivial (numbers, a Bool, a Date) and holding references
-/// (strings, optional strings, string arrays), plus a nested model, which stays in an entry.
+/// (strings, optional strings, string arrays), and a nested model, kept as its reference.
 final class InlineMix: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.id(Int.self)
@@ -31,12 +31,14 @@ struct InlineValueTests {
     @Test func theLayoutPutsEachPlainValueAfterTheSlots() {
         let metadata = InlineMix.modelMetadata
         let inline = metadata.inlineLayouts.map { $0 != nil }
-        #expect(inline == [true, true, true, true, true, true, false])
+        #expect(inline == [true, true, true, true, true, true, true])
+        #expect(metadata.inlineModels == 1 << 6)
         let offsets = metadata.inlineLayouts.compactMap { $0?.offset }
         #expect(offsets.first == metadata.properties.count * 8)
         #expect(offsets == offsets.sorted())
-        // Int 8, Bool 1 (padded to 8 for the Date? after it), Date? 9, String 16, String? 16, [String] 8.
-        #expect(metadata.inlineBytes == 8 + 8 + 16 + 16 + 16 + 8)
+        // Int 8, Bool 1 (padded to 8 for the Date? after it), Date? 9, String 16, String? 16, [String] 8,
+        // InlineMix? 8.
+        #expect(metadata.inlineBytes == 8 + 8 + 16 + 16 + 16 + 8 + 8)
     }
 
     @Test func everyReaderSeesTheInlineValue() throws {
@@ -67,6 +69,50 @@ struct InlineValueTests {
         #expect(childText == "inner")
         #expect(model.cachedPropertyCount == 7)
         try model.validate()
+    }
+
+    /// A nested model read the first time is kept in its parent's slots as a reference: every
+    /// read, typed or not, gives that one instance, and it is freed with its parent.
+    @Test func aNestedModelIsOneInstanceFreedWithItsParent() throws {
+        weak var weakChild: InlineMix?
+        do {
+            let model = try InlineMix(json: Self.json(5))
+            let child: InlineMix? = model.child
+            let again: InlineMix? = model.child
+            let untyped = model.value(forProperty: "child") as? InlineMix
+            let asBase: JSONModel? = model[property: "child"]
+            #expect(child != nil)
+            #expect(child === again)
+            #expect(child === untyped)
+            #expect(child === asBase)
+            #expect(model.jsonValue(forProperty: "child")?["text"] == .string("inner"))
+            #expect(model.fullDescription.contains("inner"))
+            weakChild = child
+        }
+        #expect(weakChild == nil)
+        // A null child reads nil and frees nothing.
+        let empty = try InlineMix(json: #"{"child": null}"#)
+        let none: InlineMix? = empty.child
+        #expect(none == nil)
+    }
+
+    /// Threads racing to make the first read of a nested model all get the same instance.
+    @Test func concurrentFirstReadsOfANestedModelGiveOneInstance() async throws {
+        for _ in 0..<50 {
+            let models = try (0..<20).map { try InlineMix(json: Self.json($0)) }
+            let seen = await withTaskGroup(of: [ObjectIdentifier].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        models.map { model in
+                            let child: InlineMix? = model.child
+                            return ObjectIdentifier(child!)
+                        }
+                    }
+                }
+                return await group.reduce(into: [[ObjectIdentifier]]()) { $0.append($1) }
+            }
+            #expect(Set(seen).count == 1)
+        }
     }
 
     /// The lock and mutable state of a model are made on first use: reading every property of

@@ -334,6 +334,9 @@ extension JSONModel {
             let diagnostics = context.diagnostics
             state.withLock { $0.diagnostics += diagnostics }
         }
+        // Another thread's first read stored a nested model inline meanwhile: every reader gets
+        // that one instance, as with an entry, so wait for it rather than return this copy.
+        if !isNew, property.inlineFirstRead?.isModel == true, slots.awaitInlineValue(at: ordinal) { return nil }
         return stored
     }
 

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JSONModelKitCore
 import Synchronization
 
@@ -19,7 +26,9 @@ import Synchronization
 /// Bit 0 is set when the fast read (`JSONModel+Reading.swift`) must not use the slot. An inline
 /// value is written by the one thread that claimed the empty slot, then published with a
 /// releasing store of its bits; a reader that loads those bits (acquiring) reads a complete value,
-/// and nothing writes it again until the model is freed.
+/// and nothing writes it again until the model is freed. A nested model's inline value is its
+/// reference; the model's release frees those through ``releaseEntries(models:)`` or hands them
+/// to the release loop (``handEntries(to:models:)``), as it does entries.
 ///
 /// Memory safety. An untagged entry is never swapped out: it lives as long as the model, so
 /// readers load the slot and use the entry without a lock or a reference of their own (the model
@@ -158,16 +167,37 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
     /// are destroyed; the slots' own `deinit` then finds them empty. Only the owner's `deinit`
     /// may call it: an emptied untagged slot breaks the promise that such an entry lives as
     /// long as the model.
-    func releaseEntries() {
+    ///
+    /// - Parameter models: The slots whose inline values are models' references, bit by bit
+    ///   (``ModelMetadata/inlineModels``): released directly, not through their type's metadata.
+    func releaseEntries(models: UInt64 = 0) {
         var index = 0
         while index < count {
             let bits = base[index].load(ordering: .acquiring)
             if Self.isFilled(bits) {
                 base[index].store(Self.empty, ordering: .relaxed)
-                releaseValue(bits)
+                if isInlineModel(bits, at: index, models: models) {
+                    inlineModel(bits)?.release()
+                } else {
+                    releaseValue(bits)
+                }
             }
             index += 1
         }
+    }
+
+    /// Whether slot `index`, filled with `bits`, holds an inline model's reference: it is one of
+    /// `models` and holds an inline value.
+    @inline(__always)
+    private func isInlineModel(_ bits: UInt, at index: Int, models: UInt64) -> Bool {
+        bits & Self.tagMask == Self.inlineDestroyTag && index < UInt64.bitWidth && models & (1 << UInt64(index)) != 0
+    }
+
+    /// The reference of an inline model's slot filled with `bits`; nil for an optional that is nil.
+    @inline(__always)
+    private func inlineModel(_ bits: UInt) -> Unmanaged<AnyObject>? {
+        let place = UnsafeRawPointer(base) + Int(bits &>> 48)
+        return place.load(as: UnsafeRawPointer?.self).map { Unmanaged.fromOpaque($0) }
     }
 
     /// Drops what a filled slot holds: the reference to its entry, or its inline value.
@@ -201,17 +231,19 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         _openExistential(type, do: destroy)
     }
 
-    /// Empties the slots like ``releaseEntries()`` but hands each entry's reference to `held`
-    /// instead of releasing it, for the loop that frees deep chains of models; only the owner's
-    /// `deinit` may call it.
-    func handEntries(to held: inout [AnyObject]) {
+    /// Empties the slots like ``releaseEntries(models:)`` but hands each entry's reference, and
+    /// each inline model's, to `held` instead of releasing it, for the loop that frees deep
+    /// chains of models; only the owner's `deinit` may call it.
+    func handEntries(to held: inout [AnyObject], models: UInt64) {
         var index = 0
         while index < count {
             let bits = base[index].load(ordering: .acquiring)
             if Self.isFilled(bits) {
                 base[index].store(Self.empty, ordering: .relaxed)
-                // Inline values hold no models (``InlineLayout``): freed here, at no depth.
-                if bits & Self.inlineTag != 0 {
+                if isInlineModel(bits, at: index, models: models) {
+                    if let model = inlineModel(bits) { held.append(model.takeRetainedValue()) }
+                } else if bits & Self.inlineTag != 0 {
+                    // Other inline values hold no models (``InlineLayout``): freed here, at no depth.
                     releaseValue(bits)
                 } else {
                     held.append(Self.unmanaged(bits).takeRetainedValue())
@@ -315,6 +347,18 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
             return bits
         }
         return taken.map { Self.unmanaged($0).takeRetainedValue() }
+    }
+
+    /// Whether slot `index` holds an inline value, once no thread is writing one there.
+    ///
+    /// A writer holds the claim only while it makes and stores one value, so this waits briefly.
+    func awaitInlineValue(at index: Int) -> Bool {
+        precondition(index >= 0 && index < count)
+        while true {
+            let bits = base[index].load(ordering: .acquiring)
+            if bits != Self.claimed { return bits & Self.tagMask & ~0b100 == Self.inlineTag }
+            sched_yield()
+        }
     }
 
     /// Whether slot `index` holds no value.

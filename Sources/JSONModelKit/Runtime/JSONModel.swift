@@ -228,7 +228,7 @@ open class JSONModel: @unchecked Sendable {
         // they go to a loop run by the outermost release (IterativeRelease.swift).
         let thread = ThreadState.current
         if thread.releaseDepth >= IterativeRelease.inlineDepth {
-            slots?.handEntries(to: &thread.releasing)
+            slots?.handEntries(to: &thread.releasing, models: metadata.inlineModels)
             state.withLockIfMade { state in
                 for case let entry? in state.cache { thread.releasing.append(entry) }
                 state.cache = []
@@ -236,7 +236,7 @@ open class JSONModel: @unchecked Sendable {
             return
         }
         thread.releaseDepth += 1
-        slots?.releaseEntries()
+        slots?.releaseEntries(models: metadata.inlineModels)
         do {
             let cache = state.withLockIfMade { state in
                 defer { state.cache = [] }

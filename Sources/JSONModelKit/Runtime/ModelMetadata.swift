@@ -256,6 +256,8 @@ public final class ModelMetadata: Sendable {
     let inlineLayouts: [InlineLayout?]
     /// The bytes after the slots that inline values take.
     let inlineBytes: Int
+    /// The ordinals whose inline values are models' references, bit by bit (ordinals below 64).
+    let inlineModels: UInt64
     /// The keys of the properties with a first read, to find their members in one walk; nil
     /// when no property has one.
     let memberKeys: MemberKeyIndex?
@@ -431,17 +433,24 @@ public final class ModelMetadata: Sendable {
         // Inline values follow the slots, each aligned for its type.
         var offset = names.count * MemoryLayout<UInt>.stride
         var layouts: [InlineLayout?] = []
-        for property in properties {
-            guard let read = property.inlineFirstRead, read.type == ObjectIdentifier(property.valueType) else {
+        var inlineModels: UInt64 = 0
+        for (ordinal, property) in properties.enumerated() {
+            // A model's reference is inline only where the release's bit mask can name its slot.
+            guard let read = property.inlineFirstRead, read.type == ObjectIdentifier(property.valueType),
+                !read.isModel || ordinal < UInt64.bitWidth
+            else {
                 layouts.append(nil)
                 continue
             }
             let start = (offset + read.alignment - 1) / read.alignment * read.alignment
             let layout = InlineLayout(read, offset: start)
             layouts.append(layout)
-            if layout != nil { offset = start + read.size }
+            guard layout != nil else { continue }
+            offset = start + read.size
+            if read.isModel { inlineModels |= 1 << UInt64(ordinal) }
         }
         self.inlineLayouts = layouts
+        self.inlineModels = inlineModels
         self.memberKeys = MemberKeyIndex(keys: properties.map { property -> String? in
             guard property.scalarFirstRead != nil, case .key(let key) = property.paths[0].segments[0] else { return nil }
             return key

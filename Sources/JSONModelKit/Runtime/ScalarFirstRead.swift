@@ -36,7 +36,7 @@ struct ScalarFirstRead: Sendable {
 }
 
 /// A first read that stores the value in the model's slots (``CacheSlots``) rather than in an
-/// entry of its own: for values of up to 16 bytes that hold no model.
+/// entry of its own: for values of up to 16 bytes, and for a nested model's reference.
 struct InlineFirstRead: Sendable {
     /// The type whose ``ScalarFirstReadable/plainValue(of:)`` reads the member.
     let reader: any ScalarFirstReadable.Type
@@ -47,6 +47,9 @@ struct InlineFirstRead: Sendable {
     let size: Int
     let alignment: Int
     let isTrivial: Bool
+    /// Whether the value is a model's reference (or an optional of one), which the model's
+    /// release hands to the release loop below a certain depth (IterativeRelease.swift).
+    var isModel = false
 
     /// Reads the property's value from its member and initializes it at the pointer; false,
     /// with nothing written, when the general path must decide.
@@ -206,9 +209,27 @@ extension JSONModel: ScalarFirstReadable {
         return makeResolved(.node(node), metadata: nil, mutable: false)
     }
 
-    /// Models stay in entries: a model's release may go deep, and entries are what the release
-    /// loop takes over (IterativeRelease.swift).
-    static func inlineFirstRead(optional: Bool) -> InlineFirstRead? { nil }
+    /// A nested model is kept as its reference in the slots, with no entry around it: one
+    /// object fewer to make and free per nested model. `Self` and `Self?` have the layout of a
+    /// reference; the release of the holding model treats these slots apart
+    /// (``CacheSlots/releaseEntries(models:)``), so a deep chain still goes to the release loop.
+    static func inlineFirstRead(optional: Bool) -> InlineFirstRead? {
+        var read = InlineFirstRead(
+            reader: Self.self, optional: optional, type: ObjectIdentifier(optional ? Self?.self : Self.self),
+            size: MemoryLayout<JSONModel>.size, alignment: MemoryLayout<JSONModel>.alignment, isTrivial: false)
+        read.isModel = true
+        return read
+    }
+
+    /// The nested model stored as a reference, the layout of both `Self` and `Self?`: written
+    /// without looking up the metadata of `Self`, which is only known at run time here.
+    static func readInline(_ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer, optional: Bool)
+        -> Bool
+    {
+        guard let model = plainValue(of: JSONNode(document: document, index: index)) else { return false }
+        place.initializeMemory(as: JSONModel.self, to: model)
+        return true
+    }
 
     /// The entry class is the property's, looked up with its metadata: `Self` is only known at
     /// run time here, so `CacheBox<Self>` made here would look up its metadata on every read.
