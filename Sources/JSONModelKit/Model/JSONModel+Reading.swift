@@ -295,13 +295,16 @@ extension JSONModel {
         if property.scalarFirstRead != nil, let (document, object) = original.unretainedNode {
             if case .empty = content, metadata.memberKeys != nil {
                 // The first such read: find every such property's member.
-                unowned(unsafe) let keys = metadata.memberKeys.unsafelyUnwrapped
+                // The index too is held by the metadata: used unretained, like the property.
+                let keys = Unmanaged.passUnretained(metadata.memberKeys.unsafelyUnwrapped)
                 withUnsafeTemporaryAllocation(of: Int.self, capacity: metadata.properties.count) { positions in
                     positions.initialize(repeating: 0)
-                    document._withUnsafeGuaranteedRef {
-                        keys.locateMembers(of: JSONNode(document: $0, index: object), into: positions)
+                    document._withUnsafeGuaranteedRef { document in
+                        keys._withUnsafeGuaranteedRef { keys in
+                            keys.locateMembers(of: JSONNode(document: document, index: object), into: positions)
+                            slots.markMembers(keys.ordinals, at: positions)
+                        }
                     }
-                    slots.markMembers(keys.ordinals, at: positions)
                 }
                 content = slots.content(at: ordinal, lock: state)
                 // Filled meanwhile by another thread: read as above. (One switch over both cases
