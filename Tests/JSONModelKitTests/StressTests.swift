@@ -90,6 +90,37 @@ struct StressTests {
         }
     }
 
+    /// Eight threads build the elements of one lazy array and one lazy dictionary, and the
+    /// nested models of those elements, at once: every thread gets the same instance for each.
+    @Test func lazyElementsBuiltConcurrentlyAreOneInstanceEach() throws {
+        let count = 200
+        let element = { (index: Int) in #"{"id": \#(index), "name": "n\#(index)", "owner": {"login": "o\#(index)"}}"# }
+        let arrayText = "[" + (0..<count).map(element).joined(separator: ",") + "]"
+        let objectText = "{" + (0..<count).map { #""k\#($0)": "# + element($0) }.joined(separator: ",") + "}"
+        for _ in 0..<5 {
+            // New collections each time, so the elements are built while the threads race.
+            let items = try Item.array(from: Data(arrayText.utf8))
+            let byKey = try ModelDictionary<Item>(json: Data(objectText.utf8))
+            let seen = Locked<[Int: Set<ObjectIdentifier>]>([:])
+            Self.hammer(rounds: 40) { thread, round in
+                let index = (thread * 53 + round * 7) % count
+                let item = items[index]
+                let keyed = byKey["k\(index)"]!
+                let owner: Owner? = item.owner
+                let login: String? = owner?.login
+                let id: Int64 = keyed.id
+                #expect(login == "o\(index)")
+                #expect(id == Int64(index))
+                let identities: Set = [ObjectIdentifier(item), ObjectIdentifier(keyed), ObjectIdentifier(owner!)]
+                seen.withLock { $0[index, default: []].formUnion(identities) }
+            }
+            for (index, identities) in seen.withLock({ $0 }) {
+                #expect(identities.count == 3, "element \(index): \(identities.count) instances")
+                #expect(items[index] === items[index])
+            }
+        }
+    }
+
     @Test func containerIndexesBuiltConcurrently() throws {
         let count = 5_000
         let text = "{" + (0..<count).map { "\"k\($0)\": [\($0)]" }.joined(separator: ",") + ", \"list\": [" + (0..<count).map(String.init).joined(separator: ",") + "]}"

@@ -74,7 +74,7 @@ struct ElementConfiguration: Sendable {
 
 /// The JSON a ``ModelArray`` was created over and the elements built from it so far.
 ///
-/// Shared by the copies of an array; immutable apart from the slots, which are behind a Mutex.
+/// Shared by the copies of an array; immutable apart from the elements built, each set once (`BuiltModels`).
 final class ModelArrayBase<Element: JSONModel>: Sendable {
     /// Where the element objects are.
     enum Source: Sendable {
@@ -96,12 +96,12 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
     /// One diagnostic per JSON element left out.
     let diagnostics: [ModelDiagnostic]
     let count: Int
-    /// The elements built so far, by index; empty until the first is built.
+    /// The elements built so far, by index.
     ///
     /// Typed as `JSONModel`, not `Element`: this code runs unspecialized in clients, where every
-    /// use of a `Locked<[Element?]>` looked up generic metadata at run time (8% of the time
+    /// use of a generic container of `Element` looked up metadata at run time (8% of the time
     /// spent reading every property of 100,000 elements).
-    private let slots = Locked<[JSONModel?]>([])
+    private let built: BuiltModels
     /// Every element as a Swift `[Element]`, once a read asked for one (``ModelArray/bridged(to:)``).
     let swiftArray = Locked<(any Sendable)?>(nil)
 
@@ -113,6 +113,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
         configuration = .topLevel(mutable: false)
         diagnostics = []
         count = 0
+        built = BuiltModels(count: 0)
     }
 
     /// Indexes the element objects of `array` (an array, or an object read as one element).
@@ -211,6 +212,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
         case .nodes(_, let positions): count = positions.count
         case .values(let values): count = values.count
         }
+        built = BuiltModels(count: count)
     }
 
     /// A single object as a one-element source.
@@ -250,18 +252,12 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
         // The suffix links a mutable element to the array; immutable ones need none.
         let suffix = configuration.mutable ? suffix(of: index) : []
         let model: JSONModel = configuration.makeElement(Element.self, input(at: index), at: suffix)
-        let stored = slots.withLock { slots in
-            if slots.isEmpty { slots = Array(repeating: nil, count: count) }
-            if let stored = slots[index] { return stored }
-            slots[index] = model
-            return model
-        }
-        return unsafeDowncast(stored, to: Element.self)
+        return unsafeDowncast(built.store(model, at: index), to: Element.self)
     }
 
     /// The element at `index` if it has been built.
     func builtElement(at index: Int) -> Element? {
-        slots.withLock { $0.isEmpty ? nil : $0[index] }.map { unsafeDowncast($0, to: Element.self) }
+        built.model(at: index).map { unsafeDowncast($0, to: Element.self) }
     }
 
     func isBuilt(_ index: Int) -> Bool { builtElement(at: index) != nil }

@@ -249,8 +249,9 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
     private let indexes: [String: Int]
     let configuration: ElementConfiguration
     let diagnostics: [ModelDiagnostic]
-    /// Typed as `JSONModel`, not `Value`, as in `ModelArrayBase`: no generic metadata at run time.
-    private let slots = Locked<[JSONModel?]>([])
+    /// The values built so far, by index; typed as `JSONModel`, not `Value`, as in
+    /// `ModelArrayBase`: no generic metadata at run time.
+    private let built: BuiltModels
     /// Every value as a Swift `[String: Value]`, once a read asked for one.
     let swiftDictionary = Locked<(any Sendable)?>(nil)
 
@@ -284,6 +285,7 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
         }
         self.keys = keys
         self.inputs = inputs
+        self.built = BuiltModels(count: inputs.count)
         self.indexes = indexes
         self.diagnostics = diagnostics
     }
@@ -295,16 +297,10 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
     func element(at index: Int) -> Value {
         if let built = builtElement(at: index) { return built }
         let model: JSONModel = configuration.makeElement(Value.self, inputs[index], at: [.key(keys[index])])
-        let stored = slots.withLock { slots in
-            if slots.isEmpty { slots = Array(repeating: nil, count: inputs.count) }
-            if let stored = slots[index] { return stored }
-            slots[index] = model
-            return model
-        }
-        return unsafeDowncast(stored, to: Value.self)
+        return unsafeDowncast(built.store(model, at: index), to: Value.self)
     }
 
     func builtElement(at index: Int) -> Value? {
-        slots.withLock { $0.isEmpty ? nil : $0[index] }.map { unsafeDowncast($0, to: Value.self) }
+        built.model(at: index).map { unsafeDowncast($0, to: Value.self) }
     }
 }
