@@ -276,7 +276,7 @@ extension JSONModel {
     /// `CacheSlots`), so a converter that rejects every cached value costs a conversion per read
     /// but no memory.
     @inline(__always)
-    private func frozenEntry(at ordinal: Int, in slots: borrowing CacheSlots, revalidate: Bool) -> CacheEntry? {
+    private func frozenEntry(at ordinal: Int, in slots: CacheSlots, revalidate: Bool) -> CacheEntry? {
         // The model holds its metadata and its JSON for as long as it lives, so the property and
         // the document are used here without reference counts: each count is an atomic operation,
         // and they took about a quarter of the time of reading every property of a model.

@@ -41,13 +41,14 @@ import Synchronization
 /// entries are therefore not kept, and a model read a million times through a converter that
 /// rejects every cached value stays the same size.
 ///
-/// Ownership. The type is not copyable, so the memory has exactly one owner (the model, or the
-/// metadata for its ``ModelMetadata/emptySlots``) and is freed exactly once, by `deinit`. The
-/// fast read needs only the address of the slots, and takes it as a ``View``, which the owner
-/// hands out and which is valid only while the owner lives. Mutable models do not use slots:
-/// their writes empty cache entries, which needs the model's lock.
+/// Ownership. The memory has exactly one owner, the model (or the metadata, for its
+/// ``ModelMetadata/emptySlots``), which frees it once, in its `deinit`, with
+/// ``deallocate()``. A `CacheSlots` value is a handle that owns nothing: the model keeps only the
+/// address (a ``View``, which the fast read uses) and makes the handle from it and its metadata's
+/// property count when it needs one, which saves a model two words. Mutable models do not use
+/// slots: their writes empty cache entries, which needs the model's lock.
 @usableFromInline
-struct CacheSlots: ~Copyable, @unchecked Sendable {
+struct CacheSlots: @unchecked Sendable {
     // @unchecked Sendable: slots are only touched through atomic operations.
     let base: UnsafeMutablePointer<Atomic<UInt>>
     let count: Int
@@ -138,7 +139,14 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         bits == empty || bits & tagMask == memberTag
     }
 
-    /// Slots, and `inlineBytes` bytes after them for inline values (``InlineLayout``).
+    /// The slots at `base`, made by ``init(count:inlineBytes:)`` for `count` slots.
+    init(base: UnsafeMutablePointer<Atomic<UInt>>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    /// New empty slots, and `inlineBytes` bytes after them for inline values (``InlineLayout``);
+    /// the owner frees them with ``deallocate()``.
     init(count: Int, inlineBytes: Int = 0) {
         self.count = count
         let words = count + (inlineBytes + 7) / 8
@@ -150,10 +158,9 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
         }
     }
 
-    /// Releases the entries still held and frees the slots, once: the owner is going away, so
-    /// nothing reads them any more.
-    deinit {
-        releaseEntries()
+    /// Frees the slots, once, when the owner goes away: after ``releaseEntries(models:)`` or
+    /// ``handEntries(to:models:)`` emptied them.
+    func deallocate() {
         // `Atomic<UInt>` has no deinitializer, so the memory is freed without deinitializing
         // it (the generic `deinitialize(count:)` for a ~Copyable element costs a runtime call
         // per slot).
@@ -162,11 +169,10 @@ struct CacheSlots: ~Copyable, @unchecked Sendable {
 
     /// Releases the entries and empties their slots.
     ///
-    /// Called by the model's `deinit` where the release of nested models is counted
-    /// (IterativeRelease.swift), which is before the model's fields, these slots among them,
-    /// are destroyed; the slots' own `deinit` then finds them empty. Only the owner's `deinit`
-    /// may call it: an emptied untagged slot breaks the promise that such an entry lives as
-    /// long as the model.
+    /// Called by the model's `deinit`, where the release of nested models is counted
+    /// (IterativeRelease.swift), before it frees the slots. Only the owner's `deinit` may call
+    /// it: an emptied untagged slot breaks the promise that such an entry lives as long as the
+    /// model.
     ///
     /// - Parameter models: The slots whose inline values are models' references, bit by bit
     ///   (``ModelMetadata/inlineModels``): released directly, not through their type's metadata.

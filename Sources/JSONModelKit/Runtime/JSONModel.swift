@@ -44,11 +44,9 @@ open class JSONModel: @unchecked Sendable {
     let parentLink: ParentLink?
     /// The cache of a mutable model, the mutation overlay and the diagnostics; made on first use.
     let state: LazyLocked<ModelState>
-    /// An immutable model's cache, read without the lock; nil for mutable models, which
-    /// keep their cache in `state`. Owned here: freed when the model is.
-    let slots: CacheSlots?
-    /// Where the fast read looks: the slots of an immutable model, the metadata's empty ones
-    /// for a mutable model. Both live as long as the model (the model holds its metadata).
+    /// Where the fast read looks: the slots of an immutable model, owned here and freed when the
+    /// model is (``slots``); the metadata's empty ones for a mutable model or one without
+    /// properties. Both live as long as the model (the model holds its metadata).
     @usableFromInline
     let readSlots: CacheSlots.View
     /// A view of the metadata's ``RawNameTable``, here so a read finds it with one load; the
@@ -208,20 +206,26 @@ open class JSONModel: @unchecked Sendable {
         self.state = LazyLocked()
         self.rawNames = metadata.rawNames.view
         if storage.mutable || metadata.properties.isEmpty {
-            self.slots = nil
             self.readSlots = metadata.emptySlots.view
         } else {
-            let slots = CacheSlots(count: metadata.properties.count, inlineBytes: metadata.inlineBytes)
-            self.readSlots = slots.view
-            self.slots = .some(slots)
+            self.readSlots = CacheSlots(count: metadata.properties.count, inlineBytes: metadata.inlineBytes).view
         }
     }
 
+    /// An immutable model's cache, read without the lock; nil for mutable models, which keep
+    /// their cache in `state`. Owned by the model, which frees the slots in its `deinit`.
+    var slots: CacheSlots? {
+        readSlots.base == metadata.emptySlots.base ? nil : CacheSlots(base: readSlots.base, count: metadata.properties.count)
+    }
+
     deinit {
-        // The slots release their entries and free their memory when the model's fields are
-        // destroyed, after this body: enough when no entry can hold a model. Otherwise the
-        // entries are released or handed on here, where the release depth is counted.
-        guard metadata.hasModelProperties else { return }
+        let slots = self.slots
+        defer { slots?.deallocate() }
+        // Without models among the cached values, releasing them cannot go deep.
+        guard metadata.hasModelProperties else {
+            slots?.releaseEntries()
+            return
+        }
         // The cached values may hold models that cache models in turn, as deep as the JSON
         // goes. Freeing them here takes a few frames per level: fine for the first
         // `IterativeRelease.inlineDepth` levels, and cheaper than anything else; below that,

@@ -250,7 +250,7 @@ public final class ModelMetadata: Sendable {
     /// view of it, valid because each model holds its metadata.
     let rawNames: RawNameTable
     /// Slots that stay empty: the fast read of mutable models, which keep no slots of their
-    /// own, looks here and always takes the general path.
+    /// own, looks here and always takes the general path. Owned here, freed in `deinit`.
     let emptySlots: CacheSlots
     /// Where each property's inline value lives in a model's slots; nil for values kept in entries.
     let inlineLayouts: [InlineLayout?]
@@ -275,6 +275,10 @@ public final class ModelMetadata: Sendable {
     /// registry instead (``DynamicModel``, `ElementConfiguration`): a registry and its schemas
     /// are freed once neither the program nor any of their models refers to them.
     weak let registry: ModelRegistry?
+
+    deinit {
+        emptySlots.deallocate()
+    }
 
     /// Assembles metadata from declarations in order; later duplicates of a name are reported.
     ///
