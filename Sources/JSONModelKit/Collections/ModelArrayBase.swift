@@ -257,7 +257,10 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
 
     /// The element at `index` if it has been built.
     func builtElement(at index: Int) -> Element? {
-        built.model(at: index).map { unsafeDowncast($0, to: Element.self) }
+        // No `Optional.map` here: in a client this code runs unspecialized, where the generic
+        // `map` cost more than a hundred instructions per call.
+        guard let model = built.model(at: index) else { return nil }
+        return unsafeDowncast(model, to: Element.self)
     }
 
     func isBuilt(_ index: Int) -> Bool { builtElement(at: index) != nil }

@@ -301,6 +301,9 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
     }
 
     func builtElement(at index: Int) -> Value? {
-        built.model(at: index).map { unsafeDowncast($0, to: Value.self) }
+        // No `Optional.map` here: in a client this code runs unspecialized, where the generic
+        // `map` cost more than a hundred instructions per call.
+        guard let model = built.model(at: index) else { return nil }
+        return unsafeDowncast(model, to: Value.self)
     }
 }
