@@ -200,9 +200,15 @@ open class JSONModel: @unchecked Sendable {
             preconditionFailure(ModelDeclarationError(problems: metadata.problems).description)
         }
         self.metadata = metadata
-        self.original = storage.source
+        // Each case copied by itself: `self.original = storage.source` copied and destroyed the
+        // enum through its type's value witnesses, about 120 instructions per model.
+        switch storage.source {
+        case .node(let node): self.original = .node(node)
+        case .value(let value): self.original = .value(value)
+        }
         self.isMutable = storage.mutable
-        self.parentLink = storage.parent
+        // Only mutable models have a parent to write through (the engine links no other).
+        self.parentLink = storage.mutable ? storage.parent : nil
         self.state = LazyLocked()
         self.rawNames = metadata.rawNames.view
         if storage.mutable || metadata.properties.isEmpty {
