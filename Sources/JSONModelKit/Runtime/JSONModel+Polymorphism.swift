@@ -136,8 +136,8 @@ extension JSONModel {
                     metadata: metadata.resolvedSchemaModel(for: input), source: input, mutable: mutable, parent: parent))
         } else {
             let type = resolvedClass(for: input)
-            // `resolvedClass` only returns Self or a subclass of it.
-            model = type.init(ModelStorage(source: input, mutable: mutable, parent: parent)) as! Self
+            // `resolvedClass` only returns Self or a subclass of it, so no checked cast.
+            model = unsafeDowncast(type.init(ModelStorage(source: input, mutable: mutable, parent: parent)), to: Self.self)
         }
         if let inverse { model.setInverse(inverse) }
         return model
