@@ -112,6 +112,29 @@ struct ScanningTests {
         #expect(failure("[1 /* open", lenient)?.kind == .unexpectedEnd)
     }
 
+    /// Compact JSON has the colon right after a key and the separator or closer right after a
+    /// value, and the scan checks for those first; white space, comments and the end of the
+    /// input in those places still take the general path, with the same results and errors.
+    @Test func colonsAndSeparatorsWithAndWithoutSpace() throws {
+        let compact = try parse(#"{"a":1,"b":[true,"x"],"c":{}}"#)
+        let spaced = try parse("{ \"a\" :\t1 ,\n\"b\" : [ true , \"x\" ] , \"c\" : { } }")
+        for document in [compact, spaced] {
+            #expect(document.root["a"]?.intValue == 1)
+            #expect(document.root["b"]?[1]?.stringValue == "x")
+            #expect(document.root["c"]?.count == 0)
+            #expect(document.root.count == 3)
+        }
+        let commented = try parse(#"{"a"/* k */:1/* v */,"b":[2/* e */]}"#, JSONParseOptions(allowsComments: true))
+        #expect(commented.root["a"]?.intValue == 1)
+        #expect(commented.root["b"]?[0]?.intValue == 2)
+        #expect(failure(#"{"a"/* k */:1}"#)?.kind == .unexpectedByte(UInt8(ascii: "/")))
+        #expect(failure(#"{"a""#)?.kind == .unexpectedEnd)
+        #expect(failure(#"{"a":1"#)?.kind == .unexpectedEnd)
+        #expect(failure(#"{"a" 1}"#)?.kind == .unexpectedByte(UInt8(ascii: "1")))
+        #expect(failure("[1 2]")?.kind == .unexpectedByte(UInt8(ascii: "2")))
+        #expect(failure("[1,]")?.kind == .trailingComma)
+    }
+
     @Test func depthLimit() throws {
         let ok = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
         #expect(try parse(ok).depth == 512)

@@ -100,9 +100,13 @@ extension JSONScanner {
             guard p < end else { throw error(.unexpectedEnd, at: p) }
             guard p.pointee == UInt8(ascii: "\"") else { throw error(.unexpectedByte(p.pointee), at: p) }
             let key = try scanString(at: p)
-            let colon = try skipWhitespace(from: key.end)
-            guard colon < end else { throw error(.unexpectedEnd, at: colon) }
-            guard colon.pointee == UInt8(ascii: ":") else { throw error(.unexpectedByte(colon.pointee), at: colon) }
+            var colon = key.end
+            // Compact JSON has the colon right after the key: then there is no white space to skip.
+            if colon >= end || colon.pointee != UInt8(ascii: ":") {
+                colon = try skipWhitespace(from: key.end)
+                guard colon < end else { throw error(.unexpectedEnd, at: colon) }
+                guard colon.pointee == UInt8(ascii: ":") else { throw error(.unexpectedByte(colon.pointee), at: colon) }
+            }
             return (key.entry, try skipWhitespace(from: colon + 1))
         }
 

@@ -178,9 +178,12 @@ struct JSONScanner: ~Copyable {
                     return
                 }
                 current.count += 1
-                p = try input.skipWhitespace(from: p)
-                guard p < end else { throw error(.unexpectedEnd, at: p) }
                 let closer = current.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                // Compact JSON has the separator or closer right after the value.
+                if p >= end || (p.pointee != UInt8(ascii: ",") && p.pointee != closer) {
+                    p = try input.skipWhitespace(from: p)
+                    guard p < end else { throw error(.unexpectedEnd, at: p) }
+                }
                 switch p.pointee {
                 case UInt8(ascii: ","):
                     let comma = p
