@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import JSONModelKit
 
@@ -94,6 +95,33 @@ struct InlineValueTests {
         let empty = try InlineMix(json: #"{"child": null}"#)
         let none: InlineMix? = empty.child
         #expect(none == nil)
+    }
+
+    /// The walk that finds a model's members is claimed in the leader's slot: a second thread
+    /// waits until the walker publishes it, then finds the walk done and the members recorded.
+    @Test func theWalkIsClaimedOnceAndWaitedFor() {
+        let slots = CacheSlots(count: 3)
+        defer { slots.deallocate() }
+        #expect(slots.claimWalk(leader: 1))
+        #expect(slots.base[1].load(ordering: .relaxed) == CacheSlots.claimed)
+        let returned = Atomic<Int>(0)
+        let finished = DispatchGroup()
+        finished.enter()
+        Thread {
+            returned.store(slots.claimWalk(leader: 1) ? 2 : 1, ordering: .releasing)
+            finished.leave()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(returned.load(ordering: .acquiring) == 0, "the second thread did not wait for the walk")
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 3) { positions in
+            positions.initialize(from: [7, 9, 0])
+            slots.recordMembers([0, 1, 2], at: positions, leader: 1)
+        }
+        slots.publishMember(9, at: 1)
+        finished.wait()
+        #expect(returned.load(ordering: .acquiring) == 1, "the walk is done: nobody claims it again")
+        #expect((0..<3).map { slots.base[$0].load(ordering: .acquiring) } == [7, 9, 0].map(CacheSlots.member))
+        #expect(!slots.claimWalk(leader: 1))
     }
 
     /// Threads racing to make the first read of a nested model all get the same instance.

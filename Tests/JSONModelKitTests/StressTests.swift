@@ -121,6 +121,53 @@ struct StressTests {
         }
     }
 
+    /// The first read of a model's plain properties walks its object once; the thread that claims
+    /// the walk writes every such slot without a compare-and-swap. Eight threads race on each of
+    /// many fresh models, each starting with another property, one validating: every value is
+    /// right, the nested model (the property whose slot holds the claim) is one instance, and
+    /// the one diagnostic is recorded once.
+    @Test func firstReadsRaceTheWalkOverTheObject() throws {
+        final class Walked: JSONModel, DynamicMembers, @unchecked Sendable {
+            override class func properties(_ p: PropertyRegistrar) {
+                p.owner(Owner?.self)
+                p.id(Int.self)
+                p.name(String.self)
+                p.ratio(Double.self)
+                p.missing(Int.self, default: 4)
+                p.odd(Bool.self)
+            }
+        }
+        let count = 400
+        let text = "[" + (0..<count).map {
+            #"{"odd": "not a Bool", "ratio": \#($0).5, "name": "n\#($0)", "owner": {"login": "o\#($0)"}, "id": \#($0)}"#
+        }.joined(separator: ",") + "]"
+        let document = try JSONDocument(string: text)
+        let models = try (0..<count).map { try Walked(node: document.root[$0]!) }
+        let owners = Locked<[Int: Set<ObjectIdentifier>]>([:])
+        Self.hammer(rounds: count) { thread, round in
+            let model = models[round]
+            switch (thread + round) % 6 {
+            case 0:
+                let owner: Owner? = model.owner
+                owners.withLock { _ = $0[round, default: []].insert(ObjectIdentifier(owner!)) }
+            case 1: #expect(model.id as Int == round)
+            case 2: #expect(model.name as String == "n\(round)")
+            case 3: #expect(model.ratio as Double == Double(round) + 0.5)
+            case 4: #expect(model.missing as Int == 4)
+            default: #expect(throws: ModelValidationError.self) { try model.validate() }
+            }
+            let login: String? = (model.owner as Owner?)?.login
+            #expect(login == "o\(round)")
+        }
+        for (index, model) in models.enumerated() {
+            let owner: Owner? = model.owner
+            #expect(owners.withLock { $0[index] } == [ObjectIdentifier(owner!)])
+            #expect(model.id as Int == index)
+            #expect(model.odd as Bool == false)
+            #expect(model.diagnostics.count == 1, "model \(index): \(model.diagnostics)")
+        }
+    }
+
     @Test func containerIndexesBuiltConcurrently() throws {
         let count = 5_000
         let text = "{" + (0..<count).map { "\"k\($0)\": [\($0)]" }.joined(separator: ",") + ", \"list\": [" + (0..<count).map(String.init).joined(separator: ",") + "]}"

@@ -288,22 +288,34 @@ extension JSONModel {
             guard revalidate, let validator = entry.validator, !validator(entry.anyValue) else { return entry }
             slots.retire(entry, at: ordinal, lock: state)
             return frozenEntry(at: ordinal, in: slots, revalidate: false)
-        case .empty, .unread, .busy: break
+        case .busy:
+            // Another thread is writing this value, or walking the object from this slot (the
+            // leader's): wait, so that every reader gets the one value stored.
+            slots.awaitUnclaimed(at: ordinal)
+            return frozenEntry(at: ordinal, in: slots, revalidate: revalidate)
+        case .empty, .unread: break
         }
         // No value yet. A property with a first read over an object node takes it when the JSON
         // holds a plain value.
         if property.scalarFirstRead != nil, let (document, object) = original.unretainedNode {
             if case .empty = content, metadata.memberKeys != nil {
-                // The first such read: find every such property's member.
-                // The index too is held by the metadata: used unretained, like the property.
-                let keys = Unmanaged.passUnretained(metadata.memberKeys.unsafelyUnwrapped)
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: metadata.properties.count) { positions in
-                    positions.initialize(repeating: 0)
-                    document._withUnsafeGuaranteedRef { document in
-                        keys._withUnsafeGuaranteedRef { keys in
-                            keys.locateMembers(of: JSONNode(document: document, index: object), into: positions)
-                            slots.markMembers(keys.ordinals, at: positions)
+                // The first such read: find every such property's member, unless another thread
+                // did meanwhile.
+                if let leaderPosition = locateMembers(in: slots, document: document, object: object) {
+                    // This read holds the claim of the walk in the leader's slot: when it reads
+                    // the leader, that claim serves for its value too (one compare-and-swap per
+                    // model fewer); otherwise the walk ends here.
+                    if ordinal == leaderPosition.leader, leaderPosition.position != 0,
+                        property.conversion.isPublishedBuiltin, let layout = metadata.inlineLayouts[ordinal],
+                        let inline = property.inlineFirstRead
+                    {
+                        let position = leaderPosition.position
+                        let filled = slots.fill(claimedAt: ordinal, unfilled: CacheSlots.member(position), layout: layout) {
+                            place in document._withUnsafeGuaranteedRef { inline.read($0, position, into: place) }
                         }
+                        if filled { return nil }
+                    } else {
+                        slots.publishMember(leaderPosition.position, at: leaderPosition.leader)
                     }
                 }
                 content = slots.content(at: ordinal, lock: state)
@@ -341,6 +353,30 @@ extension JSONModel {
         // that one instance, as with an entry, so wait for it rather than return this copy.
         if !isNew, property.inlineFirstRead?.isModel == true, slots.awaitInlineValue(at: ordinal) { return nil }
         return stored
+    }
+
+    /// Walks the model's object once to record in the slots where the member of each property
+    /// read from one key is, when no thread has (``CacheSlots/claimWalk(leader:)``).
+    ///
+    /// - Returns: The leader's ordinal and its member's tape index (0: its key is missing) when
+    ///   this thread walked: it must then publish the leader's slot. Nil when the walk was done.
+    @inline(__always)
+    private func locateMembers(in slots: CacheSlots, document: Unmanaged<JSONDocument>, object: Int)
+        -> (leader: Int, position: Int)?
+    {
+        // The index too is held by the metadata: used unretained, like the property.
+        let keys = Unmanaged.passUnretained(metadata.memberKeys.unsafelyUnwrapped)
+        return keys._withUnsafeGuaranteedRef { keys in
+            guard slots.claimWalk(leader: keys.leader) else { return nil }
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: metadata.properties.count) { positions in
+                positions.initialize(repeating: 0)
+                document._withUnsafeGuaranteedRef { document in
+                    keys.locateMembers(of: JSONNode(document: document, index: object), into: positions)
+                }
+                slots.recordMembers(keys.ordinals, at: positions, leader: keys.leader)
+                return (keys.leader, positions[keys.leader])
+            }
+        }
     }
 
     /// The context a conversion of `property` runs in: names for diagnostics, and how the nested
@@ -474,6 +510,13 @@ extension JSONModel {
         let own = context.diagnostics
         switch slots {
         case .some(let slots):
+            // A thread that walks the object writes the slots it records without a
+            // compare-and-swap, so they are stored to only after the walk.
+            if metadata.memberKeys != nil, let (document, object) = original.unretainedNode,
+                let (leader, position) = locateMembers(in: slots, document: document, object: object)
+            {
+                slots.publishMember(position, at: leader)
+            }
             let entry = property.makeCacheEntry(value)
             if slots.isEmpty(at: property.ordinal), slots.store(entry, at: property.ordinal).stored, !own.isEmpty {
                 state.withLock { $0.diagnostics += own }

@@ -20,7 +20,7 @@ import Synchronization
 /// | `000` | an entry's address |
 /// | `001` | a *validated* entry's address (its converter checks cached values), or empty (address 0) |
 /// | `010`, `110` | an inline value: its type's metadata address in bits 3–47, its byte offset from the slots in bits 48–63; `110` when the value needs destroying (it holds references) |
-/// | `011` | claimed: a thread is writing an inline value |
+/// | `011` | claimed: a thread is writing an inline value, or walking the object (``claimWalk(leader:)``) |
 /// | `101` | no value yet, but the place of the property's member is known: its tape index in bits 3–63, or 0 when the key is missing (`MemberIndex.swift`) |
 ///
 /// Bit 0 is set when the fast read (`JSONModel+Reading.swift`) must not use the slot. An inline
@@ -335,6 +335,16 @@ struct CacheSlots: @unchecked Sendable {
         guard base[index].compareExchange(
             expected: unfilled, desired: Self.claimed, successOrdering: .acquiring, failureOrdering: .relaxed
         ).exchanged else { return false }
+        return fill(claimedAt: index, unfilled: unfilled, layout: layout, write: write)
+    }
+
+    /// ``fill(at:unfilled:layout:write:)`` for a slot this thread has claimed already: the
+    /// leader's, whose claim of the walk (``claimWalk(leader:)``) is also the claim of its value.
+    /// The slot is published either way: with the value, or as `unfilled`.
+    func fill(claimedAt index: Int, unfilled: UInt, layout: InlineLayout, write: (UnsafeMutableRawPointer) -> Bool)
+        -> Bool
+    {
+        precondition(index >= 0 && index < count)
         if write(UnsafeMutableRawPointer(base) + layout.offset) {
             base[index].store(layout.bits, ordering: .releasing)
             return true
@@ -359,10 +369,17 @@ struct CacheSlots: @unchecked Sendable {
     ///
     /// A writer holds the claim only while it makes and stores one value, so this waits briefly.
     func awaitInlineValue(at index: Int) -> Bool {
+        awaitUnclaimed(at: index) & Self.tagMask & ~0b100 == Self.inlineTag
+    }
+
+    /// The bits of slot `index` once no thread holds its claim: the claim of a value being
+    /// written, or of the walk in the leader's slot, each held briefly.
+    @discardableResult
+    func awaitUnclaimed(at index: Int) -> UInt {
         precondition(index >= 0 && index < count)
         while true {
             let bits = base[index].load(ordering: .acquiring)
-            if bits != Self.claimed { return bits & Self.tagMask & ~0b100 == Self.inlineTag }
+            if bits != Self.claimed { return bits }
             sched_yield()
         }
     }
@@ -373,14 +390,51 @@ struct CacheSlots: @unchecked Sendable {
         return Self.isUnfilled(base[index].load(ordering: .acquiring))
     }
 
-    /// Records where the members of `ordinals` are: `positions[ordinal]`, a tape index or 0 for
-    /// a missing key, in each of their slots that is still empty.
-    func markMembers(_ ordinals: [Int], at positions: UnsafeMutableBufferPointer<Int>) {
-        for ordinal in ordinals {
-            precondition(ordinal >= 0 && ordinal < count)
-            _ = base[ordinal].compareExchange(
-                expected: Self.empty, desired: Self.member(positions[ordinal]), ordering: .relaxed)
+    /// Claims the walk over the model's object that finds the members of the properties read
+    /// from one key (`MemberIndex.swift`), or waits for another thread's walk to end.
+    ///
+    /// The walk is claimed and published in the slot of one of those properties, the `leader`:
+    /// empty before the walk, claimed during it, and never empty again after it. Every writer to
+    /// the slots of those properties passes here first while its slot is empty, so the thread
+    /// that claims the walk is the only writer of all of them until it publishes: it records
+    /// their members with plain stores (``recordMembers(_:at:leader:)``), not a compare-and-swap
+    /// each, and may fill the leader's slot itself (``fill(claimedAt:unfilled:layout:write:)``).
+    ///
+    /// - Returns: True when this thread claimed the walk: it must walk, then publish the leader's
+    ///   slot with ``publishMember(_:at:)`` or a fill. False when the walk is done.
+    func claimWalk(leader: Int) -> Bool {
+        precondition(leader >= 0 && leader < count)
+        var bits = base[leader].load(ordering: .acquiring)
+        if bits == Self.empty {
+            let (exchanged, found) = base[leader].compareExchange(
+                expected: Self.empty, desired: Self.claimed, successOrdering: .acquiring, failureOrdering: .acquiring)
+            if exchanged { return true }
+            bits = found
         }
+        // Claimed by a walk, or by the fill of the leader's value: either ends briefly, and the
+        // slot is never empty again.
+        if bits == Self.claimed { awaitUnclaimed(at: leader) }
+        return false
+    }
+
+    /// Records where the members of `ordinals` other than `leader` are: `positions[ordinal]`, a
+    /// tape index or 0 for a missing key. Only the thread that claimed the walk
+    /// (``claimWalk(leader:)``) may call it, before it publishes the leader's slot; their slots
+    /// are all empty until then.
+    func recordMembers(_ ordinals: [Int], at positions: UnsafeMutableBufferPointer<Int>, leader: Int) {
+        for ordinal in ordinals where ordinal != leader {
+            precondition(ordinal >= 0 && ordinal < count)
+            assert(base[ordinal].load(ordering: .relaxed) == Self.empty, "a slot was written during the walk")
+            // Published by the releasing store of the leader's slot, which readers of an empty
+            // slot wait for; a reader that loads this one first needs nothing else from the walk.
+            base[ordinal].store(Self.member(positions[ordinal]), ordering: .relaxed)
+        }
+    }
+
+    /// Ends the walk claimed in slot `leader`: the slot now says where its member is.
+    func publishMember(_ position: Int, at leader: Int) {
+        precondition(leader >= 0 && leader < count)
+        base[leader].store(Self.member(position), ordering: .releasing)
     }
 
     /// Stores `entry` in a slot that holds no value.

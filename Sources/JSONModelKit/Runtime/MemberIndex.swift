@@ -31,6 +31,8 @@ final class MemberKeyIndex: Sendable {
     private let ranges: [(start: Int32, count: Int32)]
     /// The ordinals indexed, so a walk can mark the missing ones.
     let ordinals: [Int]
+    /// The first of them, whose slot says whether the walk is done (``CacheSlots/claimWalk(leader:)``).
+    let leader: Int
 
     private static let sharedKey: Int32 = 1 << 30
 
@@ -61,6 +63,7 @@ final class MemberKeyIndex: Sendable {
         self.bytes = bytes
         self.ranges = ranges
         self.ordinals = ordinals
+        self.leader = ordinals[0]
     }
 
     /// A hash of a key's length and three of its bytes: keys of one model rarely agree on all
