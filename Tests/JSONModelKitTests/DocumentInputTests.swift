@@ -185,4 +185,56 @@ struct DocumentInputTests {
         #expect(shape is PolySquare)
         #expect(shape?.name as String? == "shape 999 " + String(repeating: "x", count: 999 % 300))
     }
+
+    // MARK: Huge pages
+
+    /// Whether `address` lies in a mapping that `/proc/self/smaps` says may use transparent huge
+    /// pages; nil where the file or its `THPeligible` field is missing.
+    static func hugePageEligible(_ address: Int) -> Bool? {
+        // Read to the end: the file says its size is 0.
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile() else { return nil }
+        let smaps = String(decoding: data, as: UTF8.self)
+        var inside = false
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
+                let bounds = range.split(separator: "-").compactMap { Int($0, radix: 16) }
+                inside = bounds.count == 2 && bounds[0] <= address && address < bounds[1]
+            } else if inside, fields.first == "THPeligible:", fields.count > 1 {
+                return fields[1] == "1"
+            }
+        }
+        return nil
+    }
+
+    /// A document of 16 MiB or more asks Linux to back its tape with huge pages; a smaller one
+    /// does not, and both read the same.
+    @Test func aLargeDocumentsTapeAsksForHugePages() throws {
+        let mode = (try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? ""
+        guard mode.contains("[madvise]") else {
+            print("skipped: transparent huge pages are not in madvise mode here (\(mode.isEmpty ? "no such setting" : mode))")
+            return
+        }
+        let element = #"{"id": 1234567, "name": "abcdefgh", "tags": [true, null]},"#
+        func document(bytes: Int) throws -> (JSONDocument, eligible: Bool?) {
+            let count = bytes / element.utf8.count + 1
+            let document = try JSONDocument(string: "[" + String(repeating: element, count: count) + "{}]")
+            // The first 2 MiB boundary inside the tape's storage: the advice starts there.
+            let base = document.tape.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress!) }
+            let aligned = (base + (2 << 20) - 1) & ~((2 << 20) - 1)
+            return (document, Self.hugePageEligible(aligned))
+        }
+        let (large, eligible) = try document(bytes: JSONDocument.hugePageTapeLimit)
+        guard let eligible else {
+            print("skipped: /proc/self/smaps has no THPeligible field here")
+            return
+        }
+        #expect(eligible, "the tape of a \(large.byteCount)-byte document is not advised")
+        #expect(large.root.count == JSONDocument.hugePageTapeLimit / element.utf8.count + 2)
+        #expect(large.root[0]?["name"]?.stringValue == "abcdefgh")
+        #expect(large.root[large.root.count - 2]?["tags"]?[1]?.isNull == true)
+        let (small, smallEligible) = try document(bytes: JSONDocument.hugePageTapeLimit / 2)
+        #expect(smallEligible == false, "the tape of a \(small.byteCount)-byte document is advised")
+        #expect(small.root[0]?["id"]?.intValue == 1_234_567)
+    }
 }

@@ -4,6 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Options for scanning JSON text.
 public struct JSONParseOptions: Sendable, Hashable {
@@ -76,6 +81,32 @@ public final class JSONDocument: Sendable {
     /// Documents up to this size are scanned into a temporary tape and copied (see
     /// ``init(storage:options:)``); larger ones into the tape's own storage.
     static let copiedTapeLimit = 16 << 10
+
+    /// Documents from this size have their tape's storage backed by huge pages where the
+    /// system allows it (``adviseHugePages(_:)``).
+    static let hugePageTapeLimit = 16 << 20
+
+    /// Asks Linux to back the tape's storage with transparent huge pages: one page fault per
+    /// 2 MiB the scan writes instead of one per 4 KiB.
+    ///
+    /// The scan writes a large tape front to back into memory no one has touched, and the page
+    /// faults of a 20 MB document's tape took a sixth of its parse. Only the whole 2 MiB-aligned
+    /// stretches of the reserved capacity are advised, and untouched ones stay untouched; the
+    /// last stretch the scan reaches is taken whole, up to 2 MiB more than a tape of 4 KiB pages,
+    /// which is why only documents of 16 MiB or more ask. The advice changes no behaviour: where
+    /// transparent huge pages are off (`/sys/kernel/mm/transparent_hugepage/enabled`, or
+    /// `prctl(PR_SET_THP_DISABLE)` for one process) it does nothing, and other systems are not
+    /// asked.
+    static func adviseHugePages(_ buffer: UnsafeMutableBufferPointer<UInt64>) {
+        #if os(Linux) && (canImport(Glibc) || canImport(Musl))
+        let hugePage = 2 << 20
+        guard let base = buffer.baseAddress else { return }
+        let start = (Int(bitPattern: base) + hugePage - 1) & ~(hugePage - 1)
+        let end = Int(bitPattern: base + buffer.count) & ~(hugePage - 1)
+        guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(first, end - start, Int32(MADV_HUGEPAGE))
+        #endif
+    }
 
     /// One scan of a document's bytes into a tape buffer.
     private struct TapeScan {
@@ -154,6 +185,7 @@ public final class JSONDocument: Sendable {
         } else {
             var made: TapeScan?
             lent = [UInt64](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                if byteCount >= Self.hugePageTapeLimit { Self.adviseHugePages(buffer) }
                 let scan = TapeScan(storage, options: options, into: buffer, copying: false)
                 initialized = scan.used
                 made = scan
