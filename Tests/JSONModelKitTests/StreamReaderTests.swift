@@ -222,6 +222,45 @@ struct StreamReaderTests {
         #expect(notObject?.line == 2)
     }
 
+    /// The column after an element that spans lines counts Unicode scalars from the element's
+    /// last line feed, whether that feed and the scalars after it fall in a 16-byte block or in
+    /// the bytes after the last whole one, in one chunk or cut in two.
+    @Test func columnsAfterAnElementThatSpansLines() throws {
+        for before in [0, 3, 17, 40] {
+            for after in [0, 1, 5, 16, 33] {
+                let text = "[{\"id\": 1, \"a\": \"" + String(repeating: "é", count: before) + "\",\n  \"b\": \""
+                    + String(repeating: "✓x", count: after) + "\"} ?]"
+                let bytes = Array(text.utf8)
+                let mark = try #require(bytes.firstIndex(of: UInt8(ascii: "?")))
+                let lineStart = try #require(bytes[..<mark].lastIndex(of: 0x0A)) + 1
+                let column = String(decoding: bytes[lineStart..<mark], as: UTF8.self).unicodeScalars.count + 1
+                for cut in [bytes.count, mark - 3, lineStart + 1, 10] {
+                    var framer = ElementFramer(options: JSONStreamOptions())
+                    var caught: JSONStreamError?
+                    var read = 0
+                    for chunk in [Array(bytes[..<cut]), Array(bytes[cut...])] where !chunk.isEmpty {
+                        do throws(JSONStreamError) {
+                            try chunk.withUnsafeBufferPointer { buffer in
+                                Result { () throws(JSONStreamError) in
+                                    var index = 0
+                                    while try framer.next(in: buffer, at: &index) != nil { read += 1 }
+                                }
+                            }.get()
+                        } catch {
+                            caught = error
+                            break
+                        }
+                    }
+                    let place = "\(before) before, \(after) after, cut at \(cut)"
+                    #expect(read == 1, "\(place)")
+                    #expect(caught?.kind == .unexpectedByte(UInt8(ascii: "?")), "\(place)")
+                    #expect(caught?.line == 2 && caught?.column == column, "\(place): \(String(describing: caught))")
+                    #expect(caught?.offset == mark, "\(place)")
+                }
+            }
+        }
+    }
+
     @Test func aTruncatedStreamIsAnError() throws {
         let whole = Array(Self.array.utf8)
         for end in [1, 10, 60, whole.count - 3, whole.count - 1] {

@@ -268,32 +268,51 @@ struct ElementFramer {
         if length > limit {
             throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: startLine, column: startColumn)
         }
-        // Line feeds in the element (outside strings, as it is valid).
+        // Line feeds in the element (outside strings, as it is valid), and in the same pass the
+        // scalars after the last one, so that the column count (``column(at:_:)``) need not
+        // pass over the element again.
         var newlines = 0
         var last = -1
+        var scalars = 0  // since the last line feed, or since the element's start
         var j = i
         let end = i + length
         if let pointer = chunk.baseAddress {
             while j &+ ByteBlock.width <= end {
                 let block = ByteBlock(UnsafeRawPointer(pointer + j).loadUnaligned(as: SIMD16<UInt8>.self))
                 let lanes = block.lineFeeds
+                let starts = UInt32(~block.continuations)
                 if lanes != 0 {
                     newlines &+= lanes.nonzeroBitCount
-                    last = j &+ (UInt16.bitWidth &- 1 &- lanes.leadingZeroBitCount)
+                    let lane = UInt16.bitWidth &- 1 &- lanes.leadingZeroBitCount
+                    last = j &+ lane
+                    scalars = (starts &>> UInt32(lane &+ 1)).nonzeroBitCount
+                } else {
+                    scalars &+= starts.nonzeroBitCount
                 }
                 j &+= ByteBlock.width
             }
         }
         while j < end {
-            if chunk[j] == 0x0A {
+            let byte = chunk[j]
+            if byte == 0x0A {
                 newlines += 1
                 last = j
+                scalars = 0
+            } else if byte & 0xC0 != 0x80 {
+                scalars += 1
             }
             j += 1
         }
+        let counted = countedTo == base + i
         if last >= 0 {
             line += newlines - 1
             newline(at: last)
+        }
+        // After a line feed the count starts again there; otherwise it goes on only from the
+        // element's start.
+        if last >= 0 || counted {
+            lineScalars += scalars
+            countedTo = base + end
         }
         let element = FramedElement(
             bytes: [], index: count, offset: startOffset, line: startLine, column: startColumn, document: scanned.document)

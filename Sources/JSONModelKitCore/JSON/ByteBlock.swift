@@ -87,8 +87,16 @@ package struct ByteBlock {
 
     /// The lanes holding a line feed, as the bits of a 16-bit mask (lane 0 the lowest bit).
     @inlinable @inline(__always)
-    package var lineFeeds: UInt16 {
-        let halves = unsafeBitCast(bytes .== Self.splat(0x0A), to: SIMD2<UInt64>.self)
+    package var lineFeeds: UInt16 { Self.bits(of: bytes .== Self.splat(0x0A)) }
+
+    /// The lanes holding a UTF-8 continuation byte (0x80...0xBF), as the bits of a 16-bit mask.
+    @inlinable @inline(__always)
+    package var continuations: UInt16 { Self.bits(of: signed .< SIMD16<Int8>(repeating: -0x40)) }
+
+    /// A mask's lanes as the bits of a 16-bit integer, lane 0 the lowest bit.
+    @inlinable @inline(__always)
+    static func bits<Lanes: SIMD>(of mask: SIMDMask<Lanes>) -> UInt16 where Lanes.Scalar: FixedWidthInteger {
+        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
         // Each lane is 0x00 or 0xFF: gather the top bit of each byte into one byte.
         let low = ((UInt64(littleEndian: halves[0]) & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) &>> 56
         let high = ((UInt64(littleEndian: halves[1]) & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) &>> 56
