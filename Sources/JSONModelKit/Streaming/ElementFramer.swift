@@ -279,15 +279,14 @@ struct ElementFramer {
         if let pointer = chunk.baseAddress {
             while j &+ ByteBlock.width <= end {
                 let block = ByteBlock(UnsafeRawPointer(pointer + j).loadUnaligned(as: SIMD16<UInt8>.self))
-                let lanes = block.lineFeeds
-                let starts = UInt32(~block.continuations)
-                if lanes != 0 {
+                if block.hasLineFeed {
+                    let lanes = block.lineFeeds
                     newlines &+= lanes.nonzeroBitCount
                     let lane = UInt16.bitWidth &- 1 &- lanes.leadingZeroBitCount
                     last = j &+ lane
-                    scalars = (starts &>> UInt32(lane &+ 1)).nonzeroBitCount
+                    scalars = (UInt32(~block.continuations) &>> UInt32(lane &+ 1)).nonzeroBitCount
                 } else {
-                    scalars &+= starts.nonzeroBitCount
+                    scalars &+= block.scalarStarts
                 }
                 j &+= ByteBlock.width
             }
