@@ -327,24 +327,21 @@ struct CacheSlots: @unchecked Sendable {
     /// Claims slot `index` if it still holds `unfilled`, lets `write` initialize a value of
     /// `layout` in its place, and publishes it.
     ///
+    /// - Parameter claimed: Whether this thread holds the slot's claim already: the leader's,
+    ///   whose claim of the walk (``claimWalk(leader:)``) is also the claim of its value. The
+    ///   slot is then published either way, with the value or as `unfilled`.
     /// - Returns: Whether the slot now holds the value written; false when it held something
     ///   else (a value, or one being written, another thread's) or `write` wrote nothing (the
     ///   slot then holds `unfilled` again).
-    func fill(at index: Int, unfilled: UInt, layout: InlineLayout, write: (UnsafeMutableRawPointer) -> Bool) -> Bool {
+    func fill(
+        at index: Int, unfilled: UInt, claimed: Bool = false, layout: InlineLayout, write: (UnsafeMutableRawPointer) -> Bool
+    ) -> Bool {
         precondition(index >= 0 && index < count)
-        guard base[index].compareExchange(
-            expected: unfilled, desired: Self.claimed, successOrdering: .acquiring, failureOrdering: .relaxed
-        ).exchanged else { return false }
-        return fill(claimedAt: index, unfilled: unfilled, layout: layout, write: write)
-    }
-
-    /// ``fill(at:unfilled:layout:write:)`` for a slot this thread has claimed already: the
-    /// leader's, whose claim of the walk (``claimWalk(leader:)``) is also the claim of its value.
-    /// The slot is published either way: with the value, or as `unfilled`.
-    func fill(claimedAt index: Int, unfilled: UInt, layout: InlineLayout, write: (UnsafeMutableRawPointer) -> Bool)
-        -> Bool
-    {
-        precondition(index >= 0 && index < count)
+        if !claimed {
+            guard base[index].compareExchange(
+                expected: unfilled, desired: Self.claimed, successOrdering: .acquiring, failureOrdering: .relaxed
+            ).exchanged else { return false }
+        }
         if write(UnsafeMutableRawPointer(base) + layout.offset) {
             base[index].store(layout.bits, ordering: .releasing)
             return true
@@ -398,7 +395,7 @@ struct CacheSlots: @unchecked Sendable {
     /// the slots of those properties passes here first while its slot is empty, so the thread
     /// that claims the walk is the only writer of all of them until it publishes: it records
     /// their members with plain stores (``recordMembers(_:at:leader:)``), not a compare-and-swap
-    /// each, and may fill the leader's slot itself (``fill(claimedAt:unfilled:layout:write:)``).
+    /// each, and may fill the leader's slot itself (``fill(at:unfilled:claimed:layout:write:)``).
     ///
     /// - Returns: True when this thread claimed the walk: it must walk, then publish the leader's
     ///   slot with ``publishMember(_:at:)`` or a fill. False when the walk is done.
