@@ -302,17 +302,15 @@ struct ElementFramer {
             }
             j += 1
         }
-        let counted = countedTo == base + i
+        // ``begin(at:_:)`` brought the column count to the element's start; after a line feed
+        // it starts again there.
+        assert(countedTo == base + i, "the column count is not at the element's start")
         if last >= 0 {
             line += newlines - 1
             newline(at: last)
         }
-        // After a line feed the count starts again there; otherwise it goes on only from the
-        // element's start.
-        if last >= 0 || counted {
-            lineScalars += scalars
-            countedTo = base + end
-        }
+        lineScalars += scalars
+        countedTo = base + end
         let element = FramedElement(
             bytes: [], index: count, offset: startOffset, line: startLine, column: startColumn, document: scanned.document)
         count += 1
