@@ -214,11 +214,10 @@ extension JSONModel: ScalarFirstReadable {
     /// reference; the release of the holding model treats these slots apart
     /// (``CacheSlots/releaseEntries(models:)``), so a deep chain still goes to the release loop.
     static func inlineFirstRead(optional: Bool) -> InlineFirstRead? {
-        var read = InlineFirstRead(
+        InlineFirstRead(
             reader: Self.self, optional: optional, type: ObjectIdentifier(optional ? Self?.self : Self.self),
-            size: MemoryLayout<JSONModel>.size, alignment: MemoryLayout<JSONModel>.alignment, isTrivial: false)
-        read.isModel = true
-        return read
+            size: MemoryLayout<JSONModel>.size, alignment: MemoryLayout<JSONModel>.alignment, isTrivial: false,
+            isModel: true)
     }
 
     /// The nested model stored as a reference, the layout of both `Self` and `Self?`: written
