@@ -114,7 +114,7 @@ struct InlineValueTests {
         Thread.sleep(forTimeInterval: 0.05)
         #expect(returned.load(ordering: .acquiring) == 0, "the second thread did not wait for the walk")
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 3) { positions in
-            positions.initialize(from: [7, 9, 0])
+            _ = positions.initialize(from: [7, 9, 0])
             slots.recordMembers([0, 1, 2], at: positions, leader: 1)
         }
         slots.publishMember(9, at: 1)
