@@ -22,7 +22,22 @@ struct ModelSection: BenchSection {
     /// the CPU clock, a fraction of a microsecond).
     let readPasses = 1000
 
+    /// When set to `profile`, the section runs only our side of (b) on the first twitter file,
+    /// `JSONMODEL_BENCH_PROFILE_RUNS` times (default 1000), and exits: for perf and valgrind.
+    static let profileVariable = "JSONMODEL_BENCH_MODEL_CHILD"
+
     func run(files: [BenchFile], benchmark: Benchmark) -> String {
+        if ProcessInfo.processInfo.environment[Self.profileVariable] == "profile",
+            let file = files.first(where: { $0.name.hasPrefix("twitter") })
+        {
+            let runs = ProcessInfo.processInfo.environment["JSONMODEL_BENCH_PROFILE_RUNS"].flatMap { Int($0) } ?? 1000
+            var checksum = 0
+            for _ in 0..<max(1, runs) {
+                checksum &+= (try? TwitterStatus.models(from: file.bytes).reduce(0) { $0 &+ $1.checksum }) ?? -1
+            }
+            print("model-checksum \(checksum)")
+            exit(0)
+        }
         var table = TextTable([
             .left("file"), .left("measurement"), .right("JSONModelKit"), .right("Codable"),
             .right("ratio"), .right("middle half"), .right("target"), .left("result"),
