@@ -135,6 +135,43 @@ struct DocumentInputTests {
         #expect(!shapes.isElementBuilt(at: 5))
     }
 
+    /// Strings from an array or a `Data` are made without the standard library checking their
+    /// UTF-8 again (the scanner did); a mapped file's are checked, since the file may change.
+    /// Both must equal checked strings in every view: ASCII or not, escaped or not, short,
+    /// long, and at the very end of the input.
+    @Test func stringsMadeWithoutASecondCheckEqualCheckedOnes() throws {
+        let long = String(repeating: #"a\u00e9\n\ud83d\ude00"#, count: 400)  // past any buffer on the stack
+        let texts = [
+            "", "plain", "exactly15bytes!", "sixteen bytes ok", String(repeating: "x", count: 100),
+            #"caf\u00e9"#, "café", "名前:前田あゆみ", "😀 and 😀", #"\u0000"#, #"tab\tend\\"#, #"\\"#,
+            #"\u00e9"#, #"mixed é then \n and \u20AC"#, long,
+        ]
+        let json = "[" + texts.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        let expected = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String])
+        let file = try MappedTestFile(json + String(repeating: " ", count: 4 * JSONDocument.mappedReleaseInterval))
+        defer { file.remove() }
+        let mapped = try JSONDocument(contentsOf: file.url)
+        let fromArray = try JSONDocument(bytes: Array(json.utf8))
+        let fromData = try JSONDocument(data: Data(json.utf8))
+        #expect(mapped.isMapped)
+        #expect(!mapped.textIsFixed && fromArray.textIsFixed && fromData.textIsFixed)
+        for document in [fromArray, fromData, mapped] {
+            let strings = document.root.elements.compactMap { $0.stringValue }
+            #expect(strings == expected)
+            for (string, want) in zip(strings, expected) {
+                #expect(Array(string.utf8) == Array(want.utf8))
+                #expect(Array(string.utf16) == Array(want.utf16))
+                #expect(string.utf16.count == want.utf16.count)  // counted from the bytes only when marked ASCII
+                #expect(string.count == want.count)
+                #expect(string.unicodeScalars.count == want.unicodeScalars.count)
+                #expect(string.hashValue == want.hashValue)
+            }
+        }
+        // A document that is one string, ending at its last byte.
+        let single = try JSONDocument(bytes: Array(#""名前 \n end""#.utf8))
+        #expect(single.root.stringValue == "名前 \n end")
+    }
+
     @Test func aSmallFileIsReadNotMapped() throws {
         let file = try MappedTestFile(#"[{"type": "circle", "radius": 1}]"#)
         defer { file.remove() }

@@ -304,6 +304,15 @@ public final class JSONDocument: Sendable {
         return entry.isContainer ? entry.containerEnd : index + 1
     }
 
+    /// Whether the bytes stay as the scanner validated them for as long as the document lives:
+    /// an array or a `Data` it keeps. A mapped file's pages read what the file holds, which
+    /// another process may rewrite, so strings from those are checked again as they are made.
+    @inlinable
+    package var textIsFixed: Bool {
+        if case .mapped = storage { return false }
+        return true
+    }
+
     /// Calls `body` with the bytes of a scalar.
     @inlinable @inline(__always)
     package func withBytes<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {

@@ -88,19 +88,55 @@ public struct JSONNode: Sendable {
     public var stringValue: String? {
         let entry = entry
         switch entry.tag {
-        case .string: return document.withBytes(entry.byteRange) { JSONNode.string($0) }
-        case .escapedString: return document.withBytes(entry.byteRange) { JSONNode.unescape($0) }
+        case .string:
+            let fixed = document.textIsFixed
+            return document.withBytes(entry.byteRange) { JSONNode.string($0, validated: fixed) }
+        case .escapedString:
+            let fixed = document.textIsFixed
+            return document.withBytes(entry.byteRange) { JSONNode.unescape($0, validated: fixed) }
         default: return nil
         }
     }
 
     /// A string from UTF-8 the scanner validated.
+    ///
+    /// With `validated`, the bytes cannot have changed since (``JSONDocument/textIsFixed``), so
+    /// the string is made without the standard library checking them again: that check was a
+    /// third of the cost of reading a long non-ASCII string. Otherwise, and on systems whose
+    /// standard library lacks the unchecked initializer, they are checked.
     @inline(__always)
-    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, validated: Bool) -> String {
+        if validated, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return uncheckedString(bytes)
+        }
+        return String(unsafeUninitializedCapacity: bytes.count) { buffer in
             _ = buffer.initialize(from: bytes)
             return bytes.count
         }
+    }
+
+    /// A string of `bytes`, which must be valid UTF-8, made without checking them.
+    @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+    private static func uncheckedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        // Marked ASCII when it is, as the checking initializers do: the standard library's
+        // fast paths (counts, indexes, bridging) depend on the mark.
+        String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII(bytes)))
+    }
+
+    /// Whether every byte is below 0x80, eight at a time.
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard var p = bytes.baseAddress else { return true }
+        let end = p + bytes.count
+        var high: UInt64 = 0
+        while end - p >= 8 {
+            high |= UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+            p += 8
+        }
+        while p < end {
+            high |= UInt64(p.pointee)
+            p += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// The exact text of a number as it stands in the document; nil for other kinds.
@@ -341,57 +377,68 @@ extension JSONNode {
 // MARK: - String decoding
 
 extension JSONNode {
-    /// Decodes the content of a validated string that contains escapes.
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+    /// Decodes the content of a validated string that contains escapes; with `validated`, made
+    /// without checking the result again, as ``string(_:validated:)`` is.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, validated: Bool = false) -> String {
         // Unescaped text is never longer than its source.
-        String(unsafeUninitializedCapacity: raw.count) { output in
-            var read = 0
-            var written = 0
-            while read < raw.count {
-                let byte = raw[read]
-                guard byte == UInt8(ascii: "\\") else {
-                    output[written] = byte
-                    written += 1
-                    read += 1
-                    continue
-                }
-                let code = raw[read + 1]
-                read += 2
-                let simple: UInt8? =
-                    switch code {
-                    case UInt8(ascii: "b"): 0x08
-                    case UInt8(ascii: "f"): 0x0C
-                    case UInt8(ascii: "n"): 0x0A
-                    case UInt8(ascii: "r"): 0x0D
-                    case UInt8(ascii: "t"): 0x09
-                    case UInt8(ascii: "u"): nil
-                    default: code  // \" \\ \/
-                    }
-                if let simple {
-                    output[written] = simple
-                    written += 1
-                    continue
-                }
-                var scalar = UInt32(hexQuad(raw, read))
-                read += 4
-                if scalar & 0xFC00 == 0xD800 {
-                    // The scanner guarantees the low surrogate follows as \uXXXX.
-                    let low = UInt32(hexQuad(raw, read + 2))
-                    read += 6
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                }
-                for unit in UTF8.encode(Unicode.Scalar(scalar).unsafelyUnwrapped).unsafelyUnwrapped {
-                    output[written] = unit
-                    written += 1
-                }
+        if validated, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { output in
+                uncheckedString(UnsafeBufferPointer(rebasing: output[..<unescape(raw, into: output)]))
             }
-            return written
         }
+        return String(unsafeUninitializedCapacity: raw.count) { unescape(raw, into: $0) }
     }
 
-    private static func hexQuad(_ raw: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt16 {
-        var value: UInt16 = 0
-        for offset in 0..<4 { value = value << 4 | UInt16(hexDigitValue(raw[at + offset]) ?? 0) }
-        return value
+    /// Writes the decoded content of a validated string with escapes into `output`, which has
+    /// room for `raw.count` bytes, and returns the number written.
+    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard let source = raw.baseAddress, let target = output.baseAddress else { return 0 }
+        var read = 0
+        var written = 0
+        while read < raw.count {
+            // The text up to the next escape, at once.
+            let rest = raw.count - read
+            let run = memchr(source + read, Int32(UInt8(ascii: "\\")), rest)
+                .map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - (source + read) } ?? rest
+            (target + written).initialize(from: source + read, count: run)
+            written += run
+            read += run
+            guard read < raw.count else { break }
+            let code = source[read + 1]
+            read += 2
+            let simple: UInt8? =
+                switch code {
+                case UInt8(ascii: "b"): 0x08
+                case UInt8(ascii: "f"): 0x0C
+                case UInt8(ascii: "n"): 0x0A
+                case UInt8(ascii: "r"): 0x0D
+                case UInt8(ascii: "t"): 0x09
+                case UInt8(ascii: "u"): nil
+                default: code  // \" \\ \/
+                }
+            if let simple {
+                target[written] = simple
+                written += 1
+                continue
+            }
+            var scalar = UInt32(hexQuad(source + read))
+            read += 4
+            if scalar & 0xFC00 == 0xD800 {
+                // The scanner guarantees the low surrogate follows as \uXXXX.
+                let low = UInt32(hexQuad(source + read + 2))
+                read += 6
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            for unit in UTF8.encode(Unicode.Scalar(scalar).unsafelyUnwrapped).unsafelyUnwrapped {
+                target[written] = unit
+                written += 1
+            }
+        }
+        return written
+    }
+
+    /// The value of the four hexadecimal digits at `digits`, which the scanner validated.
+    private static func hexQuad(_ digits: UnsafePointer<UInt8>) -> UInt16 {
+        hexQuadValue(UInt32(littleEndian: UnsafeRawPointer(digits).loadUnaligned(as: UInt32.self))) ?? 0
     }
 }
