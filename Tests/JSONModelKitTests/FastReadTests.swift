@@ -107,6 +107,19 @@ final class PlainScalars: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+/// Optionals with and without a declared default, for the missing-or-null shortcut.
+final class AbsentOptionals: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.int(Int.self)
+        p.bool(Bool?.self)
+        p.string(String?.self)
+        p.double(Double?.self)
+        p.date(Date?.self)
+        p.defaulted(String?.self, default: "none")
+        p.plain(Int.self)
+    }
+}
+
 @Suite("Scalar first reads")
 struct ScalarFirstReadTests {
     /// JSON values of every kind and the edge cases of each conversion rule.
@@ -158,6 +171,41 @@ struct ScalarFirstReadTests {
         #expect(int == 0)
         #expect(maybe == nil)
         #expect(string == "")
+    }
+
+    /// An optional with no declared default reads nil for a missing key or null without the
+    /// general path: the value goes in the model's slots like any plain value. One with a
+    /// default, or a non-optional, still reads its default through the general path.
+    @Test func missingAndNullOptionalsReadNilInTheirSlots() throws {
+        for json in [#"{"int": 1}"#, #"{"int": 1, "bool": null, "string": null, "double": null, "date": null}"#] {
+            let model = try AbsentOptionals(json: json)
+            let general = try AbsentOptionals(json: json, options: .mutable)
+            let slots = try #require(model.slots)
+            for name in ["bool", "string", "double", "date"] {
+                let ordinal = try #require(AbsentOptionals.modelMetadata.property(named: name)).ordinal
+                #expect(model.value(forProperty: name).map { "\($0)" } == general.value(forProperty: name).map { "\($0)" })
+                guard case .inline = slots.content(at: ordinal, lock: model.state) else {
+                    Issue.record("\(name) from \(json) is not inline")
+                    continue
+                }
+            }
+            let bool: Bool? = model.bool
+            let string: String? = model.string
+            let double: Double? = model.double
+            let date: Date? = model.date
+            let defaulted: String? = model.defaulted
+            let plain: Int = model.plain
+            let defaultedOrdinal = try #require(AbsentOptionals.modelMetadata.property(named: "defaulted")).ordinal
+            #expect(bool == nil && string == nil && double == nil && date == nil)
+            #expect(defaulted == "none")
+            #expect(plain == 0)
+            if case .inline = slots.content(at: defaultedOrdinal, lock: model.state) {
+                Issue.record("a declared default took the shortcut")
+            }
+            #expect(model.diagnostics.isEmpty)
+            #expect(general.diagnostics.isEmpty)
+            #expect(model.json() == general.json())
+        }
     }
 
     @Test func aConverterRegisteredForTheTypeTurnsTheShortcutOff() throws {

@@ -200,7 +200,10 @@ public final class PropertyMetadata: Sendable {
         self.defaultJSON = defaultJSON
         self.schemaModel = schemaModel
         self.conversion = conversion
-        let firstRead = Self.scalarFirstRead(type: type, paths: paths, options: options)
+        // With no declared default, an optional's default is nil; not required, nil comes
+        // without a diagnostic.
+        let absentReadsNil = declaredDefault == nil && !isRequired
+        let firstRead = Self.scalarFirstRead(type: type, paths: paths, options: options, absentReadsNil: absentReadsNil)
         self.scalarFirstRead = firstRead?.boxed
         self.inlineFirstRead = firstRead?.inline
         self.entryType = valueType.cacheEntryType

@@ -131,6 +131,14 @@ final class PropertyConversion: Sendable {
             ._withUnsafeGuaranteedRef { $0.isBuiltin }
     }
 
+    /// Whether the choice is the engine's own conversion, looked up and published first when
+    /// nothing is: a property whose values are all missing or null never converts one, so
+    /// nothing else would publish its choice.
+    func isBuiltinChoice() -> Bool {
+        if case .builtin = choice { return true }
+        return false
+    }
+
     /// ``choice`` the slow way: under the lock, looking up and publishing when nothing is cached.
     private func lockedChoice() -> Choice {
         let (cached, version, watching) = state.withLock { ($0.choice, $0.version, $0.watching) }

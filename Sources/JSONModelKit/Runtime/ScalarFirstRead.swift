@@ -12,8 +12,10 @@ import JSONModelKitCore
 // read is a member lookup and a decode, and the cache entry is made with the concrete type.
 // Everything else (a missing key, null, another kind, a number out of range, a converter, a
 // nested path) returns nil here and takes the general path in `JSONModel+Reading.swift`,
-// which records diagnostics and applies defaults. A value read here is always the value the
-// general path would give.
+// which records diagnostics and applies defaults. The one exception is an optional that reads
+// nil when its key is missing or its value is null, which is decided here too: with no default
+// declared and not required, nil is what the general path gives, without a diagnostic. A value
+// read here is always the value the general path would give.
 
 /// Reads a property's value from its member of the model's object (`MemberIndex.swift`) and
 /// boxes it for the cache.
@@ -26,12 +28,19 @@ struct ScalarFirstRead: Sendable {
     let reader: any ScalarFirstReadable.Type
     /// Whether the value is boxed as an optional.
     let optional: Bool
+    /// Whether a missing key or null reads nil: an optional with no declared default, not required.
+    var absentReadsNil = false
 
-    /// The boxed value of the member at `index` of `document`, in an entry of `entryType` (the
-    /// property's, `CacheBox` of its type); nil when the general path must decide.
+    /// The boxed value of the member at `index` of `document` (0: its key is missing), in an
+    /// entry of `entryType` (the property's, `CacheBox` of its type); nil when the general path
+    /// must decide.
     @inline(__always)
     func read(_ document: JSONDocument, _ index: Int, entryType: CacheEntry.Type) -> CacheEntry? {
-        reader.readBoxed(document, index, optional: optional, entryType: entryType)
+        if index != 0, let entry = reader.readBoxed(document, index, optional: optional, entryType: entryType) {
+            return entry
+        }
+        guard absentReadsNil, index == 0 || JSONNode(document: document, index: index).isNull else { return nil }
+        return reader.boxedNil()
     }
 }
 
@@ -50,12 +59,19 @@ struct InlineFirstRead: Sendable {
     /// Whether the value is a model's reference (or an optional of one), which the model's
     /// release hands to the release loop below a certain depth (IterativeRelease.swift).
     var isModel = false
+    /// Whether a missing key or null reads nil: an optional scalar with no declared default,
+    /// not required. (Never a model's: the release of inline models expects a reference.)
+    var absentReadsNil = false
 
-    /// Reads the property's value from its member and initializes it at the pointer; false,
-    /// with nothing written, when the general path must decide.
+    /// Reads the property's value from its member, at `index` of `document` (0: its key is
+    /// missing), and initializes it at the pointer; false, with nothing written, when the
+    /// general path must decide.
     @inline(__always)
     func read(_ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer) -> Bool {
-        reader.readInline(document, index, into: place, optional: optional)
+        if index != 0, reader.readInline(document, index, into: place, optional: optional) { return true }
+        guard absentReadsNil, index == 0 || JSONNode(document: document, index: index).isNull else { return false }
+        reader.initializeNil(at: place)
+        return true
     }
 }
 
@@ -92,6 +108,18 @@ protocol ScalarFirstReadable: PropertyValue {
     /// as `Self?`; false, with nothing written, when the general path must decide.
     static func readInline(_ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer, optional: Bool)
         -> Bool
+}
+
+extension ScalarFirstReadable {
+    /// Initializes `Self?.none` at `place`, for an optional whose key is missing or null.
+    static func initializeNil(at place: UnsafeMutableRawPointer) {
+        place.initializeMemory(as: Self?.self, to: nil)
+    }
+
+    /// `Self?.none` in an entry, for an optional whose key is missing or null.
+    static func boxedNil() -> CacheEntry {
+        CacheBox<Self?>(nil)
+    }
 }
 
 extension ScalarFirstReadable {
@@ -244,7 +272,10 @@ extension PropertyMetadata {
     /// The scalar first read for a declaration, or nil when it needs the general path: more
     /// than one path or a nested one, any option that brings a converter or a structure, or a
     /// type other than a plain scalar or its optional.
-    static func scalarFirstRead(type: PropertyType, paths: [JSONPath], options: PropertyOptions)
+    ///
+    /// `absentReadsNil` tells whether the property, when optional, reads nil for a missing key
+    /// or null: the caller knows its default and whether it is required.
+    static func scalarFirstRead(type: PropertyType, paths: [JSONPath], options: PropertyOptions, absentReadsNil: Bool)
         -> (boxed: ScalarFirstRead, inline: InlineFirstRead?)?
     {
         guard paths.count == 1, paths[0].segments.count == 1, case .key = paths[0].segments[0] else { return nil }
@@ -262,7 +293,13 @@ extension PropertyMetadata {
         case .optional(let wrapped):
             if case .optional = wrapped { return nil }
             guard let scalar = wrapped.swiftType as? any ScalarFirstReadable.Type else { return nil }
-            return (scalar.firstRead(optional: true), scalar.inlineFirstRead(optional: true))
+            var boxed = scalar.firstRead(optional: true)
+            var inline = scalar.inlineFirstRead(optional: true)
+            if absentReadsNil {
+                boxed.absentReadsNil = true
+                if inline?.isModel == false { inline?.absentReadsNil = true }
+            }
+            return (boxed, inline)
         default:
             guard let scalar = type.swiftType as? any ScalarFirstReadable.Type else { return nil }
             return (scalar.firstRead(optional: false), scalar.inlineFirstRead(optional: false))
