@@ -106,7 +106,9 @@ public struct JSONNode: Sendable {
     /// standard library lacks the unchecked initializer, they are checked.
     @inline(__always)
     static func string(_ bytes: UnsafeBufferPointer<UInt8>, validated: Bool) -> String {
-        if validated, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        // Up to 15 bytes, the standard library keeps the string in its own two words, and checks
+        // them faster than this would: they are left to it.
+        if validated, bytes.count > 15, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             return uncheckedString(bytes)
         }
         return String(unsafeUninitializedCapacity: bytes.count) { buffer in
