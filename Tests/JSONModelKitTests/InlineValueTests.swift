@@ -221,6 +221,32 @@ struct InlineValueTests {
         }
     }
 
+    /// The same for optionals whose keys are missing or null, stored as nil in their slots:
+    /// every thread reads nil, the present values agree, and nothing is recorded.
+    @Test func concurrentFirstReadsOfMissingAndNullOptionalsAgree() async throws {
+        let models = try (0..<200).map { index in
+            try AbsentOptionals(json: index.isMultiple(of: 2) ? #"{"int": \#(index)}"# : #"{"int": \#(index), "bool": null, "string": null}"#)
+        }
+        let sums = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var sum = 0
+                    for model in models {
+                        let bool: Bool? = model.bool
+                        let string: String? = model.string
+                        let double: Double? = model.double
+                        let int: Int = model.int
+                        sum &+= (bool == nil ? 1 : 100) &+ (string == nil ? 1 : 100) &+ (double == nil ? 1 : 100) &+ int
+                    }
+                    return sum
+                }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(Set(sums) == [3 * 200 + (0..<200).reduce(0, +)])
+        #expect(models.allSatisfy { $0.diagnostics.isEmpty })
+    }
+
     /// Strings read inline are freed with their model: 200 rounds of 100 models, each reading
     /// 30 KB of strings, stay within a few rounds' worth of memory (kept, they would take 600 MB).
     @Test func inlineStringsAreFreedWithTheirModels() throws {
