@@ -330,11 +330,10 @@ extension JSONModel {
             }
             // A property whose values are all missing or null never converts one, so its choice
             // may be unpublished: looked up here then.
-            if case .unread(let member) = content,
+            // Position 0: the key is missing, which an optional may read as nil here.
+            if case .unread(let position) = content,
                 property.conversion.isPublishedBuiltin || property.conversion.isBuiltinChoice()
             {
-                // 0: the key is missing, which an optional may read as nil here.
-                let position = member ?? 0
                 if let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead {
                     // When another thread filled the slot first, or the value is not plain, the
                     // general path below decides (and finds the slot taken if it was).

@@ -278,8 +278,9 @@ struct CacheSlots: @unchecked Sendable {
     enum Content {
         /// Nothing, not even the member's place.
         case empty
-        /// No value yet; the member's tape index, nil when its key is missing.
-        case unread(member: Int?)
+        /// No value yet; the member's tape index, 0 when its key is missing (the object itself
+        /// is never a member).
+        case unread(member: Int)
         /// A value a thread is writing.
         case busy
         /// An entry, with a reference of the caller's own.
@@ -303,8 +304,7 @@ struct CacheSlots: @unchecked Sendable {
             return validatedEntry(at: index, lock: lock).map(Content.entry) ?? .empty
         case Self.slowTag: return .empty
         case Self.memberTag:
-            let position = Int(bits &>> 3)
-            return .unread(member: position == 0 ? nil : position)
+            return .unread(member: Int(bits &>> 3))
         default: return .busy
         }
     }

@@ -39,8 +39,7 @@ struct ScalarFirstRead: Sendable {
         if index != 0, let entry = reader.readBoxed(document, index, optional: optional, entryType: entryType) {
             return entry
         }
-        guard absentReadsNil, index == 0 || JSONNode(document: document, index: index).isNull else { return nil }
-        return reader.boxedNil()
+        return absentReadsNil && isAbsent(document, index) ? reader.boxedNil() : nil
     }
 }
 
@@ -69,10 +68,16 @@ struct InlineFirstRead: Sendable {
     @inline(__always)
     func read(_ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer) -> Bool {
         if index != 0, reader.readInline(document, index, into: place, optional: optional) { return true }
-        guard absentReadsNil, index == 0 || JSONNode(document: document, index: index).isNull else { return false }
+        guard absentReadsNil, isAbsent(document, index) else { return false }
         reader.initializeNil(at: place)
         return true
     }
+}
+
+/// Whether the member at `index` of `document` is missing (0) or null: what an optional with
+/// no declared default reads as nil.
+private func isAbsent(_ document: JSONDocument, _ index: Int) -> Bool {
+    index == 0 || JSONNode(document: document, index: index).isNull
 }
 
 /// Where a property's inline value lives in a model's slots, and the slot's bits once it is there.

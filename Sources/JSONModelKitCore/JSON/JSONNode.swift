@@ -235,8 +235,7 @@ extension JSONNode {
                         && (key.count == 0 || memcmp(bytes.baseAddress! + range.offset, key.baseAddress!, key.count) == 0) {
                         found = position + 1
                     }
-                } else if Array(JSONNode.unescape(UnsafeBufferPointer(rebasing: bytes[range.offset..<range.upperBound])).utf8)
-                    .elementsEqual(key) {
+                } else if JSONNode.unescapedEquals(UnsafeBufferPointer(rebasing: bytes[range.offset..<range.upperBound]), key) {
                     found = position + 1
                 }
                 position = document.next(after: position + 1)
@@ -381,7 +380,7 @@ extension JSONNode {
 extension JSONNode {
     /// Decodes the content of a validated string that contains escapes; with `validated`, made
     /// without checking the result again, as ``string(_:validated:)`` is.
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, validated: Bool = false) -> String {
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, validated: Bool) -> String {
         // Unescaped text is never longer than its source.
         if validated, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { output in
@@ -389,6 +388,17 @@ extension JSONNode {
             }
         }
         return String(unsafeUninitializedCapacity: raw.count) { unescape(raw, into: $0) }
+    }
+
+    /// Whether the decoded content of a validated string with escapes is `bytes`, compared
+    /// without making a string of it.
+    static func unescapedEquals(_ raw: UnsafeBufferPointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Unescaped text is never longer than its source.
+        guard bytes.count <= raw.count else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { output in
+            let count = unescape(raw, into: output)
+            return count == bytes.count && (count == 0 || memcmp(output.baseAddress!, bytes.baseAddress!, count) == 0)
+        }
     }
 
     /// Writes the decoded content of a validated string with escapes into `output`, which has
