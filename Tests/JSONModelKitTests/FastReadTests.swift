@@ -230,8 +230,60 @@ final class KeyedMembers: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+/// Keys the member index guesses in order, with others of the same lengths among them.
+final class GuessedMembers: JSONModel, DynamicMembers, @unchecked Sendable {
+    static let long70 = String(repeating: "x", count: 70)
+    static let long64 = String(repeating: "x", count: 64)
+
+    override class func properties(_ p: PropertyRegistrar) {
+        p.id(Int?.self)
+        p.name(String?.self)
+        p.alias(String?.self, jsonPath: "name", readOnly: true)  // shares a key with `name`
+        p.kind(String?.self)
+        p.long70(Int?.self, jsonPath: JSONPath([.key(GuessedMembers.long70)]))
+        p.long64(Int?.self, jsonPath: JSONPath([.key(GuessedMembers.long64)]))
+    }
+}
+
 @Suite("Member index")
 struct MemberIndexTests {
+    /// Each property reads what a lookup of its key in the document finds, whatever the order of
+    /// the keys: the declared order (every guess right), others (guesses wrong), keys of the
+    /// lengths of indexed ones that are not indexed, keys of 63 bytes or more, and duplicates.
+    @Test func keysAreFoundInAnyOrder() throws {
+        let members = [
+            #""id": 1"#, #""name": "n""#, #""kind": "k""#, #""\#(GuessedMembers.long70)": 70"#,
+            #""\#(GuessedMembers.long64)": 64"#, #""di": 2"#, #""nme": "z""#, #""mane": "m""#,
+            #""\#(String(repeating: "x", count: 65))": 65"#, #""\#(String(repeating: "y", count: 70))": 71"#,
+        ]
+        var orders: [[String]] = []
+        for shift in 0..<members.count {
+            let rotated = Array(members[shift...] + members[..<shift])
+            orders += [rotated, rotated.reversed()]
+        }
+        orders.append(members + [#""id": 3"#, #""name": "again""#])  // the last of duplicates wins
+        orders.append([#""name": "a""#, #""name": "b""#, #""id": 4"#, #""id": 5"#])
+        let keys = ["id": "id", "name": "name", "alias": "name", "kind": "kind", "long70": GuessedMembers.long70,
+                    "long64": GuessedMembers.long64]
+        for order in orders {
+            let json = "{" + order.joined(separator: ", ") + "}"
+            let document = try JSONDocument(string: json)
+            let model = try GuessedMembers(json: json)
+            for (property, key) in keys.sorted(by: { $0.key < $1.key }) {
+                let value = model.value(forProperty: property)
+                guard let node = document.root[key] else {
+                    #expect(value == nil, "\(property) in \(json)")
+                    continue
+                }
+                if let number = node.intValue {
+                    #expect(value as? Int == number, "\(property) in \(json)")
+                } else {
+                    #expect(value as? String == node.stringValue, "\(property) in \(json)")
+                }
+            }
+        }
+    }
+
     @Test func theLastOfDuplicateKeysWinsAsInTheDocument() throws {
         let model = try KeyedMembers(json: #"{"a": 1, "b": "first", "a": 2, "b": "second"}"#)
         let a: Int = model.a

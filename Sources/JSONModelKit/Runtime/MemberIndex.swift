@@ -18,53 +18,81 @@ import JSONModelKitCore
 /// The keys of a model's properties that are read from one key of the object, by a hash of
 /// their UTF-8 bytes; built once with the model's metadata.
 ///
+/// A walk first compares each key with the one it expects next: the indexed key after the last
+/// one it found, in the order of the properties. Objects from one source have their keys in one
+/// order, most often the order the model declares them in, so the guess is usually right and
+/// costs one compare; when it is wrong, the hash finds the key and the guess goes on from there.
+///
 /// A class, so a read takes one reference to it, not one to each of its arrays.
 final class MemberKeyIndex: Sendable {
-    /// Open addressing: an ordinal, or -1 for an empty place, with ``sharedKey`` set when
-    /// another property reads the same key (a read-only one reading another's value); only then
-    /// does a lookup go on past a match, to the empty place.
+    /// An indexed key: where its bytes lie in ``bytes``, and its property.
+    private struct Key {
+        var start: Int32
+        var count: Int32
+        var ordinal: Int32
+        /// Whether another property reads the same key (a read-only one reading another's
+        /// value): then a lookup goes on past a match, to the empty place.
+        var isShared: Bool
+    }
+
+    /// Open addressing: an index into ``keys``, or -1 for an empty place.
     private let table: [Int32]
     private let mask: Int
-    /// Every key's bytes, one after another, and where each ordinal's lie (count 0: not indexed).
-    /// Eight zero bytes end them, so that a compare may read a word at any key's start.
+    /// Every key's bytes, one after another. Eight zero bytes end them, so that a compare may
+    /// read a word at any key's start.
     private let bytes: [UInt8]
-    private let ranges: [(start: Int32, count: Int32)]
+    /// The indexed keys, in the order of their properties.
+    private let keys: [Key]
     /// The ordinals indexed, so a walk can mark the missing ones.
     let ordinals: [Int]
     /// The first of them, whose slot says whether the walk is done (``CacheSlots/claimWalk(leader:)``).
     let leader: Int
-
-    private static let sharedKey: Int32 = 1 << 30
+    /// Bit *n* set when an indexed key is *n* bytes long (bit 63: 63 bytes or more).
+    ///
+    /// Most members of an object are not read by the model (a user object of a social API has
+    /// about 40 keys, of which a client may read 4), and a key of a length no indexed key has
+    /// cannot match: it is passed over without reading its bytes.
+    private let lengths: UInt64
 
     /// The index of `keys`, one per property ordinal, nil for properties not read from one key;
     /// nil when no property is.
-    init?(keys: [String?]) {
-        let ordinals = keys.indices.filter { keys[$0] != nil }
+    init?(keys names: [String?]) {
+        let ordinals = names.indices.filter { names[$0] != nil }
         guard !ordinals.isEmpty else { return nil }
-        var capacity = 8
-        while capacity < ordinals.count * 2 { capacity *= 2 }
+        // At most a quarter full, so a key that is not there (most keys of an object, in a model
+        // that reads a few) meets an empty place at once or one place later.
+        var capacity = 16
+        while capacity < ordinals.count * 4 { capacity *= 2 }
         var table = [Int32](repeating: -1, count: capacity)
         var bytes: [UInt8] = []
-        var ranges: [(start: Int32, count: Int32)] = Array(repeating: (0, 0), count: keys.count)
+        var keys: [Key] = []
+        var lengths: UInt64 = 0
         var seen: Set<String> = []
         var shared: Set<String> = []
-        for ordinal in ordinals where !seen.insert(keys[ordinal]!).inserted { shared.insert(keys[ordinal]!) }
+        for ordinal in ordinals where !seen.insert(names[ordinal]!).inserted { shared.insert(names[ordinal]!) }
         for ordinal in ordinals {
-            let key = Array(keys[ordinal]!.utf8)
-            ranges[ordinal] = (Int32(bytes.count), Int32(key.count))
-            bytes += key
+            let key = Array(names[ordinal]!.utf8)
             var place = key.withUnsafeBufferPointer { Self.hash($0) } & (capacity - 1)
             while table[place] >= 0 { place = (place + 1) & (capacity - 1) }
-            table[place] = Int32(ordinal) | (shared.contains(keys[ordinal]!) ? Self.sharedKey : 0)
+            table[place] = Int32(keys.count)
+            keys.append(Key(start: Int32(bytes.count), count: Int32(key.count), ordinal: Int32(ordinal),
+                            isShared: shared.contains(names[ordinal]!)))
+            lengths |= Self.lengthBit(key.count)
+            bytes += key
         }
         bytes += repeatElement(0, count: 8)
         self.table = table
         self.mask = capacity - 1
         self.bytes = bytes
-        self.ranges = ranges
+        self.keys = keys
         self.ordinals = ordinals
         self.leader = ordinals[0]
+        self.lengths = lengths
     }
+
+    /// The bit of ``lengths`` for a key of `count` bytes.
+    @inline(__always)
+    private static func lengthBit(_ count: Int) -> UInt64 { 1 &<< UInt64(truncatingIfNeeded: min(count, 63)) }
 
     /// A hash of a key's length and three of its bytes: keys of one model rarely agree on all
     /// four, and a full compare settles the rest.
@@ -103,55 +131,99 @@ final class MemberKeyIndex: Sendable {
     func locateMembers(of object: JSONNode, into positions: UnsafeMutableBufferPointer<Int>) {
         let document = object.document
         let end = object.entry.containerEnd
-        let mask = self.mask
+        let lengths = self.lengths
         table.withUnsafeBufferPointer { table in
-            bytes.withUnsafeBufferPointer { keys in
-                ranges.withUnsafeBufferPointer { ranges in
-                    /// Records `position` for every ordinal whose key is `key`; `wide` when a word
-                    /// may be read at the key's start.
-                    func record(_ key: UnsafeBufferPointer<UInt8>, wide: Bool, _ position: Int) {
-                        var place = Self.hash(key) & mask
-                        while true {
-                            let found = table[place]
-                            if found < 0 { return }
-                            let ordinal = Int(found & ~Self.sharedKey)
-                            let range = ranges[ordinal]
-                            if Int(range.count) == key.count {
-                                let stored = keys.baseAddress! + Int(range.start)
-                                let equal =
-                                    key.isEmpty
-                                    || (wide
-                                        ? Self.equalWords(stored, key.baseAddress!, count: key.count)
-                                        : memcmp(stored, key.baseAddress!, key.count) == 0)
-                                if equal {
-                                    positions[ordinal] = position
-                                    if found & Self.sharedKey == 0 { return }
-                                }
-                            }
-                            place = (place &+ 1) & mask
-                        }
-                    }
+            bytes.withUnsafeBufferPointer { bytes in
+                keys.withUnsafeBufferPointer { keys in
                     document.tape.withUnsafeBufferPointer { tape in
                         document.storage.withUnsafeBufferPointer { text in
+                            let walk = Walk(table: table, mask: mask, bytes: bytes, keys: keys, positions: positions)
                             // Keys that end this close to the end of the text are compared bytewise.
                             let wideLimit = text.count &- 8
+                            var expected = 0
                             var position = object.index &+ 1
                             while position < end {
                                 let keyEntry = TapeEntry(bits: tape[position])
+                                let value = TapeEntry(bits: tape[position &+ 1])
                                 if keyEntry.tag == .string {
+                                    // Only plain keys are passed over by their length: an escaped
+                                    // key's length is known once it is unescaped.
                                     let range = keyEntry.byteRange
-                                    let key = UnsafeBufferPointer(start: text.baseAddress! + range.offset, count: range.count)
-                                    record(key, wide: range.offset <= wideLimit &- range.count, position &+ 1)
+                                    if lengths & Self.lengthBit(range.count) != 0 {
+                                        let key = UnsafeBufferPointer(start: text.baseAddress! + range.offset, count: range.count)
+                                        let wide = range.offset <= wideLimit &- range.count
+                                        if walk.isKey(expected, key, wide: wide) {
+                                            walk.record(expected, position &+ 1)
+                                            expected = walk.after(expected)
+                                        } else if let found = walk.lookUp(key, wide: wide, position &+ 1) {
+                                            expected = walk.after(found)
+                                        }
+                                    }
                                 } else {
                                     var key = JSONNode(document: document, index: position).stringValue!
-                                    key.withUTF8 { record($0, wide: false, position &+ 1) }
+                                    _ = key.withUTF8 { walk.lookUp($0, wide: false, position &+ 1) }
                                 }
-                                let value = TapeEntry(bits: tape[position &+ 1])
                                 position = value.isContainer ? value.containerEnd : position &+ 2
                             }
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The index's storage during one walk.
+    private struct Walk {
+        let table: UnsafeBufferPointer<Int32>
+        let mask: Int
+        let bytes: UnsafeBufferPointer<UInt8>
+        let keys: UnsafeBufferPointer<Key>
+        let positions: UnsafeMutableBufferPointer<Int>
+
+        /// The index of the key expected after key `index`.
+        @inline(__always)
+        func after(_ index: Int) -> Int { index &+ 1 == keys.count ? 0 : index &+ 1 }
+
+        /// Whether `key` is indexed key `index`, and no other property reads it; `wide` when a
+        /// word may be read at the key's start.
+        @inline(__always)
+        func isKey(_ index: Int, _ key: UnsafeBufferPointer<UInt8>, wide: Bool) -> Bool {
+            let indexed = keys[index]
+            return Int(indexed.count) == key.count && !indexed.isShared && equal(indexed, key, wide: wide)
+        }
+
+        /// Whether `key`, of the same length as `indexed`, has the same bytes.
+        @inline(__always)
+        func equal(_ indexed: Key, _ key: UnsafeBufferPointer<UInt8>, wide: Bool) -> Bool {
+            let stored = bytes.baseAddress! + Int(indexed.start)
+            return key.isEmpty
+                || (wide
+                    ? MemberKeyIndex.equalWords(stored, key.baseAddress!, count: key.count)
+                    : memcmp(stored, key.baseAddress!, key.count) == 0)
+        }
+
+        /// Records `position` as the value of indexed key `index`.
+        @inline(__always)
+        func record(_ index: Int, _ position: Int) {
+            positions[Int(keys[index].ordinal)] = position
+        }
+
+        /// Records `position` for every property whose key is `key`, and returns the index of
+        /// the first, or nil when no property reads `key`.
+        @inline(__always)
+        func lookUp(_ key: UnsafeBufferPointer<UInt8>, wide: Bool, _ position: Int) -> Int? {
+            var found: Int?
+            var place = MemberKeyIndex.hash(key) & mask
+            while true {
+                let index = Int(table[place])
+                if index < 0 { return found }
+                let indexed = keys[index]
+                if Int(indexed.count) == key.count && equal(indexed, key, wide: wide) {
+                    record(index, position)
+                    if found == nil { found = index }
+                    if !indexed.isShared { return found }
+                }
+                place = (place &+ 1) & mask
             }
         }
     }
