@@ -198,6 +198,45 @@ struct BlockScanningTests {
         }
     }
 
+    /// Containers whose values are indented alike, as pretty-printed JSON is, with runs that
+    /// change now and then: the scanner guesses each run from the one before it in the same
+    /// container, and must stop where a scan of the bytes does, with the same errors.
+    @Test func indentsGuessedFromTheValueBefore() throws {
+        var random = SplitMix64(seed: 9)
+        for trial in 0..<300 {
+            var indent = random.next(below: 18)
+            func run() -> String {
+                if random.next(below: 4) == 0 { indent = random.next(below: 18) }
+                guard indent > 0 else { return "" }
+                return "\n" + String((1..<indent).map { _ in random.next(below: 5) == 0 ? "\t" : " " })
+            }
+            var json = "{"
+            var expected: [[Int]] = []
+            for key in 0..<4 {
+                json += (key > 0 ? "," : "") + run() + "\"k\(key)\": ["
+                let values = (0..<6).map { 10 * key + $0 }
+                for (index, value) in values.enumerated() { json += (index > 0 ? "," : "") + run() + "\(value)" }
+                json += run() + "]"
+                expected.append(values)
+            }
+            json += run() + "}"
+            let document = try JSONDocument(string: json)
+            for key in 0..<4 {
+                #expect(document.root["k\(key)"]?.elements.compactMap(\.intValue) == expected[key], "trial \(trial): \(json)")
+            }
+            // A byte that is not white space, anywhere in a run, stops the run there.
+            let bytes = Array(json.utf8)
+            let runBytes = bytes.indices.filter { [0x20, 0x0A, 0x09].contains(bytes[$0]) }
+            for at in [random.pick(runBytes), random.pick(runBytes), runBytes.last!] {
+                var broken = bytes
+                broken[at] = 0x0B
+                let error = try #require(Self.failure(broken))
+                #expect(error.offset == at && error.kind == .unexpectedByte(0x0B), "trial \(trial): \(error)")
+                Self.expectPosition(of: error, in: broken)
+            }
+        }
+    }
+
     /// Comments among white space, with runs on both sides at every alignment.
     @Test func commentsAmongWhitespaceRuns() throws {
         let options = JSONParseOptions(allowsComments: true)

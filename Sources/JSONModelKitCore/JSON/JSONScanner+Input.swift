@@ -44,6 +44,30 @@ extension JSONScanner {
             return try skipComments(from: q)
         }
 
+        /// The first position from `p` on that is not white space (nor a comment, where
+        /// allowed), where the white space is expected to be `indent` bytes long: what it was
+        /// before the last value of the same container. `indent` becomes what it is.
+        ///
+        /// Pretty-printed JSON indents every value of a container alike. The guess is checked
+        /// against the block at `p`, but the position it gives does not wait for that check:
+        /// finding the first byte that is not white space in the block, as
+        /// ``skipWhitespace(from:)`` does, puts a load and a few vector instructions on the
+        /// chain from one value to the next.
+        @inline(__always)
+        func skipWhitespace(from p: UnsafePointer<UInt8>, expecting indent: inout Int) throws(JSONParseError) -> UnsafePointer<UInt8> {
+            if indent > 0 && indent < ByteBlock.width && end - p >= ByteBlock.width {
+                // Lanes 0..<indent white space and lane `indent` not: compared as bits, so that
+                // the compiler cannot swap the guess for the lane it is compared with.
+                let stops = UInt32(ByteBlock.bits(of: block(at: p).nonWhitespace))
+                let wanted = UInt32(1) &<< UInt32(truncatingIfNeeded: indent)
+                if stops & (wanted &<< 1 &- 1) == wanted { return p + indent }
+            }
+            let q = try skipWhitespace(from: p)
+            // Where comments are allowed nothing is guessed: a run may end in one.
+            indent = allowsComments ? 0 : q - p
+            return q
+        }
+
         /// The first position from `p` on that is not white space, a block at a time.
         ///
         /// It throws nothing and calls nothing, so it needs no stack frame: comments, which can

@@ -36,6 +36,9 @@ struct JSONScanner: ~Copyable {
         var tapeIndex: Int
         var count: Int
         var isObject: Bool
+        /// The length of the white space before its last value, which its next value is
+        /// expected to have too (``Input/skipWhitespace(from:expecting:)``).
+        var indent = 0
     }
 
     /// The open containers around the innermost one.
@@ -148,7 +151,7 @@ struct JSONScanner: ~Copyable {
                 deepest = max(deepest, depth)
                 current = Frame(tapeIndex: written.count, count: 0, isObject: isObject)
                 append(TapeEntry(bits: 0), to: &written)  // patched when the container closes
-                p = try input.skipWhitespace(from: p + 1)
+                p = try input.skipWhitespace(from: p + 1, expecting: &current.indent)
                 guard p < end else { throw error(.unexpectedEnd, at: p) }
                 guard p.pointee == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
                     atKey = isObject
@@ -187,7 +190,7 @@ struct JSONScanner: ~Copyable {
                 switch p.pointee {
                 case UInt8(ascii: ","):
                     let comma = p
-                    p = try input.skipWhitespace(from: p + 1)
+                    p = try input.skipWhitespace(from: p + 1, expecting: &current.indent)
                     if p < end && p.pointee == closer {
                         guard options.allowsTrailingCommas else { throw error(.trailingComma, at: comma) }
                         p += 1
