@@ -221,6 +221,33 @@ struct ReadingTests {
         #expect(document.root[0]?.numberText == nil)
     }
 
+    /// Escaped scalars at each end of every UTF-8 length, alone and between text and other
+    /// escapes, decode to the scalar.
+    @Test func escapedScalarsOfEveryUTF8Length() throws {
+        let scalars: [UInt32] = [0x00, 0x01, 0x7F, 0x80, 0xFF, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFD, 0xFFFF, 0x1_0000,
+                                 0x1_F600, 0x10_FFFF]
+        func escaped(_ value: UInt32) -> String {
+            func quad(_ unit: UInt32) -> String {
+                let hex = String(unit, radix: 16)
+                return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            guard value >= 0x1_0000 else { return quad(value) }
+            return quad(0xD800 + (value - 0x1_0000) >> 10) + quad(0xDC00 + (value - 0x1_0000) & 0x3FF)
+        }
+        for value in scalars {
+            let character = String(Unicode.Scalar(value)!)
+            for (json, expected) in [
+                (escaped(value), character), ("a" + escaped(value) + "b", "a" + character + "b"),
+                (escaped(value) + escaped(value) + "\\n", character + character + "\n"),
+                ("long text before it " + escaped(value), "long text before it " + character),
+            ] {
+                let document = try JSONDocument(string: "\"" + json + "\"")
+                #expect(document.root.stringValue == expected, "\(json)")
+                #expect(document.root.stringValue?.utf8.elementsEqual(expected.utf8) == true)
+            }
+        }
+    }
+
     @Test func duplicateKeysLastWinsIterationKeepsAll() throws {
         let document = try JSONDocument(string: #"{"a": 1, "b": 2, "a": 3}"#)
         #expect(document.root["a"]?.intValue == 3)

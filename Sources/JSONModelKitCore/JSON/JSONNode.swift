@@ -408,45 +408,69 @@ extension JSONNode {
         var read = 0
         var written = 0
         while read < raw.count {
-            // The text up to the next escape, at once.
-            let rest = raw.count - read
-            let run = memchr(source + read, Int32(UInt8(ascii: "\\")), rest)
-                .map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - (source + read) } ?? rest
-            (target + written).initialize(from: source + read, count: run)
-            written += run
-            read += run
-            guard read < raw.count else { break }
+            if source[read] != UInt8(ascii: "\\") {
+                // The text up to the next escape, at once. Text escaped to ASCII has escapes
+                // one after another, so this is looked for only between them.
+                let rest = raw.count - read
+                let run = memchr(source + read, Int32(UInt8(ascii: "\\")), rest)
+                    .map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - (source + read) } ?? rest
+                (target + written).initialize(from: source + read, count: run)
+                written += run
+                read += run
+                guard read < raw.count else { break }
+            }
             let code = source[read + 1]
-            read += 2
-            let simple: UInt8? =
-                switch code {
-                case UInt8(ascii: "b"): 0x08
-                case UInt8(ascii: "f"): 0x0C
-                case UInt8(ascii: "n"): 0x0A
-                case UInt8(ascii: "r"): 0x0D
-                case UInt8(ascii: "t"): 0x09
-                case UInt8(ascii: "u"): nil
-                default: code  // \" \\ \/
-                }
-            if let simple {
-                target[written] = simple
+            guard code == UInt8(ascii: "u") else {
+                target[written] =
+                    switch code {
+                    case UInt8(ascii: "b"): 0x08
+                    case UInt8(ascii: "f"): 0x0C
+                    case UInt8(ascii: "n"): 0x0A
+                    case UInt8(ascii: "r"): 0x0D
+                    case UInt8(ascii: "t"): 0x09
+                    default: code  // \" \\ \/
+                    }
                 written += 1
+                read += 2
                 continue
             }
-            var scalar = UInt32(hexQuad(source + read))
-            read += 4
+            var scalar = UInt32(hexQuad(source + read + 2))
+            read += 6
             if scalar & 0xFC00 == 0xD800 {
                 // The scanner guarantees the low surrogate follows as \uXXXX.
                 let low = UInt32(hexQuad(source + read + 2))
                 read += 6
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             }
-            for unit in UTF8.encode(Unicode.Scalar(scalar).unsafelyUnwrapped).unsafelyUnwrapped {
-                target[written] = unit
-                written += 1
-            }
+            written += writeUTF8(scalar, to: target + written)
         }
         return written
+    }
+
+    /// Writes `scalar`, a Unicode scalar value, as UTF-8 at `target`, and returns the number of
+    /// bytes written (1 to 4).
+    @inline(__always)
+    private static func writeUTF8(_ scalar: UInt32, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        if scalar < 0x80 {
+            target[0] = UInt8(truncatingIfNeeded: scalar)
+            return 1
+        }
+        if scalar < 0x800 {
+            target[0] = UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6)
+            target[1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            return 2
+        }
+        if scalar < 0x1_0000 {
+            target[0] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
+            target[1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+            target[2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            return 3
+        }
+        target[0] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
+        target[1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
+        target[2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+        target[3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+        return 4
     }
 
     /// The value of the four hexadecimal digits at `digits`, which the scanner validated.
