@@ -46,10 +46,10 @@ struct BuiltModels: ~Copyable, @unchecked Sendable {
     }
 
     /// Stores `model` at `index` unless another is there already; returns the one stored.
-    func store(_ model: JSONModel, at index: Int) -> JSONModel {
+    func store(_ model: consuming JSONModel, at index: Int) -> JSONModel {
         precondition(index >= 0 && index < count)
         let base = base ?? makePlaces()
-        let bits = UInt(bitPattern: Unmanaged.passRetained(model).toOpaque())
+        let bits = UInt(bitPattern: Unmanaged.passRetained(copy model).toOpaque())
         let (stored, found) = base[index].compareExchange(
             expected: 0, desired: bits, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
         if stored { return model }

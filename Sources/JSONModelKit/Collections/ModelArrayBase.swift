@@ -63,7 +63,7 @@ struct ElementConfiguration: Sendable {
     }
 
     /// Creates the element model over `input`, linked at `suffix` below the collection.
-    func makeElement<Element: JSONModel>(_ type: Element.Type, _ input: JSONInput, at suffix: [JSONPath.Segment]) -> Element {
+    func makeElement<Element: JSONModel>(_ type: Element.Type, _ input: consuming JSONInput, at suffix: [JSONPath.Segment]) -> Element {
         var link: ParentLink?
         if mutable, let owner = owner.model {
             link = owner.linkChild(at: JSONPath(path.segments + suffix), ordinal: ordinal)

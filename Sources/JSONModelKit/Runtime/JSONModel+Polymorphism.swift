@@ -126,7 +126,7 @@ extension JSONModel {
     ///   - parent: Where a nested mutable model writes through.
     ///   - inverse: The parent a relationship child refers back to.
     static func makeResolved(
-        _ input: JSONInput, metadata: ModelMetadata?, mutable: Bool, parent: ParentLink? = nil,
+        _ input: consuming JSONInput, metadata: ModelMetadata?, mutable: Bool, parent: ParentLink? = nil,
         inverse: InverseLink? = nil
     ) -> Self {
         let model: Self

@@ -194,24 +194,22 @@ open class JSONModel: @unchecked Sendable {
     /// exists so the engine can create any subclass from its type.
     ///
     /// - Complexity: O(1).
-    public required init(_ storage: ModelStorage) {
+    public required init(_ storage: consuming ModelStorage) {
         let metadata = storage.metadata ?? ModelRegistry.shared.metadata(for: Self.self)
         if !metadata.problems.isEmpty {
             preconditionFailure(ModelDeclarationError(problems: metadata.problems).description)
         }
         self.metadata = metadata
-        // Each case copied by itself: `self.original = storage.source` copied and destroyed the
-        // enum through its type's value witnesses, about 120 instructions per model.
-        switch storage.source {
-        case .node(let node): self.original = .node(node)
-        case .value(let value): self.original = .value(value)
-        }
         self.isMutable = storage.mutable
         // Only mutable models have a parent to write through (the engine links no other).
         self.parentLink = storage.mutable ? storage.parent : nil
+        // Moved, not copied: a copy retained the document and the storage's end released it,
+        // two atomic operations per model.
         self.state = LazyLocked()
         self.rawNames = metadata.rawNames.view
-        if storage.mutable || metadata.properties.isEmpty {
+        let mutable = storage.mutable
+        self.original = storage.takeSource()
+        if mutable || metadata.properties.isEmpty {
             self.readSlots = metadata.emptySlots.view
         } else {
             self.readSlots = CacheSlots(count: metadata.properties.count, inlineBytes: metadata.inlineBytes).view
@@ -282,12 +280,15 @@ public struct ModelStorage: Sendable {
     let mutable: Bool
     let parent: ParentLink?
 
-    init(metadata: ModelMetadata? = nil, source: JSONInput, mutable: Bool, parent: ParentLink? = nil) {
+    init(metadata: ModelMetadata? = nil, source: consuming JSONInput, mutable: Bool, parent: ParentLink? = nil) {
         self.metadata = metadata
         self.source = source
         self.mutable = mutable
         self.parent = parent
     }
+
+    /// The source, moved out of the storage.
+    consuming func takeSource() -> JSONInput { source }
 }
 
 /// The changing part of a model, kept behind its Mutex.
