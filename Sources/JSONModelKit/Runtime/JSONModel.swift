@@ -195,11 +195,12 @@ open class JSONModel: @unchecked Sendable {
     ///
     /// - Complexity: O(1).
     public required init(_ storage: consuming ModelStorage) {
-        let metadata = storage.metadata ?? ModelRegistry.shared.metadata(for: Self.self)
+        // Read back from the stored property below, not kept in a local of its own: the local
+        // was a second reference, retained and released on every model.
+        self.metadata = storage.metadata ?? ModelRegistry.shared.metadata(for: Self.self)
         if !metadata.problems.isEmpty {
             preconditionFailure(ModelDeclarationError(problems: metadata.problems).description)
         }
-        self.metadata = metadata
         self.isMutable = storage.mutable
         // Only mutable models have a parent to write through (the engine links no other).
         self.parentLink = storage.mutable ? storage.parent : nil

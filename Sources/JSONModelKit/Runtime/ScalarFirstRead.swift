@@ -258,7 +258,9 @@ extension JSONModel: ScalarFirstReadable {
     static func readInline(_ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer, optional: Bool)
         -> Bool
     {
-        guard let model = plainValue(of: JSONNode(document: document, index: index)) else { return false }
+        // The node is made here and moved into the model, not copied from one made by the caller.
+        guard document.entry(index).tag == .object else { return false }
+        let model = makeResolved(.node(JSONNode(document: document, index: index)), metadata: nil, mutable: false)
         place.initializeMemory(as: JSONModel.self, to: model)
         return true
     }
