@@ -1,6 +1,7 @@
 extension JSONScanner {
     /// The input as the scanner reads it, and the reading of each token: white space,
-    /// comments, keys, numbers and literals here, strings in JSONScanner+Strings.swift.
+    /// comments, numbers and literals here, strings in JSONScanner+Strings.swift (a member's
+    /// key and colon are read in the value loop).
     ///
     /// Each scan of a token returns its tape entry and where it ends; the scanner records. The
     /// type is three words, passed in registers: methods of the scanner itself would take the
@@ -125,22 +126,6 @@ extension JSONScanner {
         }
 
         // MARK: - Keys and scalars
-
-        /// Scans `"key" :` at `p`: returns the key's tape entry and where the member's value starts.
-        @inline(__always)
-        func scanKey(at p: UnsafePointer<UInt8>) throws(JSONParseError) -> (entry: TapeEntry, valueStart: UnsafePointer<UInt8>) {
-            guard p < end else { throw error(.unexpectedEnd, at: p) }
-            guard p.pointee == UInt8(ascii: "\"") else { throw error(.unexpectedByte(p.pointee), at: p) }
-            let key = try scanString(at: p)
-            var colon = key.end
-            // Compact JSON has the colon right after the key: then there is no white space to skip.
-            if colon >= end || colon.pointee != UInt8(ascii: ":") {
-                colon = try skipWhitespace(from: key.end)
-                guard colon < end else { throw error(.unexpectedEnd, at: colon) }
-                guard colon.pointee == UInt8(ascii: ":") else { throw error(.unexpectedByte(colon.pointee), at: colon) }
-            }
-            return (key.entry, try skipWhitespace(from: colon + 1))
-        }
 
         /// Scans the string, number or literal at `p`: returns its tape entry and the position
         /// after it.

@@ -130,9 +130,21 @@ struct JSONScanner: ~Copyable {
 
         value: while true {
             if atKey {
-                let key = try input.scanKey(at: p)
+                // `"key" :`, read here rather than in a method of `Input`: marked to be inlined,
+                // such a method stayed a call, which cost a pretty-printed document a twentieth
+                // of its scan.
+                guard p < end else { throw error(.unexpectedEnd, at: p) }
+                guard p.pointee == UInt8(ascii: "\"") else { throw error(.unexpectedByte(p.pointee), at: p) }
+                let key = try input.scanString(at: p)
                 append(key.entry, to: &written)
-                p = key.valueStart
+                var colon = key.end
+                // Compact JSON has the colon right after the key: then there is no white space to skip.
+                if colon >= end || colon.pointee != UInt8(ascii: ":") {
+                    colon = try input.skipWhitespace(from: key.end)
+                    guard colon < end else { throw error(.unexpectedEnd, at: colon) }
+                    guard colon.pointee == UInt8(ascii: ":") else { throw error(.unexpectedByte(colon.pointee), at: colon) }
+                }
+                p = try input.skipWhitespace(from: colon + 1)
             }
             // Here a value must start at `p` (white space already skipped).
             guard p < end else { throw error(.unexpectedEnd, at: p) }
