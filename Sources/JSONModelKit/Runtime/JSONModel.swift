@@ -204,11 +204,11 @@ open class JSONModel: @unchecked Sendable {
         self.isMutable = storage.mutable
         // Only mutable models have a parent to write through (the engine links no other).
         self.parentLink = storage.mutable ? storage.parent : nil
-        // Moved, not copied: a copy retained the document and the storage's end released it,
-        // two atomic operations per model.
         self.state = LazyLocked()
         self.rawNames = metadata.rawNames.view
         let mutable = storage.mutable
+        // Moved, not copied: a copy retained the document and the storage's end released it,
+        // two atomic operations per model.
         self.original = storage.takeSource()
         if mutable || metadata.properties.isEmpty {
             self.readSlots = metadata.emptySlots.view

@@ -56,14 +56,9 @@ extension JSONScanner {
         /// chain from one value to the next.
         @inline(__always)
         func skipWhitespace(from p: UnsafePointer<UInt8>, expecting indent: inout Int) throws(JSONParseError) -> UnsafePointer<UInt8> {
-            // Compact JSON has nothing to skip, and keeps no guess.
+            // Compact JSON has nothing to skip, and keeps no guess: this check first, as in the
+            // plain skip, spares it the guess's work (a twentieth more instructions in a bulk array).
             guard p < end, p.pointee <= UInt8(ascii: " ") || p.pointee == UInt8(ascii: "/") else { return p }
-            return try skipIndent(from: p, expecting: &indent)
-        }
-
-        /// ``skipWhitespace(from:expecting:)`` where white space (or a comment) starts at `p`.
-        @inline(__always)
-        private func skipIndent(from p: UnsafePointer<UInt8>, expecting indent: inout Int) throws(JSONParseError) -> UnsafePointer<UInt8> {
             if indent > 0 && indent < ByteBlock.width && end - p >= ByteBlock.width {
                 // Lanes 0..<indent white space and lane `indent` not: compared as bits, so that
                 // the compiler cannot swap the guess for the lane it is compared with.
