@@ -47,29 +47,33 @@ extension JSONScanner {
 
         /// The first position from `p` on that is not white space (nor a comment, where
         /// allowed), where the white space is expected to be `indent` bytes long: what it was
-        /// before the last value of the same container. `indent` becomes what it is.
+        /// before the last value of the same container; and how long it was, the guess for the
+        /// next value.
         ///
         /// Pretty-printed JSON indents every value of a container alike. The guess is checked
         /// against the block at `p`, but the position it gives does not wait for that check:
         /// finding the first byte that is not white space in the block, as
         /// ``skipWhitespace(from:)`` does, puts a load and a few vector instructions on the
-        /// chain from one value to the next.
+        /// chain from one value to the next. The guess goes in and out by value: passed
+        /// `inout`, a field of the scanner's innermost container kept the whole container in
+        /// memory, which cost an array of numbers a twentieth of its scan.
         @inline(__always)
-        func skipWhitespace(from p: UnsafePointer<UInt8>, expecting indent: inout Int) throws(JSONParseError) -> UnsafePointer<UInt8> {
-            // Compact JSON has nothing to skip, and keeps no guess: this check first, as in the
+        func skipWhitespace(
+            from p: UnsafePointer<UInt8>, expecting indent: Int
+        ) throws(JSONParseError) -> (end: UnsafePointer<UInt8>, indent: Int) {
+            // Compact JSON has nothing to skip, and keeps its guess: this check first, as in the
             // plain skip, spares it the guess's work (a twentieth more instructions in a bulk array).
-            guard p < end, p.pointee <= UInt8(ascii: " ") || p.pointee == UInt8(ascii: "/") else { return p }
+            guard p < end, p.pointee <= UInt8(ascii: " ") || p.pointee == UInt8(ascii: "/") else { return (p, indent) }
             if indent > 0 && indent < ByteBlock.width && end - p >= ByteBlock.width {
                 // Lanes 0..<indent white space and lane `indent` not: compared as bits, so that
                 // the compiler cannot swap the guess for the lane it is compared with.
                 let stops = UInt32(ByteBlock.bits(of: block(at: p).nonWhitespace))
                 let wanted = UInt32(1) &<< UInt32(truncatingIfNeeded: indent)
-                if stops & (wanted &<< 1 &- 1) == wanted { return p + indent }
+                if stops & (wanted &<< 1 &- 1) == wanted { return (p + indent, indent) }
             }
             let q = try skipWhitespace(from: p)
             // Where comments are allowed nothing is guessed: a run may end in one.
-            indent = allowsComments ? 0 : q - p
-            return q
+            return (q, allowsComments ? 0 : q - p)
         }
 
         /// The first position from `p` on that is not white space, a block at a time.

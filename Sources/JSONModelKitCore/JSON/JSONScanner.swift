@@ -163,7 +163,7 @@ struct JSONScanner: ~Copyable {
                 deepest = max(deepest, depth)
                 current = Frame(tapeIndex: written.count, count: 0, isObject: isObject)
                 append(TapeEntry(bits: 0), to: &written)  // patched when the container closes
-                p = try input.skipWhitespace(from: p + 1, expecting: &current.indent)
+                (p, current.indent) = try input.skipWhitespace(from: p + 1, expecting: 0)
                 guard p < end else { throw error(.unexpectedEnd, at: p) }
                 guard p.pointee == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
                     atKey = isObject
@@ -202,7 +202,7 @@ struct JSONScanner: ~Copyable {
                 switch p.pointee {
                 case UInt8(ascii: ","):
                     let comma = p
-                    p = try input.skipWhitespace(from: p + 1, expecting: &current.indent)
+                    (p, current.indent) = try input.skipWhitespace(from: p + 1, expecting: current.indent)
                     if p < end && p.pointee == closer {
                         guard options.allowsTrailingCommas else { throw error(.trailingComma, at: comma) }
                         p += 1
