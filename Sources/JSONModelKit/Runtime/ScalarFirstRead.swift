@@ -238,8 +238,15 @@ extension JSONModel: ScalarFirstReadable {
     /// A nested model over an object, made as the general path makes one for an immutable model
     /// with none of the options that link it (`inverse`, `embedPath`) or a schema model.
     static func plainValue(of node: JSONNode) -> Self? {
-        guard node.kind == .object else { return nil }
-        return makeResolved(.node(node), metadata: nil, mutable: false)
+        model(at: node.index, of: node.document)
+    }
+
+    /// ``plainValue(of:)`` for the member at `index` of `document`. The node is made here and
+    /// moved into the model: one made by the caller would be copied, a retain and a release
+    /// of the document per model.
+    private static func model(at index: Int, of document: JSONDocument) -> Self? {
+        guard document.entry(index).tag == .object else { return nil }
+        return makeResolved(.node(JSONNode(document: document, index: index)), metadata: nil, mutable: false)
     }
 
     /// A nested model is kept as its reference in the slots, with no entry around it: one
@@ -258,9 +265,7 @@ extension JSONModel: ScalarFirstReadable {
     static func readInline(_ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer, optional: Bool)
         -> Bool
     {
-        // The node is made here and moved into the model, not copied from one made by the caller.
-        guard document.entry(index).tag == .object else { return false }
-        let model = makeResolved(.node(JSONNode(document: document, index: index)), metadata: nil, mutable: false)
+        guard let model = model(at: index, of: document) else { return false }
         place.initializeMemory(as: JSONModel.self, to: model)
         return true
     }
@@ -270,7 +275,7 @@ extension JSONModel: ScalarFirstReadable {
     static func readBoxed(_ document: JSONDocument, _ index: Int, optional: Bool, entryType: CacheEntry.Type)
         -> CacheEntry?
     {
-        guard let model = plainValue(of: JSONNode(document: document, index: index)) else { return nil }
+        guard let model = model(at: index, of: document) else { return nil }
         return entryType.boxing(model: model)
     }
 }

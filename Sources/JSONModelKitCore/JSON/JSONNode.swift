@@ -378,16 +378,13 @@ extension JSONNode {
 // MARK: - String decoding
 
 extension JSONNode {
-    /// Decodes the content of a validated string that contains escapes; with `validated`, made
-    /// without checking the result again, as ``string(_:validated:)`` is.
+    /// Decodes the content of a validated string that contains escapes, and makes the string as
+    /// ``string(_:validated:)`` does.
     static func unescape(_ raw: UnsafeBufferPointer<UInt8>, validated: Bool) -> String {
         // Unescaped text is never longer than its source.
-        if validated, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { output in
-                uncheckedString(UnsafeBufferPointer(rebasing: output[..<unescape(raw, into: output)]))
-            }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { output in
+            string(UnsafeBufferPointer(rebasing: output[..<unescape(raw, into: output)]), validated: validated)
         }
-        return String(unsafeUninitializedCapacity: raw.count) { unescape(raw, into: $0) }
     }
 
     /// Whether the decoded content of a validated string with escapes is `bytes`, compared
