@@ -34,12 +34,17 @@ struct InlineValueTests {
         let inline = metadata.inlineLayouts.map { $0 != nil }
         #expect(inline == [true, true, true, true, true, true, true])
         #expect(metadata.inlineModels == 1 << 6)
-        let offsets = metadata.inlineLayouts.compactMap { $0?.offset }
-        #expect(offsets.first == metadata.properties.count * 8)
-        #expect(offsets == offsets.sorted())
-        // Int 8, Bool 1 (padded to 8 for the Date? after it), Date? 9, String 16, String? 16, [String] 8,
-        // InlineMix? 8.
-        #expect(metadata.inlineBytes == 8 + 8 + 16 + 16 + 16 + 8 + 8)
+        // Packed by alignment, those of a whole number of words first: Int 8, String 16, String? 16,
+        // [String] 8, InlineMix? 8, then Date? 9 and the Bool in the byte after it. In declared
+        // order the Bool took 8 bytes and the Date? a further 7 of padding.
+        let slots = metadata.properties.count * 8
+        let offsets = metadata.inlineLayouts.map { $0!.offset - slots }
+        #expect(offsets == [0, 65, 56, 8, 24, 40, 48])
+        #expect(metadata.inlineBytes == 8 + 16 + 16 + 8 + 8 + 9 + 1)
+        // No two values overlap.
+        let sizes = [8, 1, 9, 16, 16, 8, 8]
+        let ranges = zip(offsets, sizes).map { $0..<($0 + $1) }.sorted { $0.lowerBound < $1.lowerBound }
+        #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound })
     }
 
     @Test func everyReaderSeesTheInlineValue() throws {
