@@ -58,6 +58,24 @@ struct FastReadTests {
         #expect(table.ordinal(of: "label") == 4)
     }
 
+    /// The table keeps its capacity in the low bits of its address, so a model holds it in one
+    /// word: every name is found, and no other, at every capacity from 4 to 512 entries.
+    @Test func theNameTableFindsEveryNameAtEveryCapacity() {
+        #expect(MemoryLayout<RawNameTable.View>.size == MemoryLayout<UInt>.size)
+        for count in [0, 1, 2, 3, 5, 8, 9, 17, 33, 64, 65, 129, 200, 256] {
+            let names = (0..<count).map { "name\($0)" }
+            let table = RawNameTable(names: names)
+            let view = table.view
+            #expect(Int(bitPattern: view.bits) & (RawNameTable.alignment - 1) == table.shift)
+            #expect(1 << table.shift >= max(4, 2 * count))
+            for (ordinal, name) in names.enumerated() {
+                #expect(view.ordinal(of: name) == ordinal)
+            }
+            #expect(view.ordinal(of: "name\(count)") == nil)
+            #expect(view.ordinal(of: "") == nil)
+        }
+    }
+
     @Test func aTypeOtherThanTheStoredOneTakesTheGeneralPath() throws {
         let model = try NameLengths(json: json)
         let plain: Int = model.short

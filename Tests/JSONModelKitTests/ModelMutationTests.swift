@@ -128,6 +128,35 @@ struct ModelMutationTests {
         #expect(grand.json() == ["spouse": ["address": ["city": "Deep"]]])
     }
 
+    /// A mutable child keeps its link to the parent in its locked state, made with it; immutable
+    /// models, and mutable ones without a parent, make no state to be read.
+    @Test func onlyMutableChildrenHoldALinkToTheirParent() throws {
+        let user = try TestUser(json: #"{"address": {"city": "Paris"}, "spouse": {"address": {}}}"#, options: .mutable)
+        #expect(user.parentLink == nil)
+        let address: TestAddress = user.address
+        let made = address.state.isMade
+        #expect(made)
+        #expect(address.parentLink?.parent === user)
+        #expect(address.parentLink?.path == JSONPath([.key("address")]))
+        let spouse: TestUser? = user.spouse
+        let spouseAddress: TestAddress = spouse!.address
+        #expect(spouseAddress.parentLink?.parent === spouse)
+        // A write through the grandchild reaches the top, and the links stay what they were.
+        spouseAddress.city = "Deep"
+        #expect(user.json()["spouse"] == ["address": ["city": "Deep"]])
+        #expect(spouseAddress.parentLink?.parent === spouse)
+
+        let frozen = try TestUser(json: #"{"address": {"city": "Paris"}}"#)
+        let frozenAddress: TestAddress = frozen.address
+        let city: String? = frozenAddress.city
+        #expect(city == "Paris")
+        #expect(frozenAddress.parentLink == nil)
+        let madeFrozen = (frozenAddress.state.isMade, frozen.state.isMade)
+        #expect(madeFrozen == (false, false))
+        let alone = try TestAddress(json: #"{"city": "Oslo"}"#, options: .mutable)
+        #expect(alone.parentLink == nil)
+    }
+
     @Test func missingNestedModelIsCreatedOnWrite() throws {
         let user = try TestUser(json: "{}", options: .mutable)
         user.address.city = "Oslo"

@@ -40,9 +40,8 @@ open class JSONModel: @unchecked Sendable {
     let original: JSONInput
     /// Whether the model accepts writes.
     public let isMutable: Bool
-    /// For a mutable model read from a mutable parent: where to write changes through.
-    let parentLink: ParentLink?
-    /// The cache of a mutable model, the mutation overlay and the diagnostics; made on first use.
+    /// The cache of a mutable model, the mutation overlay, the diagnostics and the link to a
+    /// mutable parent; made on first use, or with the model when it has a parent.
     let state: LazyLocked<ModelState>
     /// Where the fast read looks: the slots of an immutable model, owned here and freed when the
     /// model is (``slots``); the metadata's empty ones for a mutable model or one without
@@ -203,8 +202,11 @@ open class JSONModel: @unchecked Sendable {
         }
         self.isMutable = storage.mutable
         // Only mutable models have a parent to write through (the engine links no other).
-        self.parentLink = storage.mutable ? storage.parent : nil
-        self.state = LazyLocked()
+        if storage.mutable, let parent = storage.parent {
+            self.state = LazyLocked(ModelState(parentLink: parent))
+        } else {
+            self.state = LazyLocked()
+        }
         self.rawNames = metadata.rawNames.view
         let mutable = storage.mutable
         // Moved, not copied: a copy retained the document and the storage's end released it,
@@ -215,6 +217,15 @@ open class JSONModel: @unchecked Sendable {
         } else {
             self.readSlots = CacheSlots(count: metadata.properties.count, inlineBytes: metadata.inlineBytes).view
         }
+    }
+
+    /// For a mutable model read from a mutable parent: where to write changes through.
+    ///
+    /// Kept in `state`, which such a model makes when it is created, and not in a field of its
+    /// own: every model would be 8 bytes larger for what only mutable children use, and with the
+    /// heap's size classes, 16.
+    var parentLink: ParentLink? {
+        state.withLockIfMade { $0.parentLink } ?? nil
     }
 
     /// An immutable model's cache, read without the lock; nil for mutable models, which keep
@@ -309,6 +320,9 @@ struct ModelState: LazilyMade {
     /// The links of this mutable model's nested models, so writes can detach the ones they
     /// replace (ChildLinks.swift); nil until the first is linked.
     var children: ChildLinks?
+    /// For a mutable model read from a mutable parent: where to write changes through. Set when
+    /// the model is created, never changed.
+    var parentLink: ParentLink?
 }
 
 /// A converted value in a model's cache.

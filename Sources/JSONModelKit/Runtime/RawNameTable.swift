@@ -9,7 +9,8 @@
 ///
 /// The table is built once with the metadata and freed with it: `capacity` entries of three
 /// 64-bit words, the name's two words and its ordinal, `UInt64.max` marking an empty entry.
-/// The mask travels with the pointer, so a lookup's loads do not wait for one another.
+/// The capacity travels in the low bits of the table's address, so a lookup's loads do not
+/// wait for one another, and a model keeps the table in one word.
 ///
 /// The type is not copyable, so the table has exactly one owner (the metadata) and is freed
 /// exactly once, by `deinit`. Lookups go through a ``View``, which the owner hands out and which
@@ -18,34 +19,35 @@
 struct RawNameTable: ~Copyable, @unchecked Sendable {
     // @unchecked Sendable: written only while the metadata is built, read-only afterwards.
     let words: UnsafeMutablePointer<UInt64>
-    /// The capacity minus one.
-    let mask: Int
+    /// The base-2 logarithm of the capacity.
+    let shift: Int
 
-    /// The table's address and mask, for lookups.
+    /// The table's address and capacity in one word, for lookups.
     ///
     /// Copyable, so a model keeps one next to its other fields and a read finds the table
-    /// without going through the metadata. It does not own the table: it is valid only while
-    /// the ``RawNameTable`` it came from lives, which for a model's is as long as the model (the
-    /// model holds its metadata).
+    /// without going through the metadata. One word, not an address and a mask: a second word
+    /// made every model 16 bytes larger, through the size classes of the heap. It does not own
+    /// the table: it is valid only while the ``RawNameTable`` it came from lives, which for a
+    /// model's is as long as the model (the model holds its metadata).
     @usableFromInline
     struct View: @unchecked Sendable {
         // @unchecked Sendable: the table is read-only once built.
+        /// The table's address, aligned to ``RawNameTable/alignment``, with the base-2
+        /// logarithm of its capacity in the bits the alignment leaves clear.
         @usableFromInline
-        let words: UnsafeMutablePointer<UInt64>
-        /// The capacity minus one.
-        @usableFromInline
-        let mask: Int
+        let bits: UInt
 
         @usableFromInline
-        init(words: UnsafeMutablePointer<UInt64>, mask: Int) {
-            self.words = words
-            self.mask = mask
+        init(words: UnsafeMutablePointer<UInt64>, shift: Int) {
+            bits = UInt(bitPattern: words) | UInt(shift)
         }
 
         /// The ordinal of the name whose `String` has exactly these bits, or nil.
         @inlinable @inline(__always)
         func ordinal(of name: String) -> Int? {
             #if _pointerBitWidth(_64)
+            let words = UnsafePointer<UInt64>(bitPattern: bits & ~UInt(RawNameTable.alignment - 1)).unsafelyUnwrapped
+            let mask = (1 &<< Int(truncatingIfNeeded: bits & UInt(RawNameTable.alignment - 1))) &- 1
             let (first, second) = RawNameTable.rawBits(of: name)
             var slot = RawNameTable.slot(first, second, mask: mask)
             while true {
@@ -62,16 +64,24 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
         }
     }
 
-    /// The table's address and mask for lookups; valid only while `self` lives.
-    var view: View { View(words: words, mask: mask) }
+    /// The alignment of the table's address, whose clear low bits hold the capacity's
+    /// logarithm in a ``View`` (at most 63 for a 64-bit capacity).
+    @inlinable @inline(__always)
+    static var alignment: Int { 64 }
+
+    /// The table's address and capacity for lookups; valid only while `self` lives.
+    var view: View { View(words: words, shift: shift) }
 
     /// Builds the table for `names`, in ordinal order.
     init(names: [String]) {
-        var capacity = 4
-        while capacity < names.count * 2 { capacity *= 2 }
-        words = .allocate(capacity: capacity * 3)
+        var shift = 2
+        while 1 << shift < names.count * 2 { shift += 1 }
+        let capacity = 1 << shift
+        words = UnsafeMutableRawPointer.allocate(
+            byteCount: capacity * 3 * MemoryLayout<UInt64>.stride, alignment: Self.alignment
+        ).bindMemory(to: UInt64.self, capacity: capacity * 3)
         words.initialize(repeating: .max, count: capacity * 3)
-        mask = capacity - 1
+        self.shift = shift
         #if _pointerBitWidth(_64)
         for (ordinal, name) in names.enumerated() {
             let (first, second) = Self.rawBits(of: name)
@@ -86,7 +96,7 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
 
     /// Frees the table, once: the metadata is going away, and its models with it.
     deinit {
-        words.deallocate()
+        UnsafeMutableRawPointer(words).deallocate()
     }
 
     #if _pointerBitWidth(_64)

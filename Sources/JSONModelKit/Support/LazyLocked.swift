@@ -16,12 +16,21 @@ struct LazyLocked<Value: LazilyMade>: ~Copyable, @unchecked Sendable {
         init() {
             locked = Locked(Value.makeValue())
         }
+
+        init(_ value: sending Value) {
+            locked = Locked(value)
+        }
     }
 
     private let word = Atomic<UInt>(0)
 
     /// A value made with `Value.makeValue()` on first use.
     init() {}
+
+    /// `value`, made now.
+    init(_ value: sending Value) {
+        word.store(UInt(bitPattern: Unmanaged.passRetained(Box(value)).toOpaque()), ordering: .releasing)
+    }
 
     deinit {
         let bits = word.load(ordering: .acquiring)
