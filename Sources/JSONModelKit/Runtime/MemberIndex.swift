@@ -143,27 +143,42 @@ final class MemberKeyIndex: Sendable {
                             var expected = 0
                             var position = object.index &+ 1
                             while position < end {
-                                let keyEntry = TapeEntry(bits: tape[position])
-                                let value = TapeEntry(bits: tape[position &+ 1])
-                                if keyEntry.tag == .string {
-                                    // Only plain keys are passed over by their length: an escaped
-                                    // key's length is known once it is unescaped.
-                                    let range = keyEntry.byteRange
-                                    if lengths & Self.lengthBit(range.count) != 0 {
-                                        let key = UnsafeBufferPointer(start: text.baseAddress! + range.offset, count: range.count)
-                                        let wide = range.offset <= wideLimit &- range.count
-                                        if walk.isKey(expected, key, wide: wide) {
-                                            walk.record(expected, position &+ 1)
-                                            expected = walk.after(expected)
-                                        } else if let found = walk.lookUp(key, wide: wide, position &+ 1) {
-                                            expected = walk.after(found)
-                                        }
-                                    }
+                                // A member is one packed entry, or its key's entry and its value's.
+                                // The key's length comes first, its offset only for keys of the
+                                // lengths indexed (most are not).
+                                let first = TapeEntry(bits: tape[position])
+                                let keyCount: Int
+                                let valueIndex: Int
+                                let next: Int
+                                if first.isPackedMember {
+                                    keyCount = first.packedKeyCount
+                                    valueIndex = position
+                                    next = position &+ 1
                                 } else {
-                                    var key = JSONNode(document: document, index: position).stringValue!
-                                    _ = key.withUTF8 { walk.lookUp($0, wide: false, position &+ 1) }
+                                    valueIndex = position &+ 1
+                                    let value = TapeEntry(bits: tape[valueIndex])
+                                    next = value.isContainer ? value.containerEnd : position &+ 2
+                                    guard first.tag == .string else {
+                                        // Escaped keys are compared unescaped, through the hash.
+                                        var key = document.string(of: first)!
+                                        _ = key.withUTF8 { walk.lookUp($0, wide: false, valueIndex) }
+                                        position = next
+                                        continue
+                                    }
+                                    keyCount = first.byteRange.count
                                 }
-                                position = value.isContainer ? value.containerEnd : position &+ 2
+                                if lengths & Self.lengthBit(keyCount) != 0 {
+                                    let offset = first.isPackedMember ? first.packedKey.byteRange.offset : first.byteRange.offset
+                                    let key = UnsafeBufferPointer(start: text.baseAddress! + offset, count: keyCount)
+                                    let wide = offset <= wideLimit &- keyCount
+                                    if walk.isKey(expected, key, wide: wide) {
+                                        walk.record(expected, valueIndex)
+                                        expected = walk.after(expected)
+                                    } else if let found = walk.lookUp(key, wide: wide, valueIndex) {
+                                        expected = walk.after(found)
+                                    }
+                                }
+                                position = next
                             }
                         }
                     }

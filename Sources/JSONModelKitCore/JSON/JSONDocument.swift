@@ -289,7 +289,8 @@ public final class JSONDocument: Sendable {
     /// The size of the input in bytes.
     public var byteCount: Int { storage.count }
 
-    /// The memory taken by the tape, in bytes (8 per value and per object key).
+    /// The memory taken by the tape, in bytes: 8 per value and per object key, except that most
+    /// members whose value is a scalar take 8 for both.
     public var tapeByteCount: Int { tape.count * MemoryLayout<UInt64>.stride }
 
     // Inlinable, with the tape and the storage they read: the models' first reads and lazy
@@ -302,6 +303,26 @@ public final class JSONDocument: Sendable {
     package func next(after index: Int) -> Int {
         let entry = entry(index)
         return entry.isContainer ? entry.containerEnd : index + 1
+    }
+
+    /// The entry of the key of the object member that starts at tape index `position`: a
+    /// string, whether the key has an entry of its own or shares its value's (``TapeEntry``).
+    @inlinable @inline(__always)
+    package func memberKey(at position: Int) -> TapeEntry {
+        let entry = entry(position)
+        return entry.isPackedMember ? entry.packedKey : entry
+    }
+
+    /// The tape index of the value of the object member that starts at `position`.
+    @inlinable @inline(__always)
+    package func memberValue(at position: Int) -> Int {
+        entry(position).isPackedMember ? position : position + 1
+    }
+
+    /// The tape index where the object member after the one at `position` starts.
+    @inlinable @inline(__always)
+    package func nextMember(after position: Int) -> Int {
+        next(after: memberValue(at: position))
     }
 
     /// Whether the bytes stay as the scanner validated them for as long as the document lives:

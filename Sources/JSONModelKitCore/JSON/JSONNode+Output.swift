@@ -26,10 +26,10 @@ extension JSONNode: JSONWritable {
             let entry = document.entry(position)
             var completed: JSONValue
             if var top = stack.last, top.object != nil, top.key == nil {
-                // Inside an object, a key comes before each value.
-                top.key = JSONNode(document: document, index: position).stringValue ?? ""
+                // Inside an object, a key comes before each value, in its own entry or in the value's.
+                top.key = document.string(of: document.memberKey(at: position)) ?? ""
                 stack[stack.count - 1] = top
-                position += 1
+                position = document.memberValue(at: position)
                 continue
             }
             switch entry.tag {
@@ -99,7 +99,7 @@ extension JSONNode: JSONWritable {
 
     /// Writes this value through `writer` without recursion.
     func write(to writer: inout JSONWriter) {
-        /// An open container: the tape positions still to write (for objects, key positions).
+        /// An open container: the tape positions still to write (for objects, where members start).
         struct Frame {
             var pending: [Int]
             var next = 0
@@ -128,7 +128,7 @@ extension JSONNode: JSONWritable {
                     writer.beginObject()
                     var keys = childPositions(of: position, objectKeys: true)
                     if sortsKeys {
-                        let decoded = keys.map { JSONNode(document: document, index: $0).stringValue ?? "" }
+                        let decoded = keys.map { document.string(of: document.memberKey(at: $0)) ?? "" }
                         let order = decoded.indices.sorted {
                             decoded[$0].utf8.lexicographicallyPrecedes(decoded[$1].utf8)
                                 || (decoded[$0] == decoded[$1] && $0 < $1)
@@ -147,8 +147,8 @@ extension JSONNode: JSONWritable {
                 let next = stack[top].pending[stack[top].next]
                 stack[top].next += 1
                 if stack[top].isObject {
-                    writer.writeEscapedKey(raw(document.entry(next).byteRange))
-                    position = next + 1
+                    writer.writeEscapedKey(raw(document.memberKey(at: next).byteRange))
+                    position = document.memberValue(at: next)
                 } else {
                     position = next
                 }
@@ -162,7 +162,7 @@ extension JSONNode: JSONWritable {
             let end = document.entry(container).containerEnd
             while child < end {
                 positions.append(child)
-                child = document.next(after: objectKeys ? child + 1 : child)
+                child = objectKeys ? document.nextMember(after: child) : document.next(after: child)
             }
             return positions
         }

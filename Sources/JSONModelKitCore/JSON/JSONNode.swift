@@ -85,18 +85,7 @@ public struct JSONNode: Sendable {
     ///
     /// - Complexity: O(*n*) in the string's length; strings without escapes are decoded in one
     ///   validated copy.
-    public var stringValue: String? {
-        let entry = entry
-        switch entry.tag {
-        case .string:
-            let fixed = document.textIsFixed
-            return document.withBytes(entry.byteRange) { JSONNode.string($0, validated: fixed) }
-        case .escapedString:
-            let fixed = document.textIsFixed
-            return document.withBytes(entry.byteRange) { JSONNode.unescape($0, validated: fixed) }
-        default: return nil
-        }
-    }
+    public var stringValue: String? { document.string(of: entry) }
 
     /// A string from UTF-8 the scanner validated.
     ///
@@ -228,17 +217,18 @@ extension JSONNode {
             var found: Int?
             var position = index + 1
             while position < end {
-                let keyEntry = document.entry(position)
+                let keyEntry = document.memberKey(at: position)
+                let value = document.memberValue(at: position)
                 let range = keyEntry.byteRange
                 if keyEntry.tag == .string {
                     if range.count == key.count
                         && (key.count == 0 || memcmp(bytes.baseAddress! + range.offset, key.baseAddress!, key.count) == 0) {
-                        found = position + 1
+                        found = value
                     }
                 } else if JSONNode.unescapedEquals(UnsafeBufferPointer(rebasing: bytes[range.offset..<range.upperBound]), key) {
-                    found = position + 1
+                    found = value
                 }
-                position = document.next(after: position + 1)
+                position = document.next(after: value)
             }
             return found.map { JSONNode(document: document, index: $0) }
         }
@@ -254,8 +244,9 @@ extension JSONNode {
             built.reserveCapacity(count)
             var position = index + 1
             while position < end {
-                built[JSONNode(document: document, index: position).stringValue!] = position + 1
-                position = document.next(after: position + 1)
+                let value = document.memberValue(at: position)
+                built[document.string(of: document.memberKey(at: position))!] = value
+                position = document.next(after: value)
             }
             table = built
             document.indexes.withLock { $0.objects[index] = built }
@@ -366,16 +357,32 @@ extension JSONNode {
 
             public mutating func next() -> (key: String, value: JSONNode)? {
                 guard position < end else { return nil }
-                let key = JSONNode(document: document, index: position).stringValue ?? ""
-                let value = JSONNode(document: document, index: position + 1)
-                position = document.next(after: position + 1)
-                return (key, value)
+                let key = document.string(of: document.memberKey(at: position)) ?? ""
+                let value = document.memberValue(at: position)
+                position = document.next(after: value)
+                return (key, JSONNode(document: document, index: value))
             }
         }
     }
 }
 
 // MARK: - String decoding
+
+extension JSONDocument {
+    /// The decoded string of a string entry, a value's or a member's key (escapes resolved); nil
+    /// for other kinds.
+    package func string(of entry: TapeEntry) -> String? {
+        switch entry.tag {
+        case .string:
+            let fixed = textIsFixed
+            return withBytes(entry.byteRange) { JSONNode.string($0, validated: fixed) }
+        case .escapedString:
+            let fixed = textIsFixed
+            return withBytes(entry.byteRange) { JSONNode.unescape($0, validated: fixed) }
+        default: return nil
+        }
+    }
+}
 
 extension JSONNode {
     /// Decodes the content of a validated string that contains escapes, and makes the string as
