@@ -293,7 +293,7 @@ struct CacheSlots: @unchecked Sendable {
     ///
     /// `lock` is the owning model's: a validated entry is loaded and retained under it.
     @inline(__always)
-    func content(at index: Int, lock: borrowing LazyLocked<ModelState>) -> Content {
+    func content(at index: Int, lock: ModelStateAccess) -> Content {
         precondition(index >= 0 && index < count)
         let bits = base[index].load(ordering: .acquiring)
         switch bits & Self.tagMask {
@@ -316,7 +316,7 @@ struct CacheSlots: @unchecked Sendable {
 
     /// The value cached in slot `index` as an entry (an inline value copied into a new one, of
     /// `type`), or nil when there is none.
-    func cachedEntry(at index: Int, lock: borrowing LazyLocked<ModelState>, type: any PropertyValue.Type) -> CacheEntry? {
+    func cachedEntry(at index: Int, lock: ModelStateAccess, type: any PropertyValue.Type) -> CacheEntry? {
         switch content(at: index, lock: lock) {
         case .empty, .unread, .busy: nil
         case .entry(let entry): entry
@@ -352,7 +352,7 @@ struct CacheSlots: @unchecked Sendable {
 
     /// ``content(at:lock:)`` for a validated entry: loaded again, and retained, under the lock;
     /// nil when the slot holds something else by then.
-    private func validatedEntry(at index: Int, lock: borrowing LazyLocked<ModelState>) -> CacheEntry? {
+    private func validatedEntry(at index: Int, lock: ModelStateAccess) -> CacheEntry? {
         let taken: UInt? = lock.withLock { _ in
             let bits = base[index].load(ordering: .acquiring)
             guard bits & Self.tagMask == Self.slowTag && bits != Self.empty else { return nil }
@@ -463,7 +463,7 @@ struct CacheSlots: @unchecked Sendable {
     /// The slot is emptied under `lock`, the owning model's, under which readers take their
     /// references (``entry(at:lock:)``); after that no reader can load it. The caller holds a
     /// reference to `entry`, so its address cannot belong to another entry meanwhile.
-    func retire(_ entry: CacheEntry, at index: Int, lock: borrowing LazyLocked<ModelState>) {
+    func retire(_ entry: CacheEntry, at index: Int, lock: ModelStateAccess) {
         precondition(index >= 0 && index < count)
         let bits = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | Self.slowTag
         let emptied: Bool = lock.withLock { _ in

@@ -30,9 +30,9 @@ import Synchronization
 /// ``value(forProperty:)`` or, for a class that adopts it, ``DynamicMembers``.
 open class JSONModel: @unchecked Sendable {
     // @unchecked Sendable: every stored property is an immutable `let` of a
-    // Sendable type except `state`, whose contents change only while its Mutex
-    // is held. Subclasses keep their properties in the JSON, not in stored
-    // properties of their own.
+    // Sendable type except `madeState`, an atomic, and the state it points to, whose
+    // contents change only while its Mutex is held. Subclasses keep their properties in
+    // the JSON, not in stored properties of their own.
 
     /// The metadata of this model's class (or schema).
     let metadata: ModelMetadata
@@ -40,12 +40,12 @@ open class JSONModel: @unchecked Sendable {
     let original: JSONInput
     /// Whether the model accepts writes.
     public let isMutable: Bool
-    /// The cache of a mutable model, the mutation overlay, the diagnostics and the link to a
-    /// mutable parent; made on first use, or with the model when it has a parent.
-    let state: LazyLocked<ModelState>
+    /// Whether an immutable model has made its locked state (``ImmutableModelStates``).
+    let madeState = Atomic<Bool>(false)
     /// Where the fast read looks: the slots of an immutable model, owned here and freed when the
-    /// model is (``slots``); the metadata's empty ones for a mutable model or one without
-    /// properties. Both live as long as the model (the model holds its metadata).
+    /// model is (``slots``); for a mutable model, empty slots of its own, followed by the word of
+    /// its state; the metadata's empty ones for an immutable model without properties. All live
+    /// as long as the model (the model holds its metadata).
     @usableFromInline
     let readSlots: CacheSlots.View
     /// A view of the metadata's ``RawNameTable``, here so a read finds it with one load; the
@@ -201,22 +201,40 @@ open class JSONModel: @unchecked Sendable {
             preconditionFailure(ModelDeclarationError(problems: metadata.problems).description)
         }
         self.isMutable = storage.mutable
-        // Only mutable models have a parent to write through (the engine links no other).
-        if storage.mutable, let parent = storage.parent {
-            self.state = LazyLocked(ModelState(parentLink: parent))
-        } else {
-            self.state = LazyLocked()
-        }
         self.rawNames = metadata.rawNames.view
         let mutable = storage.mutable
+        let parent = storage.parent
         // Moved, not copied: a copy retained the document and the storage's end released it,
         // two atomic operations per model.
         self.original = storage.takeSource()
-        if mutable || metadata.properties.isEmpty {
+        let count = metadata.properties.count
+        if mutable {
+            // Slots that stay empty, so the fast read always takes the general path, then the
+            // state's word.
+            let slots = CacheSlots(count: count, inlineBytes: MemoryLayout<UInt>.stride)
+            (slots.base + count).initialize(to: Atomic(0))
+            self.readSlots = slots.view
+        } else if count == 0 {
             self.readSlots = metadata.emptySlots.view
         } else {
-            self.readSlots = CacheSlots(count: metadata.properties.count, inlineBytes: metadata.inlineBytes).view
+            self.readSlots = CacheSlots(count: count, inlineBytes: metadata.inlineBytes).view
         }
+        // Only mutable models have a parent to write through (the engine links no other).
+        if mutable, let parent {
+            LazyLocked<ModelState>(word: readSlots.base + count).make(ModelState(parentLink: parent))
+        }
+    }
+
+    /// The cache of a mutable model, the mutation overlay, the diagnostics and the link to a
+    /// mutable parent; made on first use, or with the model when it has a parent.
+    var state: ModelStateAccess { ModelStateAccess(model: self) }
+
+    /// The word of the model's state: after a mutable model's slots; for an immutable model, in
+    /// ``ImmutableModelStates``, made there with `making`, else nil until it was.
+    func stateWord(making: Bool) -> UnsafeMutablePointer<Atomic<UInt>>? {
+        if isMutable { return readSlots.base + metadata.properties.count }
+        guard making || madeState.load(ordering: .acquiring) else { return nil }
+        return ImmutableModelStates.word(of: self, making: making)
     }
 
     /// For a mutable model read from a mutable parent: where to write changes through.
@@ -231,12 +249,28 @@ open class JSONModel: @unchecked Sendable {
     /// An immutable model's cache, read without the lock; nil for mutable models, which keep
     /// their cache in `state`. Owned by the model, which frees the slots in its `deinit`.
     var slots: CacheSlots? {
-        readSlots.base == metadata.emptySlots.base ? nil : CacheSlots(base: readSlots.base, count: metadata.properties.count)
+        isMutable || readSlots.base == metadata.emptySlots.base
+            ? nil : CacheSlots(base: readSlots.base, count: metadata.properties.count)
     }
 
     deinit {
         let slots = self.slots
-        defer { slots?.deallocate() }
+        // Last: the slots, or a mutable model's own, which hold its state's word.
+        defer {
+            if isMutable {
+                CacheSlots(base: readSlots.base, count: metadata.properties.count).deallocate()
+            } else {
+                slots?.deallocate()
+            }
+        }
+        // Then the state, once nothing below uses it.
+        defer {
+            if isMutable {
+                LazyLocked<ModelState>(word: readSlots.base + metadata.properties.count).release()
+            } else if madeState.load(ordering: .acquiring) {
+                ImmutableModelStates.remove(self)
+            }
+        }
         // Without models among the cached values, releasing them cannot go deep.
         guard metadata.hasModelProperties else {
             slots?.releaseEntries()

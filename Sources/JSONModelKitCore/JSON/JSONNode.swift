@@ -39,13 +39,18 @@ public enum JSONKind: Sendable, Hashable {
 public struct JSONNode: Sendable {
     /// The document this node reads from.
     public let document: JSONDocument
+    /// The node's position on the document's tape, which has fewer than 2³² entries (a document
+    /// is at most 4 GiB, and an entry takes at least a byte): 32 bits keep a node in 12 bytes,
+    /// and a model, which holds one, in a smaller block of the heap.
+    @usableFromInline let position: UInt32
+
     /// The node's position on the document's tape.
-    @usableFromInline package let index: Int
+    @inlinable @inline(__always) package var index: Int { Int(position) }
 
     @inlinable
     package init(document: JSONDocument, index: Int) {
         self.document = document
-        self.index = index
+        self.position = UInt32(truncatingIfNeeded: index)
     }
 
     @inlinable @inline(__always) package var entry: TapeEntry { document.entry(index) }
