@@ -220,8 +220,8 @@ open class JSONModel: @unchecked Sendable {
             self.readSlots = CacheSlots(count: count, inlineBytes: metadata.inlineBytes).view
         }
         // Only mutable models have a parent to write through (the engine links no other).
-        if mutable, let parent {
-            LazyLocked<ModelState>(word: readSlots.base + count).make(ModelState(parentLink: parent))
+        if mutable, let parent, let word = stateWord(making: false) {
+            LazyLocked<ModelState>(word: word).make(ModelState(parentLink: parent))
         }
     }
 
@@ -255,18 +255,16 @@ open class JSONModel: @unchecked Sendable {
 
     deinit {
         let slots = self.slots
-        // Last: the slots, or a mutable model's own, which hold its state's word.
+        // Last: the model's own slots (a mutable model's hold its state's word).
         defer {
-            if isMutable {
+            if readSlots.base != metadata.emptySlots.base {
                 CacheSlots(base: readSlots.base, count: metadata.properties.count).deallocate()
-            } else {
-                slots?.deallocate()
             }
         }
         // Then the state, once nothing below uses it.
         defer {
             if isMutable {
-                LazyLocked<ModelState>(word: readSlots.base + metadata.properties.count).release()
+                LazyLocked<ModelState>(word: stateWord(making: false)!).release()
             } else if madeState.load(ordering: .acquiring) {
                 ImmutableModelStates.remove(self)
             }

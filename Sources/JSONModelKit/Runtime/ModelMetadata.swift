@@ -252,8 +252,9 @@ public final class ModelMetadata: Sendable {
     /// Ordinals by the raw bits of the names, for reads with the member syntax; models keep a
     /// view of it, valid because each model holds its metadata.
     let rawNames: RawNameTable
-    /// Slots that stay empty: the fast read of mutable models, which keep no slots of their
-    /// own, looks here and always takes the general path. Owned here, freed in `deinit`.
+    /// Slots that stay empty, for the fast read of immutable models without properties, which
+    /// keep none of their own (mutable models have empty slots of their own, followed by their
+    /// state's word). Owned here, freed in `deinit`.
     let emptySlots: CacheSlots
     /// Where each property's inline value lives in a model's slots; nil for values kept in entries.
     let inlineLayouts: [InlineLayout?]

@@ -103,7 +103,7 @@ package struct TapeEntry: Equatable {
 
     /// Packed members: the entry of the key, as a string.
     @inlinable @inline(__always) package var packedKey: TapeEntry {
-        let keyCount = (bits >> 48) & 0xFF
+        let keyCount = UInt64(truncatingIfNeeded: packedKeyCount)
         let keyOffset = (bits & 0xFFFF_FFFF) &- ((bits >> 56) & 0xF) &- 2 &- keyCount
         return TapeEntry(bits: UInt64(Tag.string.rawValue) << 60 | keyCount << 32 | keyOffset)
     }
