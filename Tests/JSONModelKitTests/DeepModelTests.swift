@@ -34,6 +34,15 @@ final class SelfTypedNode: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+/// A model that holds itself at two overlapping paths, one inside the other.
+final class OverlappingNode: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.outer(OverlappingNode?.self, jsonPath: "0.0")
+        p.inner(OverlappingNode?.self, jsonPath: "0.0.0")
+        p.n(Int?.self)
+    }
+}
+
 @Suite("Deep models on a small stack", .timeLimit(.minutes(2)))
 struct DeepModelTests {
     /// The deepest nesting the parser accepts by default: the root and 511 objects inside it.
@@ -337,6 +346,28 @@ struct DeepModelTests {
 
     /// `==` and hashing compare the models' JSON, which is compared and hashed without
     /// recursion; the JSON they build is freed without recursion too.
+    /// Output shapes each nested value once: a value inside one already shaped, as another
+    /// property's, is left as that shaping made it. Shaping it again for every way of reaching it
+    /// took time and memory exponential in the depth (90 levels here).
+    @Test func outputShapesAValueInsideAnotherOnlyOnce() throws {
+        var json = #"{"n": 90}"#
+        for level in (0..<90).reversed() { json = #"{"n": \#(level), "0": \#(json)}"# }
+        let model = try OverlappingNode(json: json)
+        func count(_ value: JSONValue) -> Int {
+            switch value {
+            case .object(let object): 1 + object.reduce(0) { $0 + count($1.value) }
+            case .array(let array): 1 + array.reduce(0) { $0 + count($1) }
+            default: 1
+            }
+        }
+        let input = count(model.json())
+        for options: JSONOutputOptions in [[], [.includeNulls], [.onlyDeclared, .includeNulls]] {
+            let output = model.json(options: options)
+            #expect(count(output) <= 2 * input, "\(options)")
+            #expect(output["0"]?["0"]?["n"] == 2)
+        }
+    }
+
     @Test func equalityAndHashingAtTheParserDepthLimit() {
         let text = Self.chainText()
         let outcome = Self.onSmallStack("== and hashing at depth \(Self.depth)") { () -> [Bool] in

@@ -147,6 +147,8 @@ private struct ShapeFrame {
     let schema: SchemaModelReference?
     /// Where the nested value being shaped goes: a path in a model's object, or a dictionary key.
     var pendingPath: JSONPath?
+    /// The paths of a model's object whose values this frame has shaped.
+    var shapedPaths: [JSONPath] = []
     var pendingKey = ""
     /// What an array or dictionary frame has shaped so far.
     var elements = JSONArray()
@@ -215,7 +217,10 @@ private struct ShapeFrame {
     mutating func accept(_ value: JSONValue) {
         switch kind {
         case .model:
-            if let path = pendingPath { result[path] = value }
+            if let path = pendingPath {
+                result[path] = value
+                shapedPaths.append(path)
+            }
             pendingPath = nil
         case .array:
             elements.append(value)
@@ -233,6 +238,11 @@ private struct ShapeFrame {
                 while path < paths.count {
                     let candidate = paths[path]
                     path += 1
+                    // A value inside one shaped already was shaped with it. Shaping it again,
+                    // as another property's, shaped every level of a model that holds itself at
+                    // two overlapping paths once per way of reaching it: exponential in the
+                    // depth, which ran a fuzzed schema out of memory.
+                    if shapedPaths.contains(where: { candidate.segments.starts(with: $0.segments) }) { continue }
                     if let value = result[candidate], !value.isNull {
                         kind = .model(included: included, nested: nested, property: property, path: path)
                         pendingPath = candidate
