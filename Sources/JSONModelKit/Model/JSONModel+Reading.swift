@@ -63,11 +63,11 @@ extension JSONModel {
     /// `jsonmodel-bench --section model`, row (c)).
     @inlinable @inline(__always)
     func _cachedValue<T>(at ordinal: Int) -> T? {
-        let bits = readSlots.bits(at: ordinal)
+        let (bits, base) = readSlots.bitsAndBase(at: ordinal)
         // An inline value of type `T`, in one compare: the fast-read bit clear, the inline tag
         // set, the type's bits equal (the destroy tag and the offset are masked out).
         if bits & CacheSlots.inlineMatchMask == UInt(bitPattern: ObjectIdentifier(T.self)) | CacheSlots.inlineTag {
-            return readSlots.loadInline(bits, as: T.self)
+            return CacheSlots.View(base: base).loadInline(bits, as: T.self)
         }
         guard bits & (CacheSlots.slowTag | CacheSlots.inlineTag) == 0 else { return nil }
         let pointer = UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped

@@ -74,6 +74,14 @@ struct CacheSlots: @unchecked Sendable {
         /// The bits of slot `index`, loaded with acquire ordering: an entry's address, tagged.
         @inlinable @inline(__always)
         func bits(at index: Int) -> UInt {
+            CacheSlots.bits(at: index, in: base).bits
+        }
+
+        /// The bits of slot `index`, with the slots' address handed back in a register next to
+        /// them: a caller that reads an inline value next need not keep the address across the
+        /// call, which in a loop took a register the loop's own values then lost to the stack.
+        @inlinable @inline(__always)
+        func bitsAndBase(at index: Int) -> (bits: UInt, base: UnsafeMutablePointer<Atomic<UInt>>) {
             CacheSlots.bits(at: index, in: base)
         }
 
@@ -266,14 +274,18 @@ struct CacheSlots: @unchecked Sendable {
         Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~slowTag).unsafelyUnwrapped)
     }
 
-    /// The bits of slot `index`, loaded with acquire ordering: an entry's address, tagged.
+    /// The bits of slot `index`, loaded with acquire ordering: an entry's address, tagged;
+    /// and `base` again (see ``View/bitsAndBase(at:)``).
     ///
     /// Out of line and marked as releasing nothing, so that the optimizer may keep a
     /// caller's objects unretained across it (it must assume an inlined atomic load could
-    /// release anything).
+    /// release anything: inlined, the cached read retained and released the model around it,
+    /// and took three times as long).
     @usableFromInline @inline(never) @_effects(releasenone)
-    static func bits(at index: Int, in base: UnsafeMutablePointer<Atomic<UInt>>) -> UInt {
-        base[index].load(ordering: .acquiring)
+    static func bits(
+        at index: Int, in base: UnsafeMutablePointer<Atomic<UInt>>
+    ) -> (bits: UInt, base: UnsafeMutablePointer<Atomic<UInt>>) {
+        (base[index].load(ordering: .acquiring), base)
     }
 
     /// What slot `index` holds.
