@@ -76,6 +76,21 @@ struct FastReadTests {
         }
     }
 
+    /// The slot's load hands back the slots' address with the bits, for the inline value's load.
+    @Test func theSlotLoadHandsBackTheSlotsAddressWithTheBits() throws {
+        let model = try NameLengths(json: json)
+        let short: Int = model.short
+        let label: String? = model.label
+        #expect(short == 1 && label == "x")
+        for ordinal in 0..<NameLengths.modelMetadata.properties.count {
+            let loaded = model.readSlots.bitsAndBase(at: ordinal)
+            #expect(loaded.base == model.readSlots.base)
+            #expect(loaded.bits == model.readSlots.bits(at: ordinal))
+        }
+        let inline = model.readSlots.bitsAndBase(at: 0)
+        #expect(model.readSlots.inlineValue(inline.bits, as: Int.self) == 1)
+    }
+
     @Test func aTypeOtherThanTheStoredOneTakesTheGeneralPath() throws {
         let model = try NameLengths(json: json)
         let plain: Int = model.short

@@ -79,7 +79,8 @@ struct CacheSlots: @unchecked Sendable {
 
         /// The bits of slot `index`, with the slots' address handed back in a register next to
         /// them: a caller that reads an inline value next need not keep the address across the
-        /// call, which in a loop took a register the loop's own values then lost to the stack.
+        /// call, which a loop short of registers kept on the stack, a store and a load on the
+        /// way to every value.
         @inlinable @inline(__always)
         func bitsAndBase(at index: Int) -> (bits: UInt, base: UnsafeMutablePointer<Atomic<UInt>>) {
             CacheSlots.bits(at: index, in: base)
