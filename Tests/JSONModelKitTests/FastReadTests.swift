@@ -66,7 +66,7 @@ struct FastReadTests {
             let names = (0..<count).map { "name\($0)" }
             let table = RawNameTable(names: names)
             let view = table.view
-            #expect(Int(bitPattern: view.bits) & (RawNameTable.alignment - 1) == table.shift)
+            #expect(Int(bitPattern: view.bits) & (RawNameTable.alignment - 1) == RawNameTable.offsetShift(table.shift))
             #expect(1 << table.shift >= max(4, 2 * count))
             for (ordinal, name) in names.enumerated() {
                 #expect(view.ordinal(of: name) == ordinal)
@@ -74,6 +74,27 @@ struct FastReadTests {
             #expect(view.ordinal(of: "name\(count)") == nil)
             #expect(view.ordinal(of: "") == nil)
         }
+    }
+
+    /// A run of entries that starts at the last place a hash points to goes on past it, into
+    /// entries no hash points to, rather than wrapping around to the first.
+    @Test func aRunAtTheEndOfTheTableGoesOnPastIt() {
+        // Two names make a table of four places (shift 2); find three names whose hash points to
+        // the last place, 3.
+        let lastPlace = (0..<10_000).lazy.map { "n\($0)" }.filter { name in
+            let (first, second) = RawNameTable.rawBits(of: name)
+            return RawNameTable.hash(first, second) >> 62 == 3
+        }
+        let names = Array(lastPlace.prefix(3))
+        #expect(names.count == 3)
+        let table = RawNameTable(names: Array(names.prefix(2)))
+        #expect(table.shift == 2)
+        let view = table.view
+        #expect(view.ordinal(of: names[0]) == 0)
+        #expect(view.ordinal(of: names[1]) == 1)  // in the fifth entry, past the hashed places
+        #expect(view.ordinal(of: names[2]) == nil)  // stops at the sixth, empty
+        #expect(table.words[4 * 4 + 2] == 1)
+        #expect(table.words[5 * 4 + 2] == .max)
     }
 
     /// The slot's load hands back the slots' address with the bits, for the inline value's load.

@@ -7,10 +7,14 @@
 /// unequal words do not mean unequal names (two copies of a longer name point to different
 /// storage), so a miss here falls back to ``ModelMetadata/ordinal(of:)``.
 ///
-/// The table is built once with the metadata and freed with it: `capacity` entries of three
-/// 64-bit words, the name's two words and its ordinal, `UInt64.max` marking an empty entry.
-/// The capacity travels in the low bits of the table's address, so a lookup's loads do not
-/// wait for one another, and a model keeps the table in one word.
+/// The table is built once with the metadata and freed with it: entries of four 64-bit words
+/// (32 bytes), the name's two words, its ordinal and one unused, `UInt64.max` marking an empty
+/// entry; `capacity` of them are places a hash points to, and enough follow them for a run of
+/// entries never to wrap around. An entry's place is the top bits of a hash of the name; the
+/// shift that turns the hash into the entry's byte offset travels in the low bits of the
+/// table's address, so a lookup's loads do not wait for one another, and a model keeps the
+/// table in one word. For a name known where it is read, the hash is a constant, and finding
+/// its entry takes a load, a shift and a mask.
 ///
 /// The type is not copyable, so the table has exactly one owner (the metadata) and is freed
 /// exactly once, by `deinit`. Lookups go through a ``View``, which the owner hands out and which
@@ -32,31 +36,38 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
     @usableFromInline
     struct View: @unchecked Sendable {
         // @unchecked Sendable: the table is read-only once built.
-        /// The table's address, aligned to ``RawNameTable/alignment``, with the base-2
-        /// logarithm of its capacity in the bits the alignment leaves clear.
+        /// The table's address, aligned to ``RawNameTable/alignment``, with
+        /// ``RawNameTable/offsetShift(_:)`` of the capacity's base-2 logarithm in the bits the
+        /// alignment leaves clear.
         @usableFromInline
         let bits: UInt
 
         @usableFromInline
         init(words: UnsafeMutablePointer<UInt64>, shift: Int) {
-            bits = UInt(bitPattern: words) | UInt(shift)
+            bits = UInt(bitPattern: words) | UInt(RawNameTable.offsetShift(shift))
         }
 
         /// The ordinal of the name whose `String` has exactly these bits, or nil.
         @inlinable @inline(__always)
         func ordinal(of name: String) -> Int? {
             #if _pointerBitWidth(_64)
-            let words = UnsafePointer<UInt64>(bitPattern: bits & ~UInt(RawNameTable.alignment - 1)).unsafelyUnwrapped
-            let mask = (1 &<< Int(truncatingIfNeeded: bits & UInt(RawNameTable.alignment - 1))) &- 1
+            let table = UnsafeRawPointer(bitPattern: bits & ~UInt(RawNameTable.alignment - 1)).unsafelyUnwrapped
+            let offsetShift = UInt64(bits & UInt(RawNameTable.alignment - 1))
             let (first, second) = RawNameTable.rawBits(of: name)
-            var slot = RawNameTable.slot(first, second, mask: mask)
+            // Compared as one vector, the name a constant in memory: x86-64 compares a 64-bit
+            // constant only from a register, and compared word by word, a reading loop kept the
+            // name's first word in one for good, and its running total on the stack.
+            let key = unsafeBitCast(SIMD2<UInt64>(first, second), to: SIMD16<UInt8>.self)
+            var entry = table + Int(truncatingIfNeeded: RawNameTable.hash(first, second) &>> offsetShift) & ~31
             while true {
-                let entry = words + slot &* 3
                 // No `String` has both words all ones (that is not UTF-8, nor a valid count), so
                 // an empty entry never matches and the hit path checks the ordinal last.
-                if entry[0] == first && entry[1] == second { return Int(truncatingIfNeeded: entry[2]) }
-                if entry[2] == .max { return nil }
-                slot = (slot &+ 1) & mask
+                let ordinal = entry.load(fromByteOffset: 16, as: UInt64.self)
+                if all(entry.load(as: SIMD16<UInt8>.self) .== key) { return Int(truncatingIfNeeded: ordinal) }
+                if ordinal == .max { return nil }
+                // The next entry, with no wrapping around (see the type's comment): a mask here
+                // would be worked out before every read.
+                entry += 32
             }
             #else
             return nil
@@ -64,8 +75,8 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
         }
     }
 
-    /// The alignment of the table's address, whose clear low bits hold the capacity's
-    /// logarithm in a ``View`` (at most 63 for a 64-bit capacity).
+    /// The alignment of the table's address, whose clear low bits hold the offset shift in a
+    /// ``View`` (at most 57, for the smallest table).
     @inlinable @inline(__always)
     static var alignment: Int { 64 }
 
@@ -77,19 +88,22 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
         var shift = 2
         while 1 << shift < names.count * 2 { shift += 1 }
         let capacity = 1 << shift
+        // A run of entries that starts at the last hashed place goes on past it rather than wrap
+        // around: it holds at most every name, so one more entry after that many stays empty.
+        let entries = capacity + names.count + 1
         words = UnsafeMutableRawPointer.allocate(
-            byteCount: capacity * 3 * MemoryLayout<UInt64>.stride, alignment: Self.alignment
-        ).bindMemory(to: UInt64.self, capacity: capacity * 3)
-        words.initialize(repeating: .max, count: capacity * 3)
+            byteCount: entries * 4 * MemoryLayout<UInt64>.stride, alignment: Self.alignment
+        ).bindMemory(to: UInt64.self, capacity: entries * 4)
+        words.initialize(repeating: .max, count: entries * 4)
         self.shift = shift
         #if _pointerBitWidth(_64)
         for (ordinal, name) in names.enumerated() {
             let (first, second) = Self.rawBits(of: name)
-            var slot = Self.slot(first, second, mask: capacity - 1)
-            while words[slot * 3 + 2] != .max { slot = (slot + 1) & (capacity - 1) }
-            words[slot * 3] = first
-            words[slot * 3 + 1] = second
-            words[slot * 3 + 2] = UInt64(ordinal)
+            var slot = Int(truncatingIfNeeded: Self.hash(first, second) >> UInt64(64 - shift))
+            while words[slot * 4 + 2] != .max { slot += 1 }
+            words[slot * 4] = first
+            words[slot * 4 + 1] = second
+            words[slot * 4 + 2] = UInt64(ordinal)
         }
         #endif
     }
@@ -107,11 +121,18 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
     }
     #endif
 
+    /// A hash of a name's two words, whose top bits place it in the table.
     @inlinable @inline(__always)
-    static func slot(_ first: UInt64, _ second: UInt64, mask: Int) -> Int {
-        let mixed = (first ^ (second &* 0x9E37_79B9_7F4A_7C15)) &* 0xFF51_AFD7_ED55_8CCD
-        return Int(truncatingIfNeeded: mixed >> 32) & mask
+    static func hash(_ first: UInt64, _ second: UInt64) -> UInt64 {
+        (first ^ (second &* 0x9E37_79B9_7F4A_7C15)) &* 0xFF51_AFD7_ED55_8CCD
     }
+
+    /// The right shift that takes a hash to its entry's byte offset, bar the low five bits, in
+    /// a table of 2^`shift` places: the top `shift` bits of the hash number the place, and the
+    /// five below them make room for its 32 bytes. At a read this is a shift and a mask, where
+    /// a place's number took a mask made from the capacity and a multiply by three.
+    @inlinable @inline(__always)
+    static func offsetShift(_ shift: Int) -> Int { 59 - shift }
 
     /// The ordinal of the name whose `String` has exactly these bits, or nil.
     @inline(__always)
