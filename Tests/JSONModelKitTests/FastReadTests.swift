@@ -58,8 +58,9 @@ struct FastReadTests {
         #expect(table.ordinal(of: "label") == 4)
     }
 
-    /// The table keeps its capacity in the low bits of its address, so a model holds it in one
-    /// word: every name is found, and no other, at every capacity from 4 to 512 entries.
+    /// The table keeps the shift its capacity makes in the low bits of its address, so a model
+    /// holds it in one word: every name is found, and no other, at every capacity from 4 to 512
+    /// places.
     @Test func theNameTableFindsEveryNameAtEveryCapacity() {
         #expect(MemoryLayout<RawNameTable.View>.size == MemoryLayout<UInt>.size)
         for count in [0, 1, 2, 3, 5, 8, 9, 17, 33, 64, 65, 129, 200, 256] {
