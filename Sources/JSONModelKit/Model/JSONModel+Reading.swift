@@ -58,9 +58,10 @@ extension JSONModel {
     /// name's `String`, which a literal of up to 15 bytes has), when the value is cached, needs no
     /// validation, and has exactly type `T`; nil sends the read down the general path.
     ///
-    /// Inlined into the caller with `T` known, this is a few loads and compares: no call, no
-    /// hashing of the name's bytes, no lock and no reference counting (measured in
-    /// `jsonmodel-bench --section model`, row (c)).
+    /// Inlined into the caller with `T` known, this is a few loads and compares and one call,
+    /// the slot's atomic load (``CacheSlots/bits(at:in:)``, which hands back the slots' address
+    /// for the inline value's load): no hashing of the name's bytes, no lock and no reference
+    /// counting (measured in `jsonmodel-bench --section model`, row (c)).
     @inlinable @inline(__always)
     func _cachedValue<T>(at ordinal: Int) -> T? {
         let (bits, base) = readSlots.bitsAndBase(at: ordinal)
