@@ -112,12 +112,19 @@ struct JSONScanner: ~Copyable {
     // MARK: - The value loop
 
     mutating func scan() throws(JSONParseError) {
+        // The input and the options as locals: read through `self`, which the loop writes (its
+        // tape), they were loaded again after every call, each through the scanner's address.
+        let input = self.input
+        let start = input.start
+        let end = input.end
+        let maxDepth = options.maxDepth
+        let allowsTrailingCommas = options.allowsTrailingCommas
         guard end - start <= Int(UInt32.max) else { throw error(.documentTooLarge, at: start) }
         var written = tape.cursor
         // The innermost open container is `current`; the ones around it are on `outer`.
         // Sixteen frames (384 bytes) come from the allocator's per-thread cache; the 64 this
         // started with did not, and cost a scan of a small document 300 instructions more.
-        var outer = FrameStack(capacity: min(options.maxDepth, 16))
+        var outer = FrameStack(capacity: min(maxDepth, 16))
         var current = Frame(tapeIndex: 0, count: 0, isObject: false)
         var depth = 0
         var values = 0
@@ -151,7 +158,7 @@ struct JSONScanner: ~Copyable {
                     // as it was for the elements of arrays: deciding there whether to pack made
                     // the scan of an array of numbers 8% slower.
                     if p.pointee != UInt8(ascii: "[") && p.pointee != UInt8(ascii: "{") {
-                        values += 1
+                        values &+= 1
                         let scalar = try input.scanScalar(at: p)
                         if let packed = TapeEntry.packedMember(key: key.entry, value: scalar.entry) {
                             append(packed, to: &written)
@@ -166,11 +173,11 @@ struct JSONScanner: ~Copyable {
                 }
                 // Here a value must start at `p` (white space already skipped).
                 guard p < end else { throw error(.unexpectedEnd, at: p) }
-                values += 1
+                values &+= 1
                 let opener = p.pointee
                 if opener == UInt8(ascii: "[") || opener == UInt8(ascii: "{") {
                     let isObject = opener == UInt8(ascii: "{")
-                    guard depth < options.maxDepth else { throw error(.tooDeep(limit: options.maxDepth), at: p) }
+                    guard depth < maxDepth else { throw error(.tooDeep(limit: maxDepth), at: p) }
                     // One comparison per container: nothing else in the loop pays for a mapped input.
                     if p - start >= releaseMark {
                         release?(p - start)
@@ -211,7 +218,7 @@ struct JSONScanner: ~Copyable {
                     valueCount = values
                     return
                 }
-                current.count += 1
+                current.count &+= 1
                 let closer = current.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 // Compact JSON has the separator or closer right after the value.
                 if p >= end || (p.pointee != UInt8(ascii: ",") && p.pointee != closer) {
@@ -223,7 +230,7 @@ struct JSONScanner: ~Copyable {
                     let comma = p
                     (p, current.indent) = try input.skipWhitespace(from: p + 1, expecting: current.indent)
                     if p < end && p.pointee == closer {
-                        guard options.allowsTrailingCommas else { throw error(.trailingComma, at: comma) }
+                        guard allowsTrailingCommas else { throw error(.trailingComma, at: comma) }
                         p += 1
                         try close(&current, outer: &outer, depth: &depth, at: p, written: written)
                         continue
