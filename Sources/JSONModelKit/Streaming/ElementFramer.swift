@@ -352,9 +352,13 @@ struct ElementFramer {
                 // Skip the string's content up to a quote or a backslash, sixteen bytes at a time.
                 while i &+ ByteBlock.width <= n {
                     let block = ByteBlock(UnsafeRawPointer(pointer! + i).loadUnaligned(as: SIMD16<UInt8>.self))
-                    let lane = ByteBlock.firstLane(block.quotesAndBackslashes)
-                    i &+= lane
-                    if lane < ByteBlock.width { break }
+                    let stops = block.quotesAndBackslashes
+                    if ByteBlock.isEmpty(stops) {
+                        i &+= ByteBlock.width
+                        continue
+                    }
+                    i &+= ByteBlock.firstLane(stops)
+                    break
                 }
                 while i < n {
                     let byte = chunk[i]
@@ -374,9 +378,13 @@ struct ElementFramer {
             // Skip to the next quote, bracket, brace or line feed, sixteen bytes at a time.
             while i &+ ByteBlock.width <= n {
                 let block = ByteBlock(UnsafeRawPointer(pointer! + i).loadUnaligned(as: SIMD16<UInt8>.self))
-                let lane = ByteBlock.firstLane(block.framingStops)
-                i &+= lane
-                if lane < ByteBlock.width { break }
+                let stops = block.framingStops
+                if ByteBlock.isEmpty(stops) {
+                    i &+= ByteBlock.width
+                    continue
+                }
+                i &+= ByteBlock.firstLane(stops)
+                break
             }
             guard i < n else { return nil }
             switch chunk[i] {

@@ -83,9 +83,12 @@ extension JSONScanner {
         private func skipWhitespaceRun(from p: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
             var p = p
             while end - p >= ByteBlock.width {
-                let lane = ByteBlock.firstLane(block(at: p).nonWhitespace)
-                p += lane
-                if lane < ByteBlock.width { return p }
+                let stops = block(at: p).nonWhitespace
+                if ByteBlock.isEmpty(stops) {
+                    p += ByteBlock.width
+                    continue
+                }
+                return p + ByteBlock.firstLane(stops)
             }
             while p < end && Self.isWhitespace(p.pointee) { p += 1 }
             return p

@@ -10,12 +10,14 @@ extension JSONScanner.Input {
         // (escapes, non-ASCII, the last 15 bytes of the input) goes out of line.
         var q = contentStart
         while end - q >= ByteBlock.width {
-            let lane = ByteBlock.firstLane(block(at: q).plainStringEnds)
-            q += lane
-            if lane < ByteBlock.width {
-                guard q.pointee == UInt8(ascii: "\""), q - contentStart <= TapeEntry.maxField else { break }
-                return (TapeEntry(.string, high: q - contentStart, low: contentStart - start), q + 1)
+            let ends = block(at: q).plainStringEnds
+            if ByteBlock.isEmpty(ends) {
+                q += ByteBlock.width
+                continue
             }
+            q += ByteBlock.firstLane(ends)
+            guard q.pointee == UInt8(ascii: "\""), q - contentStart <= TapeEntry.maxField else { break }
+            return (TapeEntry(.string, high: q - contentStart, low: contentStart - start), q + 1)
         }
         return try scanStringContent(from: opening, at: q)
     }
@@ -43,9 +45,13 @@ extension JSONScanner.Input {
         var hasEscapes = false
         while true {
             while end - p >= ByteBlock.width {
-                let lane = ByteBlock.firstLane(block(at: p).plainStringEnds)
-                p += lane
-                if lane < ByteBlock.width { break }
+                let ends = block(at: p).plainStringEnds
+                if ByteBlock.isEmpty(ends) {
+                    p += ByteBlock.width
+                    continue
+                }
+                p += ByteBlock.firstLane(ends)
+                break
             }
             guard p < end else { throw error(.unexpectedEnd, at: contentStart - 1) }
             let byte = p.pointee
