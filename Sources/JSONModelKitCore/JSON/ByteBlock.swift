@@ -74,6 +74,16 @@ package struct ByteBlock {
             .| (signed .< SIMD16<Int8>(repeating: 0x20))
     }
 
+    /// Lanes holding `"`.
+    @inlinable @inline(__always)
+    package var quotes: Mask { bytes .== Self.splat(UInt8(ascii: "\"")) }
+
+    /// ``plainStringEnds`` but the quotes: `\`, control characters and non-ASCII bytes.
+    @inlinable @inline(__always)
+    package var plainStringEndsButQuotes: Mask {
+        (bytes .== Self.splat(UInt8(ascii: "\\"))) .| (signed .< SIMD16<Int8>(repeating: 0x20))
+    }
+
     /// Lanes that end a string or stop a scan through it: `"`, `\` and control characters.
     @inlinable @inline(__always)
     package var stringStops: Mask {

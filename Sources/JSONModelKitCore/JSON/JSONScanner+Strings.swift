@@ -10,13 +10,20 @@ extension JSONScanner.Input {
         // (escapes, non-ASCII, the last 15 bytes of the input) goes out of line.
         var q = contentStart
         while end - q >= ByteBlock.width {
-            let ends = block(at: q).plainStringEnds
-            if ByteBlock.isEmpty(ends) {
+            let bytes = block(at: q)
+            let quotes = ByteBlock.bits(of: bytes.quotes)
+            let others = ByteBlock.bits(of: bytes.plainStringEndsButQuotes)
+            if quotes == 0 {
+                guard others == 0 else { break }
                 q += ByteBlock.width
                 continue
             }
-            q += ByteBlock.firstLane(ends)
-            guard q.pointee == UInt8(ascii: "\""), q - contentStart <= TapeEntry.maxField else { break }
+            // The closing quote's position comes from the quotes alone, and the other stops are
+            // checked off the chain from one token to the next.
+            let below = (quotes & (0 &- quotes)) &- 1
+            guard others & below == 0 else { break }
+            q += quotes.trailingZeroBitCount
+            guard q - contentStart <= TapeEntry.maxField else { break }
             return (TapeEntry(.string, high: q - contentStart, low: contentStart - start), q + 1)
         }
         return try scanStringContent(from: opening, at: q)
