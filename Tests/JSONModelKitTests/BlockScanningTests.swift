@@ -19,6 +19,8 @@ struct BlockScanningTests {
             ("plainStringEnds", 0x61, \.plainStringEnds, { isStop($0) || $0 >= 0x80 }),
             ("stringStops", 0x61, \.stringStops, isStop),
             ("nonDigits", 0x35, \.nonDigits, { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            ("quotes", 0x61, \.quotes, { $0 == UInt8(ascii: "\"") }),
+            ("plainStringEndsButQuotes", 0x61, \.plainStringEndsButQuotes, { $0 == UInt8(ascii: "\\") || $0 < 0x20 || $0 >= 0x80 }),
         ]
         for test in tests {
             for lane in 0..<ByteBlock.width {
@@ -44,6 +46,7 @@ struct BlockScanningTests {
                 mask[later] = true
                 #expect(ByteBlock.firstLane(mask) == first)
                 #expect(!ByteBlock.isEmpty(mask))
+                #expect(ByteBlock.bits(of: mask) == UInt16(1) << first | UInt16(1) << later)
             }
         }
     }
@@ -110,6 +113,26 @@ struct BlockScanningTests {
                     let bytes = prefix + corrupted + Array("\"]".utf8)
                     Self.expectReferenceOutcome(bytes, contentStart: prefix.count, closingQuote: bytes.count - 2,
                         "\(kind) \(corrupted) at \(padding)")
+                }
+            }
+        }
+    }
+
+    /// Every lead byte followed by every byte, then the continuation bytes the lead asks for,
+    /// inside a string long enough to be read in blocks, at three alignments: the document is
+    /// accepted exactly when the standard library finds the content well-formed. This covers
+    /// the second-byte limits of 0xE0, 0xED, 0xF0 and 0xF4 byte by byte.
+    @Test func everyLeadAndSecondByteIsJudgedAsTheStandardLibraryDoes() {
+        for lead in UInt8(0x80)...0xFF {
+            let more = lead >= 0xF0 ? 2 : lead >= 0xE0 ? 1 : 0
+            for second in UInt8(0x20)...0xFF where second != UInt8(ascii: "\"") && second != UInt8(ascii: "\\") {
+                let sequence = [lead, second] + Array(repeating: 0x80, count: more)
+                let content = Array("abcd".utf8) + sequence + Array("efghijklmnopqrstuvwxyz".utf8)
+                let wellFormed = String(validating: content, as: UTF8.self) != nil
+                for padding in [0, 7, 15] {
+                    let bytes = Self.padded(padding) + Array("[\"".utf8) + content + Array("\", 1]".utf8)
+                    let accepted = (try? JSONDocument(bytes: bytes)) != nil
+                    #expect(accepted == wellFormed, "\(sequence) at \(padding)")
                 }
             }
         }
