@@ -20,6 +20,7 @@ struct BlockScanningTests {
             ("stringStops", 0x61, \.stringStops, isStop),
             ("nonDigits", 0x35, \.nonDigits, { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
             ("quotes", 0x61, \.quotes, { $0 == UInt8(ascii: "\"") }),
+            ("nonASCII", 0x61, \.nonASCII, { $0 >= 0x80 }),
             ("plainStringEndsButQuotes", 0x61, \.plainStringEndsButQuotes, { $0 == UInt8(ascii: "\\") || $0 < 0x20 || $0 >= 0x80 }),
         ]
         for test in tests {
@@ -134,6 +135,22 @@ struct BlockScanningTests {
                     let accepted = (try? JSONDocument(bytes: bytes)) != nil
                     #expect(accepted == wellFormed, "\(sequence) at \(padding)")
                 }
+            }
+        }
+    }
+
+    /// Strings of 16 to 70 bytes, made without the standard library checking their UTF-8, are
+    /// marked ASCII exactly when they are: one non-ASCII character at every position, or none.
+    /// A string wrongly marked ASCII takes its bytes for UTF-16 code units.
+    @Test func longStringsAreMarkedASCIIOnlyWhenTheyAre() throws {
+        for length in 16...70 {
+            for position in -1..<(length - 1) {
+                var content = Array(repeating: UInt8(ascii: "a"), count: length)
+                if position >= 0 { content.replaceSubrange(position..<(position + 2), with: Array("é".utf8)) }
+                let expected = String(decoding: content, as: UTF8.self)
+                let read = try #require(JSONDocument(bytes: Array("[\"".utf8) + content + Array("\"]".utf8)).root[0]?.stringValue)
+                #expect(read == expected && read.count == expected.count && read.utf8.count == length, "\(length), é at \(position)")
+                #expect(read.utf16.count == expected.utf16.count && Array(read.utf16) == Array(expected.utf16), "\(length), é at \(position)")
             }
         }
     }

@@ -84,6 +84,10 @@ package struct ByteBlock {
         (bytes .== Self.splat(UInt8(ascii: "\\"))) .| (signed .< SIMD16<Int8>(repeating: 0x20))
     }
 
+    /// Lanes holding a byte of 0x80 and up, which only non-ASCII text has.
+    @inlinable @inline(__always)
+    package var nonASCII: Mask { signed .< SIMD16<Int8>(repeating: 0) }
+
     /// Lanes that end a string or stop a scan through it: `"`, `\` and control characters.
     @inlinable @inline(__always)
     package var stringStops: Mask {

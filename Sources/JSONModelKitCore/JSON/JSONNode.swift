@@ -119,20 +119,18 @@ public struct JSONNode: Sendable {
         String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII(bytes)))
     }
 
-    /// Whether every byte is below 0x80, eight at a time.
+    /// Whether every byte of at least sixteen is below 0x80, a block of sixteen at a time: the
+    /// last block overlaps the one before it rather than leaving bytes to a loop of their own.
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard var p = bytes.baseAddress else { return true }
-        let end = p + bytes.count
-        var high: UInt64 = 0
-        while end - p >= 8 {
-            high |= UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
-            p += 8
+        precondition(bytes.count >= ByteBlock.width)
+        var p = bytes.baseAddress!
+        let last = p + bytes.count - ByteBlock.width
+        var high = UnsafeRawPointer(last).loadUnaligned(as: SIMD16<UInt8>.self)
+        while p < last {
+            high |= UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
+            p += ByteBlock.width
         }
-        while p < end {
-            high |= UInt64(p.pointee)
-            p += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
+        return ByteBlock.isEmpty(ByteBlock(high).nonASCII)
     }
 
     /// The exact text of a number as it stands in the document; nil for other kinds.
