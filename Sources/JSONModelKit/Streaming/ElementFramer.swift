@@ -318,27 +318,16 @@ struct ElementFramer {
         return element
     }
 
-    /// The index of the first byte from `i` on that `stops` flags, found a block of sixteen at a
-    /// time, or the index from which fewer than sixteen bytes are left (for the byte-at-a-time
-    /// code that follows).
-    ///
-    /// A block with nothing flagged moves the index on before any count of its lanes, so the
-    /// next block's load waits for no count (``ByteBlock/firstLane(_:)``).
+    /// The index of the first byte from `start` on that `flags` flags, or the index from which
+    /// fewer than sixteen bytes are left (``ByteBlock/advance(_:before:toFirst:)``).
     @inline(__always)
-    private static func firstStop(
-        in chunk: UnsafeBufferPointer<UInt8>, from start: Int, _ stops: (ByteBlock) -> ByteBlock.Mask
+    private static func firstFlagged(
+        in chunk: UnsafeBufferPointer<UInt8>, from start: Int, _ flags: (ByteBlock) -> ByteBlock.Mask
     ) -> Int {
         guard let pointer = chunk.baseAddress else { return start }
-        var i = start
-        while i &+ ByteBlock.width <= chunk.count {
-            let flagged = stops(ByteBlock(UnsafeRawPointer(pointer + i).loadUnaligned(as: SIMD16<UInt8>.self)))
-            if ByteBlock.isEmpty(flagged) {
-                i &+= ByteBlock.width
-                continue
-            }
-            return i &+ ByteBlock.firstLane(flagged)
-        }
-        return i
+        var p = UnsafePointer(pointer + start)
+        ByteBlock.advance(&p, before: pointer + chunk.count, toFirst: flags)
+        return p - pointer
     }
 
     /// Notes the start of an element at `i`.
@@ -372,7 +361,7 @@ struct ElementFramer {
                     i += 1
                 }
                 // Skip the string's content up to a quote or a backslash, sixteen bytes at a time.
-                i = Self.firstStop(in: chunk, from: i) { $0.quotesAndBackslashes }
+                i = Self.firstFlagged(in: chunk, from: i) { $0.quotesAndBackslashes }
                 while i < n {
                     let byte = chunk[i]
                     if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
@@ -389,7 +378,7 @@ struct ElementFramer {
                 continue
             }
             // Skip to the next quote, bracket, brace or line feed, sixteen bytes at a time.
-            i = Self.firstStop(in: chunk, from: i) { $0.framingStops }
+            i = Self.firstFlagged(in: chunk, from: i) { $0.framingStops }
             guard i < n else { return nil }
             switch chunk[i] {
             case UInt8(ascii: "\""): inString = true

@@ -82,14 +82,7 @@ extension JSONScanner {
         /// throw, are left to ``skipComments(from:)``.
         private func skipWhitespaceRun(from p: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
             var p = p
-            while end - p >= ByteBlock.width {
-                let stops = block(at: p).nonWhitespace
-                if ByteBlock.isEmpty(stops) {
-                    p += ByteBlock.width
-                    continue
-                }
-                return p + ByteBlock.firstLane(stops)
-            }
+            if ByteBlock.advance(&p, before: end, toFirst: { $0.nonWhitespace }) { return p }
             while p < end && Self.isWhitespace(p.pointee) { p += 1 }
             return p
         }

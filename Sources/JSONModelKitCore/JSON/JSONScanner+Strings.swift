@@ -51,15 +51,7 @@ extension JSONScanner.Input {
         var p = p
         var hasEscapes = false
         while true {
-            while end - p >= ByteBlock.width {
-                let ends = block(at: p).plainStringEnds
-                if ByteBlock.isEmpty(ends) {
-                    p += ByteBlock.width
-                    continue
-                }
-                p += ByteBlock.firstLane(ends)
-                break
-            }
+            ByteBlock.advance(&p, before: end) { $0.plainStringEnds }
             guard p < end else { throw error(.unexpectedEnd, at: contentStart - 1) }
             let byte = p.pointee
             if byte == UInt8(ascii: "\"") {

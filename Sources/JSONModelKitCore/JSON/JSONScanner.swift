@@ -102,9 +102,6 @@ struct JSONScanner: ~Copyable {
         }
     }
 
-    private var start: UnsafePointer<UInt8> { input.start }
-    private var end: UnsafePointer<UInt8> { input.end }
-
     private func error(_ kind: JSONParseError.Kind, at pointer: UnsafePointer<UInt8>) -> JSONParseError {
         input.error(kind, at: pointer)
     }
