@@ -47,6 +47,23 @@ struct InlineValueTests {
         #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound })
     }
 
+    /// The fast read knows a slot's bits but for the offset from the type it reads alone: the
+    /// type's bits and whether its values hold references, which the layout must have set the
+    /// same way for every inline kind (a mismatch would send every cached read down the
+    /// general path).
+    @Test func theFastReadExpectsTheBitsTheLayoutSets() {
+        let layouts = InlineMix.modelMetadata.inlineLayouts.map { $0!.bits &<< 16 }
+        let expected = [
+            CacheSlots.inlineBits(of: Int.self), CacheSlots.inlineBits(of: Bool.self),
+            CacheSlots.inlineBits(of: Date?.self), CacheSlots.inlineBits(of: String.self),
+            CacheSlots.inlineBits(of: String?.self), CacheSlots.inlineBits(of: [String].self),
+            CacheSlots.inlineBits(of: InlineMix?.self),
+        ].map { $0 &<< 16 }
+        #expect(layouts == expected)
+        #expect(CacheSlots.inlineBits(of: Int.self) & CacheSlots.tagMask == CacheSlots.inlineTag)
+        #expect(CacheSlots.inlineBits(of: String.self) & CacheSlots.tagMask == CacheSlots.inlineDestroyTag)
+    }
+
     @Test func everyReaderSeesTheInlineValue() throws {
         let model = try InlineMix(json: Self.json(1))
         let text: String = model.text

@@ -65,9 +65,11 @@ extension JSONModel {
     @inlinable @inline(__always)
     func _cachedValue<T>(at ordinal: Int) -> T? {
         let (bits, base) = readSlots.bitsAndBase(at: ordinal)
-        // An inline value of type `T`, in one compare: the fast-read bit clear, the inline tag
-        // set, the type's bits equal (the destroy tag and the offset are masked out).
-        if bits & CacheSlots.inlineMatchMask == UInt(bitPattern: ObjectIdentifier(T.self)) | CacheSlots.inlineTag {
+        // An inline value of type `T`, in one compare of all bits but the offset's: the
+        // fast-read bit clear, the inline tag set, the type's bits equal. Whether the value
+        // has anything to destroy depends on its type alone, so the whole tag is known here
+        // and a shift drops the offset, where a mask took a 64-bit constant and a register.
+        if bits &<< 16 == CacheSlots.inlineBits(of: T.self) &<< 16 {
             return CacheSlots.View(base: base).loadInline(bits, as: T.self)
         }
         guard bits & (CacheSlots.slowTag | CacheSlots.inlineTag) == 0 else { return nil }

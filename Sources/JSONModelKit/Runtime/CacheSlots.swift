@@ -124,9 +124,12 @@ struct CacheSlots: @unchecked Sendable {
     /// The bits of an inline value's type.
     @usableFromInline
     static var typeMask: UInt { 0x0000_FFFF_FFFF_FFF8 }
-    /// The bits the fast read compares for an inline value: its type and the two low tag bits.
-    @usableFromInline
-    static var inlineMatchMask: UInt { 0x0000_FFFF_FFFF_FFFB }
+    /// The bits of a slot holding an inline value of type `T`, but for the offset: the type's
+    /// and the tag, which says whether the value holds references (as ``InlineLayout`` sets it).
+    @inlinable @inline(__always)
+    static func inlineBits<T>(of type: T.Type) -> UInt {
+        UInt(bitPattern: ObjectIdentifier(T.self)) | (_isPOD(T.self) ? inlineTag : inlineDestroyTag)
+    }
     /// The tag of a slot with no value yet whose member's place is known.
     static var memberTag: UInt { 0b101 }
 
