@@ -10,11 +10,16 @@ import JSONModelKit
 /// ```swift
 /// extension User {
 ///     var login: String {
-///         @inline(__always) get { self[property: "login"] }
+///         @inline(__always) get { self[property: "login", ordinal: 0] }
 ///         set { self[property: "login"] = newValue }
 ///     }
 /// }
 /// ```
+///
+/// The getter passes the property's place among the model's declarations (superclasses'
+/// first), which the read checks against the name and uses to skip the lookup by name. When a
+/// block of the class or of a superclass has a statement the generator cannot read, the places
+/// after it are not known, and the getters of that class pass the name alone.
 ///
 /// A `readOnly: true` property gets no setter. Names declared twice (in the class or its
 /// superclasses), names of `JSONModel`'s members and types no property can have are errors
@@ -205,12 +210,21 @@ package struct AccessorGenerator {
                 inherited[property.name] = property.location
             }
         }
+        // Where the class's properties start among the model's: after its superclasses', when
+        // every block of the lineage was read whole (otherwise the getters find them by name).
+        let lineage = lineage(of: model)
+        var ordinal: Int? =
+            lineage.allSatisfy { $0.registration?.unreadable.isEmpty ?? true }
+            ? lineage.dropFirst().reduce(0) { $0 + ($1.registration?.properties.count ?? 0) } : nil
         var seen: [String: SourceLocation] = [:]
         var accessors: [String] = []
         for property in block.properties {
-            if let accessor = accessor(for: property, in: model, classAccess: classAccess, seen: &seen, inherited: inherited) {
+            if let accessor = accessor(
+                for: property, ordinal: ordinal, in: model, classAccess: classAccess, seen: &seen, inherited: inherited)
+            {
                 accessors.append(accessor)
             }
+            ordinal = ordinal.map { $0 + 1 }
         }
         var text = ""
         if !accessors.isEmpty {
@@ -230,7 +244,7 @@ package struct AccessorGenerator {
 
     /// The computed property for one declared property, or nil (with a diagnostic) when there is none.
     private mutating func accessor(
-        for property: DeclaredProperty, in model: TypeDeclaration, classAccess: AccessLevel,
+        for property: DeclaredProperty, ordinal: Int?, in model: TypeDeclaration, classAccess: AccessLevel,
         seen: inout [String: SourceLocation], inherited: [String: SourceLocation]
     ) -> String? {
         let className = Self.key(model.path)
@@ -284,10 +298,9 @@ package struct AccessorGenerator {
         let literal = Self.stringLiteral(name)
         let type = qualified(property.type, in: model).source
         var text = "    \(modifier)var \(Self.memberName(name)): \(type) {\n"
-        if property.isReadOnly {
-            text += "        @inline(__always) get { self[property: \(literal)] }\n"
-        } else {
-            text += "        @inline(__always) get { self[property: \(literal)] }\n"
+        let place = ordinal.map { ", ordinal: \($0)" } ?? ""
+        text += "        @inline(__always) get { self[property: \(literal)\(place)] }\n"
+        if !property.isReadOnly {
             text += "        set { self[property: \(literal)] = newValue }\n"
         }
         return text + "    }\n"

@@ -62,7 +62,7 @@ struct AccessorsToolTests {
         let followers = try #require(output.range(of: "    var followers: Int {\n"))
         let rest = output[followers.upperBound...]
         let body = rest[..<(rest.range(of: "\n    }\n")?.lowerBound ?? rest.endIndex)]
-        #expect(body.contains("get { self[property: \"followers\"] }"))
+        #expect(body.contains("get { self[property: \"followers\", ordinal: 1] }"))
         #expect(!body.contains("set {"))
         // What the build plugin writes: the generator's source for the same files.
         let files = try paths.map { (path: $0, text: try String(contentsOfFile: $0, encoding: .utf8)) }

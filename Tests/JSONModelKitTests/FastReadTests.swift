@@ -77,6 +77,57 @@ struct FastReadTests {
         }
     }
 
+    /// The names also stand by ordinal before the table: each is found at its own ordinal and
+    /// at no other, and an ordinal past the last, or below 0, finds nothing.
+    @Test func theNameTableChecksANameAtAnOrdinal() {
+        for count in [0, 1, 2, 3, 4, 5, 8, 9, 17, 64, 65, 200] {
+            let names = (0..<count).map { "name\($0)" }
+            let table = RawNameTable(names: names)
+            let view = table.view
+            for (ordinal, name) in names.enumerated() {
+                #expect(view.has(name, at: ordinal))
+                #expect(!view.has(name, at: ordinal + 1))
+                #expect(ordinal == 0 || !view.has(name, at: ordinal - 1))
+                #expect(!view.has("name\(count)", at: ordinal))
+            }
+            for ordinal in [count, count + 1, count + 100, -1, -2, Int.min, Int.max] {
+                #expect(!view.has("name0", at: ordinal))
+                #expect(!view.has("", at: ordinal))
+            }
+            // The lookup by hash still finds every name after the names by ordinal were written.
+            for (ordinal, name) in names.enumerated() {
+                #expect(view.ordinal(of: name) == ordinal)
+            }
+        }
+    }
+
+    /// A read that brings the property's ordinal, as a generated member does, reads what the
+    /// read by name reads whether the ordinal is right or wrong, before and after the value is
+    /// cached, for names the check can compare and for names it cannot (16 bytes and more).
+    @Test func aReadWithAnOrdinalReadsTheSameRightOrWrong() throws {
+        let count = NameLengths.modelMetadata.properties.count
+        for ordinals in [(0, 1, 2, 4), (1, 0, 3, 3), (99, -1, Int.max, Int.min)] {
+            let model = try NameLengths(json: json)
+            for _ in 0..<2 {
+                let short: Int = model[property: "short", ordinal: ordinals.0]
+                let fifteen: Int = model[property: "fifteenBytesLng", ordinal: ordinals.1]
+                let sixteen: Int = model[property: "sixteenBytesLong", ordinal: ordinals.2]
+                let label: String? = model[property: "label", ordinal: ordinals.3]
+                #expect([short, fifteen, sixteen] == [1, 2, 3] as [Int])
+                #expect(label == "x")
+                // Read as another type the property converts to, as the read by name allows.
+                let optionalShort: Int? = model[property: "short", ordinal: ordinals.0]
+                #expect(optionalShort == 1)
+            }
+            #expect(model.cachedPropertyCount == 4)
+        }
+        let mutable = try NameLengths(json: json, options: .mutable)
+        mutable.short = 10
+        let short: Int = mutable[property: "short", ordinal: 0]
+        #expect(short == 10)
+        #expect(count == 5)
+    }
+
     /// A run of entries that starts at the last place a hash points to goes on past it, into
     /// entries no hash points to, rather than wrapping around to the first.
     @Test func aRunAtTheEndOfTheTableGoesOnPastIt() {

@@ -105,6 +105,46 @@ struct AccessorGeneratorTests {
         #expect(!generated.contains("Local"))
     }
 
+    /// Each getter passes its property's place among the model's declarations, superclasses'
+    /// first (a call of `super` adds nothing, a name that is no identifier takes a place), and
+    /// none once a block of the lineage has a statement the generator cannot read.
+    @Test func gettersPassTheirPlaceAmongTheDeclarations() {
+        let source = """
+            import JSONModelKit
+            class Base: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) {
+                    p.id(String.self)
+                    p.add("created-at", Date?.self)
+                }
+            }
+            class Middle: Base, @unchecked Sendable {}
+            final class Leaf: Middle, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) {
+                    super.properties(p)
+                    p.size(Int.self)
+                    p.ref(String.self, readOnly: true)
+                }
+            }
+            class Loose: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) {
+                    p.first(Int.self)
+                    for name in ["a"] { p.add(name, Int.self) }
+                }
+            }
+            final class LooseLeaf: Loose, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.second(Int.self) }
+            }
+            """
+        let (generated, _) = generate([("Models.swift", source)])
+        #expect(generated.contains(#"get { self[property: "id", ordinal: 0] }"#))
+        #expect(generated.contains(#"get { self[property: "size", ordinal: 2] }"#))
+        #expect(generated.contains(#"get { self[property: "ref", ordinal: 3] }"#))
+        #expect(generated.contains(#"set { self[property: "size"] = newValue }"#))
+        #expect(generated.contains(#"get { self[property: "first"] }"#))
+        #expect(generated.contains(#"get { self[property: "second"] }"#))
+        #expect(!generated.contains("created-at"))
+    }
+
     @Test func aModelMentionedOnlyInsideStringsIsNoModel() {
         let source = #"""
             let sample = """

@@ -1,3 +1,4 @@
+import AccessorGeneration
 import Foundation
 import JSONModelKit
 import Testing
@@ -14,6 +15,46 @@ struct TypedMemberTests {
             {"sha": "b2", "message": "Second", "distinct": false}]},
          "unknown": [1, 2]}
         """#
+
+    /// Every place a generated getter of this target passes is its property's ordinal in the
+    /// class's metadata: the generator counts declarations as the runtime does (checked on the
+    /// same files the plugin reads, this folder's Swift files outside `CompileFail`).
+    @Test func everyGeneratedPlaceIsThePropertysOrdinal() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let paths = try #require(FileManager.default.subpaths(atPath: folder.path))
+            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("CompileFail") }
+        let files = try paths.map { path in
+            (path: path, text: try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8))
+        }
+        let generated = AccessorGenerator.generate(files: files)
+        #expect(!generated.hasErrors)
+        // Classes nested in other types, which `_typeByName` does not find by a dotted name.
+        let nested: [String: JSONModel.Type] = [
+            "ReadmeExamplesTests.User": ReadmeExamplesTests.User.self,
+            "ReadmeExamplesTests.Address": ReadmeExamplesTests.Address.self,
+        ]
+        var model: JSONModel.Type?
+        var checked: [String] = []
+        for line in generated.source.split(separator: "\n") {
+            if line.hasPrefix("extension "), let name = line.dropFirst(10).split(separator: " ").first {
+                let name = name.trimmingCharacters(in: [":"])
+                model = nested[name] ?? _typeByName("TypedModelTests." + name) as? JSONModel.Type
+                #expect(model != nil, "no model class named \(name)")
+                continue
+            }
+            guard let model, let getter = line.firstRange(of: "get { self[property: \""),
+                let place = line.firstRange(of: "\", ordinal: ")
+            else { continue }
+            let name = String(line[getter.upperBound..<place.lowerBound])
+            let ordinal = try #require(Int(line[place.upperBound...].prefix { $0.isNumber }))
+            let properties = ModelRegistry.shared.metadata(for: model).properties
+            #expect(ordinal < properties.count && properties[ordinal].name == name, "\(model).\(name) at \(ordinal)")
+            checked.append("\(model).\(name)")
+        }
+        // Inherited places too: a subclass's own properties come after its superclass's.
+        #expect(checked.contains("PushEvent.commits"))
+        #expect(checked.count >= 30, "\(checked)")
+    }
 
     @Test func readsWithoutTypeAnnotations() throws {
         let event = try Event.make(json: Data(Self.pushJSON.utf8))

@@ -12,7 +12,8 @@ import JSONModelKit
 ///     of the struct (at most 8× slower);
 /// (d) the same cached read through the member the JSONModelAccessors plugin generates
 ///     against a read by name, `model[property: "retweetCount"]`, both inlined at the
-///     call site (within 10% of each other: the member adds nothing).
+///     call site (at most 10% slower: the member adds nothing; it passes the property's
+///     place among the declarations, which saves the by-name lookup, so it is faster).
 struct ModelSection: BenchSection {
     let name = "model"
     let summary = "JSONModel over JSONDocument vs JSONDecoder into Codable structs (twitter statuses)"
@@ -71,7 +72,7 @@ struct ModelSection: BenchSection {
             range of the pairs' ratios from the lower to the upper quartile.
             (a), (b): time of one document, ratio = Codable / ours (times faster).
             (c): ns per read, ratio = ours / Codable (times slower).
-            (d): ns per read, ratio = typed / by name, within 10% of 1.
+            (d): ns per read, ratio = typed / by name (at most 1.10x: the member adds nothing).
 
 
             """
@@ -170,7 +171,7 @@ struct ModelSection: BenchSection {
                 return sum
             }
         }
-        table.append([file.name, "(d) typed / by name, within 10%"] + parityRow(typedRead, reads: reads))
+        table.append([file.name, "(d) typed / by name"] + noSlowerRow(typedRead, reads: reads))
     }
 
     /// Cells for a paired time measurement whose target is a speed-up of at least `target`.
@@ -193,16 +194,16 @@ struct ModelSection: BenchSection {
         ]
     }
 
-    /// Cells for two paired per-read measurements that should cost the same: the ratio of the
-    /// first to the second within 10% of 1, either way.
-    private func parityRow(_ pair: PairedTiming?, reads: Int) -> [String] {
-        let tolerance = 0.1
-        let target = Format.spread((1 - tolerance)...(1 + tolerance))
-        guard let pair, pair.ratio > 0 else { return ["-", "-", "-", "-", target, "-"] }
+    /// Cells for two paired per-read measurements where the first should cost no more than the
+    /// second: the ratio of the first to the second at most 1.10.
+    private func noSlowerRow(_ pair: PairedTiming?, reads: Int) -> [String] {
+        let target = 1.1
+        guard let pair, pair.ratio > 0 else { return ["-", "-", "-", "-", "≤ \(Format.ratio(target))", "-"] }
         let typedOverByName = pair.inverted
         return [
             perRead(pair.ours, reads: reads), perRead(pair.theirs, reads: reads), Format.ratio(typedOverByName.ratio),
-            Format.spread(typedOverByName.ratioQuartiles), target, abs(typedOverByName.ratio - 1) <= tolerance ? "PASS" : "MISS",
+            Format.spread(typedOverByName.ratioQuartiles), "≤ \(Format.ratio(target))",
+            typedOverByName.ratio <= target ? "PASS" : "MISS",
         ]
     }
 

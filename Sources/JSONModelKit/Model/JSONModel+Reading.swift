@@ -40,6 +40,27 @@ extension JSONModel {
         }
     }
 
+    /// Reads a declared property by name, with its Swift type, given where the property comes
+    /// among the class's declarations: what the typed members generated from a registration
+    /// block call.
+    ///
+    /// `ordinal` counts the declared properties from 0, superclasses' first, in declaration
+    /// order. It is checked against the name on every read: a right one saves the lookup of the
+    /// name's entry, about a sixth of a cached read; a wrong one, or a name of more than 15
+    /// UTF-8 bytes (whose `String` the check cannot compare by its bits), sends the read down
+    /// the general path, which finds the property by name. Otherwise this reads as
+    /// ``subscript(property:)`` does.
+    ///
+    /// - Complexity: O(1) once cached: a compare of the name at `ordinal`, and the cached read.
+    @inlinable
+    public subscript<T>(property name: String, ordinal ordinal: Int) -> T {
+        @inline(__always) get {
+            let known = rawNames.has(name, at: ordinal)
+            if known, let value: T = _cachedValue(at: ordinal) { return value }
+            return _uncachedValue(forMember: name, ordinal: known ? ordinal : -1)
+        }
+    }
+
     /// The model as a ``ModelValue``, whose dynamic members read its properties by name.
     ///
     /// For a reference typed `JSONModel` (a model made by name, a plugin's model), where the

@@ -16,6 +16,13 @@
 /// table in one word. For a name known where it is read, the hash is a constant, and finding
 /// its entry takes a load, a shift and a mask.
 ///
+/// Before the table, the names' words stand by ordinal, for reads that bring their ordinal
+/// (the typed members generated from a registration block, which know where each property
+/// comes in the declarations): the name of ordinal `i` in the 16 bytes at `-32 - 16 * i` from
+/// the table, the number of names in the word at `-8`. Checking that the name at a given
+/// ordinal is the one read takes a compare of the count and one of the name, where finding the
+/// name's entry takes the hash's shift and mask first.
+///
 /// The type is not copyable, so the table has exactly one owner (the metadata) and is freed
 /// exactly once, by `deinit`. Lookups go through a ``View``, which the owner hands out and which
 /// is valid only while the owner lives.
@@ -25,6 +32,8 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
     let words: UnsafeMutablePointer<UInt64>
     /// The base-2 logarithm of the capacity.
     let shift: Int
+    /// The start of the allocation: the names by ordinal, then the table at `words`.
+    private let allocation: UnsafeMutableRawPointer
 
     /// The table's address and capacity in one word, for lookups.
     ///
@@ -73,6 +82,20 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
             return nil
             #endif
         }
+
+        /// Whether `ordinal` is the ordinal of the name whose `String` has exactly these bits.
+        @inlinable @inline(__always)
+        func has(_ name: String, at ordinal: Int) -> Bool {
+            #if _pointerBitWidth(_64)
+            let table = UnsafeRawPointer(bitPattern: bits & ~UInt(RawNameTable.alignment - 1)).unsafelyUnwrapped
+            guard UInt(bitPattern: ordinal) < table.load(fromByteOffset: -8, as: UInt.self) else { return false }
+            let (first, second) = RawNameTable.rawBits(of: name)
+            let key = unsafeBitCast(SIMD2<UInt64>(first, second), to: SIMD16<UInt8>.self)
+            return all(table.load(fromByteOffset: -32 &- 16 &* ordinal, as: SIMD16<UInt8>.self) .== key)
+            #else
+            return false
+            #endif
+        }
     }
 
     /// The alignment of the table's address, whose clear low bits hold the offset shift in a
@@ -91,14 +114,19 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
         // A run of entries that starts at the last hashed place goes on past it rather than wrap
         // around: it holds at most every name, so one more entry after that many stays empty.
         let entries = capacity + names.count + 1
-        words = UnsafeMutableRawPointer.allocate(
-            byteCount: entries * 4 * MemoryLayout<UInt64>.stride, alignment: Self.alignment
-        ).bindMemory(to: UInt64.self, capacity: entries * 4)
-        words.initialize(repeating: .max, count: entries * 4)
+        // The names by ordinal and their count, rounded up to keep the table's alignment.
+        let prefix = (16 + 16 * names.count + Self.alignment - 1) & ~(Self.alignment - 1)
+        allocation = UnsafeMutableRawPointer.allocate(
+            byteCount: prefix + entries * 4 * MemoryLayout<UInt64>.stride, alignment: Self.alignment)
+        allocation.initializeMemory(as: UInt64.self, repeating: .max, count: prefix / 8 + entries * 4)
+        words = (allocation + prefix).assumingMemoryBound(to: UInt64.self)
         self.shift = shift
+        UnsafeMutableRawPointer(words).storeBytes(of: UInt64(names.count), toByteOffset: -8, as: UInt64.self)
         #if _pointerBitWidth(_64)
         for (ordinal, name) in names.enumerated() {
             let (first, second) = Self.rawBits(of: name)
+            UnsafeMutableRawPointer(words).storeBytes(of: first, toByteOffset: -32 - 16 * ordinal, as: UInt64.self)
+            UnsafeMutableRawPointer(words).storeBytes(of: second, toByteOffset: -24 - 16 * ordinal, as: UInt64.self)
             var slot = Int(truncatingIfNeeded: Self.hash(first, second) >> UInt64(64 - shift))
             while words[slot * 4 + 2] != .max { slot += 1 }
             words[slot * 4] = first
@@ -110,7 +138,7 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
 
     /// Frees the table, once: the metadata is going away, and its models with it.
     deinit {
-        UnsafeMutableRawPointer(words).deallocate()
+        allocation.deallocate()
     }
 
     #if _pointerBitWidth(_64)
