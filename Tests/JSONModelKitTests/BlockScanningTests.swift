@@ -37,6 +37,25 @@ struct BlockScanningTests {
         }
     }
 
+    /// Two blocks are equal when all sixteen lanes are, whichever lane differs and by which bit;
+    /// a line feed is found in every lane.
+    @Test func equalBlocksAndLineFeedsInEveryLane() {
+        let base = SIMD16<UInt8>((0..<16).map { UInt8($0 * 7 + 1) })
+        #expect(ByteBlock.allEqual(base, base))
+        #expect(!ByteBlock(base).hasLineFeed)
+        for lane in 0..<16 {
+            for bit in 0..<8 {
+                var other = base
+                other[lane] ^= 1 << bit
+                #expect(!ByteBlock.allEqual(base, other), "lane \(lane), bit \(bit)")
+                #expect(!ByteBlock.allEqual(other, base), "lane \(lane), bit \(bit)")
+            }
+            var withLineFeed = SIMD16<UInt8>(repeating: 0x20)
+            withLineFeed[lane] = 0x0A
+            #expect(ByteBlock(withLineFeed).hasLineFeed, "lane \(lane)")
+        }
+    }
+
     @Test func firstLaneOfEveryMask() {
         #expect(ByteBlock.firstLane(ByteBlock.Mask(repeating: false)) == ByteBlock.width)
         #expect(ByteBlock.isEmpty(ByteBlock.Mask(repeating: false)))

@@ -72,7 +72,7 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
                 // No `String` has both words all ones (that is not UTF-8, nor a valid count), so
                 // an empty entry never matches and the hit path checks the ordinal last.
                 let ordinal = entry.load(fromByteOffset: 16, as: UInt64.self)
-                if all(entry.load(as: SIMD16<UInt8>.self) .== key) { return Int(truncatingIfNeeded: ordinal) }
+                if ByteBlock.allEqual(entry.load(as: SIMD16<UInt8>.self), key) { return Int(truncatingIfNeeded: ordinal) }
                 if ordinal == .max { return nil }
                 // The next entry, with no wrapping around (see the type's comment): a mask here
                 // would be worked out before every read.
@@ -91,7 +91,7 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
             guard UInt(bitPattern: ordinal) < table.load(fromByteOffset: -8, as: UInt.self) else { return false }
             let (first, second) = RawNameTable.rawBits(of: name)
             let key = unsafeBitCast(SIMD2<UInt64>(first, second), to: SIMD16<UInt8>.self)
-            return all(table.load(fromByteOffset: -32 &- 16 &* ordinal, as: SIMD16<UInt8>.self) .== key)
+            return ByteBlock.allEqual(table.load(fromByteOffset: -32 &- 16 &* ordinal, as: SIMD16<UInt8>.self), key)
             #else
             return false
             #endif

@@ -117,7 +117,11 @@ package struct ByteBlock {
 
     /// Whether a lane holds a line feed: cheaper than ``lineFeeds`` when most blocks have none.
     @inlinable @inline(__always)
-    package var hasLineFeed: Bool { any(bytes .== Self.splat(0x0A)) }
+    package var hasLineFeed: Bool {
+        // Not `any(_:)`, whose generic `SIMD.min()` stayed a call here (see `allEqual(_:_:)`).
+        let halves = unsafeBitCast(bytes .== Self.splat(0x0A), to: SIMD2<UInt64>.self)
+        return halves[0] | halves[1] != 0
+    }
 
     /// The lanes holding a UTF-8 continuation byte (0x80...0xBF), as the bits of a 16-bit mask.
     @inlinable @inline(__always)
@@ -194,6 +198,20 @@ package struct ByteBlock {
 
     @inlinable @inline(__always)
     static func excess(_ value: SIMD16<UInt8>, over bound: UInt8) -> SIMD16<UInt8> { excess(value, over: splat(bound)) }
+
+    /// Whether `a` and `b` hold the same sixteen bytes, for code that works on objects with
+    /// reference counts (a model's reads).
+    ///
+    /// Written out because `all(a .== b)` reduces the mask with the generic `SIMD.max()`, which
+    /// the optimizer leaves as a call in some callers (a tree of shuffles and compares, the most
+    /// of a name check in the model's reads). Not with the movemask of ``isEmpty(_:)`` either: the
+    /// optimizer takes a call of a C function, intrinsic or not, to release anything, and retains
+    /// and releases the model around it (a cached read took four times as long).
+    @inlinable @inline(__always)
+    package static func allEqual(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> Bool {
+        let halves = unsafeBitCast(a .== b, to: SIMD2<UInt64>.self)
+        return halves[0] & halves[1] == .max
+    }
 
     /// Whether no lane of `mask` is set.
     @inlinable @inline(__always)
