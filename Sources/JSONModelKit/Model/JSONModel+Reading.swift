@@ -46,7 +46,7 @@ extension JSONModel {
     ///
     /// `ordinal` counts the declared properties from 0, superclasses' first, in declaration
     /// order. It is checked against the name on every read: a right one saves the lookup of the
-    /// name's entry, about a sixth of a cached read; a wrong one, or a name of more than 15
+    /// name's entry, about a tenth of a cached read; a wrong one, or a name of more than 15
     /// UTF-8 bytes (whose `String` the check cannot compare by its bits), sends the read down
     /// the general path, which finds the property by name. Otherwise this reads as
     /// ``subscript(property:)`` does.
