@@ -243,6 +243,33 @@ struct InlineValueTests {
         }
     }
 
+    /// The same with half the threads reading as typed members do, with each property's place
+    /// (a right one, and for `note` a wrong one), and half by name.
+    @Test func concurrentFirstReadsWithAndWithoutPlacesAgree() async throws {
+        let models = try (0..<200).map { try InlineMix(json: Self.json($0)) }
+        let sums = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var sum = 0
+                    for model in models {
+                        let text: String, tags: [String], note: String?, id: Int
+                        if task.isMultiple(of: 2) {
+                            (text, tags) = (model[property: "text", ordinal: 3], model[property: "tags", ordinal: 5])
+                            (note, id) = (model[property: "note", ordinal: 0], model[property: "id", ordinal: 0])
+                        } else {
+                            (text, tags, note, id) = (model.text, model.tags, model.note, model.id)
+                        }
+                        sum &+= text.utf8.count &+ tags.count &+ (note?.utf8.count ?? 0) &+ id
+                    }
+                    return sum
+                }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(Set(sums).count == 1)
+        #expect(models.allSatisfy { $0.cachedPropertyCount == 4 })
+    }
+
     /// The same for optionals whose keys are missing or null, stored as nil in their slots:
     /// every thread reads nil, the present values agree, and nothing is recorded.
     @Test func concurrentFirstReadsOfMissingAndNullOptionalsAgree() async throws {
