@@ -204,15 +204,15 @@ package struct AccessorGenerator {
                 "\(name) is private to its file, so no other file can extend it with typed members; make it internal, or adopt DynamicMembers")
             return nil
         }
+        let lineage = lineage(of: model)
         var inherited: [String: SourceLocation] = [:]
-        for base in lineage(of: model).dropFirst() {
+        for base in lineage.dropFirst() {
             for property in base.registration?.properties ?? [] where inherited[property.name] == nil {
                 inherited[property.name] = property.location
             }
         }
         // Where the class's properties start among the model's: after its superclasses', when
         // every block of the lineage was read whole (otherwise the getters find them by name).
-        let lineage = lineage(of: model)
         var ordinal: Int? =
             lineage.allSatisfy { $0.registration?.unreadable.isEmpty ?? true }
             ? lineage.dropFirst().reduce(0) { $0 + ($1.registration?.properties.count ?? 0) } : nil

@@ -29,6 +29,14 @@ struct InlineValueTests {
             + #""tags": ["a", "\#(long)"], "child": {"id": \#(id + 1), "text": "inner"}}"#
     }
 
+    /// The sums eight concurrent tasks return, each given its number.
+    static func sumsOfEightTasks(_ sum: @escaping @Sendable (Int) -> Int) async -> [Int] {
+        await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 { group.addTask { sum(task) } }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+    }
+
     @Test func theLayoutPutsEachPlainValueAfterTheSlots() {
         let metadata = InlineMix.modelMetadata
         let inline = metadata.inlineLayouts.map { $0 != nil }
@@ -220,21 +228,16 @@ struct InlineValueTests {
     /// is claimed by one, and the others read its value or convert their own.
     @Test func concurrentFirstReadsAgree() async throws {
         let models = try (0..<200).map { try InlineMix(json: Self.json($0)) }
-        let sums = await withTaskGroup(of: Int.self) { group in
-            for _ in 0..<8 {
-                group.addTask {
-                    var sum = 0
-                    for model in models {
-                        let text: String = model.text
-                        let tags: [String] = model.tags
-                        let note: String? = model.note
-                        let id: Int = model.id
-                        sum &+= text.utf8.count &+ tags.count &+ (note?.utf8.count ?? 0) &+ id
-                    }
-                    return sum
-                }
+        let sums = await Self.sumsOfEightTasks { _ in
+            var sum = 0
+            for model in models {
+                let text: String = model.text
+                let tags: [String] = model.tags
+                let note: String? = model.note
+                let id: Int = model.id
+                sum &+= text.utf8.count &+ tags.count &+ (note?.utf8.count ?? 0) &+ id
             }
-            return await group.reduce(into: [Int]()) { $0.append($1) }
+            return sum
         }
         #expect(Set(sums).count == 1)
         for (index, model) in models.enumerated() {
@@ -247,24 +250,19 @@ struct InlineValueTests {
     /// (a right one, and for `note` a wrong one), and half by name.
     @Test func concurrentFirstReadsWithAndWithoutPlacesAgree() async throws {
         let models = try (0..<200).map { try InlineMix(json: Self.json($0)) }
-        let sums = await withTaskGroup(of: Int.self) { group in
-            for task in 0..<8 {
-                group.addTask {
-                    var sum = 0
-                    for model in models {
-                        let text: String, tags: [String], note: String?, id: Int
-                        if task.isMultiple(of: 2) {
-                            (text, tags) = (model[property: "text", ordinal: 3], model[property: "tags", ordinal: 5])
-                            (note, id) = (model[property: "note", ordinal: 0], model[property: "id", ordinal: 0])
-                        } else {
-                            (text, tags, note, id) = (model.text, model.tags, model.note, model.id)
-                        }
-                        sum &+= text.utf8.count &+ tags.count &+ (note?.utf8.count ?? 0) &+ id
-                    }
-                    return sum
+        let sums = await Self.sumsOfEightTasks { task in
+            var sum = 0
+            for model in models {
+                let text: String, tags: [String], note: String?, id: Int
+                if task.isMultiple(of: 2) {
+                    (text, tags) = (model[property: "text", ordinal: 3], model[property: "tags", ordinal: 5])
+                    (note, id) = (model[property: "note", ordinal: 0], model[property: "id", ordinal: 0])
+                } else {
+                    (text, tags, note, id) = (model.text, model.tags, model.note, model.id)
                 }
+                sum &+= text.utf8.count &+ tags.count &+ (note?.utf8.count ?? 0) &+ id
             }
-            return await group.reduce(into: [Int]()) { $0.append($1) }
+            return sum
         }
         #expect(Set(sums).count == 1)
         #expect(models.allSatisfy { $0.cachedPropertyCount == 4 })
@@ -276,21 +274,16 @@ struct InlineValueTests {
         let models = try (0..<200).map { index in
             try AbsentOptionals(json: index.isMultiple(of: 2) ? #"{"int": \#(index)}"# : #"{"int": \#(index), "bool": null, "string": null}"#)
         }
-        let sums = await withTaskGroup(of: Int.self) { group in
-            for _ in 0..<8 {
-                group.addTask {
-                    var sum = 0
-                    for model in models {
-                        let bool: Bool? = model.bool
-                        let string: String? = model.string
-                        let double: Double? = model.double
-                        let int: Int = model.int
-                        sum &+= (bool == nil ? 1 : 100) &+ (string == nil ? 1 : 100) &+ (double == nil ? 1 : 100) &+ int
-                    }
-                    return sum
-                }
+        let sums = await Self.sumsOfEightTasks { _ in
+            var sum = 0
+            for model in models {
+                let bool: Bool? = model.bool
+                let string: String? = model.string
+                let double: Double? = model.double
+                let int: Int = model.int
+                sum &+= (bool == nil ? 1 : 100) &+ (string == nil ? 1 : 100) &+ (double == nil ? 1 : 100) &+ int
             }
-            return await group.reduce(into: [Int]()) { $0.append($1) }
+            return sum
         }
         #expect(Set(sums) == [3 * 200 + (0..<200).reduce(0, +)])
         #expect(models.allSatisfy { $0.diagnostics.isEmpty })

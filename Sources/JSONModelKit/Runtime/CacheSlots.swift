@@ -128,7 +128,14 @@ struct CacheSlots: @unchecked Sendable {
     /// and the tag, which says whether the value holds references (as ``InlineLayout`` sets it).
     @inlinable @inline(__always)
     static func inlineBits<T>(of type: T.Type) -> UInt {
-        UInt(bitPattern: ObjectIdentifier(T.self)) | (_isPOD(T.self) ? inlineTag : inlineDestroyTag)
+        inlineBits(type: ObjectIdentifier(T.self), isTrivial: _isPOD(T.self))
+    }
+
+    /// The same from the type's identity and whether its values hold no references, as a
+    /// property's layout knows them.
+    @inlinable @inline(__always)
+    static func inlineBits(type: ObjectIdentifier, isTrivial: Bool) -> UInt {
+        UInt(bitPattern: type) | (isTrivial ? inlineTag : inlineDestroyTag)
     }
     /// The tag of a slot with no value yet whose member's place is known.
     static var memberTag: UInt { 0b101 }

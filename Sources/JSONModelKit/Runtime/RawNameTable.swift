@@ -56,17 +56,19 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
             bits = UInt(bitPattern: words) | UInt(RawNameTable.offsetShift(shift))
         }
 
+        /// The table's address, without the shift in its low bits.
+        @inlinable @inline(__always)
+        var table: UnsafeRawPointer {
+            UnsafeRawPointer(bitPattern: bits & ~UInt(RawNameTable.alignment - 1)).unsafelyUnwrapped
+        }
+
         /// The ordinal of the name whose `String` has exactly these bits, or nil.
         @inlinable @inline(__always)
         func ordinal(of name: String) -> Int? {
             #if _pointerBitWidth(_64)
-            let table = UnsafeRawPointer(bitPattern: bits & ~UInt(RawNameTable.alignment - 1)).unsafelyUnwrapped
             let offsetShift = UInt64(bits & UInt(RawNameTable.alignment - 1))
             let (first, second) = RawNameTable.rawBits(of: name)
-            // Compared as one vector, the name a constant in memory: x86-64 compares a 64-bit
-            // constant only from a register, and compared word by word, a reading loop kept the
-            // name's first word in one for good, and its running total on the stack.
-            let key = unsafeBitCast(SIMD2<UInt64>(first, second), to: SIMD16<UInt8>.self)
+            let key = RawNameTable.key(of: name)
             var entry = table + Int(truncatingIfNeeded: RawNameTable.hash(first, second) &>> offsetShift) & ~31
             while true {
                 // No `String` has both words all ones (that is not UTF-8, nor a valid count), so
@@ -87,11 +89,10 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
         @inlinable @inline(__always)
         func has(_ name: String, at ordinal: Int) -> Bool {
             #if _pointerBitWidth(_64)
-            let table = UnsafeRawPointer(bitPattern: bits & ~UInt(RawNameTable.alignment - 1)).unsafelyUnwrapped
+            let table = self.table
             guard UInt(bitPattern: ordinal) < table.load(fromByteOffset: -8, as: UInt.self) else { return false }
-            let (first, second) = RawNameTable.rawBits(of: name)
-            let key = unsafeBitCast(SIMD2<UInt64>(first, second), to: SIMD16<UInt8>.self)
-            return ByteBlock.allEqual(table.load(fromByteOffset: -32 &- 16 &* ordinal, as: SIMD16<UInt8>.self), key)
+            return ByteBlock.allEqual(
+                table.load(fromByteOffset: -32 &- 16 &* ordinal, as: SIMD16<UInt8>.self), RawNameTable.key(of: name))
             #else
             return false
             #endif
@@ -146,6 +147,16 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
     @inlinable @inline(__always)
     static func rawBits(of name: String) -> (UInt64, UInt64) {
         unsafeBitCast(name, to: (UInt64, UInt64).self)
+    }
+
+    /// A name's two words as one vector, to compare with an entry's. As one vector the name is a
+    /// constant in memory: x86-64 compares a 64-bit constant only from a register, and compared
+    /// word by word, a reading loop kept the name's first word in one for good, and its running
+    /// total on the stack.
+    @inlinable @inline(__always)
+    static func key(of name: String) -> SIMD16<UInt8> {
+        let (first, second) = rawBits(of: name)
+        return unsafeBitCast(SIMD2<UInt64>(first, second), to: SIMD16<UInt8>.self)
     }
     #endif
 

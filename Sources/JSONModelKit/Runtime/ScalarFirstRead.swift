@@ -93,7 +93,7 @@ struct InlineLayout: Sendable {
         let type = UInt(bitPattern: read.type)
         guard offset < 1 << 16, type & ~CacheSlots.typeMask == 0 else { return nil }
         self.offset = offset
-        bits = type | UInt(offset) << 48 | (read.isTrivial ? CacheSlots.inlineTag : CacheSlots.inlineDestroyTag)
+        bits = CacheSlots.inlineBits(type: read.type, isTrivial: read.isTrivial) | UInt(offset) << 48
     }
 }
 

@@ -117,11 +117,7 @@ package struct ByteBlock {
 
     /// Whether a lane holds a line feed: cheaper than ``lineFeeds`` when most blocks have none.
     @inlinable @inline(__always)
-    package var hasLineFeed: Bool {
-        // Not `any(_:)`, whose generic `SIMD.min()` stayed a call here (see `allEqual(_:_:)`).
-        let halves = unsafeBitCast(bytes .== Self.splat(0x0A), to: SIMD2<UInt64>.self)
-        return halves[0] | halves[1] != 0
-    }
+    package var hasLineFeed: Bool { Self.anySet(bytes .== Self.splat(0x0A)) }
 
     /// The lanes holding a UTF-8 continuation byte (0x80...0xBF), as the bits of a 16-bit mask.
     @inlinable @inline(__always)
@@ -213,14 +209,21 @@ package struct ByteBlock {
         return halves[0] & halves[1] == .max
     }
 
+    /// Whether some lane of `mask` is set, in Swift alone: not `any(_:)`, whose generic
+    /// `SIMD.min()` stayed a call in some callers, nor a movemask (see ``allEqual(_:_:)``).
+    @inlinable @inline(__always)
+    static func anySet(_ mask: Mask) -> Bool {
+        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        return halves[0] | halves[1] != 0
+    }
+
     /// Whether no lane of `mask` is set.
     @inlinable @inline(__always)
     package static func isEmpty(_ mask: Mask) -> Bool {
         #if arch(x86_64)
         return bits(of: mask) == 0
         #else
-        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
-        return halves[0] | halves[1] == 0
+        return !anySet(mask)
         #endif
     }
 
