@@ -44,20 +44,26 @@ struct JSONScanner: ~Copyable {
     /// The open containers around the innermost one.
     ///
     /// A stack of its own: a Swift array checked that its storage was not shared, through a
-    /// call into the runtime, at every push and pop, one of each per container.
+    /// call into the runtime, at every push and pop, one of each per container. It starts in
+    /// storage the caller lends, on the stack (``scan()``), and moves to the heap only when
+    /// nesting outgrows it: a document of a few hundred bytes, such as an element of a stream,
+    /// spent a seventh of what the allocator cost it on an allocation of its own.
     private struct FrameStack: ~Copyable {
         private var base: UnsafeMutablePointer<Frame>
         private var capacity: Int
         private var count = 0
+        /// Whether `base` is the stack's own (false while it uses the lent storage).
+        private var ownsBase = false
 
-        init(capacity: Int) {
-            self.capacity = max(capacity, 1)
-            base = allocatePlain(Frame.self, capacity: self.capacity)
+        init(lending buffer: UnsafeMutableBufferPointer<Frame>) {
+            precondition(buffer.count > 0)
+            base = buffer.baseAddress!
+            capacity = buffer.count
         }
 
         deinit {
             base.deinitialize(count: count)
-            freePlain(base)
+            if ownsBase { freePlain(base) }
         }
 
         @inline(__always)
@@ -77,7 +83,8 @@ struct JSONScanner: ~Copyable {
         private mutating func grow() {
             let newBase = allocatePlain(Frame.self, capacity: capacity * 2)
             newBase.moveInitialize(from: base, count: count)
-            freePlain(base)
+            if ownsBase { freePlain(base) }
+            ownsBase = true
             base = newBase
             capacity *= 2
         }
@@ -109,6 +116,14 @@ struct JSONScanner: ~Copyable {
     // MARK: - The value loop
 
     mutating func scan() throws(JSONParseError) {
+        // Sixteen frames (512 bytes) on the stack hold all but the deepest documents.
+        try withUnsafeTemporaryAllocation(of: Frame.self, capacity: 16) { frames throws(JSONParseError) in
+            try scan(frames: frames)
+        }
+    }
+
+    /// ``scan()``, keeping the open containers in `frames` while they fit.
+    private mutating func scan(frames: UnsafeMutableBufferPointer<Frame>) throws(JSONParseError) {
         // The input and the options as locals: read through `self`, which the loop writes (its
         // tape), they were loaded again after every call, each through the scanner's address.
         let input = self.input
@@ -119,9 +134,7 @@ struct JSONScanner: ~Copyable {
         guard end - start <= Int(UInt32.max) else { throw error(.documentTooLarge, at: start) }
         var written = tape.cursor
         // The innermost open container is `current`; the ones around it are on `outer`.
-        // Sixteen frames (384 bytes) come from the allocator's per-thread cache; the 64 this
-        // started with did not, and cost a scan of a small document 300 instructions more.
-        var outer = FrameStack(capacity: min(maxDepth, 16))
+        var outer = FrameStack(lending: frames)
         var current = Frame(tapeIndex: 0, count: 0, isObject: false)
         var depth = 0
         var values = 0
