@@ -56,6 +56,34 @@ struct BlockScanningTests {
         }
     }
 
+    /// Runs of blocks count their scalars (every byte but 0x80...0xBF) as a byte-by-byte count
+    /// does, up to and past the 255 blocks a lane's count holds, and find a line feed in any
+    /// block and lane.
+    @Test func scalarsAndLineFeedsCountedOverRunsOfBlocks() {
+        var random = SplitMix64(seed: 16)
+        for blocks in [0, 1, 2, 15, 254, 255, 256, 510, 511, 600] {
+            // Worst case for a lane's count first: every byte a continuation byte.
+            for fill in ["continuations", "random"] {
+                var bytes = (0..<(blocks * 16)).map { _ in
+                    fill == "random" ? UInt8.random(in: 0...255, using: &random) : UInt8.random(in: 0x80...0xBF, using: &random)
+                }
+                for index in bytes.indices where bytes[index] == 0x0A { bytes[index] = 0x0B }
+                let expected = bytes.filter { $0 & 0xC0 != 0x80 }.count
+                var counted = bytes.withUnsafeBufferPointer { ByteBlock.scalarCount(from: $0.baseAddress ?? UnsafePointer(bitPattern: 16)!, blocks: blocks) }
+                #expect(counted.scalars == expected && !counted.hasLineFeed, "\(blocks) blocks of \(fill) bytes")
+                guard blocks > 0 else { continue }
+                for position in [0, 15, 16 * blocks - 1, Int.random(in: 0..<(16 * blocks), using: &random)] {
+                    var withLineFeed = bytes
+                    let replaced = withLineFeed[position]
+                    withLineFeed[position] = 0x0A
+                    counted = withLineFeed.withUnsafeBufferPointer { ByteBlock.scalarCount(from: $0.baseAddress!, blocks: blocks) }
+                    let scalars = expected + (replaced & 0xC0 == 0x80 ? 1 : 0)
+                    #expect(counted.scalars == scalars && counted.hasLineFeed, "\(blocks) blocks, line feed at \(position)")
+                }
+            }
+        }
+    }
+
     @Test func firstLaneOfEveryMask() {
         #expect(ByteBlock.firstLane(ByteBlock.Mask(repeating: false)) == ByteBlock.width)
         #expect(ByteBlock.isEmpty(ByteBlock.Mask(repeating: false)))

@@ -277,6 +277,14 @@ struct ElementFramer {
         var j = i
         let end = i + length
         if let pointer = chunk.baseAddress {
+            // Most elements of a compact array hold no line feed: their scalars are counted
+            // without the lookout for one; the others are counted again, block by block.
+            let blocks = (end &- j) / ByteBlock.width
+            let counted = ByteBlock.scalarCount(from: pointer + j, blocks: blocks)
+            if !counted.hasLineFeed {
+                scalars = counted.scalars
+                j &+= blocks &* ByteBlock.width
+            }
             while j &+ ByteBlock.width <= end {
                 let block = ByteBlock(UnsafeRawPointer(pointer + j).loadUnaligned(as: SIMD16<UInt8>.self))
                 if block.hasLineFeed {
