@@ -298,6 +298,23 @@ struct ElementFramer {
                 }
                 j &+= ByteBlock.width
             }
+            // The last bytes, fewer than sixteen, as the new lanes of the block that ends with
+            // the element (when it is that long): a byte at a time cost more than the blocks.
+            if j < end && end &- i >= ByteBlock.width {
+                let block = ByteBlock(UnsafeRawPointer(pointer + (end &- ByteBlock.width)).loadUnaligned(as: SIMD16<UInt8>.self))
+                let old = UInt32(truncatingIfNeeded: ByteBlock.width &- (end &- j))
+                let feeds = UInt32(block.lineFeeds) &>> old
+                let starts = UInt32(~block.continuations) &>> old
+                if feeds != 0 {
+                    newlines &+= feeds.nonzeroBitCount
+                    let lane = UInt32.bitWidth &- 1 &- feeds.leadingZeroBitCount
+                    last = j &+ lane
+                    scalars = (starts &>> UInt32(lane &+ 1)).nonzeroBitCount
+                } else {
+                    scalars &+= starts.nonzeroBitCount
+                }
+                j = end
+            }
         }
         while j < end {
             let byte = chunk[j]
