@@ -181,6 +181,37 @@ struct ScanningTests {
         }
     }
 
+    /// A value scanned at the start of a buffer keeps its bytes after its tape, in one array:
+    /// every length modulo a word, a string that ends the value, and a tape too long for the
+    /// scratch buffer (kept apart then) read back what a document of the same bytes reads.
+    @Test func aValueScannedFirstKeepsItsBytesAfterItsTape() throws {
+        var texts: [String] = []
+        for pad in 0..<9 { texts.append("{\"k\": \"\(String(repeating: "é", count: pad))x\", \"n\": [1, 2.5, true, null]}") }
+        texts.append("\"a string alone ends here\"")
+        texts.append("12345")
+        texts.append("[" + (0..<3000).map { "[\($0)]" }.joined(separator: ",") + "]")
+        let scratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 1024)
+        defer { scratch.deallocate() }
+        for text in texts {
+            let expected = try JSONDocument(string: text)
+            let bytes = Array((text + " ,\"after\"").utf8)
+            let scanned = try bytes.withUnsafeBufferPointer { buffer in
+                try JSONDocument.scanningFirstValue(of: buffer, options: JSONParseOptions(), scratch: scratch)
+            }
+            #expect(scanned.length == text.utf8.count, "\(text.prefix(40))")
+            let document = scanned.document
+            #expect(document.byteCount == text.utf8.count, "\(text.prefix(40))")
+            #expect(document.tapeByteCount == expected.tapeByteCount, "\(text.prefix(40))")
+            #expect(document.root.jsonBytes() == expected.root.jsonBytes(), "\(text.prefix(40))")
+            #expect(document.root.value == expected.root.value, "\(text.prefix(40))")
+            if case .afterTape = document.storage {
+                #expect(expected.tapeByteCount <= 1024 * 8 - text.utf8.count, "\(text.prefix(40)): kept after a tape that could not fit")
+            } else {
+                #expect(expected.tapeByteCount + text.utf8.count > 1024 * 8, "\(text.prefix(40)): kept apart though it fit")
+            }
+        }
+    }
+
     @Test func millionOpenBracketsOnASmallStack() {
         let outcome = onSmallStackThread { () -> String in
             let arrays = [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000)

@@ -27,6 +27,8 @@ package enum DocumentStorage: Sendable {
     case array([UInt8])
     case data(DataBytes)
     case mapped(MappedFile)
+    /// A copy of a small value's bytes kept after its tape, in the tape's own array.
+    case afterTape(TapeTail)
 
     /// The storage of `data`: its own buffer, or an array for the few bytes a `Data` may hold
     /// inline (``DataBytes`` needs a buffer outside the value).
@@ -40,6 +42,7 @@ package enum DocumentStorage: Sendable {
         case .array(let bytes): bytes.count
         case .data(let data): data.buffer.count
         case .mapped(let file): file.count
+        case .afterTape(let tail): tail.buffer.count
         }
     }
 
@@ -53,7 +56,35 @@ package enum DocumentStorage: Sendable {
             return try body(data.buffer)
         case .mapped(let file):
             return try body(file.buffer)
+        case .afterTape(let tail):
+            return try body(tail.buffer)
         }
+    }
+}
+
+/// The bytes of a document kept in its tape's array, after the tape's words: one allocation
+/// for both where a document of its own is made for each of many small values (the elements
+/// of a stream), each of which had an array for its bytes and another for its tape.
+///
+/// The bytes are copied in as raw memory, and their words then bound to `UInt8`: they are read
+/// as bytes only, never through the array, which no one else holds and which is never
+/// written, so its storage stays where it is while `words` refers to it.
+@usableFromInline
+package struct TapeTail: @unchecked Sendable {
+    // @unchecked Sendable: the words are immutable and live as long as `words`.
+    /// The tape, then the bytes, padded to a whole word.
+    let words: [UInt64]
+    /// The number of words of the tape.
+    let tapeCount: Int
+    @usableFromInline let buffer: UnsafeBufferPointer<UInt8>
+
+    /// `words`: a tape of `tapeCount` words, then `byteCount` bytes copied in as raw memory.
+    init(words: [UInt64], tapeCount: Int, byteCount: Int) {
+        precondition(tapeCount >= 0 && byteCount >= 0 && (words.count - tapeCount) * 8 >= byteCount)
+        self.words = words
+        self.tapeCount = tapeCount
+        let tail = words.withUnsafeBufferPointer { UnsafeMutableRawPointer(mutating: $0.baseAddress! + tapeCount) }
+        buffer = UnsafeBufferPointer(start: tail.bindMemory(to: UInt8.self, capacity: byteCount), count: byteCount)
     }
 }
 

@@ -265,8 +265,17 @@ public final class JSONDocument: Sendable {
         self.depth = depth
     }
 
+    /// A document of a tape scanned elsewhere with its bytes after it, in one array.
+    init(tail: TapeTail, valueCount: Int, depth: Int) {
+        self.storage = .afterTape(tail)
+        self.tape = tail.words
+        self.valueCount = valueCount
+        self.depth = depth
+    }
+
     /// Scans the value at the start of `buffer`, ignoring what follows it, into a document
-    /// holding a copy of that value's bytes only; the tape is written to `scratch` and copied.
+    /// holding a copy of that value's bytes only; the tape is written to `scratch` and copied,
+    /// with the bytes after it, into one array (``TapeTail``).
     ///
     /// - Returns: The document and the length of the value in `buffer`.
     package static func scanningFirstValue(
@@ -275,10 +284,24 @@ public final class JSONDocument: Sendable {
         var scanner = JSONScanner(bytes: buffer, options: options, tapeBuffer: scratch)
         scanner.stopsAfterValue = true
         try scanner.scan()
-        let tape = scanner.tape.makeArray()
         let length = scanner.valueEnd
+        let tapeCount = scanner.tape.count
+        let byteWords = (length + 7) / 8
+        guard scanner.tape.isUsingLentBuffer, length > 0, scratch.count - tapeCount >= byteWords, let base = scratch.baseAddress
+        else {
+            let document = JSONDocument(
+                bytes: Array(UnsafeBufferPointer(rebasing: buffer[..<length])), tape: scanner.tape.makeArray(),
+                valueCount: scanner.valueCount, depth: scanner.deepest)
+            return (document, length)
+        }
+        // The bytes after the tape in the scratch buffer, copied out with it: an array
+        // initializer that leaves memory uninitialized for them would find the array's storage
+        // class at run time, which costs more than this copy.
+        base[tapeCount + byteWords - 1] = 0  // the padding after the last byte
+        UnsafeMutableRawPointer(base + tapeCount).copyMemory(from: buffer.baseAddress!, byteCount: length)
+        let words = Array(UnsafeBufferPointer(start: base, count: tapeCount + byteWords))
         let document = JSONDocument(
-            bytes: Array(UnsafeBufferPointer(rebasing: buffer[..<length])), tape: tape, valueCount: scanner.valueCount,
+            tail: TapeTail(words: words, tapeCount: tapeCount, byteCount: length), valueCount: scanner.valueCount,
             depth: scanner.deepest)
         return (document, length)
     }
@@ -291,7 +314,10 @@ public final class JSONDocument: Sendable {
 
     /// The memory taken by the tape, in bytes: 8 per value and per object key, except that most
     /// members whose value is a scalar take 8 for both.
-    public var tapeByteCount: Int { tape.count * MemoryLayout<UInt64>.stride }
+    public var tapeByteCount: Int {
+        if case .afterTape(let tail) = storage { return tail.tapeCount * MemoryLayout<UInt64>.stride }
+        return tape.count * MemoryLayout<UInt64>.stride
+    }
 
     // Inlinable, with the tape and the storage they read: the models' first reads and lazy
     // collections, in another module, read entries and bytes in their loops.
