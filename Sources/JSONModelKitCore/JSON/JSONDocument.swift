@@ -48,8 +48,11 @@ public struct JSONParseOptions: Sendable, Hashable {
 /// Limits: documents up to 4 GiB; a single string or number, and the element count of a single
 /// container, below 2^28.
 public final class JSONDocument: Sendable {
-    /// The input, kept as it was given (an array, `Data`, a mapped file); never copied.
+    /// The input, kept as it was given (an array, `Data`, a mapped file); never copied, except
+    /// for a value scanned from a larger buffer (``DocumentStorage/afterTape(_:)``).
     @usableFromInline package let storage: DocumentStorage
+    /// The tape. Where the bytes are kept after it (``DocumentStorage/afterTape(_:)``), its
+    /// last words are those bytes: read entries only at the indexes the tape itself gives.
     @usableFromInline package let tape: [UInt64]
     /// The number of JSON values in the document (object keys are not counted).
     public let valueCount: Int
