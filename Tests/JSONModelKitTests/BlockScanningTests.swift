@@ -42,7 +42,7 @@ struct BlockScanningTests {
     @Test func equalBlocksAndLineFeedsInEveryLane() {
         let base = SIMD16<UInt8>((0..<16).map { UInt8($0 * 7 + 1) })
         #expect(ByteBlock.allEqual(base, base))
-        #expect(!ByteBlock(base).hasLineFeed)
+        #expect(ByteBlock(base).lineFeeds == 0)
         for lane in 0..<16 {
             for bit in 0..<8 {
                 var other = base
@@ -52,7 +52,7 @@ struct BlockScanningTests {
             }
             var withLineFeed = SIMD16<UInt8>(repeating: 0x20)
             withLineFeed[lane] = 0x0A
-            #expect(ByteBlock(withLineFeed).hasLineFeed, "lane \(lane)")
+            #expect(ByteBlock(withLineFeed).lineFeeds == 1 << lane, "lane \(lane)")
         }
     }
 

@@ -276,6 +276,20 @@ struct ElementFramer {
         var scalars = 0  // since the last line feed, or since the element's start
         var j = i
         let end = i + length
+        /// Counts the lanes of `block` from `lane` on, lane `lane` being chunk index `j`.
+        @inline(__always)
+        func countLanes(_ block: ByteBlock, from lane: Int) {
+            let feeds = UInt32(block.lineFeeds) &>> UInt32(truncatingIfNeeded: lane)
+            let starts = UInt32(~block.continuations) &>> UInt32(truncatingIfNeeded: lane)
+            if feeds != 0 {
+                newlines &+= feeds.nonzeroBitCount
+                let lastFeed = UInt32.bitWidth &- 1 &- feeds.leadingZeroBitCount
+                last = j &+ lastFeed
+                scalars = (starts &>> UInt32(lastFeed &+ 1)).nonzeroBitCount
+            } else {
+                scalars &+= starts.nonzeroBitCount
+            }
+        }
         if let pointer = chunk.baseAddress {
             // Most elements of a compact array hold no line feed: their scalars are counted
             // without the lookout for one; the others are counted again, block by block.
@@ -286,33 +300,14 @@ struct ElementFramer {
                 j &+= blocks &* ByteBlock.width
             }
             while j &+ ByteBlock.width <= end {
-                let block = ByteBlock(UnsafeRawPointer(pointer + j).loadUnaligned(as: SIMD16<UInt8>.self))
-                if block.hasLineFeed {
-                    let lanes = block.lineFeeds
-                    newlines &+= lanes.nonzeroBitCount
-                    let lane = UInt16.bitWidth &- 1 &- lanes.leadingZeroBitCount
-                    last = j &+ lane
-                    scalars = (UInt32(~block.continuations) &>> UInt32(lane &+ 1)).nonzeroBitCount
-                } else {
-                    scalars &+= block.scalarStarts
-                }
+                countLanes(ByteBlock(UnsafeRawPointer(pointer + j).loadUnaligned(as: SIMD16<UInt8>.self)), from: 0)
                 j &+= ByteBlock.width
             }
             // The last bytes, fewer than sixteen, as the new lanes of the block that ends with
             // the element (when it is that long): a byte at a time cost more than the blocks.
             if j < end && end &- i >= ByteBlock.width {
                 let block = ByteBlock(UnsafeRawPointer(pointer + (end &- ByteBlock.width)).loadUnaligned(as: SIMD16<UInt8>.self))
-                let old = UInt32(truncatingIfNeeded: ByteBlock.width &- (end &- j))
-                let feeds = UInt32(block.lineFeeds) &>> old
-                let starts = UInt32(~block.continuations) &>> old
-                if feeds != 0 {
-                    newlines &+= feeds.nonzeroBitCount
-                    let lane = UInt32.bitWidth &- 1 &- feeds.leadingZeroBitCount
-                    last = j &+ lane
-                    scalars = (starts &>> UInt32(lane &+ 1)).nonzeroBitCount
-                } else {
-                    scalars &+= starts.nonzeroBitCount
-                }
+                countLanes(block, from: ByteBlock.width &- (end &- j))
                 j = end
             }
         }

@@ -113,15 +113,19 @@ package struct ByteBlock {
 
     /// The lanes holding a line feed, as the bits of a 16-bit mask (lane 0 the lowest bit).
     @inlinable @inline(__always)
-    package var lineFeeds: UInt16 { Self.bits(of: bytes .== Self.splat(0x0A)) }
+    package var lineFeeds: UInt16 { Self.bits(of: lineFeedLanes) }
 
-    /// Whether a lane holds a line feed: cheaper than ``lineFeeds`` when most blocks have none.
+    /// Lanes holding a line feed.
     @inlinable @inline(__always)
-    package var hasLineFeed: Bool { Self.anySet(bytes .== Self.splat(0x0A)) }
+    var lineFeedLanes: Mask { bytes .== Self.splat(0x0A) }
 
     /// The lanes holding a UTF-8 continuation byte (0x80...0xBF), as the bits of a 16-bit mask.
     @inlinable @inline(__always)
-    package var continuations: UInt16 { Self.bits(of: signed .< SIMD16<Int8>(repeating: -0x40)) }
+    package var continuations: UInt16 { Self.bits(of: continuationLanes) }
+
+    /// Lanes holding a UTF-8 continuation byte (0x80...0xBF): below -0x40 read as signed.
+    @inlinable @inline(__always)
+    var continuationLanes: Mask { signed .< SIMD16<Int8>(repeating: -0x40) }
 
     /// A mask's lanes as the bits of a 16-bit integer, lane 0 the lowest bit.
     @inlinable @inline(__always)
@@ -140,7 +144,7 @@ package struct ByteBlock {
     /// The number of lanes that start a Unicode scalar: all but the UTF-8 continuation bytes.
     @inlinable @inline(__always)
     package var scalarStarts: Int {
-        let continuations = unsafeBitCast(signed .< SIMD16<Int8>(repeating: -0x40), to: SIMD2<UInt64>.self)
+        let continuations = unsafeBitCast(continuationLanes, to: SIMD2<UInt64>.self)
         return 16 &- (continuations[0].nonzeroBitCount &+ continuations[1].nonzeroBitCount) &>> 3
     }
 
@@ -155,7 +159,7 @@ package struct ByteBlock {
     @inlinable
     package static func scalarCount(from p: UnsafePointer<UInt8>, blocks: Int) -> (scalars: Int, hasLineFeed: Bool) {
         var continuations = 0
-        var feeds = SIMD16<UInt8>()
+        var feeds = Mask(repeating: false)
         var done = 0
         while done < blocks {
             let run = min(blocks &- done, 255)
@@ -163,14 +167,13 @@ package struct ByteBlock {
             for index in done..<(done &+ run) {
                 let block = ByteBlock(UnsafeRawPointer(p + index &* width).loadUnaligned(as: SIMD16<UInt8>.self))
                 // A set lane is 0xFF: subtracting it adds one.
-                lanes &-= unsafeBitCast(block.signed .< SIMD16<Int8>(repeating: -0x40), to: SIMD16<UInt8>.self)
-                feeds |= unsafeBitCast(block.bytes .== splat(0x0A), to: SIMD16<UInt8>.self)
+                lanes &-= unsafeBitCast(block.continuationLanes, to: SIMD16<UInt8>.self)
+                feeds = feeds .| block.lineFeedLanes
             }
             continuations &+= laneSum(lanes)
             done &+= run
         }
-        let halves = unsafeBitCast(feeds, to: SIMD2<UInt64>.self)
-        return (blocks &* width &- continuations, halves[0] | halves[1] != 0)
+        return (blocks &* width &- continuations, anySet(feeds))
     }
 
     /// The sum of the sixteen lanes.

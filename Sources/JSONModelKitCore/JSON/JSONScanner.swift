@@ -47,7 +47,9 @@ struct JSONScanner: ~Copyable {
     /// call into the runtime, at every push and pop, one of each per container. It starts in
     /// storage the caller lends, on the stack (``scan()``), and moves to the heap only when
     /// nesting outgrows it: a document of a few hundred bytes, such as an element of a stream,
-    /// spent a seventh of what the allocator cost it on an allocation of its own.
+    /// spent a seventh of what the allocator cost it on an allocation of its own. Its fields are
+    /// its own, like ``TapeBuilder``'s: kept in one storage type shared by both, the scan of
+    /// twitter.json ran 7.5% more instructions.
     private struct FrameStack: ~Copyable {
         private var base: UnsafeMutablePointer<Frame>
         private var capacity: Int
