@@ -135,6 +135,33 @@ struct ScanningTests {
         #expect(failure("[1,]")?.kind == .trailingComma)
     }
 
+    /// The scan is compiled once for input with comments and once without, and the quick checks
+    /// for white space look for a slash only in the first. A comment where those checks run
+    /// (after one space, after a colon, after a comma at the indent of the values before it)
+    /// parses where comments are allowed, and is an unexpected slash, at its offset, where not.
+    @Test func aCommentWhereTheQuickWhitespaceChecksRun() throws {
+        let documents: [(text: String, without: String)] = [
+            ("{\"a\": /* c */1}", #"{"a":1}"#),
+            ("{\"a\":/* c */ 1}", #"{"a":1}"#),
+            ("{\"a\": 1, /* c */\"b\": 2}", #"{"a":1,"b":2}"#),
+            ("[ /* c */1]", "[1]"),
+            ("[1, /* c */2]", "[1,2]"),
+            ("[1,// c\n2]", "[1,2]"),
+            ("{\n  \"a\": 1,\n  \"b\": 2,\n  /* c */\"c\": 3\n}", #"{"a":1,"b":2,"c":3}"#),
+            ("[\n    1,\n    2,\n    // c\n    3\n]", "[1,2,3]"),
+            ("[\n    1,\n    2,\n    /**/3\n]", "[1,2,3]"),
+        ]
+        let comments = JSONParseOptions(allowsComments: true)
+        for (document, without) in documents {
+            // Blocks of sixteen bytes go on past every comment, so the indent's guess is tried.
+            let text = document + String(repeating: " ", count: 16)
+            #expect(try parse(text, comments).root.value == parse(without).root.value, "\(text)")
+            let slash = Array(text.utf8).firstIndex(of: UInt8(ascii: "/"))!
+            let error = failure(text)
+            #expect(error?.kind == .unexpectedByte(UInt8(ascii: "/")) && error?.offset == slash, "\(text): \(String(describing: error))")
+        }
+    }
+
     @Test func depthLimit() throws {
         let ok = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
         #expect(try parse(ok).depth == 512)

@@ -18,6 +18,16 @@ extension JSONScanner {
             self.allowsComments = allowsComments
         }
 
+        /// The same bytes as `input`, with `allowsComments` as given: the scanner passes a
+        /// constant, so that the checks for a slash in the inlined white-space code fold away
+        /// where comments are not allowed.
+        @inline(__always)
+        init(_ input: Input, allowsComments: Bool) {
+            start = input.start
+            end = input.end
+            self.allowsComments = allowsComments
+        }
+
         func error(_ kind: JSONParseError.Kind, at pointer: UnsafePointer<UInt8>) -> JSONParseError {
             JSONParseError(kind, at: pointer - start, in: UnsafeBufferPointer(start: start, count: end - start))
         }
@@ -35,9 +45,11 @@ extension JSONScanner {
         @inline(__always)
         func skipWhitespace(from p: UnsafePointer<UInt8>) throws(JSONParseError) -> UnsafePointer<UInt8> {
             // Most calls meet no white space: a value, a separator or a closer follows at once.
-            guard p < end, p.pointee <= UInt8(ascii: " ") || p.pointee == UInt8(ascii: "/") else { return p }
+            guard p < end, p.pointee <= UInt8(ascii: " ") || (allowsComments && p.pointee == UInt8(ascii: "/")) else { return p }
             // Next most often a single space, as after a colon.
-            if p.pointee == UInt8(ascii: " ") && end - p >= 2 && p[1] > UInt8(ascii: " ") && p[1] != UInt8(ascii: "/") {
+            if p.pointee == UInt8(ascii: " ") && end - p >= 2 && p[1] > UInt8(ascii: " ")
+                && !(allowsComments && p[1] == UInt8(ascii: "/"))
+            {
                 return p + 1
             }
             let q = skipWhitespaceRun(from: p)
@@ -63,7 +75,9 @@ extension JSONScanner {
         ) throws(JSONParseError) -> (end: UnsafePointer<UInt8>, indent: Int) {
             // Compact JSON has nothing to skip, and keeps its guess: this check first, as in the
             // plain skip, spares it the guess's work (a twentieth more instructions in a bulk array).
-            guard p < end, p.pointee <= UInt8(ascii: " ") || p.pointee == UInt8(ascii: "/") else { return (p, indent) }
+            guard p < end, p.pointee <= UInt8(ascii: " ") || (allowsComments && p.pointee == UInt8(ascii: "/")) else {
+                return (p, indent)
+            }
             if indent > 0 && indent < ByteBlock.width && end - p >= ByteBlock.width {
                 // Lanes 0..<indent white space and lane `indent` not: compared as bits, so that
                 // the compiler cannot swap the guess for the lane it is compared with.

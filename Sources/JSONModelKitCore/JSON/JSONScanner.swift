@@ -125,10 +125,30 @@ struct JSONScanner: ~Copyable {
     }
 
     /// ``scan()``, keeping the open containers in `frames` while they fit.
+    ///
+    /// The loop is compiled twice, for input with comments and without, each copy with an input
+    /// that says which as a constant: the inlined checks for white space, two or three for each
+    /// member of an object, then need not also look for the slash that starts a comment.
     private mutating func scan(frames: UnsafeMutableBufferPointer<Frame>) throws(JSONParseError) {
+        if input.allowsComments {
+            try scan(frames: frames, comments: WithComments.self)
+        } else {
+            try scan(frames: frames, comments: WithoutComments.self)
+        }
+    }
+
+    /// Whether comments are allowed, as a type, so that each setting has its own copy of the loop.
+    private protocol CommentSetting { static var allowed: Bool { get } }
+    private enum WithComments: CommentSetting { static var allowed: Bool { true } }
+    private enum WithoutComments: CommentSetting { static var allowed: Bool { false } }
+
+    /// The value loop of ``scan()``.
+    private mutating func scan<Comments: CommentSetting>(
+        frames: UnsafeMutableBufferPointer<Frame>, comments: Comments.Type
+    ) throws(JSONParseError) {
         // The input and the options as locals: read through `self`, which the loop writes (its
         // tape), they were loaded again after every call, each through the scanner's address.
-        let input = self.input
+        let input = Input(self.input, allowsComments: Comments.allowed)
         let start = input.start
         let end = input.end
         let maxDepth = options.maxDepth
