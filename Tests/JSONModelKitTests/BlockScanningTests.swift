@@ -324,6 +324,70 @@ struct BlockScanningTests {
         }
     }
 
+    /// Nested containers pretty-printed with an indent of 1 to 8 spaces or tabs a level, now and
+    /// then a line one byte off: the scanner guesses the run after an opener from how much
+    /// deeper the last container opened indented its values, and the run before a closer from
+    /// the line of its opener, and must stop where a scan of the bytes does, with the same errors.
+    @Test func indentsGuessedAtOpenersAndClosers() throws {
+        var random = SplitMix64(seed: 12)
+        indirect enum Node {
+            case number(Int), array([Node]), object([Node])
+        }
+        func node(_ depth: Int) -> Node {
+            switch depth < 6 ? random.next(below: 3) : 0 {
+            case 0: .number(random.next(below: 1000))
+            case 1: .array((0..<random.next(below: 4)).map { _ in node(depth + 1) })
+            default: .object((0..<random.next(below: 4)).map { _ in node(depth + 1) })
+            }
+        }
+        func compact(_ node: Node) -> String {
+            switch node {
+            case .number(let value): "\(value)"
+            case .array(let elements): "[" + elements.map(compact).joined(separator: ",") + "]"
+            case .object(let members):
+                "{" + members.enumerated().map { "\"k\($0.offset)\":" + compact($0.element) }.joined(separator: ",") + "}"
+            }
+        }
+        for trial in 0..<400 {
+            let unit = 1 + random.next(below: 8)
+            let character = random.next(below: 3) == 0 ? "\t" : " "
+            let offLines = random.next(below: 2) == 0 ? 0 : 6
+            func line(_ level: Int) -> String {
+                var width = level * unit
+                if offLines > 0 && random.next(below: offLines) == 0 { width = max(0, width + random.next(below: 3) - 1) }
+                return "\n" + String(repeating: character, count: width)
+            }
+            func pretty(_ node: Node, _ level: Int) -> String {
+                switch node {
+                case .number(let value): return "\(value)"
+                case .array(let elements):
+                    guard !elements.isEmpty else { return "[]" }
+                    return "[" + elements.map { line(level + 1) + pretty($0, level + 1) }.joined(separator: ",") + line(level) + "]"
+                case .object(let members):
+                    guard !members.isEmpty else { return "{}" }
+                    return "{" + members.enumerated().map { line(level + 1) + "\"k\($0.offset)\": " + pretty($0.element, level + 1) }
+                        .joined(separator: ",") + line(level) + "}"
+                }
+            }
+            let root = Node.object((0..<(1 + random.next(below: 4))).map { _ in node(1) })
+            let json = pretty(root, 0)
+            #expect(try JSONDocument(string: json).root.value == JSONDocument(string: compact(root)).root.value, "trial \(trial): \(json)")
+            let bytes = Array(json.utf8)
+            // A byte that is not white space, anywhere in a run, stops the run there.
+            let runBytes = bytes.indices.filter { [0x20, 0x0A, 0x09].contains(bytes[$0]) }
+            // A closer or a value where the guess expects one, after a run of the guessed length,
+            // turned into a byte that is neither.
+            let afterRuns = bytes.indices.filter { $0 > 0 && [0x20, 0x0A, 0x09].contains(bytes[$0 - 1]) && bytes[$0] != 0x20 && bytes[$0] != 0x09 }
+            for at in [random.pick(runBytes), random.pick(runBytes), runBytes.last!, random.pick(afterRuns), random.pick(afterRuns)] {
+                var broken = bytes
+                broken[at] = 0x0B
+                let error = try #require(Self.failure(broken))
+                #expect(error.offset == at && error.kind == .unexpectedByte(0x0B), "trial \(trial): \(error)")
+                Self.expectPosition(of: error, in: broken)
+            }
+        }
+    }
+
     /// Comments among white space, with runs on both sides at every alignment.
     @Test func commentsAmongWhitespaceRuns() throws {
         let options = JSONParseOptions(allowsComments: true)

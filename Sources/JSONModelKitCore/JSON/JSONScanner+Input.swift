@@ -78,16 +78,32 @@ extension JSONScanner {
             guard p < end, p.pointee <= UInt8(ascii: " ") || (allowsComments && p.pointee == UInt8(ascii: "/")) else {
                 return (p, indent)
             }
-            if indent > 0 && indent < ByteBlock.width && end - p >= ByteBlock.width {
-                // Lanes 0..<indent white space and lane `indent` not: compared as bits, so that
-                // the compiler cannot swap the guess for the lane it is compared with.
-                let stops = UInt32(ByteBlock.bits(of: block(at: p).nonWhitespace))
-                let wanted = UInt32(1) &<< UInt32(truncatingIfNeeded: indent)
-                if stops & (wanted &<< 1 &- 1) == wanted { return (p + indent, indent) }
-            }
+            if isWhitespace(at: p, exactly: indent) { return (p + indent, indent) }
             let q = try skipWhitespace(from: p)
             // Where comments are allowed nothing is guessed: a run may end in one.
             return (q, allowsComments ? 0 : q - p)
+        }
+
+        /// ``skipWhitespace(from:)`` where the white space is likely `length` bytes long, as
+        /// before a closer in pretty-printed JSON: as long as the line of its opener.
+        @inline(__always)
+        func skipWhitespace(from p: UnsafePointer<UInt8>, likely length: Int) throws(JSONParseError) -> UnsafePointer<UInt8> {
+            if isWhitespace(at: p, exactly: length) { return p + length }
+            return try skipWhitespace(from: p)
+        }
+
+        /// Whether the `length` bytes at `p` are white space and the byte after them is not,
+        /// judged from one block; false where no block fits, and where comments are allowed
+        /// (the byte after may start one).
+        ///
+        /// The lanes are compared as bits, so that the compiler cannot swap the guess for the
+        /// lane it is compared with.
+        @inline(__always)
+        private func isWhitespace(at p: UnsafePointer<UInt8>, exactly length: Int) -> Bool {
+            guard !allowsComments && length > 0 && length < ByteBlock.width && end - p >= ByteBlock.width else { return false }
+            let stops = UInt32(ByteBlock.bits(of: block(at: p).nonWhitespace))
+            let wanted = UInt32(1) &<< UInt32(truncatingIfNeeded: length)
+            return stops & (wanted &<< 1 &- 1) == wanted
         }
 
         /// The first position from `p` on that is not white space, a block at a time.
