@@ -11,7 +11,20 @@ struct ParseSection: BenchSection {
     let name = "parse"
     let summary = "JSONDocument(bytes:) raced against JSONSerialization and JSONDecoder"
 
+    /// When set to `profile`, the section only parses the first file,
+    /// `JSONMODEL_BENCH_PROFILE_RUNS` times (default 1000), and exits: for perf and valgrind.
+    static let profileVariable = "JSONMODEL_BENCH_PARSE_CHILD"
+
     func run(files: [BenchFile], benchmark: Benchmark) -> String {
+        if ProcessInfo.processInfo.environment[Self.profileVariable] == "profile", let file = files.first {
+            let runs = ProcessInfo.processInfo.environment["JSONMODEL_BENCH_PROFILE_RUNS"].flatMap { Int($0) } ?? 1000
+            var values = 0
+            for _ in 0..<max(1, runs) {
+                values &+= (try? JSONDocument(bytes: file.bytes).valueCount) ?? -1
+            }
+            print("parse-values \(values)")
+            exit(0)
+        }
         var table = TextTable([
             .left("file"), .right("size"), .left("race"), .right("ours MB/s"), .right("Foundation MB/s"),
             .right("ratio"), .right("middle half"),
