@@ -463,11 +463,11 @@ struct ElementFramer {
         if i > from {
             var scalars = 0
             var j = from
-            if let base = chunk.baseAddress {
-                while j &+ ByteBlock.width <= i {
-                    scalars &+= ByteBlock(UnsafeRawPointer(base + j).loadUnaligned(as: SIMD16<UInt8>.self)).scalarStarts
-                    j &+= ByteBlock.width
-                }
+            // Most often a separator or two since the last count: no whole block.
+            if let base = chunk.baseAddress, i &- j >= ByteBlock.width {
+                let blocks = (i &- j) / ByteBlock.width
+                scalars = ByteBlock.scalarCount(from: base + j, blocks: blocks).scalars
+                j &+= blocks &* ByteBlock.width
             }
             for byte in UnsafeBufferPointer(rebasing: chunk[j..<i]) where byte & 0xC0 != 0x80 { scalars += 1 }
             lineScalars += scalars

@@ -141,19 +141,12 @@ package struct ByteBlock {
         #endif
     }
 
-    /// The number of lanes that start a Unicode scalar: all but the UTF-8 continuation bytes.
-    @inlinable @inline(__always)
-    package var scalarStarts: Int {
-        let continuations = unsafeBitCast(continuationLanes, to: SIMD2<UInt64>.self)
-        return 16 &- (continuations[0].nonzeroBitCount &+ continuations[1].nonzeroBitCount) &>> 3
-    }
-
     /// The Unicode scalars in `blocks` whole blocks from `p` (every byte but the UTF-8
     /// continuation bytes), and whether a line feed is among them.
     ///
-    /// For the stream's position count, which would otherwise count each block's scalars
-    /// and look for line feeds in it with two moves out of the vector unit, two population
-    /// counts and a branch. Here each lane keeps its own count, a byte that cannot overflow
+    /// For the stream's position count (over an element, and up to a column asked for),
+    /// which would otherwise count each block's scalars and look for line feeds in it with two
+    /// moves out of the vector unit, two population counts and a branch. Here each lane keeps its own count, a byte that cannot overflow
     /// within 255 blocks, and the lanes are added up once per 255 blocks: a block costs a
     /// compare, a subtract and an or.
     @inlinable

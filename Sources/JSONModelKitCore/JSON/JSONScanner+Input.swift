@@ -45,13 +45,9 @@ extension JSONScanner {
         @inline(__always)
         func skipWhitespace(from p: UnsafePointer<UInt8>) throws(JSONParseError) -> UnsafePointer<UInt8> {
             // Most calls meet no white space: a value, a separator or a closer follows at once.
-            guard p < end, p.pointee <= UInt8(ascii: " ") || (allowsComments && p.pointee == UInt8(ascii: "/")) else { return p }
+            guard p < end, startsWhitespace(p.pointee) else { return p }
             // Next most often a single space, as after a colon.
-            if p.pointee == UInt8(ascii: " ") && end - p >= 2 && p[1] > UInt8(ascii: " ")
-                && !(allowsComments && p[1] == UInt8(ascii: "/"))
-            {
-                return p + 1
-            }
+            if p.pointee == UInt8(ascii: " ") && end - p >= 2 && !startsWhitespace(p[1]) { return p + 1 }
             let q = skipWhitespaceRun(from: p)
             guard allowsComments, q < end, q.pointee == UInt8(ascii: "/") else { return q }
             return try skipComments(from: q)
@@ -75,13 +71,17 @@ extension JSONScanner {
         ) throws(JSONParseError) -> (end: UnsafePointer<UInt8>, indent: Int) {
             // Compact JSON has nothing to skip, and keeps its guess: this check first, as in the
             // plain skip, spares it the guess's work (a twentieth more instructions in a bulk array).
-            guard p < end, p.pointee <= UInt8(ascii: " ") || (allowsComments && p.pointee == UInt8(ascii: "/")) else {
-                return (p, indent)
-            }
+            guard p < end, startsWhitespace(p.pointee) else { return (p, indent) }
             if isWhitespace(at: p, exactly: indent) { return (p + indent, indent) }
             let q = try skipWhitespace(from: p)
             // Where comments are allowed nothing is guessed: a run may end in one.
             return (q, allowsComments ? 0 : q - p)
+        }
+
+        /// Whether white space, or a comment where comments are allowed, starts with `byte`.
+        @inline(__always)
+        private func startsWhitespace(_ byte: UInt8) -> Bool {
+            byte <= UInt8(ascii: " ") || (allowsComments && byte == UInt8(ascii: "/"))
         }
 
         /// ``skipWhitespace(from:)`` where the white space is likely `length` bytes long, as

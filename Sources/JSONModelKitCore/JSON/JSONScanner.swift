@@ -123,23 +123,17 @@ struct JSONScanner: ~Copyable {
 
     // MARK: - The value loop
 
-    mutating func scan() throws(JSONParseError) {
-        // Sixteen frames (512 bytes) on the stack hold all but the deepest documents.
-        try withUnsafeTemporaryAllocation(of: Frame.self, capacity: 16) { frames throws(JSONParseError) in
-            try scan(frames: frames)
-        }
-    }
-
-    /// ``scan()``, keeping the open containers in `frames` while they fit.
-    ///
     /// The loop is compiled twice, for input with comments and without, each copy with an input
     /// that says which as a constant: the inlined checks for white space, two or three for each
     /// member of an object, then need not also look for the slash that starts a comment.
-    private mutating func scan(frames: UnsafeMutableBufferPointer<Frame>) throws(JSONParseError) {
-        if input.allowsComments {
-            try scan(frames: frames, comments: WithComments.self)
-        } else {
-            try scan(frames: frames, comments: WithoutComments.self)
+    mutating func scan() throws(JSONParseError) {
+        // Sixteen frames (512 bytes) on the stack hold all but the deepest documents.
+        try withUnsafeTemporaryAllocation(of: Frame.self, capacity: 16) { frames throws(JSONParseError) in
+            if input.allowsComments {
+                try scan(frames: frames, comments: WithComments.self)
+            } else {
+                try scan(frames: frames, comments: WithoutComments.self)
+            }
         }
     }
 
@@ -148,7 +142,7 @@ struct JSONScanner: ~Copyable {
     private enum WithComments: CommentSetting { static var allowed: Bool { true } }
     private enum WithoutComments: CommentSetting { static var allowed: Bool { false } }
 
-    /// The value loop of ``scan()``.
+    /// The value loop of ``scan()``, keeping the open containers in `frames` while they fit.
     private mutating func scan<Comments: CommentSetting>(
         frames: UnsafeMutableBufferPointer<Frame>, comments: Comments.Type
     ) throws(JSONParseError) {
