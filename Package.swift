@@ -24,13 +24,15 @@ let package = Package(
     dependencies: [],
     targets: [
         .target(name: "JSONModelKitCore", swiftSettings: swiftSettings),
+        // The names a declared property may not take, for the library and the generator; no dependencies.
+        .target(name: "JSONModelNames", swiftSettings: swiftSettings),
         // Re-exports JSONModelKitCore: `import JSONModelKit` sees the JSON core's API too.
-        .target(name: "JSONModelKit", dependencies: ["JSONModelKitCore"], swiftSettings: swiftSettings),
+        .target(name: "JSONModelKit", dependencies: ["JSONModelKitCore", "JSONModelNames"], swiftSettings: swiftSettings),
         .target(name: "JSONModelKitFoundation", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
         // Runs the conformance cases of Specs/: for `jsonmodel check-specs` and the tests; in no product.
         .target(name: "JSONModelSpecs", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
         // Reads registration blocks and writes typed members: for the build plugin and `jsonmodel accessors`.
-        .target(name: "AccessorGeneration", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
+        .target(name: "AccessorGeneration", dependencies: ["JSONModelNames"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "jsonmodel-accessors", dependencies: ["AccessorGeneration"], path: "Tools/jsonmodel-accessors",
             swiftSettings: swiftSettings),

@@ -1,4 +1,4 @@
-import JSONModelKit
+import JSONModelNames
 
 /// Generates typed members for the model classes of a target from their registration blocks.
 ///
@@ -264,7 +264,7 @@ package struct AccessorGenerator {
             // Not a Swift name: read with `model[property: "…"]`; nothing to generate.
             return nil
         }
-        if JSONModel.reservedPropertyNames.contains(name) {
+        if ReservedNames.properties.contains(name) {
             report(.error, at: property.location,
                 "\(className).\(name): '\(name)' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: \"\(name)\"")
             return nil

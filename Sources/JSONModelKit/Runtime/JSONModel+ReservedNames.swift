@@ -1,4 +1,7 @@
-// The names a declared property may not take.
+// The names a declared property may not take. The list is in JSONModelNames, a module with no
+// dependencies, so that the accessor generator checks against it without building the library.
+
+internal import JSONModelNames
 
 extension JSONModel {
     /// The names no declared property may have: every public member of `JSONModel`, by base
@@ -23,23 +26,5 @@ extension JSONModel {
     /// those it gets from the protocols it conforms to (`hashValue`, `debugDescription`,
     /// `customMirror`, `array` from ``ModelCollectionCreating``), `dynamic`, and `self`,
     /// `Type`, `Protocol`, `init`, `deinit` and `subscript`. Operators are not names.
-    public static let reservedPropertyNames: Set<String> = [
-        // Swift's own member names.
-        "self", "Type", "Protocol", "init", "deinit", "subscript",
-        // Descriptions.
-        "description", "debugDescription", "fullDescription", "writeFullDescription", "customMirror",
-        // Reading.
-        "value", "jsonValue", "hasProperty", "propertyNames", "modelName", "diagnostics", "validate",
-        "isMutable", "dynamic", "inverse",
-        // Output.
-        "json", "jsonBytes", "jsonData", "jsonString", "originalJSON",
-        // Writing, copying and merging.
-        "set", "copy", "mutableCopy", "mutate", "clearMutations", "hasMutations", "merging", "update",
-        // Equality, hashing and coding.
-        "hash", "hashValue", "encode",
-        // Class members: declarations, metadata and creation.
-        "properties", "requiresNonOptionals", "keyStyle", "comparesDeclaredPropertiesOnly", "allowsNonFiniteNumbers",
-        "validateDeclarations", "modelMetadata", "modelClass", "make", "array", "stream",
-        "reservedPropertyNames",
-    ]
+    public static let reservedPropertyNames: Set<String> = ReservedNames.properties
 }
