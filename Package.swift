@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Settings shared by every target, in one place.
@@ -9,8 +9,10 @@ let swiftSettings: [SwiftSetting] = upcomingFeatures.map { .enableUpcomingFeatur
 
 let package = Package(
     name: "JSONModelKit",
-    // Mutex and Atomic (the Synchronization module) need these releases on Apple platforms.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The releases apps commonly still support. Newer APIs are used behind `#available`, which
+    // Tools/check-availability verifies. watchOS is left out: its devices are 32-bit (arm64_32),
+    // and a model's cache packs a type's address and an offset into one 64-bit word.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .visionOS(.v1)],
     products: [
         .library(name: "JSONModelKit", targets: ["JSONModelKit"]),
         // The JSON core alone: parsing, JSONDocument, JSONNode, JSONValue, the writer, JSONPath.
@@ -23,7 +25,10 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "JSONModelKitCore", swiftSettings: swiftSettings),
+        // Atomic words for the platforms whose standard library has no `Atomic` (before macOS 15 and
+        // iOS 18): a C header of inline functions.
+        .target(name: "JSONModelKitAtomics"),
+        .target(name: "JSONModelKitCore", dependencies: ["JSONModelKitAtomics"], swiftSettings: swiftSettings),
         // The names a declared property may not take, for the library and the generator; no dependencies.
         .target(name: "JSONModelNames", swiftSettings: swiftSettings),
         // Re-exports JSONModelKitCore: `import JSONModelKit` sees the JSON core's API too.

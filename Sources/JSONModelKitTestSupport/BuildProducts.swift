@@ -17,6 +17,14 @@ package struct BuildProducts: Sendable {
     /// The toolchain's folder of programs (holds `swiftc` and `swift-symbolgraph-extract`).
     package let toolchain: URL
 
+    /// The options that let a compiler or `swift-symbolgraph-extract` import the build's
+    /// modules: the folder of Swift modules, and the module map SwiftPM made for the C target
+    /// `JSONModelKitAtomics`, which `JSONModelKitCore` imports.
+    package var importFlags: [String] {
+        let atomics = folder.appendingPathComponent("JSONModelKitAtomics.build/module.modulemap")
+        return ["-I", modules.path, "-Xcc", "-fmodule-map-file=\(atomics.path)"]
+    }
+
     /// Why the build or the toolchain could not be located.
     package struct Unavailable: Error, CustomStringConvertible {
         package let description: String

@@ -98,7 +98,7 @@ struct AccessorsToolTests {
         try Data(result.standardOutput.utf8).write(to: folder.url.appendingPathComponent("Accessors.swift"))
         let compile = try PluginTests.run(
             swiftc,
-            ["-typecheck", "-swift-version", "6", "-I", build.modules.path]
+            ["-typecheck", "-swift-version", "6"] + build.importFlags
                 + ["User.swift", "Place.swift", "Use.swift", "Accessors.swift"].map(folder.path))
         #expect(compile.status == 0, "\(compile.output)")
     }

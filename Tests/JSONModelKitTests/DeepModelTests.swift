@@ -43,7 +43,7 @@ final class OverlappingNode: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
-@Suite("Deep models on a small stack", .timeLimit(.minutes(2)))
+@Suite("Deep models on a small stack", .timeLimit(.minutes(10)))
 struct DeepModelTests {
     /// The deepest nesting the parser accepts by default: the root and 511 objects inside it.
     static let depth = JSONParseOptions().maxDepth

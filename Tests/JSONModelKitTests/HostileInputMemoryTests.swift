@@ -13,7 +13,7 @@ import Testing
 /// The ratio checked is the whole cost of the document over its size: (peak − resident memory
 /// before the input existed) / input bytes, so the input itself counts once. Linux only; elsewhere
 /// these tests are skipped with a note.
-@Suite("Hostile inputs: memory", .serialized, .timeLimit(.minutes(5)))
+@Suite("Hostile inputs: memory", .serialized, .timeLimit(.minutes(10)))
 struct HostileInputMemoryTests {
     /// The size of each document: 100 MB in optimized builds (and with
     /// `JSONMODELKIT_HOSTILE_FULL=1`); in debug builds, where scanning is several times slower,

@@ -10,7 +10,7 @@ import Testing
 /// A debug build scales down the cases that would take it too long; each such case says so, and
 /// runs at full size in an optimized build (`swift test -c release --filter HostileInput`) or
 /// with `JSONMODELKIT_HOSTILE_FULL=1`.
-@Suite("Hostile inputs", .timeLimit(.minutes(3)))
+@Suite("Hostile inputs", .timeLimit(.minutes(10)))
 struct HostileInputTests {
     // MARK: - One object with a million keys
 

@@ -5,7 +5,7 @@ import Testing
 /// What schemas, converters and registrations may not do to the host: keep registries alive
 /// forever, or grow with every registration or read. The memory figures are measured in child
 /// processes (`HostileSchemaMemoryTests.swift`); these tests check the mechanisms.
-@Suite("Hostile converters, registries and plugins", .timeLimit(.minutes(2)))
+@Suite("Hostile converters, registries and plugins", .timeLimit(.minutes(10)))
 struct HostileRuntimeTests {
     typealias Orders = HostileSchemaMemoryTests
 

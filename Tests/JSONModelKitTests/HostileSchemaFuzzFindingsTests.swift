@@ -5,7 +5,7 @@ import Testing
 /// What the `FuzzSchema` fuzz target (Tools/fuzz) found, each finding reduced to a schema and a
 /// document: random schemas that register must be safe to read, validate, describe, dump and
 /// write, in time and memory in proportion to the document.
-@Suite("Hostile schema fuzz findings", .timeLimit(.minutes(1)))
+@Suite("Hostile schema fuzz findings", .timeLimit(.minutes(10)))
 struct HostileSchemaFuzzFindingsTests {
     /// A new registry holding `text`.
     static func registry(_ text: String) throws -> ModelRegistry {

@@ -11,7 +11,7 @@ import Testing
 /// ``childRunsOneWorkload()`` and an environment variable naming the workload. The child warms the
 /// workload up, notes its resident memory (`/proc/self/statm`), runs the workload, notes it again
 /// and reports both. Linux only; elsewhere these tests are skipped with a note.
-@Suite("Hostile schemas: memory", .serialized, .timeLimit(.minutes(5)))
+@Suite("Hostile schemas: memory", .serialized, .timeLimit(.minutes(10)))
 struct HostileSchemaMemoryTests {
     enum Workload: String, CaseIterable, Sendable {
         /// An immutable model read a million times through a converter whose `isStillValid`

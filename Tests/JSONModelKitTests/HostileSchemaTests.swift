@@ -6,7 +6,7 @@ import Testing
 /// loading, naming the file, model and property; never a trap, a stack overflow, a hang, or memory
 /// out of proportion to the schema. The limits are ``ModelSchema/maximumTypeNesting`` and
 /// ``ModelSchema/maximumExtendsDepth``.
-@Suite("Hostile schemas", .timeLimit(.minutes(3)))
+@Suite("Hostile schemas", .timeLimit(.minutes(10)))
 struct HostileSchemaTests {
     /// Registers `text` in a new registry; returns the registry or the first problem.
     static func register(_ text: String) -> Result<ModelRegistry, ModelSchemaError> {

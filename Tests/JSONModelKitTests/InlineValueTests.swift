@@ -133,7 +133,7 @@ struct InlineValueTests {
         let slots = CacheSlots(count: 3)
         defer { slots.deallocate() }
         #expect(slots.claimWalk(leader: 1))
-        #expect(slots.base[1].load(ordering: .relaxed) == CacheSlots.claimed)
+        #expect((slots.base + 1).load(ordering: .relaxed) == CacheSlots.claimed)
         let returned = Atomic<Int>(0)
         let finished = DispatchGroup()
         finished.enter()
@@ -150,8 +150,39 @@ struct InlineValueTests {
         slots.publishMember(9, at: 1)
         finished.wait()
         #expect(returned.load(ordering: .acquiring) == 1, "the walk is done: nobody claims it again")
-        #expect((0..<3).map { slots.base[$0].load(ordering: .acquiring) } == [7, 9, 0].map(CacheSlots.member))
+        #expect((0..<3).map { (slots.base + $0).load(ordering: .acquiring) } == [7, 9, 0].map(CacheSlots.member))
         #expect(!slots.claimWalk(leader: 1))
+    }
+
+    /// A thread waiting for a claimed slot sleeps rather than spins: over a wait of 300 ms it
+    /// uses a small part of that in CPU time, and it sees the value published at the end.
+    @Test func aWaiterForAClaimedSlotSleeps() {
+        let slots = CacheSlots(count: 1)
+        defer { slots.deallocate() }
+        #expect(slots.claimWalk(leader: 0))
+        let seen = Locked<(bits: UInt, cpu: Double)>((0, 0))
+        let finished = DispatchGroup()
+        finished.enter()
+        Thread {
+            let start = Self.threadCPUSeconds()
+            let bits = slots.awaitUnclaimed(at: 0)
+            let used = Self.threadCPUSeconds() - start
+            seen.withLock { $0 = (bits, used) }
+            finished.leave()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        slots.publishMember(5, at: 0)
+        finished.wait()
+        let (bits, cpu) = seen.withLock { $0 }
+        #expect(bits == CacheSlots.member(5))
+        #expect(cpu < 0.3 / 4, "the waiter used \(cpu) s of CPU time waiting 0.3 s")
+    }
+
+    /// The CPU time the calling thread has used, in seconds.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Threads racing to make the first read of a nested model all get the same instance.

@@ -7,7 +7,7 @@ import Testing
 /// rejects, converter choices replaced by registrations, registries dropped while their models
 /// are read, plugins loaded with no lock held. Run under `swift test --sanitize=thread --filter
 /// Stress` to prove the absence of data races and of uses after free.
-@Suite("Memory reclamation stress", .timeLimit(.minutes(3)))
+@Suite("Memory reclamation stress", .timeLimit(.minutes(10)))
 struct MemoryReclamationStressTests {
     static let meterSchema = #"""
         {"models": [{"name": "Meter", "properties": [

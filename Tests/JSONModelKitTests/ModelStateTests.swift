@@ -22,11 +22,7 @@ struct ModelStateTests {
         #expect(MemoryLayout<JSONInput>.size == 12)
     }
 
-    /// Tests run in parallel, so each looks for its own models' words only. (A model freed here
-    /// could in principle have its address reused by another test's at once; the checks right
-    /// after the frees make that unlikely enough.)
-    @Test func anImmutableModelMakesItsStateOnlyForADiagnosticAndFreesIt() throws {
-        var badID = ObjectIdentifier(StatefulItem.self)
+    @Test func anImmutableModelMakesItsStateOnlyForADiagnostic() throws {
         do {
             let good = try StatefulItem(json: #"{"id": 1, "name": "a", "child": {"id": 2}}"#)
             let id: Int = good.id
@@ -34,24 +30,24 @@ struct ModelStateTests {
             let child: StatefulItem? = good.child
             #expect(id == 1 && name == "a" && child?.id == 2)
             #expect(good.diagnostics.isEmpty)
-            let made = (good.state.isMade, good.madeState.load(ordering: .acquiring), child!.state.isMade)
-            #expect(made == (false, false, false))
-            #expect(!ImmutableModelStates.hasWord(ObjectIdentifier(good)))
+            let made = (good.state.isMade, child!.state.isMade)
+            #expect(made == (false, false))
+            // The state's word follows the slots and the inline values.
+            #expect(good.stateWord == good.readSlots.base + good.metadata.immutableStateIndex)
+            #expect(good.metadata.immutableStateIndex >= good.metadata.properties.count)
+            #expect(good.stateWord.load(ordering: .acquiring) == 0)
 
             let bad = try StatefulItem(json: #"{"id": "one"}"#)
             let id0: Int = bad.id  // not a number: the default, and a diagnostic
             #expect(id0 == 0)
             #expect(bad.diagnostics.count == 1)
-            let badMade = (bad.madeState.load(ordering: .acquiring), bad.state.isMade)
-            #expect(badMade == (true, true))
-            badID = ObjectIdentifier(bad)
-            #expect(ImmutableModelStates.hasWord(badID))
+            #expect(bad.state.isMade)
+            #expect(bad.stateWord.load(ordering: .acquiring) != 0)
             // Read again: the diagnostic stays one.
             let again: Int = bad.id
             #expect(again == 0)
             #expect(bad.diagnostics.count == 1)
         }
-        #expect(!ImmutableModelStates.hasWord(badID))
     }
 
     @Test func aMutableModelKeepsItsStateAfterItsSlots() throws {
@@ -61,24 +57,21 @@ struct ModelStateTests {
             model.id = 5
             let id: Int = model.id
             #expect(id == 5)
-            let made = (model.state.isMade, model.madeState.load(ordering: .acquiring))
-            #expect(made == (true, false))
+            #expect(model.state.isMade)
             let count = model.metadata.properties.count
-            #expect(model.stateWord(making: false) == model.readSlots.base + count)
+            #expect(model.stateWord == model.readSlots.base + count)
             // The slots stay empty: a mutable model reads through its state.
-            #expect((0..<count).allSatisfy { model.readSlots.base[$0].load(ordering: .acquiring) == CacheSlots.empty })
+            #expect((0..<count).allSatisfy { (model.readSlots.base + $0).load(ordering: .acquiring) == CacheSlots.empty })
             let child: StatefulItem? = model.child
             #expect(child?.parentLink?.parent === model)
             child?.id = 3
             #expect(model.json()["child"] == ["id": 3])
-            #expect(!ImmutableModelStates.hasWord(ObjectIdentifier(model)))
         }
     }
 
     /// Many threads record the first diagnostics of the same immutable models at once: each
-    /// model makes one state, keeps every diagnostic once, and frees its word with itself.
+    /// model makes one state and keeps every diagnostic once.
     @Test func concurrentFirstDiagnosticsMakeOneStateStress() async throws {
-        var identities: [ObjectIdentifier] = []
         do {
             let models = try (0..<50).map { _ in try StatefulItem(json: #"{"id": "x", "name": {"a": 1}}"#) }
             await withTaskGroup(of: Void.self) { group in
@@ -96,9 +89,7 @@ struct ModelStateTests {
             for model in models {
                 #expect(model.diagnostics.count == 2)
             }
-            identities = models.map(ObjectIdentifier.init)
-            #expect(identities.allSatisfy(ImmutableModelStates.hasWord))
+            #expect(models.allSatisfy { $0.state.isMade })
         }
-        #expect(!identities.contains(where: ImmutableModelStates.hasWord))
     }
 }

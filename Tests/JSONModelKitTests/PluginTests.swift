@@ -77,9 +77,10 @@ enum PluginBuilder {
         guard symbolIsExported() else {
             throw Skip(description: "this test program does not export its symbols (link it with -Xlinker --export-dynamic)")
         }
-        // The objects of the library's current sources, its two modules, as the build's output
+        // The objects of the library's current Swift sources, its modules, as the build's output
         // file maps name them: the folders may also hold objects of files since deleted or renamed.
-        let objects = ["JSONModelKitCore", "JSONModelKit"].flatMap { module -> [URL] in
+        // (The C target's functions are all inline: it has no object to link.)
+        let objects = ["JSONModelKitCore", "JSONModelNames", "JSONModelKit"].flatMap { module -> [URL] in
             let fileMap = build.folder.appendingPathComponent("\(module).build/output-file-map.json")
             let entries = (try? Data(contentsOf: fileMap)).flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [String: Any]
             return (entries ?? [:]).compactMap { source, outputs -> URL? in
@@ -90,7 +91,7 @@ enum PluginBuilder {
         let sanitized = dlsym(nil, "__tsan_init") != nil
         return Toolchain(
             swiftc: swiftc, modules: build.modules, objects: objects, products: build.folder,
-            flags: sanitized ? ["-sanitize=thread"] : [])
+            flags: build.importFlags + (sanitized ? ["-sanitize=thread"] : []))
         #else
         throw Skip(description: "the plugin tests build plugins on Linux only")
         #endif
@@ -522,6 +523,18 @@ struct PluginTests {
         #expect(run.output.contains("does not export JSONModelKit's symbols"), "\(run.output)")
     }
 
+    /// The hint recognises both loaders' words for a missing symbol of the library, and only those.
+    @Test func theExportHintReadsGlibcAndDyld() {
+        let glibc = "/p/libX.so: undefined symbol: $s12JSONModelKit0A5ModelCMn"
+        let dyld = "dlopen(/p/libX.dylib, 0x0002): Symbol not found: _$s16JSONModelKitCore12JSONDocumentCMn\n"
+            + "  Referenced from: <UUID> /p/libX.dylib\n  Expected in: <UUID> /p/host"
+        #expect(PluginTable.exportHint(for: glibc).contains("does not export JSONModelKit's symbols"))
+        #expect(PluginTable.exportHint(for: dyld).contains("-export_dynamic on macOS"))
+        #expect(PluginTable.exportHint(for: "undefined symbol: $s5Other1XCMn") == "")
+        #expect(PluginTable.exportHint(for: "Symbol not found: _strlcpy") == "")
+        #expect(PluginTable.exportHint(for: "not a shared object: 12JSONModelKit") == "")
+    }
+
     static func run(_ program: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = program
@@ -588,7 +601,7 @@ public func nestedLoad() -> Int32 {
 
 /// Plugin code runs with no lock of the loader held: an entry point that loads a plugin from a
 /// helper thread and waits for it finishes. Serialized: the Nesting plugin's instructions are global.
-@Suite("Plugins: loads from entry points", .serialized, .enabled(if: PluginBuilder.available), .timeLimit(.minutes(2)))
+@Suite("Plugins: loads from entry points", .serialized, .enabled(if: PluginBuilder.available), .timeLimit(.minutes(10)))
 struct PluginNestedLoadTests {
     var plugins: PluginBuilder.Plugins {
         get throws { try PluginBuilder.plugins.get() }

@@ -37,9 +37,9 @@ enum JSONModelMembers {
             throw .init(description: "swiftc -print-target-info gave no target triple")
         }
         _ = try run(extractor, [
-            "-module-name", "JSONModelKit", "-I", build.modules.path, "-target", triple,
+            "-module-name", "JSONModelKit", "-target", triple,
             "-output-dir", output.path, "-minimum-access-level", "public",
-        ])
+        ] + build.importFlags)
         let file = output.appendingPathComponent("JSONModelKit.symbols.json")
         guard let data = try? Data(contentsOf: file), let graph = try? JSONDocument(data: data).root.value else {
             throw .init(description: "no readable symbol graph at \(file.path)")

@@ -1,5 +1,4 @@
 import JSONModelKitCore
-import Synchronization
 
 /// The models a lazy collection has built, by index: each place is set once and read without a
 /// lock.
@@ -17,7 +16,7 @@ struct BuiltModels: ~Copyable, @unchecked Sendable {
     // @unchecked Sendable: the word and the places are only touched through atomic operations,
     // and the models are immutable after they are stored or lock what they change.
     /// The address of the places, or 0 before the first store.
-    private let places = Atomic<UInt>(0)
+    private let places = OwnedAtomicWord(0)
     let count: Int
 
     init(count: Int) {
@@ -28,7 +27,7 @@ struct BuiltModels: ~Copyable, @unchecked Sendable {
         guard let base = base else { return }
         var index = 0
         while index < count {
-            let bits = base[index].load(ordering: .acquiring)
+            let bits = (base + index).load(ordering: .acquiring)
             if bits != 0 { Self.unmanaged(bits).release() }
             index += 1
         }
@@ -40,7 +39,7 @@ struct BuiltModels: ~Copyable, @unchecked Sendable {
     func model(at index: Int) -> JSONModel? {
         precondition(index >= 0 && index < count)
         guard let base else { return nil }
-        let bits = base[index].load(ordering: .acquiring)
+        let bits = (base + index).load(ordering: .acquiring)
         // Never emptied while the owner lives, and the caller holds the owner.
         return bits == 0 ? nil : Self.unmanaged(bits).takeUnretainedValue()
     }
@@ -50,26 +49,26 @@ struct BuiltModels: ~Copyable, @unchecked Sendable {
         precondition(index >= 0 && index < count)
         let base = base ?? makePlaces()
         let bits = UInt(bitPattern: Unmanaged.passRetained(copy model).toOpaque())
-        let (stored, found) = base[index].compareExchange(
+        let (stored, found) = (base + index).compareExchange(
             expected: 0, desired: bits, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
         if stored { return model }
         Self.unmanaged(bits).release()
         return Self.unmanaged(found).takeUnretainedValue()
     }
 
-    private var base: UnsafeMutablePointer<Atomic<UInt>>? {
-        UnsafeMutablePointer(bitPattern: places.load(ordering: .acquiring))
+    private var base: UnsafeMutablePointer<AtomicWord>? {
+        UnsafeMutablePointer(bitPattern: places.pointer.load(ordering: .acquiring))
     }
 
     /// Allocates the places and publishes them; another thread's, when it published first.
-    private func makePlaces() -> UnsafeMutablePointer<Atomic<UInt>> {
-        let made = allocatePlain(Atomic<UInt>.self, capacity: count)
+    private func makePlaces() -> UnsafeMutablePointer<AtomicWord> {
+        let made = allocatePlain(AtomicWord.self, capacity: count)
         var index = 0
         while index < count {
-            (made + index).initialize(to: Atomic(0))
+            (made + index).initialize(to: AtomicWord(0))
             index += 1
         }
-        let (stored, found) = places.compareExchange(
+        let (stored, found) = places.pointer.compareExchange(
             expected: 0, desired: UInt(bitPattern: made), successOrdering: .acquiringAndReleasing,
             failureOrdering: .acquiring)
         if stored { return made }

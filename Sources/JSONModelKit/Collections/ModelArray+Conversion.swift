@@ -63,10 +63,7 @@ extension ModelArray: LazyModelCollection {
             return ModelArray<JSONModel>(self.lazy.map { $0 as JSONModel }) as? T
         }
         guard changed == nil else { return Array(self) as? T }
-        return base.swiftArray.withLock { built in
-            if built == nil { built = Array(self) }
-            return built
-        } as? T
+        return base.swiftArray { Array(self) } as? T
     }
 }
 

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import JSONModelKitCore
-import Synchronization
 
 /// A lazy array of models over a JSON array: elements are built when first read, then kept.
 ///

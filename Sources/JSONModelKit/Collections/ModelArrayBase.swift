@@ -1,5 +1,4 @@
 import JSONModelKitCore
-import Synchronization
 
 /// How the elements of a lazy collection are created: mutability, the model they write
 /// through to, polymorphism and relationships. Taken from the conversion context of the
@@ -102,8 +101,21 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
     /// use of a generic container of `Element` looked up metadata at run time (8% of the time
     /// spent reading every property of 100,000 elements).
     private let built: BuiltModels
-    /// Every element as a Swift `[Element]`, once a read asked for one (``ModelArray/bridged(to:)``).
-    let swiftArray = Locked<(any Sendable)?>(nil)
+    /// Every element as a Swift `[Element]`, once a read asked for one (``ModelArray/bridged(to:)``);
+    /// touched only under the striped lock of this object (``swiftArray(making:)``).
+    nonisolated(unsafe) private var swiftArrayValue: (any Sendable)?
+
+    /// The Swift array kept for this storage, `make()` kept first when there is none. `make` runs
+    /// without the lock (it builds models, which may run the user's code), and the first array
+    /// kept is the one every caller gets.
+    func swiftArray(making make: () -> any Sendable) -> any Sendable {
+        if let kept = StripedLocks.withLock(for: self, { swiftArrayValue }) { return kept }
+        let made = make()
+        return StripedLocks.withLock(for: self) {
+            if swiftArrayValue == nil { swiftArrayValue = made }
+            return swiftArrayValue.unsafelyUnwrapped
+        }
+    }
 
     init(empty: ()) {
         source = .empty

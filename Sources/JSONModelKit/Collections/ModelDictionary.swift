@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import JSONModelKitCore
-import Synchronization
 
 /// A lazy dictionary of models over a JSON object: values are built when first read, then kept.
 ///
@@ -235,10 +234,7 @@ extension ModelDictionary: PropertyValue, LazyModelCollection {
             return result
         }
         guard changedKeys == nil else { return build() as? T }
-        return base.swiftDictionary.withLock { built in
-            if built == nil { built = build() }
-            return built
-        } as? T
+        return base.swiftDictionary { build() } as? T
     }
 }
 
@@ -252,8 +248,20 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
     /// The values built so far, by index; typed as `JSONModel`, not `Value`, as in
     /// `ModelArrayBase`: no generic metadata at run time.
     private let built: BuiltModels
-    /// Every value as a Swift `[String: Value]`, once a read asked for one.
-    let swiftDictionary = Locked<(any Sendable)?>(nil)
+    /// Every value as a Swift `[String: Value]`, once a read asked for one; touched only under
+    /// the striped lock of this object (``swiftDictionary(making:)``).
+    nonisolated(unsafe) private var swiftDictionaryValue: (any Sendable)?
+
+    /// The Swift dictionary kept for this storage, `make()` kept first when there is none; made
+    /// without the lock, as ``ModelArrayBase/swiftArray(making:)`` makes its array.
+    func swiftDictionary(making make: () -> any Sendable) -> any Sendable {
+        if let kept = StripedLocks.withLock(for: self, { swiftDictionaryValue }) { return kept }
+        let made = make()
+        return StripedLocks.withLock(for: self) {
+            if swiftDictionaryValue == nil { swiftDictionaryValue = made }
+            return swiftDictionaryValue.unsafelyUnwrapped
+        }
+    }
 
     init(object: JSONInput, configuration: ElementConfiguration) {
         self.configuration = configuration

@@ -1,5 +1,4 @@
 import JSONModelKitCore
-import Synchronization
 
 // Descriptions for logs and debuggers: `description`, `debugDescription`,
 // `fullDescription`, and a mirror for `dump` and debuggers.

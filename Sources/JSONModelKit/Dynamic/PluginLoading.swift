@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("PluginLoading needs the C library: no Glibc, Musl or Darwin module here")
 #endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -39,15 +41,27 @@ extension ModelRegistry {
     /// the Schemas and plugins article of the documentation gives the build recipe. Compiled classes take their converters from
     /// ``shared``, so load plugins whose classes use converters into ``shared``.
     ///
+    /// Plugins are for macOS and Linux. iOS, tvOS, watchOS and visionOS allow an app to run only
+    /// the code it was signed and reviewed with, so the function is unavailable there; models
+    /// defined at run time by schemas (``loadSchemas(at:)``) work everywhere.
+    ///
     /// - Parameter url: The shared library's path.
     /// - Returns: What the plugin registered.
     /// - Throws: ``PluginLoadError``; nothing was registered.
+    @available(iOS, unavailable, message: "apps may run only the code they were signed with; use schemas")
+    @available(tvOS, unavailable, message: "apps may run only the code they were signed with; use schemas")
+    @available(watchOS, unavailable, message: "apps may run only the code they were signed with; use schemas")
+    @available(visionOS, unavailable, message: "apps may run only the code they were signed with; use schemas")
     @discardableResult
     public func loadPlugin(at url: URL) throws(PluginLoadError) -> LoadedPlugin {
         try loadPlugin(at: url, hostABIVersion: JSONModelPlugin.abiVersion)
     }
 
     /// ``loadPlugin(at:)`` with the ABI version to present; tests present others.
+    @available(iOS, unavailable)
+    @available(tvOS, unavailable)
+    @available(watchOS, unavailable)
+    @available(visionOS, unavailable)
     ///
     /// No lock is held while plugin code runs (the library's initializers, its entry point, its
     /// classes' registration blocks), so an entry point may start a thread that loads another
@@ -263,11 +277,13 @@ final class PluginTable: RegistryAttachment, @unchecked Sendable {
     var loaded: [LoadedPlugin] { locked { Array($0.loaded.values) } }
 
     /// Explains an unresolved symbol of JSONModelKit or of its JSON core (mangled names start
-    /// with the module's: `$s12JSONModelKit`, `$s16JSONModelKitCore`): the host does not export them.
+    /// with the module's: `$s12JSONModelKit`, `$s16JSONModelKitCore`): the host does not export
+    /// them. glibc's loader says "undefined symbol", Darwin's dyld "Symbol not found".
     static func exportHint(for reason: String) -> String {
-        guard reason.contains("undefined symbol") && (reason.contains("12JSONModelKit") || reason.contains("16JSONModelKitCore"))
-        else { return "" }
+        let unresolved = reason.contains("undefined symbol") || reason.contains("Symbol not found")
+        guard unresolved && (reason.contains("12JSONModelKit") || reason.contains("16JSONModelKitCore")) else { return "" }
         return " (the program does not export JSONModelKit's symbols to plugins: link it with "
-            + "-Xlinker --export-dynamic on Linux; see the plugin recipe in the Schemas and plugins article of the documentation)"
+            + "-Xlinker --export-dynamic on Linux, -Xlinker -export_dynamic on macOS; see the plugin recipe "
+            + "in the Schemas and plugins article of the documentation)"
     }
 }

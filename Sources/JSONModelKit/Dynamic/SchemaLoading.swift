@@ -9,6 +9,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("SchemaLoading needs the C library: no Glibc, Musl or Darwin module here")
 #endif
 import JSONModelKitCore
 

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import JSONModelKitCore
-import Synchronization
 
 // Merging a partial JSON object into a model.
 //

@@ -1,5 +1,4 @@
 import JSONModelKitCore
-import Synchronization
 
 // Writes, copies and the mutation overlay.
 //

@@ -1,5 +1,4 @@
 import JSONModelKitCore
-import Synchronization
 
 // Reading properties: the member syntax, the dynamic API, the cache and diagnostics.
 

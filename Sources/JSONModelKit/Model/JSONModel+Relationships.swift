@@ -1,4 +1,3 @@
-import Synchronization
 
 // Relationships with an inverse: a child model refers back to its parent, weakly.
 //

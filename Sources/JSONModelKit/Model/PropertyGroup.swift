@@ -1,5 +1,4 @@
 import JSONModelKitCore
-import Synchronization
 
 // Property groups. Whether a declaration may be one is checked with the other structural
 // options, at declaration (`PropertyDeclaration.checkingStructure()`, Runtime/ModelMetadata.swift).

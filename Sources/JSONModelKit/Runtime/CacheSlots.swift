@@ -4,9 +4,10 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("CacheSlots needs the C library: no Glibc, Musl or Darwin module here")
 #endif
 import JSONModelKitCore
-import Synchronization
 
 /// The cache of an immutable model: one slot per property, read without a lock.
 ///
@@ -41,18 +42,18 @@ import Synchronization
 /// entries are therefore not kept, and a model read a million times through a converter that
 /// rejects every cached value stays the same size.
 ///
-/// Ownership. The memory has exactly one owner, the model (or the metadata, for its
-/// ``ModelMetadata/emptySlots``), which frees it once, in its `deinit`, with
+/// Ownership. The memory has exactly one owner, the model, which frees it once, in its
+/// `deinit`, with
 /// ``deallocate()``. A `CacheSlots` value is a handle that owns nothing: the model keeps only the
 /// address (a ``View``, which the fast read uses) and makes the handle from it and its metadata's
 /// property count when it needs one, which saves a model two words. Mutable models cache
 /// nothing in slots (their writes empty cache entries, which needs the model's lock): theirs
-/// stay empty, so the fast read always takes the general path, and the word after them holds
-/// the model's state.
+/// stay empty, so the fast read always takes the general path. The word after the slots and
+/// inline values holds the model's state (``stateIndex(count:inlineBytes:)``).
 @usableFromInline
 struct CacheSlots: @unchecked Sendable {
     // @unchecked Sendable: slots are only touched through atomic operations.
-    let base: UnsafeMutablePointer<Atomic<UInt>>
+    let base: UnsafeMutablePointer<AtomicWord>
     let count: Int
 
     /// The address of an owner's slots, for the fast read, which loads one slot and nothing else.
@@ -64,10 +65,10 @@ struct CacheSlots: @unchecked Sendable {
     struct View: @unchecked Sendable {
         // @unchecked Sendable: slots are only touched through atomic operations.
         @usableFromInline
-        let base: UnsafeMutablePointer<Atomic<UInt>>
+        let base: UnsafeMutablePointer<AtomicWord>
 
         @usableFromInline
-        init(base: UnsafeMutablePointer<Atomic<UInt>>) {
+        init(base: UnsafeMutablePointer<AtomicWord>) {
             self.base = base
         }
 
@@ -82,7 +83,7 @@ struct CacheSlots: @unchecked Sendable {
         /// call, which a loop short of registers kept on the stack, a store and a load on the
         /// way to every value.
         @inlinable @inline(__always)
-        func bitsAndBase(at index: Int) -> (bits: UInt, base: UnsafeMutablePointer<Atomic<UInt>>) {
+        func bitsAndBase(at index: Int) -> (bits: UInt, base: UnsafeMutablePointer<AtomicWord>) {
             CacheSlots.bits(at: index, in: base)
         }
 
@@ -161,30 +162,37 @@ struct CacheSlots: @unchecked Sendable {
     }
 
     /// The slots at `base`, made by ``init(count:inlineBytes:)`` for `count` slots.
-    init(base: UnsafeMutablePointer<Atomic<UInt>>, count: Int) {
+    init(base: UnsafeMutablePointer<AtomicWord>, count: Int) {
         self.base = base
         self.count = count
     }
 
-    /// New empty slots, and `inlineBytes` bytes after them for inline values (``InlineLayout``);
-    /// the owner frees them with ``deallocate()``.
+    /// New empty slots, `inlineBytes` bytes after them for inline values (``InlineLayout``), and
+    /// then the word of the owner's state (``stateIndex(count:inlineBytes:)``), 0; the owner
+    /// frees them with ``deallocate()``.
     init(count: Int, inlineBytes: Int = 0) {
         self.count = count
-        let words = count + (inlineBytes + 7) / 8
-        base = allocatePlain(Atomic<UInt>.self, capacity: words)
+        let state = Self.stateIndex(count: count, inlineBytes: inlineBytes)
+        base = allocatePlain(AtomicWord.self, capacity: state + 1)
         var index = 0
         while index < count {
-            (base + index).initialize(to: Atomic(Self.empty))
+            (base + index).initialize(to: AtomicWord(Self.empty))
             index += 1
         }
+        (base + state).initialize(to: AtomicWord(0))
+    }
+
+    /// The index, counted in words from the slots' address, of the word that follows `count`
+    /// slots and `inlineBytes` bytes of inline values: where a model keeps its state's word, in
+    /// memory it allocates anyway rather than in a field or an allocation of its own.
+    static func stateIndex(count: Int, inlineBytes: Int) -> Int {
+        count + (inlineBytes + 7) / 8
     }
 
     /// Frees the slots, once, when the owner goes away: after ``releaseEntries(models:)`` or
     /// ``handEntries(to:models:)`` emptied them.
     func deallocate() {
-        // `Atomic<UInt>` has no deinitializer, so the memory is freed without deinitializing
-        // it (the generic `deinitialize(count:)` for a ~Copyable element costs a runtime call
-        // per slot).
+        // An `AtomicWord` is a plain integer: the memory is freed without deinitializing it.
         freePlain(base)
     }
 
@@ -200,9 +208,9 @@ struct CacheSlots: @unchecked Sendable {
     func releaseEntries(models: UInt64 = 0) {
         var index = 0
         while index < count {
-            let bits = base[index].load(ordering: .acquiring)
+            let bits = (base + index).load(ordering: .acquiring)
             if Self.isFilled(bits) {
-                base[index].store(Self.empty, ordering: .relaxed)
+                (base + index).store(Self.empty, ordering: .relaxed)
                 if isInlineModel(bits, at: index, models: models) {
                     inlineModel(bits)?.release()
                 } else {
@@ -264,9 +272,9 @@ struct CacheSlots: @unchecked Sendable {
     func handEntries(to held: inout [AnyObject], models: UInt64) {
         var index = 0
         while index < count {
-            let bits = base[index].load(ordering: .acquiring)
+            let bits = (base + index).load(ordering: .acquiring)
             if Self.isFilled(bits) {
-                base[index].store(Self.empty, ordering: .relaxed)
+                (base + index).store(Self.empty, ordering: .relaxed)
                 if isInlineModel(bits, at: index, models: models) {
                     if let model = inlineModel(bits) { held.append(model.takeRetainedValue()) }
                 } else if bits & Self.inlineTag != 0 {
@@ -294,9 +302,9 @@ struct CacheSlots: @unchecked Sendable {
     /// and took three times as long).
     @usableFromInline @inline(never) @_effects(releasenone)
     static func bits(
-        at index: Int, in base: UnsafeMutablePointer<Atomic<UInt>>
-    ) -> (bits: UInt, base: UnsafeMutablePointer<Atomic<UInt>>) {
-        (base[index].load(ordering: .acquiring), base)
+        at index: Int, in base: UnsafeMutablePointer<AtomicWord>
+    ) -> (bits: UInt, base: UnsafeMutablePointer<AtomicWord>) {
+        ((base + index).load(ordering: .acquiring), base)
     }
 
     /// What slot `index` holds.
@@ -320,7 +328,7 @@ struct CacheSlots: @unchecked Sendable {
     @inline(__always)
     func content(at index: Int, lock: ModelStateAccess) -> Content {
         precondition(index >= 0 && index < count)
-        let bits = base[index].load(ordering: .acquiring)
+        let bits = (base + index).load(ordering: .acquiring)
         switch bits & Self.tagMask {
         // Never swapped out, so alive as long as the model.
         case 0: return .entry(Self.unmanaged(bits).takeUnretainedValue())
@@ -363,15 +371,15 @@ struct CacheSlots: @unchecked Sendable {
     ) -> Bool {
         precondition(index >= 0 && index < count)
         if !claimed {
-            guard base[index].compareExchange(
+            guard (base + index).compareExchange(
                 expected: unfilled, desired: Self.claimed, successOrdering: .acquiring, failureOrdering: .relaxed
             ).exchanged else { return false }
         }
         if write(UnsafeMutableRawPointer(base) + layout.offset) {
-            base[index].store(layout.bits, ordering: .releasing)
+            (base + index).store(layout.bits, ordering: .releasing)
             return true
         }
-        base[index].store(unfilled, ordering: .releasing)
+        (base + index).store(unfilled, ordering: .releasing)
         return false
     }
 
@@ -379,7 +387,7 @@ struct CacheSlots: @unchecked Sendable {
     /// nil when the slot holds something else by then.
     private func validatedEntry(at index: Int, lock: ModelStateAccess) -> CacheEntry? {
         let taken: UInt? = lock.withLock { _ in
-            let bits = base[index].load(ordering: .acquiring)
+            let bits = (base + index).load(ordering: .acquiring)
             guard bits & Self.tagMask == Self.slowTag && bits != Self.empty else { return nil }
             _ = Self.unmanaged(bits).retain()
             return bits
@@ -396,20 +404,39 @@ struct CacheSlots: @unchecked Sendable {
 
     /// The bits of slot `index` once no thread holds its claim: the claim of a value being
     /// written, or of the walk in the leader's slot, each held briefly.
+    ///
+    /// After a short spin the waiter sleeps, longer each time up to a millisecond, so that it
+    /// leaves the core to the claimant: a waiter that only yielded could keep a claimant of
+    /// lower priority off the core where the scheduler favours the waiter (Darwin's quality of
+    /// service classes). The claimant's side stays a plain store, with no wake-up to send: the
+    /// wait is rare (two threads making the same model's first read at once), its publication
+    /// is on every first read.
     @discardableResult
     func awaitUnclaimed(at index: Int) -> UInt {
         precondition(index >= 0 && index < count)
+        var spins = 0
+        var nanoseconds = 2_000
         while true {
-            let bits = base[index].load(ordering: .acquiring)
+            let bits = (base + index).load(ordering: .acquiring)
             if bits != Self.claimed { return bits }
-            sched_yield()
+            if spins < Self.spinsBeforeSleeping {
+                spins += 1
+                continue
+            }
+            var interval = timespec(tv_sec: 0, tv_nsec: nanoseconds)
+            nanosleep(&interval, nil)
+            nanoseconds = min(nanoseconds * 2, 1_000_000)
         }
     }
+
+    /// How many times a waiter looks at a claimed slot before it sleeps: about as long as a
+    /// claimant takes to convert a plain value.
+    static var spinsBeforeSleeping: Int { 100 }
 
     /// Whether slot `index` holds no value.
     func isEmpty(at index: Int) -> Bool {
         precondition(index >= 0 && index < count)
-        return Self.isUnfilled(base[index].load(ordering: .acquiring))
+        return Self.isUnfilled((base + index).load(ordering: .acquiring))
     }
 
     /// Claims the walk over the model's object that finds the members of the properties read
@@ -426,9 +453,9 @@ struct CacheSlots: @unchecked Sendable {
     ///   slot with ``publishMember(_:at:)`` or a fill. False when the walk is done.
     func claimWalk(leader: Int) -> Bool {
         precondition(leader >= 0 && leader < count)
-        var bits = base[leader].load(ordering: .acquiring)
+        var bits = (base + leader).load(ordering: .acquiring)
         if bits == Self.empty {
-            let (exchanged, found) = base[leader].compareExchange(
+            let (exchanged, found) = (base + leader).compareExchange(
                 expected: Self.empty, desired: Self.claimed, successOrdering: .acquiring, failureOrdering: .acquiring)
             if exchanged { return true }
             bits = found
@@ -446,17 +473,17 @@ struct CacheSlots: @unchecked Sendable {
     func recordMembers(_ ordinals: [Int], at positions: UnsafeMutableBufferPointer<Int>, leader: Int) {
         for ordinal in ordinals where ordinal != leader {
             precondition(ordinal >= 0 && ordinal < count)
-            assert(base[ordinal].load(ordering: .relaxed) == Self.empty, "a slot was written during the walk")
+            assert((base + ordinal).load(ordering: .relaxed) == Self.empty, "a slot was written during the walk")
             // Published by the releasing store of the leader's slot, which readers of an empty
             // slot wait for; a reader that loads this one first needs nothing else from the walk.
-            base[ordinal].store(Self.member(positions[ordinal]), ordering: .relaxed)
+            (base + ordinal).store(Self.member(positions[ordinal]), ordering: .relaxed)
         }
     }
 
     /// Ends the walk claimed in slot `leader`: the slot now says where its member is.
     func publishMember(_ position: Int, at leader: Int) {
         precondition(leader >= 0 && leader < count)
-        base[leader].store(Self.member(position), ordering: .releasing)
+        (base + leader).store(Self.member(position), ordering: .releasing)
     }
 
     /// Stores `entry` in a slot that holds no value.
@@ -469,9 +496,9 @@ struct CacheSlots: @unchecked Sendable {
         precondition(index >= 0 && index < count)
         var bits = UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque())
         if entry.validator != nil { bits |= Self.slowTag }
-        var existing = base[index].load(ordering: .acquiring)
+        var existing = (base + index).load(ordering: .acquiring)
         while Self.isUnfilled(existing) {
-            let (stored, found) = base[index].compareExchange(
+            let (stored, found) = (base + index).compareExchange(
                 expected: existing, desired: bits, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
             if stored { return (entry, true) }
             existing = found
@@ -492,7 +519,7 @@ struct CacheSlots: @unchecked Sendable {
         precondition(index >= 0 && index < count)
         let bits = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | Self.slowTag
         let emptied: Bool = lock.withLock { _ in
-            base[index].compareExchange(
+            (base + index).compareExchange(
                 expected: bits, desired: Self.empty, successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed
             ).exchanged
         }
@@ -501,6 +528,6 @@ struct CacheSlots: @unchecked Sendable {
 
     /// How many slots hold a value.
     var filledCount: Int {
-        (0..<count).reduce(0) { $0 + (Self.isFilled(base[$1].load(ordering: .acquiring)) ? 1 : 0) }
+        (0..<count).reduce(0) { $0 + (Self.isFilled((base + $1).load(ordering: .acquiring)) ? 1 : 0) }
     }
 }

@@ -1,5 +1,4 @@
 import JSONModelKitCore
-import Synchronization
 
 /// Identifies a model for converter registrations: a compiled class, or a schema model by name.
 enum ModelKey: Hashable, Sendable {

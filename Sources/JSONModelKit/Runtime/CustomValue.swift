@@ -1,5 +1,4 @@
 import JSONModelKitCore
-import Synchronization
 
 // Property types that are not built in: a user's type converted by a registered
 // converter, by its `JSONConvertible` conformance, (enums) by its raw value or

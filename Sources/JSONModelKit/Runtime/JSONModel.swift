@@ -1,5 +1,4 @@
 import JSONModelKitCore
-import Synchronization
 
 /// A model object over a JSON object: declared properties, read lazily.
 ///
@@ -30,8 +29,8 @@ import Synchronization
 /// ``value(forProperty:)`` or, for a class that adopts it, ``DynamicMembers``.
 open class JSONModel: @unchecked Sendable {
     // @unchecked Sendable: every stored property is an immutable `let` of a
-    // Sendable type except `madeState`, an atomic, and the state it points to, whose
-    // contents change only while its Mutex is held. Subclasses keep their properties in
+    // Sendable type; the slots and the state's word they end with change only atomically, and
+    // the state that word points to only while its lock is held. Subclasses keep their properties in
     // the JSON, not in stored properties of their own.
 
     /// The metadata of this model's class (or schema).
@@ -40,11 +39,9 @@ open class JSONModel: @unchecked Sendable {
     let original: JSONInput
     /// Whether the model accepts writes.
     public let isMutable: Bool
-    /// Whether an immutable model has made its locked state (``ImmutableModelStates``).
-    let madeState = Atomic<Bool>(false)
     /// Where the fast read looks: the slots of an immutable model, owned here and freed when the
-    /// model is (``slots``); for a mutable model, empty slots of its own, followed by the word of
-    /// its state; the metadata's empty ones for an immutable model without properties. All live
+    /// model is (``slots``); for a mutable model, empty slots of its own. Either ends with the word
+    /// of the model's state (``stateWord``). All live
     /// as long as the model (the model holds its metadata).
     @usableFromInline
     let readSlots: CacheSlots.View
@@ -209,19 +206,14 @@ open class JSONModel: @unchecked Sendable {
         self.original = storage.takeSource()
         let count = metadata.properties.count
         if mutable {
-            // Slots that stay empty, so the fast read always takes the general path, then the
-            // state's word.
-            let slots = CacheSlots(count: count, inlineBytes: MemoryLayout<UInt>.stride)
-            (slots.base + count).initialize(to: Atomic(0))
-            self.readSlots = slots.view
-        } else if count == 0 {
-            self.readSlots = metadata.emptySlots.view
+            // Slots that stay empty, so the fast read always takes the general path.
+            self.readSlots = CacheSlots(count: count).view
         } else {
             self.readSlots = CacheSlots(count: count, inlineBytes: metadata.inlineBytes).view
         }
         // Only mutable models have a parent to write through (the engine links no other).
-        if mutable, let parent, let word = stateWord(making: false) {
-            LazyLocked<ModelState>(word: word).make(ModelState(parentLink: parent))
+        if mutable, let parent {
+            LazyLocked<ModelState>(word: stateWord).make(ModelState(parentLink: parent))
         }
     }
 
@@ -229,12 +221,11 @@ open class JSONModel: @unchecked Sendable {
     /// mutable parent; made on first use, or with the model when it has a parent.
     var state: ModelStateAccess { ModelStateAccess(model: self) }
 
-    /// The word of the model's state: after a mutable model's slots; for an immutable model, in
-    /// ``ImmutableModelStates``, made there with `making`, else nil until it was.
-    func stateWord(making: Bool) -> UnsafeMutablePointer<Atomic<UInt>>? {
-        if isMutable { return readSlots.base + metadata.properties.count }
-        guard making || madeState.load(ordering: .acquiring) else { return nil }
-        return ImmutableModelStates.word(of: self, making: making)
+    /// The word of the model's state (``LazyLocked``), 0 until the state is made: the word after
+    /// the slots, and after an immutable model's inline values.
+    var stateWord: UnsafeMutablePointer<AtomicWord> {
+        let count = metadata.properties.count
+        return readSlots.base + (isMutable ? count : metadata.immutableStateIndex)
     }
 
     /// For a mutable model read from a mutable parent: where to write changes through.
@@ -249,26 +240,15 @@ open class JSONModel: @unchecked Sendable {
     /// An immutable model's cache, read without the lock; nil for mutable models, which keep
     /// their cache in `state`. Owned by the model, which frees the slots in its `deinit`.
     var slots: CacheSlots? {
-        isMutable || readSlots.base == metadata.emptySlots.base
-            ? nil : CacheSlots(base: readSlots.base, count: metadata.properties.count)
+        isMutable ? nil : CacheSlots(base: readSlots.base, count: metadata.properties.count)
     }
 
     deinit {
         let slots = self.slots
-        // Last: the model's own slots (a mutable model's hold its state's word).
-        defer {
-            if readSlots.base != metadata.emptySlots.base {
-                CacheSlots(base: readSlots.base, count: metadata.properties.count).deallocate()
-            }
-        }
+        // Last: the model's own slots, which hold its state's word.
+        defer { CacheSlots(base: readSlots.base, count: metadata.properties.count).deallocate() }
         // Then the state, once nothing below uses it.
-        defer {
-            if isMutable {
-                LazyLocked<ModelState>(word: stateWord(making: false)!).release()
-            } else if madeState.load(ordering: .acquiring) {
-                ImmutableModelStates.remove(self)
-            }
-        }
+        defer { LazyLocked<ModelState>(word: stateWord).release() }
         // Without models among the cached values, releasing them cannot go deep.
         guard metadata.hasModelProperties else {
             slots?.releaseEntries()
@@ -442,8 +422,8 @@ final class ParentLink: Sendable {
     let path: JSONPath
     /// The parent's property the child was read through.
     let ordinal: Int
-    /// Set once, under the parent's lock, when the parent no longer holds the child's JSON.
-    private let detached = Atomic<Bool>(false)
+    /// Set to 1 once, under the parent's lock, when the parent no longer holds the child's JSON.
+    private let detached = OwnedAtomicWord(0)
 
     init(parent: JSONModel, path: JSONPath, ordinal: Int) {
         self.parent = parent
@@ -452,7 +432,7 @@ final class ParentLink: Sendable {
     }
 
     /// Whether the child's writes no longer reach the parent.
-    var isDetached: Bool { detached.load(ordering: .acquiring) }
+    var isDetached: Bool { detached.pointer.load(ordering: .acquiring) != 0 }
 
-    func detach() { detached.store(true, ordering: .releasing) }
+    func detach() { detached.pointer.store(1, ordering: .releasing) }
 }

@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("MemberIndex needs the C library: no Glibc, Musl or Darwin module here")
 #endif
 import JSONModelKitCore
 

@@ -252,14 +252,12 @@ public final class ModelMetadata: Sendable {
     /// Ordinals by the raw bits of the names, for reads with the member syntax; models keep a
     /// view of it, valid because each model holds its metadata.
     let rawNames: RawNameTable
-    /// Slots that stay empty, for the fast read of immutable models without properties, which
-    /// keep none of their own (mutable models have empty slots of their own, followed by their
-    /// state's word). Owned here, freed in `deinit`.
-    let emptySlots: CacheSlots
     /// Where each property's inline value lives in a model's slots; nil for values kept in entries.
     let inlineLayouts: [InlineLayout?]
     /// The bytes after the slots that inline values take.
     let inlineBytes: Int
+    /// Where an immutable model's state word is among its slots' words: after the inline values.
+    var immutableStateIndex: Int { CacheSlots.stateIndex(count: properties.count, inlineBytes: inlineBytes) }
     /// The ordinals whose inline values are models' references, bit by bit (ordinals below 64).
     let inlineModels: UInt64
     /// The keys of the properties with a first read, to find their members in one walk; nil
@@ -279,10 +277,6 @@ public final class ModelMetadata: Sendable {
     /// registry instead (``DynamicModel``, `ElementConfiguration`): a registry and its schemas
     /// are freed once neither the program nor any of their models refers to them.
     weak let registry: ModelRegistry?
-
-    deinit {
-        emptySlots.deallocate()
-    }
 
     /// Assembles metadata from declarations in order; later duplicates of a name are reported.
     ///
@@ -437,7 +431,6 @@ public final class ModelMetadata: Sendable {
         self.nameSlots = slots
         self.nameMask = capacity - 1
         self.rawNames = RawNameTable(names: names)
-        self.emptySlots = CacheSlots(count: names.count)
         // Inline values follow the slots, each aligned for its type. They are placed by
         // alignment, largest first, and among equal alignments those whose size is a multiple
         // of it first, so a value with a tail (a `Date?` takes 9 bytes) is followed by smaller

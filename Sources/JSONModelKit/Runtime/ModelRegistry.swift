@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import JSONModelKitCore
-import Synchronization
 
 /// The registry of model types and their metadata.
 ///
@@ -281,16 +280,16 @@ private final class RecentMetadata: @unchecked Sendable {
     }
 
     private static let count = 64
-    private let places: UnsafeMutablePointer<Atomic<UInt>>
+    private let places: UnsafeMutablePointer<AtomicWord>
 
     init() {
         places = .allocate(capacity: Self.count)
-        for index in 0..<Self.count { (places + index).initialize(to: Atomic(0)) }
+        for index in 0..<Self.count { (places + index).initialize(to: AtomicWord(0)) }
     }
 
     deinit {
         for index in 0..<Self.count {
-            let bits = places[index].load(ordering: .acquiring)
+            let bits = (places + index).load(ordering: .acquiring)
             if bits != 0 { Unmanaged<Pair>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
         }
         places.deallocate()
@@ -302,7 +301,7 @@ private final class RecentMetadata: @unchecked Sendable {
     }
 
     func metadata(for type: ObjectIdentifier) -> ModelMetadata? {
-        let bits = places[place(of: type)].load(ordering: .acquiring)
+        let bits = (places + place(of: type)).load(ordering: .acquiring)
         guard bits != 0 else { return nil }
         return Unmanaged<Pair>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { pair in
             pair.type == type ? pair.metadata : nil
@@ -311,10 +310,10 @@ private final class RecentMetadata: @unchecked Sendable {
 
     func remember(_ metadata: ModelMetadata, for type: ObjectIdentifier) {
         let index = place(of: type)
-        guard places[index].load(ordering: .relaxed) == 0 else { return }
+        guard (places + index).load(ordering: .relaxed) == 0 else { return }
         let pair = Unmanaged.passRetained(Pair(type: type, metadata: metadata))
         let bits = UInt(bitPattern: pair.toOpaque())
-        if !places[index].compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing).exchanged {
+        if !(places + index).compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing).exchanged {
             pair.release()
         }
     }

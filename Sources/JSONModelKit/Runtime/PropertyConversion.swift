@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import JSONModelKitCore
-import Synchronization
 
 /// How one property of one model converts: the converter lookup's cached choice.
 ///
@@ -77,7 +76,7 @@ final class PropertyConversion: Sendable {
     /// Memory safety: a published box is freed only with the conversion, so a reader that loaded
     /// `current` may use the box for as long as it uses the conversion, even after an
     /// invalidation replaced it.
-    private let current = Atomic<UInt>(0)
+    private let current = OwnedAtomicWord(0)
 
     init(name: String, modelName: String, type: PropertyType, options: PropertyOptions, models: [ModelKey],
          registry: ModelRegistry?) {
@@ -112,7 +111,7 @@ final class PropertyConversion: Sendable {
 
     /// The cached choice, looked up on first use.
     var choice: Choice {
-        let bits = current.load(ordering: .acquiring)
+        let bits = current.pointer.load(ordering: .acquiring)
         if bits != 0 {
             return Unmanaged<ChoiceBox>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
                 .takeUnretainedValue().choice
@@ -125,7 +124,7 @@ final class PropertyConversion: Sendable {
     /// this path on every first read.
     @inline(__always)
     var isPublishedBuiltin: Bool {
-        let bits = current.load(ordering: .acquiring)
+        let bits = current.pointer.load(ordering: .acquiring)
         guard bits != 0 else { return false }
         return Unmanaged<ChoiceBox>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
             ._withUnsafeGuaranteedRef { $0.isBuiltin }
@@ -162,7 +161,7 @@ final class PropertyConversion: Sendable {
                     box = nil  // read under the lock from now on
                 }
                 if let box {
-                    current.store(UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()), ordering: .releasing)
+                    current.pointer.store(UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()), ordering: .releasing)
                 }
             }
             return made
@@ -179,7 +178,7 @@ final class PropertyConversion: Sendable {
         state.withLock { state in
             state.choice = nil
             state.version += 1
-            current.store(0, ordering: .releasing)
+            current.pointer.store(0, ordering: .releasing)
         }
     }
 

@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("ChunkReader needs the C library: no Glibc, Musl or Darwin module here")
 #endif
 
 /// Reads a file descriptor a chunk at a time into a buffer of its own.

@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("Condition needs the C library: no Glibc, Musl or Darwin module here")
 #endif
 
 /// A pthread mutex with a condition variable, for a thread that waits until another says so.

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import JSONModelKitCore
-import Synchronization
 
 /// How a `Date` is stored in JSON.
 ///

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import JSONModelKitCore
-import Synchronization
 
 /// A compiled Unicode date pattern: a list of fields and literals, read and written
 /// in the POSIX locale and the Gregorian calendar, UTC unless the text has a zone.

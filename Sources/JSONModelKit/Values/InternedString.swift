@@ -1,5 +1,4 @@
 import JSONModelKitCore
-import Synchronization
 
 /// A string kept once per process, so equal values share one storage.
 ///

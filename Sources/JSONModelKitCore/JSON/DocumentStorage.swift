@@ -9,6 +9,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("DocumentStorage needs the C library: no Glibc, Musl or Darwin module here")
 #endif
 
 /// Where a ``JSONDocument``'s bytes live: the array or `Data` it was given, kept as they are,

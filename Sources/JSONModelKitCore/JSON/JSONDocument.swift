@@ -3,11 +3,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("JSONDocument needs the C library: no Glibc, Musl or Darwin module here")
 #endif
 
 /// Options for scanning JSON text.
@@ -58,8 +61,14 @@ public final class JSONDocument: Sendable {
     public let valueCount: Int
     /// The deepest nesting of arrays and objects: 0 for a top-level scalar, 1 for `[]`.
     public let depth: Int
-    /// Indexes of large containers, built on first lookup.
-    let indexes = Locked<ContainerIndexes>(ContainerIndexes())
+    /// Indexes of large containers, built on first lookup; read and written only through
+    /// ``withIndexes(_:)``, under the striped lock this document's address picks.
+    nonisolated(unsafe) private var indexes = ContainerIndexes()
+
+    /// Calls `body` with exclusive access to the indexes of large containers.
+    func withIndexes<Result>(_ body: (inout ContainerIndexes) -> Result) -> Result {
+        StripedLocks.withLock(for: self) { body(&indexes) }
+    }
 
     /// Scans and validates `bytes`, keeping them.
     ///

@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("JSONNode needs the C library: no Glibc, Musl or Darwin module here")
 #endif
-import Synchronization
 
 /// The kind of a JSON value.
 public enum JSONKind: Sendable, Hashable {
@@ -238,7 +239,7 @@ extension JSONNode {
     }
 
     private func indexedMember(_ key: String, end: Int) -> JSONNode? {
-        let cached = document.indexes.withLock { $0.objects[index] }
+        let cached = document.withIndexes { $0.objects[index] }
         let table: [String: Int]
         if let cached {
             table = cached
@@ -252,7 +253,7 @@ extension JSONNode {
                 position = document.next(after: value)
             }
             table = built
-            document.indexes.withLock { $0.objects[index] = built }
+            document.withIndexes { $0.objects[index] = built }
         }
         return table[key].map { JSONNode(document: document, index: $0) }
     }
@@ -275,7 +276,7 @@ extension JSONNode {
 
     /// The tape positions of this array's elements, built once and shared.
     func elementPositions() -> [UInt32] {
-        if let cached = document.indexes.withLock({ $0.arrays[index] }) { return cached }
+        if let cached = document.withIndexes({ $0.arrays[index] }) { return cached }
         var positions: [UInt32] = []
         positions.reserveCapacity(count)
         var position = index + 1
@@ -284,7 +285,7 @@ extension JSONNode {
             positions.append(UInt32(position))
             position = document.next(after: position)
         }
-        document.indexes.withLock { $0.arrays[index] = positions }
+        document.withIndexes { $0.arrays[index] = positions }
         return positions
     }
 

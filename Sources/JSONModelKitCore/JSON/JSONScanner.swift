@@ -127,14 +127,18 @@ struct JSONScanner: ~Copyable {
     /// that says which as a constant: the inlined checks for white space, two or three for each
     /// member of an object, then need not also look for the slash that starts a comment.
     mutating func scan() throws(JSONParseError) {
-        // Sixteen frames (512 bytes) on the stack hold all but the deepest documents.
-        try withUnsafeTemporaryAllocation(of: Frame.self, capacity: 16) { frames throws(JSONParseError) in
-            if input.allowsComments {
-                try scan(frames: frames, comments: WithComments.self)
-            } else {
-                try scan(frames: frames, comments: WithoutComments.self)
+        // Sixteen frames (512 bytes) on the stack hold all but the deepest documents. The error
+        // comes out as a `Result`: the standard library of Swift 6.2 (Xcode 26) types this
+        // function's closure as throwing `any Error`, not the closure's own error type.
+        try withUnsafeTemporaryAllocation(of: Frame.self, capacity: 16) { frames in
+            Result { () throws(JSONParseError) in
+                if input.allowsComments {
+                    try scan(frames: frames, comments: WithComments.self)
+                } else {
+                    try scan(frames: frames, comments: WithoutComments.self)
+                }
             }
-        }
+        }.get()
     }
 
     /// Whether comments are allowed, as a type, so that each setting has its own copy of the loop.

@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("IterativeRelease needs the C library: no Glibc, Musl or Darwin module here")
 #endif
 
 /// Releases nested structures from a loop instead of from inside each other's `deinit`.

@@ -4,75 +4,108 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("Locked needs a lock: pthreads (Glibc, Musl) or Darwin's os_unfair_lock")
 #endif
-import Synchronization
 
-/// A value behind the standard library's `Mutex`, visible to the thread sanitizer.
+/// A value behind a lock: `pthread_mutex_t` on Linux, `os_unfair_lock` on Apple platforms.
 ///
-/// `Synchronization.Mutex` takes its lock inside the Swift runtime, which the thread
-/// sanitizer does not instrument on Linux, so it reports races between accesses that the lock
-/// in fact orders (a two-thread program with one `Mutex` shows it). When the sanitizer's
-/// runtime is in the process, `Locked` tells it about each lock's acquire and release; when it
-/// is not, the cost is one predictable branch.
+/// The standard library's `Mutex` needs the releases of 2024 on Apple platforms (macOS 15,
+/// iOS 18); these locks are there on every release the package supports. Both are locks the
+/// thread sanitizer knows, so it sees the order they impose. The value and its lock share one
+/// allocation, which does not move: locks may not.
 ///
 /// ```swift
 /// let counts = Locked<[String: Int]>([:])
 /// counts.withLock { $0["a", default: 0] += 1 }
 /// ```
 @usableFromInline
-package struct Locked<Value: ~Copyable>: ~Copyable {
-    @usableFromInline let mutex: Mutex<Value>
+package struct Locked<Value>: @unchecked Sendable {
+    // @unchecked Sendable: the value is reached only through `withLock`, under the lock.
+    @usableFromInline let storage: LockedStorage<Value>
 
     @inlinable
     package init(_ value: consuming sending Value) {
-        mutex = Mutex(value)
+        storage = LockedStorage.make(value)
     }
 
     /// Calls `body` with exclusive access to the value.
-    // Inlinable, so that the models' module specializes it: called across the module boundary,
-    // it ran unspecialized and looked up the metadata of `Mutex<Value>` on every call (about 6%
-    // of the instructions of reading every property of a large array, measured with callgrind).
+    // Inlinable, so that the models' module specializes it rather than calling a generic
+    // function that looks up the value's metadata on every call.
     @inlinable @inline(__always)
-    package borrowing func withLock<Result: ~Copyable, E: Error>(
+    package func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        guard let hooks = SanitizerHooks.thread else { return try mutex.withLock(body) }
-        // The lock's own storage (address-only, so a borrow is its real place) names it.
-        let address = withUnsafePointer(to: self) { UnsafeMutableRawPointer(mutating: $0) }
-        return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
-            hooks.acquire(address)
-            defer { hooks.release(address) }
-            return try body(&value)
-        }
+        // The storage lives as long as `self`, which the caller holds for the call.
+        let (value, lock) = storage.pointers
+        LockedStorage<Value>.lock(lock)
+        defer { LockedStorage<Value>.unlock(lock) }
+        return try body(&value.pointee)
     }
 }
 
-extension Locked: @unchecked Sendable where Value: ~Copyable {}
-// @unchecked Sendable: the value is reached only through `withLock`, under the Mutex,
-// exactly as `Mutex` itself is Sendable.
+#if canImport(Darwin)
+@usableFromInline package typealias LockPrimitive = os_unfair_lock
+#else
+@usableFromInline package typealias LockPrimitive = pthread_mutex_t
+#endif
 
-/// The thread sanitizer's annotation functions, when its runtime is loaded.
+/// The allocation of a ``Locked``: its value, then its lock.
 @usableFromInline
-struct SanitizerHooks: Sendable {
-    @usableFromInline typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
-    @usableFromInline let acquire: Annotation
-    @usableFromInline let release: Annotation
+package final class LockedStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
+    /// A new storage holding `value`, its lock initialized.
+    @inlinable
+    static func make(_ value: Value) -> LockedStorage<Value> {
+        let buffer = create(minimumCapacity: 1) { _ in value }
+        let storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
+        storage.withUnsafeMutablePointerToElements { initialize($0) }
+        return storage
+    }
 
-    /// Looked up once; nil in every build without `-sanitize=thread`.
-    @usableFromInline static let thread: SanitizerHooks? = {
+    /// Initializes the lock at `lock`, unlocked.
+    @inlinable
+    static func initialize(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
-        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+        lock.initialize(to: os_unfair_lock())
         #else
-        let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+        lock.initialize(to: pthread_mutex_t())
+        precondition(pthread_mutex_init(lock, nil) == 0, "pthread_mutex_init failed")
         #endif
-        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        guard let acquire = dlsym(everywhere, "__tsan_acquire"), let release = dlsym(everywhere, "__tsan_release") else {
-            return nil
+    }
+
+    /// The value's and the lock's addresses, fixed for the storage's life.
+    @inlinable
+    var pointers: (value: UnsafeMutablePointer<Value>, lock: UnsafeMutablePointer<LockPrimitive>) {
+        withUnsafeMutablePointers { ($0, $1) }
+    }
+
+    @inlinable @inline(__always)
+    static func lock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
+        #if canImport(Darwin)
+        os_unfair_lock_lock(lock)
+        #else
+        let result = pthread_mutex_lock(lock)
+        precondition(result == 0, "pthread_mutex_lock failed")
+        #endif
+    }
+
+    @inlinable @inline(__always)
+    static func unlock(_ lock: UnsafeMutablePointer<LockPrimitive>) {
+        #if canImport(Darwin)
+        os_unfair_lock_unlock(lock)
+        #else
+        let result = pthread_mutex_unlock(lock)
+        precondition(result == 0, "pthread_mutex_unlock failed")
+        #endif
+    }
+
+    deinit {
+        withUnsafeMutablePointers { value, lock in
+            #if !canImport(Darwin)
+            pthread_mutex_destroy(lock)
+            #endif
+            lock.deinitialize(count: 1)
+            _ = value  // the header is destroyed by ManagedBuffer
         }
-        return SanitizerHooks(
-            acquire: unsafeBitCast(acquire, to: Annotation.self), release: unsafeBitCast(release, to: Annotation.self))
-        #else
-        return nil
-        #endif
-    }()
+    }
 }

@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("PlainAllocation needs the C library: no Glibc, Musl or Darwin module here")
 #endif
 
 /// Memory for `capacity` values of `T` (at least one) straight from `malloc`, uninitialized; give

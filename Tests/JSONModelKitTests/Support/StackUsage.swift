@@ -6,6 +6,8 @@ import Synchronization
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("StackUsage needs the C library: no Glibc or Darwin module here")
 #endif
 
 /// Runs `body` on a new thread with a painted stack of `stackSize` bytes and returns its

@@ -124,7 +124,7 @@ enum Typechecker {
         let process = Process()
         process.executableURL = swiftc
         process.currentDirectoryURL = folder
-        process.arguments = ["-typecheck", "-swift-version", "6", "-I", build.modules.path] + models + [accessorFile, client]
+        process.arguments = ["-typecheck", "-swift-version", "6"] + build.importFlags + models + [accessorFile, client]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

@@ -12,6 +12,8 @@ import Foundation
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("typed-models-demo needs the C library: no Glibc or Darwin module here")
 #endif
 import GitHubModels
 

@@ -1,0 +1,31 @@
+/// Locks shared by many objects, each object taking the one its address picks.
+///
+/// For state that most objects never touch, so that none of them pays for a lock of its own:
+/// a ``Locked`` is an allocation, which every document (a streamed element's included) would
+/// make and free for indexes that only lookups into large containers build. Objects that share
+/// a lock only wait for each other while one of them holds it.
+///
+/// ```swift
+/// StripedLocks.withLock(for: document) { document.guardedState += 1 }
+/// ```
+package enum StripedLocks {
+    /// How many locks there are: a power of two.
+    private static var count: Int { 64 }
+
+    /// The locks, made once and never freed; only ever locked and unlocked.
+    nonisolated(unsafe) private static let locks: UnsafeMutablePointer<LockPrimitive> = {
+        let locks = UnsafeMutablePointer<LockPrimitive>.allocate(capacity: count)
+        for index in 0..<count { LockedStorage<Void>.initialize(locks + index) }
+        return locks
+    }()
+
+    /// Calls `body` holding the lock that `object`'s address picks.
+    package static func withLock<Result, E: Error>(for object: AnyObject, _ body: () throws(E) -> Result) throws(E) -> Result {
+        // Objects are 16-byte aligned: the bits above those pick the lock.
+        let address = UInt(bitPattern: ObjectIdentifier(object).hashValue)
+        let lock = locks + Int((address &>> 4) & UInt(count - 1))
+        LockedStorage<Void>.lock(lock)
+        defer { LockedStorage<Void>.unlock(lock) }
+        return try body()
+    }
+}
