@@ -9,6 +9,10 @@ import Darwin
 #endif
 import JSONModelKitCore
 
+#if !_pointerBitWidth(_64)
+#error("JSONModelKit needs a 64-bit platform: a model's cache packs a type's address and an offset into one 64-bit word")
+#endif
+
 /// The cache of an immutable model: one slot per property, read without a lock.
 ///
 /// A slot goes from empty to a value once, and then holds either a +1 reference to a cache
