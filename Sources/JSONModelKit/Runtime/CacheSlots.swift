@@ -127,8 +127,14 @@ struct CacheSlots: @unchecked Sendable {
     @usableFromInline
     static var inlineDestroyTag: UInt { 0b110 }
     /// The bits of an inline value's type.
+    #if _pointerBitWidth(_64)
     @usableFromInline
     static var typeMask: UInt { 0x0000_FFFF_FFFF_FFF8 }
+    #else
+    // Never used: a 32-bit build stops at the #error at the top of this file.
+    @usableFromInline
+    static var typeMask: UInt { 0xFFFF_FFF8 }
+    #endif
     /// The bits of a slot holding an inline value of type `T`, but for the offset: the type's
     /// and the tag, which says whether the value holds references (as ``InlineLayout`` sets it).
     @inlinable @inline(__always)

@@ -149,7 +149,17 @@ final class AsyncByteBatches<Bytes: AsyncIteratorProtocol> where Bytes.Element =
         defer { iterator = bytes }
         var count = 0
         while count < buffer.count {
-            guard let byte = try await bytes.next(isolation: actor) else { break }
+            let next: UInt8?
+            if #available(macOS 15, iOS 18, tvOS 18, visionOS 2, *) {
+                next = try await bytes.next(isolation: actor)
+            } else {
+                // Before these releases `next()` runs off the caller's actor. The iterator is this
+                // loop's alone and used by one call at a time, so handing it over is safe.
+                nonisolated(unsafe) var unisolated = bytes
+                next = try await unisolated.next()
+                bytes = unisolated
+            }
+            guard let byte = next else { break }
             buffer[count] = byte
             count &+= 1
             if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x0A { break }

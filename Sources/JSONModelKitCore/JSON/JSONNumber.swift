@@ -182,7 +182,11 @@ struct CanonicalDecimal: Hashable {
     }
 
     /// The largest exponent magnitude kept in `exponent`.
+    #if _pointerBitWidth(_64)
     static let smallExponentLimit = 999_999_999_999_999_999
+    #else
+    static let smallExponentLimit = 999_999_999
+    #endif
 
     /// Computes the canonical form of text that matches the JSON number grammar.
     ///

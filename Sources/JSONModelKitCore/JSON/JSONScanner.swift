@@ -157,7 +157,7 @@ struct JSONScanner: ~Copyable {
         let end = input.end
         let maxDepth = options.maxDepth
         let allowsTrailingCommas = options.allowsTrailingCommas
-        guard end - start <= Int(UInt32.max) else { throw error(.documentTooLarge, at: start) }
+        guard UInt(end - start) <= UInt(UInt32.max) else { throw error(.documentTooLarge, at: start) }
         var written = tape.cursor
         // The innermost open container is `current`; the ones around it are on `outer`.
         var outer = FrameStack(lending: frames)
