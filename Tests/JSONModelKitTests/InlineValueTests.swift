@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import JSONModelKit
 
@@ -134,22 +133,22 @@ struct InlineValueTests {
         defer { slots.deallocate() }
         #expect(slots.claimWalk(leader: 1))
         #expect((slots.base + 1).load(ordering: .relaxed) == CacheSlots.claimed)
-        let returned = Atomic<Int>(0)
+        let returned = SharedWord()
         let finished = DispatchGroup()
         finished.enter()
         Thread {
-            returned.store(slots.claimWalk(leader: 1) ? 2 : 1, ordering: .releasing)
+            returned.store(slots.claimWalk(leader: 1) ? 2 : 1)
             finished.leave()
         }.start()
         Thread.sleep(forTimeInterval: 0.05)
-        #expect(returned.load(ordering: .acquiring) == 0, "the second thread did not wait for the walk")
+        #expect(returned.value == 0, "the second thread did not wait for the walk")
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 3) { positions in
             _ = positions.initialize(from: [7, 9, 0])
             slots.recordMembers([0, 1, 2], at: positions, leader: 1)
         }
         slots.publishMember(9, at: 1)
         finished.wait()
-        #expect(returned.load(ordering: .acquiring) == 1, "the walk is done: nobody claims it again")
+        #expect(returned.value == 1, "the walk is done: nobody claims it again")
         #expect((0..<3).map { (slots.base + $0).load(ordering: .acquiring) } == [7, 9, 0].map(CacheSlots.member))
         #expect(!slots.claimWalk(leader: 1))
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import JSONModelKit
 
@@ -21,32 +20,32 @@ struct MemoryReclamationStressTests {
         registry.register(
             JSONConverters.Closure<Int>(read: { $0.intValue }, write: { .number(JSONNumber($0)) }, isStillValid: { _ in false }),
             forProperty: "level", ofModelNamed: "Meter")
-        let coin = Atomic<UInt64>(0x9E37_79B9_7F4A_7C15)
+        let coin = SharedWord(0x9E37_79B9_7F4A_7C15)
         registry.register(
             JSONConverters.Closure<Int>(
                 read: { $0.intValue.map { $0 * 2 } }, write: { .number(JSONNumber($0 / 2)) },
                 isStillValid: { _ in
-                    let next = coin.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
+                    let next = UInt64(coin.add(0x9E37_79B9_7F4A_7C15))
                     return (next >> 61) & 1 == 0
                 }),
             forProperty: "flaky", ofModelNamed: "Meter")
         try registry.register(ModelSchema(string: Self.meterSchema))
         let meter = try registry.makeModel(named: "Meter", json: ["level": 4, "flaky": 5, "label": "gauge"])
-        let wrong = Atomic<Int>(0)
+        let wrong = SharedWord()
         StressTests.hammer(rounds: 2_000) { thread, round in
             switch (thread + round) % 4 {
             case 0, 1:
                 let level: Int = meter.dynamic.level
-                if level != 4 { wrong.add(1, ordering: .relaxed) }
+                if level != 4 { wrong.add(1) }
             case 2:
                 let flaky: Int = meter.dynamic.flaky
                 let label: String = meter.dynamic.label
-                if flaky != 10 || label != "gauge" { wrong.add(1, ordering: .relaxed) }
+                if flaky != 10 || label != "gauge" { wrong.add(1) }
             default:
-                if !"\(meter)".contains("level: 4") { wrong.add(1, ordering: .relaxed) }
+                if !"\(meter)".contains("level: 4") { wrong.add(1) }
             }
         }
-        #expect(wrong.load(ordering: .relaxed) == 0)
+        #expect(wrong.count == 0)
         #expect(meter.diagnostics.isEmpty)
     }
 
@@ -56,7 +55,7 @@ struct MemoryReclamationStressTests {
         let registry = ModelRegistry()
         try registry.register(ModelSchema(string: Self.meterSchema))
         let document = try JSONDocument(string: #"{"level": 3, "flaky": 1, "label": "x"}"#)
-        let wrong = Atomic<Int>(0)
+        let wrong = SharedWord()
         StressTests.hammer(rounds: 300) { thread, round in
             if thread == 0 {
                 registry.register(
@@ -66,13 +65,13 @@ struct MemoryReclamationStressTests {
                 return
             }
             guard let meter = try? registry.makeModel(named: "Meter", json: document.root.value) else {
-                wrong.add(1, ordering: .relaxed)
+                wrong.add(1)
                 return
             }
             let level: Int = meter.dynamic.level
-            if level % 1000 != 3 { wrong.add(1, ordering: .relaxed) }
+            if level % 1000 != 3 { wrong.add(1) }
         }
-        #expect(wrong.load(ordering: .relaxed) == 0)
+        #expect(wrong.count == 0)
         let conversion = try #require(registry.schemaMetadata(named: "Meter")?.property(named: "level")).conversion
         #expect(conversion.publishedBoxCount <= PropertyConversion.publishedLimit)
     }
@@ -100,24 +99,24 @@ struct MemoryReclamationStressTests {
 
     /// Reads `shared` on eight threads that also make and drop registries; returns how many reads went wrong.
     static func readWhileRegistriesComeAndGo(_ shared: JSONModel, schema: ModelSchema) -> Int {
-        let wrong = Atomic<Int>(0)
+        let wrong = SharedWord()
         StressTests.hammer(rounds: 60) { thread, round in
             let referrer: String = shared.dynamic.customer.referrer.name
-            if referrer != "Bob" { wrong.add(1, ordering: .relaxed) }
+            if referrer != "Bob" { wrong.add(1) }
             if (thread + round) % 3 == 0 {
                 let registry = ModelRegistry()
                 registry.register(HostileSchemaMemoryTests.centsConverter(), named: "cents")
                 guard (try? registry.register(schema)) != nil,
                     let own = try? registry.makeModel(named: "Order", json: HostileSchemaMemoryTests.orderJSON)
                 else {
-                    wrong.add(1, ordering: .relaxed)
+                    wrong.add(1)
                     return
                 }
                 let total: Int = own.dynamic.total
-                if total != 1250 { wrong.add(1, ordering: .relaxed) }
+                if total != 1250 { wrong.add(1) }
             }
         }
-        return wrong.load(ordering: .relaxed)
+        return wrong.count
     }
 
     /// Eight threads load two plugins that register the same names into one registry: no lock

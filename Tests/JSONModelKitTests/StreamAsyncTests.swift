@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+@testable import JSONModelKitCore
 import Testing
 @testable import JSONModelKit
 import JSONModelKitFoundation
@@ -33,14 +33,14 @@ final class StreamHold: Sendable {}
 /// JSON Lines without end, counting the bytes handed out.
 final class EndlessLines: AsyncSequence, Sendable {
     typealias Element = UInt8
-    let produced: Atomic<Int>
-    let hold: Mutex<StreamHold?>
+    let produced: SharedWord
+    let hold: Locked<StreamHold?>
     /// When set, an array whose first element never ends.
     let unterminated: Bool
 
     init(unterminated: Bool = false) {
-        produced = Atomic(0)
-        hold = Mutex(nil)
+        produced = SharedWord()
+        hold = Locked(nil)
         self.unterminated = unterminated
     }
 
@@ -54,7 +54,7 @@ final class EndlessLines: AsyncSequence, Sendable {
         init(_ owner: EndlessLines) { self.owner = owner }
 
         func next() async -> UInt8? {
-            owner.produced.add(1, ordering: .relaxed)
+            owner.produced.add(1)
             if owner.unterminated { return index == 0 ? { index = 1; return UInt8(ascii: "[") }() : UInt8(ascii: "x") }
             if index == line.count {
                 line = Array("{\"id\": \(id)}\n".utf8)
@@ -194,10 +194,10 @@ struct StreamAsyncTests {
             endless.hold.withLock { $0 = nil }
             #expect(held != nil)
             withUnsafeCurrentTask { $0?.cancel() }
-            let before = endless.produced.load(ordering: .relaxed)
+            let before = endless.produced.count
             await #expect(throws: CancellationError.self) { try await iterator.next() }
             // Nothing more was read, and the input and the element in progress were let go.
-            #expect(endless.produced.load(ordering: .relaxed) <= before + 1)
+            #expect(endless.produced.count <= before + 1)
             #expect(held == nil)
             #expect(try await iterator.next() == nil)
         }
@@ -226,6 +226,6 @@ struct StreamAsyncTests {
             for try await _ in StreamEvent.stream(from: endless, options: options) {}
         }
         #expect(error.kind == .elementTooLarge(limit: 1 << 20))
-        #expect(endless.produced.load(ordering: .relaxed) < (1 << 20) + 4096 + 10)  // one batch over at most
+        #expect(endless.produced.count < (1 << 20) + 4096 + 10)  // one batch over at most
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import JSONModelKit
 
@@ -13,14 +12,14 @@ struct StressTests {
     ///
     /// Real threads, not `concurrentPerform`, which runs only as many at once as there are cores.
     static func hammer(rounds: Int = 200, _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void) {
-        let ready = Atomic<Int>(0)
+        let ready = SharedWord()
         let finished = DispatchGroup()
         for thread in 0..<threads {
             finished.enter()
             Thread {
                 // Wait for every thread, so they race from the first round.
-                ready.add(1, ordering: .relaxed)
-                while ready.load(ordering: .relaxed) < threads { sched_yield() }
+                ready.add(1)
+                while ready.count < threads { sched_yield() }
                 for round in 0..<rounds { body(thread, round) }
                 finished.leave()
             }.start()

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @testable import JSONModelKit
 
 /// Runs `body` on a new thread with a small stack and returns its result.
