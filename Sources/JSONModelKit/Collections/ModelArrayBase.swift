@@ -109,12 +109,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
     /// without the lock (it builds models, which may run the user's code), and the first array
     /// kept is the one every caller gets.
     func swiftArray(making make: () -> any Sendable) -> any Sendable {
-        if let kept = StripedLocks.withLock(for: self, { swiftArrayValue }) { return kept }
-        let made = make()
-        return StripedLocks.withLock(for: self) {
-            if swiftArrayValue == nil { swiftArrayValue = made }
-            return swiftArrayValue.unsafelyUnwrapped
-        }
+        StripedLocks.keepOnce(for: self, read: { swiftArrayValue }, write: { swiftArrayValue = $0 }, make: make)
     }
 
     init(empty: ()) {

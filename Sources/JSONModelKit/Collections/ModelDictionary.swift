@@ -255,12 +255,7 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
     /// The Swift dictionary kept for this storage, `make()` kept first when there is none; made
     /// without the lock, as ``ModelArrayBase/swiftArray(making:)`` makes its array.
     func swiftDictionary(making make: () -> any Sendable) -> any Sendable {
-        if let kept = StripedLocks.withLock(for: self, { swiftDictionaryValue }) { return kept }
-        let made = make()
-        return StripedLocks.withLock(for: self) {
-            if swiftDictionaryValue == nil { swiftDictionaryValue = made }
-            return swiftDictionaryValue.unsafelyUnwrapped
-        }
+        StripedLocks.keepOnce(for: self, read: { swiftDictionaryValue }, write: { swiftDictionaryValue = $0 }, make: make)
     }
 
     init(object: JSONInput, configuration: ElementConfiguration) {

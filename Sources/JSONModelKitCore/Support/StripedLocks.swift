@@ -22,10 +22,27 @@ package enum StripedLocks {
     /// Calls `body` holding the lock that `object`'s address picks.
     package static func withLock<Result, E: Error>(for object: AnyObject, _ body: () throws(E) -> Result) throws(E) -> Result {
         // Objects are 16-byte aligned: the bits above those pick the lock.
-        let address = UInt(bitPattern: ObjectIdentifier(object).hashValue)
+        let address = UInt(bitPattern: ObjectIdentifier(object))
         let lock = locks + Int((address &>> 4) & UInt(count - 1))
         LockedStorage<Void>.lock(lock)
         defer { LockedStorage<Void>.unlock(lock) }
         return try body()
+    }
+
+    /// The value `read` finds under `object`'s lock; when there is none, `make()`, kept with
+    /// `write` unless another thread kept one meanwhile, whose value is then returned.
+    ///
+    /// `make` runs without the lock: it may take a while, and may run code that takes the same
+    /// lock (the locks are not recursive).
+    package static func keepOnce<Value>(
+        for object: AnyObject, read: () -> Value?, write: (Value) -> Void, make: () -> Value
+    ) -> Value {
+        if let kept = withLock(for: object, read) { return kept }
+        let made = make()
+        return withLock(for: object) {
+            if let kept = read() { return kept }
+            write(made)
+            return made
+        }
     }
 }
