@@ -224,8 +224,9 @@ open class JSONModel: @unchecked Sendable {
     /// The word of the model's state (``LazyLocked``), 0 until the state is made: the word after
     /// the slots, and after an immutable model's inline values.
     var stateWord: UnsafeMutablePointer<AtomicWord> {
-        let count = metadata.properties.count
-        return readSlots.base + (isMutable ? count : metadata.immutableStateIndex)
+        @inline(__always) get {
+            readSlots.base + (isMutable ? metadata.properties.count : metadata.immutableStateIndex)
+        }
     }
 
     /// For a mutable model read from a mutable parent: where to write changes through.

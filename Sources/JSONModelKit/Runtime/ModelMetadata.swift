@@ -257,7 +257,7 @@ public final class ModelMetadata: Sendable {
     /// The bytes after the slots that inline values take.
     let inlineBytes: Int
     /// Where an immutable model's state word is among its slots' words: after the inline values.
-    var immutableStateIndex: Int { CacheSlots.stateIndex(count: properties.count, inlineBytes: inlineBytes) }
+    let immutableStateIndex: Int
     /// The ordinals whose inline values are models' references, bit by bit (ordinals below 64).
     let inlineModels: UInt64
     /// The keys of the properties with a first read, to find their members in one walk; nil
@@ -467,6 +467,7 @@ public final class ModelMetadata: Sendable {
             return key
         })
         self.inlineBytes = offset - names.count * MemoryLayout<UInt>.stride
+        self.immutableStateIndex = CacheSlots.stateIndex(count: names.count, inlineBytes: inlineBytes)
     }
 
     /// The first declared path that names the root, holds a negative index or one beyond

@@ -127,18 +127,31 @@ struct JSONScanner: ~Copyable {
     /// that says which as a constant: the inlined checks for white space, two or three for each
     /// member of an object, then need not also look for the slash that starts a comment.
     mutating func scan() throws(JSONParseError) {
-        // Sixteen frames (512 bytes) on the stack hold all but the deepest documents. The error
-        // comes out as a `Result`: the standard library of Swift 6.2 (Xcode 26) types this
-        // function's closure as throwing `any Error`, not the closure's own error type.
+        // Sixteen frames (512 bytes) on the stack hold all but the deepest documents.
+        #if compiler(>=6.3) && os(Linux)
+        // The closure throws its own error type: the Linux standard library of Swift 6.3 takes
+        // one, and the `Result` below costs a streamed element about 50 instructions more
+        // (callgrind of `JSONMODEL_BENCH_STREAM_CHILD=profile jsonmodel-bench --section stream`).
+        try withUnsafeTemporaryAllocation(of: Frame.self, capacity: 16) { frames throws(JSONParseError) in
+            try scan(frames: frames)
+        }
+        #else
+        // Swift 6.2's standard library, and Apple's of 6.3, type this closure as throwing
+        // `any Error`: the error comes out as a `Result`.
         try withUnsafeTemporaryAllocation(of: Frame.self, capacity: 16) { frames in
-            Result { () throws(JSONParseError) in
-                if input.allowsComments {
-                    try scan(frames: frames, comments: WithComments.self)
-                } else {
-                    try scan(frames: frames, comments: WithoutComments.self)
-                }
-            }
+            Result { () throws(JSONParseError) in try scan(frames: frames) }
         }.get()
+        #endif
+    }
+
+    /// The value loop's copy for the input's comment setting.
+    @inline(__always)
+    private mutating func scan(frames: UnsafeMutableBufferPointer<Frame>) throws(JSONParseError) {
+        if input.allowsComments {
+            try scan(frames: frames, comments: WithComments.self)
+        } else {
+            try scan(frames: frames, comments: WithoutComments.self)
+        }
     }
 
     /// Whether comments are allowed, as a type, so that each setting has its own copy of the loop.
