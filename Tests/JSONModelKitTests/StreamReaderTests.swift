@@ -115,6 +115,36 @@ struct StreamReaderTests {
         }
     }
 
+    /// Numbers as Python, JavaScript and Swift print them (17 significant digits and an
+    /// exponent) are longer than the lookout at a chunk's end: cut anywhere, even just after
+    /// the `.`, `e` or sign, they frame as when read whole.
+    @Test func longNumbersCutAnywhereFrameTheSame() {
+        let elements = [
+            #"{"x": 1.2345678901234567e-05, "y": -98765432109876543e+300}"#,
+            #"[123456789012345678901234567890.5E-7, 0.000000000000000000001]"#,
+            #"{"a": [1.5, -2.25e10], "b": 12345678901234567890123}"#,
+        ]
+        let texts = [
+            (JSONStreamOptions(), "[" + elements.joined(separator: ",") + "]"),
+            (JSONStreamOptions(format: .lines), elements.joined(separator: "\n")),
+        ]
+        for (options, text) in texts {
+            let bytes = Array(text.utf8)
+            let whole = frameInChunks(bytes, cuts: [], options: options)
+            #expect(whole.error == nil && whole.elements == elements)
+            for cut in 1..<bytes.count {
+                let split = frameInChunks(bytes, cuts: [cut], options: options)
+                #expect(split.error == nil && split.elements == elements, "cut at \(cut): \(String(describing: split.error))")
+            }
+        }
+        // A number that is wrong where it lies, followed by more than the lookout, is reported
+        // at once, where it starts.
+        let tail = String(repeating: #", {"x": 1}"#, count: 4)
+        let bad = Array((#"[{"x": 1.2345678901234567e-05}, {"x": 1.2e+}"# + tail + "]").utf8)
+        let error = frameInChunks(bad, cuts: []).error
+        #expect(error?.description.contains("invalid number") == true, "\(String(describing: error))")
+    }
+
     @Test func valuesThatDoNotConvertGiveTheUsualDiagnostics() throws {
         let reader = ModelStreamReader<StreamEvent>(bytes: Array("{\"id\": \"seven\"}\n{\"id\": 8}\n".utf8))
         let first = try #require(try reader.read())

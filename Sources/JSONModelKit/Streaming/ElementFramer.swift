@@ -245,6 +245,19 @@ struct ElementFramer {
         return nil
     }
 
+    /// Whether every byte of `bytes` from `offset` on may belong to a JSON number.
+    private static func isNumberText(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Bool {
+        guard offset >= 0, offset < bytes.count else { return false }
+        return bytes[offset...].allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
+                UInt8(ascii: "+"), UInt8(ascii: "-"):
+                true
+            default: false
+            }
+        }
+    }
+
     /// The array or object starting at chunk index `i`, parsed where it lies when it ends in
     /// this chunk, advancing `i` past it; nil when it may go on past the chunk, for the framer
     /// to gather and the parser to read as usual.
@@ -261,8 +274,14 @@ struct ElementFramer {
         do {
             scanned = try JSONDocument.scanningFirstValue(of: rest, options: parseOptions, scratch: scratch.buffer)
         } catch {
-            // A fault near the end of the chunk may only be where the chunk cuts the element.
-            if error.kind == .unexpectedEnd || error.offset >= rest.count - 16 { return nil }
+            // A fault near the end of the chunk may only be where the chunk cuts the element; so
+            // may a number reported at its first byte that runs on to the chunk's end, however
+            // long (cut after its `.`, `e` or sign, it is not yet valid).
+            if error.kind == .unexpectedEnd || error.offset >= rest.count - 16
+                || (error.kind == .invalidNumber && Self.isNumberText(rest, from: error.offset))
+            {
+                return nil
+            }
             throw JSONStreamError(
                 parseError: error, element: count, offset: startOffset, line: startLine, column: startColumn)
         }
