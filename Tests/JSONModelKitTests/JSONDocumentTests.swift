@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+@testable import JSONModelKitCore
 
 @Suite("Scanning and validation")
 struct ScanningTests {
@@ -424,5 +425,39 @@ struct DocumentOutputTests {
         #expect(value == ["a": [1, "two", nil, ["b": false]], "": ["": []], "n": -1500])
         #expect(value["n"]?.numberValue?.text == "-1.5e3")
         #expect(try JSONDocument(string: "7").root.value == 7)
+    }
+}
+
+/// Escapes whose bytes changed after the scan (a mapped file rewritten in place) decode to
+/// U+FFFD where they no longer make sense, and never trap or read past the string.
+@Suite("Escapes that changed after the scan")
+struct ChangedEscapeTests {
+    static func decode(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { JSONNode.unescape($0, validated: false) }
+    }
+
+    @Test func surrogatesWithoutPartnersAndCutEscapesBecomeReplacements() {
+        #expect(Self.decode(#"a\uD83D\uDE00b"#) == "a😀b")
+        #expect(Self.decode(#"a\uD83D\u0041b"#) == "a\u{FFFD}Ab")
+        #expect(Self.decode(#"a\uDE00b"#) == "a\u{FFFD}b")
+        #expect(Self.decode(#"a\uD83D"#) == "a\u{FFFD}")
+        #expect(Self.decode(#"a\uD83Dxyz"#) == "a\u{FFFD}xyz")
+        #expect(Self.decode(#"a\u00"#) == "a\u{FFFD}")
+        #expect(Self.decode(#"a\"#) == "a")  // no room for U+FFFD in one byte: dropped
+        #expect(Self.decode(#"\n\t\""#) == "\n\t\"")
+    }
+
+    /// Every string of escapes and bytes from a small alphabet, up to five pieces: no trap.
+    @Test func anyMixOfPiecesDecodes() {
+        let pieces = [#"\"#, "u", "D83D", "DE00", "00", "\\u", "\\uDE00", "x", "é"]
+        var texts = [""]
+        for _ in 0..<4 {
+            texts = texts.flatMap { text in pieces.map { text + $0 } }
+        }
+        for text in texts {
+            let decoded = Self.decode(text)
+            #expect(decoded.utf8.count <= text.utf8.count)
+        }
     }
 }

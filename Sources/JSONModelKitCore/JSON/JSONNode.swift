@@ -411,6 +411,11 @@ extension JSONNode {
 
     /// Writes the decoded content of a validated string with escapes into `output`, which has
     /// room for `raw.count` bytes, and returns the number written.
+    ///
+    /// The bytes of a mapped file may change after the scan validated them, so nothing here
+    /// trusts that validation: an escape cut short by the string's end, or a surrogate without
+    /// its partner, is written as U+FFFD (three bytes, never more than the escape it replaces; a
+    /// lone backslash at the end, with no room for it, is dropped), and nothing is read past `raw`.
     private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         guard let source = raw.baseAddress, let target = output.baseAddress else { return 0 }
         var read = 0
@@ -427,6 +432,10 @@ extension JSONNode {
                 read += run
                 guard read < raw.count else { break }
             }
+            guard read + 1 < raw.count else {
+                written += writeUTF8(0xFFFD, to: target + written, room: raw.count - written)
+                break
+            }
             let code = source[read + 1]
             guard code == UInt8(ascii: "u") else {
                 target[written] =
@@ -442,23 +451,36 @@ extension JSONNode {
                 read += 2
                 continue
             }
+            guard read + 6 <= raw.count else {
+                written += writeUTF8(0xFFFD, to: target + written, room: raw.count - written)
+                break
+            }
             var scalar = UInt32(hexQuad(source + read + 2))
             read += 6
             if scalar & 0xFC00 == 0xD800 {
-                // The scanner guarantees the low surrogate follows as \uXXXX.
-                let low = UInt32(hexQuad(source + read + 2))
-                read += 6
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                // The scanner saw the low surrogate follow as \uXXXX; checked again all the same.
+                let low = read + 6 <= raw.count && source[read] == UInt8(ascii: "\\") && source[read + 1] == UInt8(ascii: "u")
+                    ? UInt32(hexQuad(source + read + 2)) : 0
+                if low & 0xFC00 == 0xDC00 {
+                    read += 6
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else {
+                    scalar = 0xFFFD
+                }
+            } else if scalar & 0xFC00 == 0xDC00 {
+                scalar = 0xFFFD
             }
-            written += writeUTF8(scalar, to: target + written)
+            written += writeUTF8(scalar, to: target + written, room: raw.count - written)
         }
         return written
     }
 
     /// Writes `scalar`, a Unicode scalar value, as UTF-8 at `target`, and returns the number of
-    /// bytes written (1 to 4).
+    /// bytes written (1 to 4); nothing when that is more than `room`.
     @inline(__always)
-    private static func writeUTF8(_ scalar: UInt32, to target: UnsafeMutablePointer<UInt8>) -> Int {
+    private static func writeUTF8(_ scalar: UInt32, to target: UnsafeMutablePointer<UInt8>, room: Int) -> Int {
+        let length = scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : scalar < 0x1_0000 ? 3 : 4
+        guard length <= room else { return 0 }
         if scalar < 0x80 {
             target[0] = UInt8(truncatingIfNeeded: scalar)
             return 1
