@@ -29,12 +29,15 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
     public typealias Element = Model
     public typealias Failure = any Error
 
-    private let makeSource: () throws(JSONStreamError) -> any ChunkSource
+    /// Kept as a function returning a `Result`, not one that throws `JSONStreamError`: the
+    /// metadata of a typed-throws function type needs the Swift 6.0 runtime (macOS 15, iOS 18),
+    /// and reflecting a stream (`dump`, `Mirror`) would ask for it.
+    private let makeSource: () -> Result<any ChunkSource, JSONStreamError>
     private let mutable: Bool
     private let options: JSONStreamOptions
 
     init(mutable: Bool, options: JSONStreamOptions, source: @escaping () throws(JSONStreamError) -> any ChunkSource) {
-        self.makeSource = source
+        self.makeSource = { Result { () throws(JSONStreamError) in try source() } }
         self.mutable = mutable
         self.options = options
     }
@@ -65,7 +68,7 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
             mutable = stream.mutable
             parseOptions = stream.options.parseOptions
             do {
-                source = try stream.makeSource()
+                source = try stream.makeSource().get()
             } catch {
                 openingError = error
             }
