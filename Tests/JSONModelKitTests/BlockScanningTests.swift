@@ -99,6 +99,50 @@ struct BlockScanningTests {
         }
     }
 
+    /// The portable readers of a mask, which every architecture but x86-64 reads masks with,
+    /// answer as the architecture's own readers (on x86-64, SSE2's) and as a lane-by-lane
+    /// reference do, on every one of the 65,536 masks, and on the masks of random blocks.
+    @Test func portableMaskReadersMatchLaneForLane() {
+        func expectAgreement(_ mask: ByteBlock.Mask, _ comment: @autoclosure () -> String) {
+            let lanes = (0..<ByteBlock.width).filter { mask[$0] }
+            let bits = lanes.reduce(UInt16(0)) { $0 | UInt16(1) << $1 }
+            let first = lanes.first ?? ByteBlock.width
+            let expected = (bits, first, lanes.isEmpty)
+            let read = (ByteBlock.bits(of: mask), ByteBlock.firstLane(mask), ByteBlock.isEmpty(mask))
+            let portable = (ByteBlock.portableBits(of: mask), ByteBlock.portableFirstLane(mask), ByteBlock.portableIsEmpty(mask))
+            let nibbles = ByteBlock.nibbles(of: mask)
+            if read != expected || portable != expected || nibbles != lanes.reduce(UInt64(0), { $0 | 0xF << (4 * $1) }) {
+                Issue.record("\(comment()): lanes \(lanes): \(read), portably \(portable), nibbles \(nibbles)")
+            }
+        }
+        for pattern in 0...Int(UInt16.max) {
+            var mask = ByteBlock.Mask(repeating: false)
+            for lane in 0..<ByteBlock.width where pattern & 1 << lane != 0 { mask[lane] = true }
+            expectAgreement(mask, "mask \(pattern)")
+        }
+        // Masks made by the classifying comparisons rather than lane by lane, and the bits read
+        // from them.
+        var random = SplitMix64(seed: 17)
+        for trial in 0..<20_000 {
+            // Mostly bytes of the classes the tests flag, so that masks are neither all clear nor all set.
+            let classes: [UInt8] = [0x0A, 0x20, 0x22, 0x30, 0x5C, 0x61, 0x80, 0xBF, 0xC3]
+            let bytes = SIMD16<UInt8>((0..<16).map { _ in
+                random.chance(0.5) ? random.pick(classes) : UInt8(truncatingIfNeeded: random.next())
+            })
+            let block = ByteBlock(bytes)
+            for mask in [block.nonWhitespace, block.nonDigits, block.quotes, block.plainStringEnds, block.plainStringEndsButQuotes,
+                block.nonASCII, block.stringStops, block.quotesAndBackslashes, block.framingStops, block.lineFeedLanes,
+                block.continuationLanes] {
+                expectAgreement(mask, "trial \(trial), block \(bytes)")
+            }
+            let lineFeeds = (0..<16).reduce(UInt16(0)) { bytes[$1] == 0x0A ? $0 | UInt16(1) << $1 : $0 }
+            let continuations = (0..<16).reduce(UInt16(0)) { bytes[$1] & 0xC0 == 0x80 ? $0 | UInt16(1) << $1 : $0 }
+            #expect(block.lineFeeds == lineFeeds && ByteBlock.portableBits(of: block.lineFeedLanes) == lineFeeds, "\(bytes)")
+            #expect(block.continuations == continuations, "\(bytes)")
+            #expect(ByteBlock.portableBits(of: block.continuationLanes) == continuations, "\(bytes)")
+        }
+    }
+
     @Test func hexQuadsMatchDigitByDigit() {
         for position in 0..<4 {
             for value in 0...255 {

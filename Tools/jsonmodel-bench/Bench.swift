@@ -59,7 +59,12 @@ struct Bench {
           --help            print this help
 
         environment:
-          JSONMODEL_BENCH_DATA   a folder of documents, read when no FILE or FOLDER is given
+          JSONMODEL_BENCH_DATA      a folder of documents, read when no FILE or FOLDER is given
+          JSONMODEL_BENCH_PORTABLE  a jsonmodel-bench built with -c release -Xswiftc
+                                    -DJSONMODELKIT_PORTABLE_SIMD: the parse section then also races
+                                    each file's scan in this binary (SSE2's mask readers on x86-64)
+                                    against the scan in that one (the portable readers every other
+                                    architecture uses) and prints portable ÷ SSE2 per file
 
         Without arguments or JSONMODEL_BENCH_DATA, reads bench-data/ in the current
         directory, else a folder named shared holding bench-data/: in the current

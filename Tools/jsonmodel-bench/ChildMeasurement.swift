@@ -1,7 +1,8 @@
 import Foundation
 
-/// Peak memory measured in a fresh process of this benchmark: resident memory is process-wide,
-/// so a workload measured in the process that ran the others would count what they left behind.
+/// Workloads run in a fresh process: peak memory, as resident memory is process-wide and a
+/// workload measured in the process that ran the others would count what they left behind; and
+/// the parse section's scans in another build of this benchmark.
 enum ChildMeasurement {
     struct Failure: Error {
         var reason: String
@@ -25,27 +26,41 @@ enum ChildMeasurement {
     /// Runs this binary with `arguments` and `variable` set to `workload`, and returns the bytes
     /// on the last line of its output that starts with `prefix` and a space.
     static func run(arguments: [String], variable: String, workload: String, prefix: String) -> Result<Int, Failure> {
+        run(arguments: arguments, environment: [variable: workload]).flatMap { output in
+            guard let bytes = value(prefix, in: output).flatMap({ Int($0) }) else {
+                return .failure(Failure(reason: "the child reported nothing"))
+            }
+            return .success(bytes)
+        }
+    }
+
+    /// Runs `executable`, by default this binary, with `arguments` and this process's environment
+    /// updated with `environment`, and returns its standard output; a failure when it cannot
+    /// start or exits with a status other than 0.
+    static func run(executable: String? = nil, arguments: [String], environment: [String: String]) -> Result<String, Failure> {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.executableURL = executable.map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment[variable] = workload
-        process.environment = environment
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         do {
             try process.run()
         } catch {
-            return .failure(Failure(reason: "cannot start the child: \(error)"))
+            return .failure(Failure(reason: "cannot start \(executable ?? "the child"): \(error)"))
         }
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix(prefix + " ") }),
-            let bytes = Int(line.dropFirst(prefix.count + 1))
-        else {
-            return .failure(Failure(reason: "the child reported nothing (status \(process.terminationStatus))"))
+        guard process.terminationStatus == 0 else {
+            return .failure(Failure(reason: "\(executable ?? "the child") exited with status \(process.terminationStatus)"))
         }
-        return .success(bytes)
+        return .success(output)
+    }
+
+    /// The text after `prefix` and a space on the last line of `output` that starts with them.
+    static func value(_ prefix: String, in output: String) -> Substring? {
+        output.split(separator: "\n").last { $0.hasPrefix(prefix + " ") }?.dropFirst(prefix.count + 1)
     }
 
     /// A table of peak memory growths, one row per labelled result, each also as a multiple of

@@ -7,22 +7,35 @@ import JSONModelKitFoundation
 /// A `JSONDocument` validates and records offsets; Foundation converts every value it keeps.
 /// Every race here therefore compares unlike work, and the rows say so; the third race per
 /// file, a `JSONValue` tree against Foundation's, comes closest.
+///
+/// When `JSONMODEL_BENCH_PORTABLE` names a `jsonmodel-bench` built with
+/// `-Xswiftc -DJSONMODELKIT_PORTABLE_SIMD` (release), a second table races each file's scan in
+/// this binary, which reads masks with SSE2 on x86-64, against the scan in that one, which reads
+/// them as every other architecture does (``PortableRace``).
 struct ParseSection: BenchSection {
     let name = "parse"
     let summary = "JSONDocument(bytes:) raced against JSONSerialization and JSONDecoder"
 
     /// When set to `profile`, the section only parses the first file,
-    /// `JSONMODEL_BENCH_PROFILE_RUNS` times (default 1000), and exits: for perf and valgrind.
+    /// `JSONMODEL_BENCH_PROFILE_RUNS` times (default 1000), prints the time that took (on the
+    /// benchmark's clock) and how this build reads masks, and exits: for perf and valgrind, and
+    /// for ``PortableRace``.
     static let profileVariable = "JSONMODEL_BENCH_PARSE_CHILD"
+    /// The number of parses of the profiling child.
+    static let profileRunsVariable = "JSONMODEL_BENCH_PROFILE_RUNS"
 
     func run(files: [BenchFile], benchmark: Benchmark) -> String {
         if ProcessInfo.processInfo.environment[Self.profileVariable] == "profile", let file = files.first {
-            let runs = ProcessInfo.processInfo.environment["JSONMODEL_BENCH_PROFILE_RUNS"].flatMap { Int($0) } ?? 1000
+            let runs = ProcessInfo.processInfo.environment[Self.profileRunsVariable].flatMap { Int($0) } ?? 1000
             var values = 0
+            let start = benchmark.clock.seconds()
             for _ in 0..<max(1, runs) {
                 values &+= (try? JSONDocument(bytes: file.bytes).valueCount) ?? -1
             }
+            let seconds = benchmark.clock.seconds() - start
             print("parse-values \(values)")
+            print("parse-seconds \(seconds)")
+            print("parse-masks \(PortableRace.maskReaders)")
             exit(0)
         }
         var table = TextTable([
@@ -114,11 +127,162 @@ struct ParseSection: BenchSection {
         for problem in problems {
             output += "  note: \(problem)\n"
         }
+        if let portable = ProcessInfo.processInfo.environment[PortableRace.variable], !portable.isEmpty {
+            output += "\n" + PortableRace.run(files: files, benchmark: benchmark, portable: portable)
+        }
         return output
     }
 
     private func rate(_ file: BenchFile, _ seconds: Double?) -> String {
         seconds.map { Format.megabytesPerSecond(bytes: file.bytes.count, seconds: $0) } ?? "-"
+    }
+}
+
+/// Each file's scan in this binary raced against the scan in another build of the benchmark, one
+/// built with `-Xswiftc -DJSONMODELKIT_PORTABLE_SIMD`: there x86-64 reads the scanner's masks
+/// with the portable code every other architecture (Apple silicon among them) takes, instead of
+/// SSE2's `pmovmskb`.
+///
+/// The two binaries cannot share a process, so each side of a pair is a run of its binary's
+/// parse profiling child (``ParseSection/profileVariable``), which parses the file a number of
+/// times and reports the time the parses took on the benchmark's clock: process start and
+/// reading the file are left out. The sides alternate which runs first, as in
+/// ``Benchmark/measurePair(name:bytes:runs:ours:theirs:)``, and the ratio is portable ÷ SSE2:
+/// above 1 when the portable path is slower.
+///
+/// ```sh
+/// swift build -c release --scratch-path .build-portable-release -Xswiftc -DJSONMODELKIT_PORTABLE_SIMD \
+///     --product jsonmodel-bench
+/// JSONMODEL_BENCH_PORTABLE=.build-portable-release/release/jsonmodel-bench \
+///     swift run -c release jsonmodel-bench --section parse
+/// ```
+enum PortableRace {
+    /// The environment variable naming the portable build of the benchmark.
+    static let variable = "JSONMODEL_BENCH_PORTABLE"
+
+    /// How this build reads masks, as the profiling child reports it: `sse2` or `portable`.
+    static var maskReaders: String {
+        #if arch(x86_64) && !JSONMODELKIT_PORTABLE_SIMD
+        "sse2"
+        #else
+        "portable"
+        #endif
+    }
+
+    /// One run of `executable`'s profiling child, `runs` parses of `file`: the seconds they took
+    /// and how that build reads masks.
+    static func scan(
+        _ executable: String?, _ file: BenchFile, runs: Int, clock: BenchClock
+    ) -> Result<(seconds: Double, masks: String), ChildMeasurement.Failure> {
+        ChildMeasurement.run(
+            executable: executable, arguments: ["--section", "parse", "--clock", clock.rawValue, "--", file.path],
+            environment: [ParseSection.profileVariable: "profile", ParseSection.profileRunsVariable: "\(runs)"]
+        ).flatMap { output in
+            guard let seconds = ChildMeasurement.value("parse-seconds", in: output).flatMap({ Double($0) }),
+                let masks = ChildMeasurement.value("parse-masks", in: output)
+            else {
+                return .failure(ChildMeasurement.Failure(reason: "\(executable ?? "the child") reported no time"))
+            }
+            return .success((seconds, String(masks)))
+        }
+    }
+
+    /// Races the scan of `file` in this binary (`ours`) against the scan in `portable`
+    /// (`theirs`): at least `benchmark.minimumRuns` pairs, about `benchmark.targetSeconds` of
+    /// parsing per side.
+    static func race(
+        _ file: BenchFile, portable: String, benchmark: Benchmark, problems: inout [String]
+    ) -> PairedTiming? {
+        func failed(_ failure: ChildMeasurement.Failure) -> PairedTiming? {
+            problems.append("\(file.name): portable race failed: \(failure.reason)")
+            return nil
+        }
+        // A warm-up of each side, which checks how each reads masks and estimates a parse's time.
+        let estimate: Double
+        switch (scan(nil, file, runs: 3, clock: benchmark.clock), scan(portable, file, runs: 3, clock: benchmark.clock)) {
+        case (.failure(let failure), _), (_, .failure(let failure)):
+            return failed(failure)
+        case (.success(let ours), .success(let theirs)):
+            if ours.masks != "sse2" || theirs.masks != "portable" {
+                problems.append(
+                    "\(file.name): this binary reads masks with \(ours.masks) code and \(portable) with \(theirs.masks) code,"
+                        + " where the race wants sse2 and portable")
+            }
+            estimate = max(ours.seconds, theirs.seconds) / 3
+        }
+        let pairs = benchmark.minimumRuns
+        let runs = estimate > 0 ? max(1, Int((benchmark.targetSeconds / Double(pairs) / estimate).rounded(.up))) : 1
+
+        /// The seconds of one parse, from a run of `executable` (nil for this binary).
+        func time(_ executable: String?) throws(ChildMeasurement.Failure) -> Double {
+            try scan(executable, file, runs: runs, clock: benchmark.clock).get().seconds / Double(runs)
+        }
+        var oursSamples: [Double] = []
+        var theirsSamples: [Double] = []
+        var ratios: [Double] = []
+        do throws(ChildMeasurement.Failure) {
+            for pair in 0..<pairs {
+                let ours: Double
+                let theirs: Double
+                if pair.isMultiple(of: 2) {
+                    ours = try time(nil)
+                    theirs = try time(portable)
+                } else {
+                    theirs = try time(portable)
+                    ours = try time(nil)
+                }
+                oursSamples.append(ours)
+                theirsSamples.append(theirs)
+                if ours > 0 { ratios.append(theirs / ours) }
+            }
+        } catch {
+            return failed(error)
+        }
+        let result = PairedTiming(ours: oursSamples.median, theirs: theirsSamples.median, ratios: ratios)
+        if benchmark.isVerbose {
+            let line = "  \(file.name) portable vs SSE2: \(pairs) pairs of \(runs) parses, medians"
+                + " \(Format.seconds(result.ours)) / \(Format.seconds(result.theirs)) a parse,"
+                + " ratio \(Format.ratio(result.ratio)), middle half \(Format.spread(result.ratioQuartiles))\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        return result
+    }
+
+    /// The table of every file's race, with its explanation and notes.
+    static func run(files: [BenchFile], benchmark: Benchmark, portable: String) -> String {
+        var table = TextTable([
+            .left("file"), .right("size"), .right("SSE2 MB/s"), .right("portable MB/s"), .right("portable ÷ SSE2"),
+            .right("middle half"),
+        ])
+        var problems: [String] = []
+        for file in files {
+            let race = race(file, portable: portable, benchmark: benchmark, problems: &problems)
+            func rate(_ seconds: Double?) -> String {
+                seconds.map { Format.megabytesPerSecond(bytes: file.bytes.count, seconds: $0) } ?? "-"
+            }
+            table.append([
+                file.name, Format.size(file.bytes.count), rate(race?.ours), rate(race?.theirs),
+                race.map { Format.ratio($0.ratio) } ?? "-", race.map { Format.spread($0.ratioQuartiles) } ?? "-",
+            ])
+        }
+        var output = """
+            The portable mask readers: JSONDocument(bytes:) alone, in this binary, which reads the
+            scanner's masks with SSE2 on x86-64, and in \(variable), built with
+            -Xswiftc -DJSONMODELKIT_PORTABLE_SIMD, which reads them as every other architecture (Apple
+            silicon among them) does:
+              \(portable)
+            Each side of a pair is a fresh process parsing the file many times and timing only the
+            parses; the sides alternate which runs first. portable ÷ SSE2 = the portable build's time /
+            this one's (above 1: the portable path is slower), the median of the pairs' ratios; "middle
+            half" is their range from the lower to the upper quartile.
+
+
+            """
+        output += table.rendered()
+        for problem in problems {
+            output += "  note: \(problem)\n"
+        }
+        return output
     }
 }
 

@@ -1,4 +1,6 @@
-#if arch(x86_64)
+// JSONMODELKIT_PORTABLE_SIMD (`-Xswiftc -DJSONMODELKIT_PORTABLE_SIMD`) makes x86-64 read masks
+// as every other architecture does, so that the portable readers can be tested and timed there.
+#if arch(x86_64) && !JSONMODELKIT_PORTABLE_SIMD
 // Clang's own intrinsic headers (emmintrin.h), as the module every Swift toolchain ships with its
 // Clang: for SSE2's movemask, which Swift's SIMD types do not offer.
 import _Builtin_intrinsics.intel
@@ -16,7 +18,13 @@ import _Builtin_intrinsics.intel
 /// readers of a mask use SSE2's `pmovmskb` (`_mm_movemask_epi8`, from Clang's intrinsic headers),
 /// which gathers the sixteen lanes into sixteen bits in one instruction; read through its two
 /// 64-bit halves instead, a block took two moves out of the vector unit and a branch on which
-/// half held the first lane, and a mask's bits two multiplies. Elsewhere the halves remain.
+/// half held the first lane, and a mask's bits two multiplies. Elsewhere (Apple silicon among
+/// others) ``isEmpty(_:)`` and ``firstLane(_:)`` narrow a mask to four bits a lane in one 64-bit
+/// integer, as NEON's `shrn` does in one instruction (``nibbles(of:)``): an empty mask is a zero
+/// and the first lane a count of trailing zeros, with no branch on which half holds it; and
+/// ``bits(of:)`` gathers each 64-bit half with a multiply. Building with
+/// `-Xswiftc -DJSONMODELKIT_PORTABLE_SIMD` gives x86-64 these portable readers too, to test and
+/// time them.
 ///
 /// ```swift
 /// let block = ByteBlock(SIMD16(repeating: UInt8(ascii: " ")))
@@ -130,14 +138,10 @@ package struct ByteBlock {
     /// A mask's lanes as the bits of a 16-bit integer, lane 0 the lowest bit.
     @inlinable @inline(__always)
     static func bits<Lanes: SIMD>(of mask: SIMDMask<Lanes>) -> UInt16 where Lanes.Scalar: FixedWidthInteger {
-        #if arch(x86_64)
+        #if arch(x86_64) && !JSONMODELKIT_PORTABLE_SIMD
         return UInt16(truncatingIfNeeded: _mm_movemask_epi8(unsafeBitCast(mask, to: SIMD2<Int64>.self)))
         #else
-        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
-        // Each lane is 0x00 or 0xFF: gather the top bit of each byte into one byte.
-        let low = ((UInt64(littleEndian: halves[0]) & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) &>> 56
-        let high = ((UInt64(littleEndian: halves[1]) & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) &>> 56
-        return UInt16(truncatingIfNeeded: low) | UInt16(truncatingIfNeeded: high) &<< 8
+        return portableBits(of: mask)
         #endif
     }
 
@@ -258,10 +262,10 @@ package struct ByteBlock {
     /// Whether no lane of `mask` is set.
     @inlinable @inline(__always)
     package static func isEmpty(_ mask: Mask) -> Bool {
-        #if arch(x86_64)
+        #if arch(x86_64) && !JSONMODELKIT_PORTABLE_SIMD
         return bits(of: mask) == 0
         #else
-        return !anySet(mask)
+        return portableIsEmpty(mask)
         #endif
     }
 
@@ -271,17 +275,11 @@ package struct ByteBlock {
     /// asks ``isEmpty(_:)`` before taking this index.
     @inlinable @inline(__always)
     package static func firstLane(_ mask: Mask) -> Int {
-        #if arch(x86_64)
+        #if arch(x86_64) && !JSONMODELKIT_PORTABLE_SIMD
         // A bit past the sixteen lanes makes an empty mask give `width`.
         return (UInt32(bits(of: mask)) | 0x1_0000).trailingZeroBitCount
         #else
-        // Lane 0 is the lowest byte of the first half once read as little-endian.
-        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
-        let low = UInt64(littleEndian: halves[0])
-        if low != 0 { return low.trailingZeroBitCount &>> 3 }
-        let high = UInt64(littleEndian: halves[1])
-        if high != 0 { return 8 &+ high.trailingZeroBitCount &>> 3 }
-        return width
+        return portableFirstLane(mask)
         #endif
     }
 
@@ -309,4 +307,56 @@ package struct ByteBlock {
         }
         return false
     }
+
+    // MARK: Portable readers
+
+    // What every architecture but x86-64 reads masks with, and x86-64 too under
+    // JSONMODELKIT_PORTABLE_SIMD. They are compiled on every architecture, so that a test on
+    // x86-64 can hold them against the SSE2 readers, lane for lane.
+
+    /// `mask` narrowed to four bits a lane, lane 0 the lowest: each pair of lanes read as a
+    /// 16-bit lane, shifted right by 4 and cut to its low byte, which is one NEON instruction
+    /// (`shrn`), then one move out of the vector unit.
+    ///
+    /// A lane's four bits are all set or all clear, so an empty mask is a zero and the first
+    /// lane a count of trailing zeros divided by 4, with no branch on which half holds it.
+    @inlinable @inline(__always)
+    static func nibbles(of mask: Mask) -> UInt64 {
+        let pairs = unsafeBitCast(mask, to: SIMD8<UInt16>.self) &>> SIMD8(repeating: 4)
+        // Lane by lane: the standard library's `SIMD8(truncatingIfNeeded:)` is a generic loop,
+        // which the optimizer left as a call in the scanner (a call per mask).
+        let narrowed = UInt64(littleEndian: unsafeBitCast(SIMD8<UInt8>(
+            UInt8(truncatingIfNeeded: pairs[0]), UInt8(truncatingIfNeeded: pairs[1]), UInt8(truncatingIfNeeded: pairs[2]),
+            UInt8(truncatingIfNeeded: pairs[3]), UInt8(truncatingIfNeeded: pairs[4]), UInt8(truncatingIfNeeded: pairs[5]),
+            UInt8(truncatingIfNeeded: pairs[6]), UInt8(truncatingIfNeeded: pairs[7])), to: UInt64.self))
+        #if _endian(little)
+        return narrowed
+        #else
+        // A pair read big-endian has its second lane in the low byte: swap each byte's halves.
+        return (narrowed & 0x0F0F_0F0F_0F0F_0F0F) &<< 4 | (narrowed &>> 4) & 0x0F0F_0F0F_0F0F_0F0F
+        #endif
+    }
+
+    /// ``bits(of:)`` in Swift alone, for any architecture.
+    ///
+    /// Through the two 64-bit halves, whose multiplies run side by side: a string's closing
+    /// quote is found from these bits, on the chain from one token to the next, where gathering
+    /// them from ``nibbles(of:)`` would take two multiplies one after the other.
+    @inlinable @inline(__always)
+    static func portableBits<Lanes: SIMD>(of mask: SIMDMask<Lanes>) -> UInt16 where Lanes.Scalar: FixedWidthInteger {
+        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        // Each lane is 0x00 or 0xFF: gather the top bit of each byte into one byte.
+        let low = ((UInt64(littleEndian: halves[0]) & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) &>> 56
+        let high = ((UInt64(littleEndian: halves[1]) & 0x8080_8080_8080_8080) &* 0x0002_0408_1020_4081) &>> 56
+        return UInt16(truncatingIfNeeded: low) | UInt16(truncatingIfNeeded: high) &<< 8
+    }
+
+    /// ``isEmpty(_:)`` in Swift alone, for any architecture.
+    @inlinable @inline(__always)
+    static func portableIsEmpty(_ mask: Mask) -> Bool { nibbles(of: mask) == 0 }
+
+    /// ``firstLane(_:)`` in Swift alone, for any architecture: an empty mask has 64 trailing
+    /// zeros, a quarter of which is ``width``.
+    @inlinable @inline(__always)
+    static func portableFirstLane(_ mask: Mask) -> Int { nibbles(of: mask).trailingZeroBitCount &>> 2 }
 }
