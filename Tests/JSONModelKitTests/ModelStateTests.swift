@@ -21,7 +21,11 @@ struct ModelStateTests {
         #expect(MemoryLayout<JSONInput>.size == 12)
     }
 
-    @Test func anImmutableModelMakesItsStateOnlyForADiagnostic() throws {
+    /// Tests run in parallel, so each looks for its own models' words only. (A model freed here
+    /// could in principle have its address reused by another test's at once; the checks right
+    /// after the frees make that unlikely enough.)
+    @Test func anImmutableModelMakesItsStateOnlyForADiagnosticAndFreesIt() throws {
+        var badID = ObjectIdentifier(StatefulItem.self)
         do {
             let good = try StatefulItem(json: #"{"id": 1, "name": "a", "child": {"id": 2}}"#)
             let id: Int = good.id
@@ -31,22 +35,23 @@ struct ModelStateTests {
             #expect(good.diagnostics.isEmpty)
             let made = (good.state.isMade, child!.state.isMade)
             #expect(made == (false, false))
-            // The state's word follows the slots and the inline values.
-            #expect(good.stateWord == good.readSlots.base + good.metadata.immutableStateIndex)
-            #expect(good.metadata.immutableStateIndex >= good.metadata.properties.count)
-            #expect(good.stateWord.load(ordering: .acquiring) == 0)
+            #expect(good.stateWord(making: false) == nil)
+            #expect(!ImmutableModelStates.hasWord(ObjectIdentifier(good)))
 
             let bad = try StatefulItem(json: #"{"id": "one"}"#)
             let id0: Int = bad.id  // not a number: the default, and a diagnostic
             #expect(id0 == 0)
             #expect(bad.diagnostics.count == 1)
             #expect(bad.state.isMade)
-            #expect(bad.stateWord.load(ordering: .acquiring) != 0)
+            badID = ObjectIdentifier(bad)
+            #expect(ImmutableModelStates.hasWord(badID))
+            #expect(bad.stateWord(making: false)?.load(ordering: .acquiring) != 0)
             // Read again: the diagnostic stays one.
             let again: Int = bad.id
             #expect(again == 0)
             #expect(bad.diagnostics.count == 1)
         }
+        #expect(!ImmutableModelStates.hasWord(badID))
     }
 
     @Test func aMutableModelKeepsItsStateAfterItsSlots() throws {
@@ -58,19 +63,21 @@ struct ModelStateTests {
             #expect(id == 5)
             #expect(model.state.isMade)
             let count = model.metadata.properties.count
-            #expect(model.stateWord == model.readSlots.base + count)
+            #expect(model.stateWord(making: false) == model.readSlots.base + count)
             // The slots stay empty: a mutable model reads through its state.
             #expect((0..<count).allSatisfy { (model.readSlots.base + $0).load(ordering: .acquiring) == CacheSlots.empty })
             let child: StatefulItem? = model.child
             #expect(child?.parentLink?.parent === model)
             child?.id = 3
             #expect(model.json()["child"] == ["id": 3])
+            #expect(!ImmutableModelStates.hasWord(ObjectIdentifier(model)))
         }
     }
 
     /// Many threads record the first diagnostics of the same immutable models at once: each
-    /// model makes one state and keeps every diagnostic once.
+    /// model makes one state, keeps every diagnostic once, and frees its word with itself.
     @Test func concurrentFirstDiagnosticsMakeOneStateStress() async throws {
+        var identities: [ObjectIdentifier] = []
         do {
             let models = try (0..<50).map { _ in try StatefulItem(json: #"{"id": "x", "name": {"a": 1}}"#) }
             await withTaskGroup(of: Void.self) { group in
@@ -89,6 +96,9 @@ struct ModelStateTests {
                 #expect(model.diagnostics.count == 2)
             }
             #expect(models.allSatisfy { $0.state.isMade })
+            identities = models.map(ObjectIdentifier.init)
+            #expect(identities.allSatisfy(ImmutableModelStates.hasWord))
         }
+        #expect(!identities.contains(where: ImmutableModelStates.hasWord))
     }
 }

@@ -52,8 +52,8 @@ import JSONModelKitCore
 /// address (a ``View``, which the fast read uses) and makes the handle from it and its metadata's
 /// property count when it needs one, which saves a model two words. Mutable models cache
 /// nothing in slots (their writes empty cache entries, which needs the model's lock): theirs
-/// stay empty, so the fast read always takes the general path. The word after the slots and
-/// inline values holds the model's state (``stateIndex(count:inlineBytes:)``).
+/// stay empty, so the fast read always takes the general path, and the word after them holds
+/// the model's state.
 @usableFromInline
 struct CacheSlots: @unchecked Sendable {
     // @unchecked Sendable: slots are only touched through atomic operations.
@@ -177,26 +177,19 @@ struct CacheSlots: @unchecked Sendable {
         self.count = count
     }
 
-    /// New empty slots, `inlineBytes` bytes after them for inline values (``InlineLayout``), and
-    /// then the word of the owner's state (``stateIndex(count:inlineBytes:)``), 0; the owner
-    /// frees them with ``deallocate()``.
-    init(count: Int, inlineBytes: Int = 0) {
+    /// New empty slots and `inlineBytes` bytes after them for inline values (``InlineLayout``),
+    /// or, with `stateWord`, a word holding 0 after the slots instead (a mutable model's state);
+    /// the owner frees them with ``deallocate()``.
+    init(count: Int, inlineBytes: Int = 0, stateWord: Bool = false) {
         self.count = count
-        let state = Self.stateIndex(count: count, inlineBytes: inlineBytes)
-        base = allocatePlain(AtomicWord.self, capacity: state + 1)
+        let words = count + (stateWord ? 1 : (inlineBytes + 7) / 8)
+        base = allocatePlain(AtomicWord.self, capacity: words)
         var index = 0
         while index < count {
             (base + index).initialize(to: AtomicWord(Self.empty))
             index += 1
         }
-        (base + state).initialize(to: AtomicWord(0))
-    }
-
-    /// The index, counted in words from the slots' address, of the word that follows `count`
-    /// slots and `inlineBytes` bytes of inline values: where a model keeps its state's word, in
-    /// memory it allocates anyway rather than in a field or an allocation of its own.
-    static func stateIndex(count: Int, inlineBytes: Int) -> Int {
-        count + (inlineBytes + 7) / 8
+        if stateWord { (base + count).initialize(to: AtomicWord(0)) }
     }
 
     /// Frees the slots, once, when the owner goes away: after ``releaseEntries(models:)`` or

@@ -29,8 +29,8 @@ import JSONModelKitCore
 /// ``value(forProperty:)`` or, for a class that adopts it, ``DynamicMembers``.
 open class JSONModel: @unchecked Sendable {
     // @unchecked Sendable: every stored property is an immutable `let` of a
-    // Sendable type; the slots and the state's word they end with change only atomically, and
-    // the state that word points to only while its lock is held. Subclasses keep their properties in
+    // Sendable type; the slots and a state's word change only atomically, and the state that
+    // word points to only while its lock is held. Subclasses keep their properties in
     // the JSON, not in stored properties of their own.
 
     /// The metadata of this model's class (or schema).
@@ -40,8 +40,8 @@ open class JSONModel: @unchecked Sendable {
     /// Whether the model accepts writes.
     public let isMutable: Bool
     /// Where the fast read looks: the slots of an immutable model, owned here and freed when the
-    /// model is (``slots``); for a mutable model, empty slots of its own. Either ends with the word
-    /// of the model's state (``stateWord``). All live
+    /// model is (``slots``); for a mutable model, empty slots of its own followed by the word of its
+    /// state (``stateWord(making:)``). All live
     /// as long as the model (the model holds its metadata).
     @usableFromInline
     let readSlots: CacheSlots.View
@@ -206,14 +206,15 @@ open class JSONModel: @unchecked Sendable {
         self.original = storage.takeSource()
         let count = metadata.properties.count
         if mutable {
-            // Slots that stay empty, so the fast read always takes the general path.
-            self.readSlots = CacheSlots(count: count).view
+            // Slots that stay empty, so the fast read always takes the general path, then the
+            // state's word.
+            self.readSlots = CacheSlots(count: count, stateWord: true).view
         } else {
             self.readSlots = CacheSlots(count: count, inlineBytes: metadata.inlineBytes).view
         }
         // Only mutable models have a parent to write through (the engine links no other).
-        if mutable, let parent {
-            LazyLocked<ModelState>(word: stateWord).make(ModelState(parentLink: parent))
+        if mutable, let parent, let word = stateWord(making: false) {
+            LazyLocked<ModelState>(word: word).make(ModelState(parentLink: parent))
         }
     }
 
@@ -221,12 +222,13 @@ open class JSONModel: @unchecked Sendable {
     /// mutable parent; made on first use, or with the model when it has a parent.
     var state: ModelStateAccess { ModelStateAccess(model: self) }
 
-    /// The word of the model's state (``LazyLocked``), 0 until the state is made: the word after
-    /// the slots, and after an immutable model's inline values.
-    var stateWord: UnsafeMutablePointer<AtomicWord> {
-        @inline(__always) get {
-            readSlots.base + (isMutable ? metadata.properties.count : metadata.immutableStateIndex)
-        }
+    /// The word of the model's state (``LazyLocked``), 0 until the state is made: after a
+    /// mutable model's slots; for an immutable model, in ``ImmutableModelStates``, made there
+    /// with `making`, else nil until it was.
+    @inline(__always)
+    func stateWord(making: Bool) -> UnsafeMutablePointer<AtomicWord>? {
+        if isMutable { return readSlots.base + metadata.properties.count }
+        return ImmutableModelStates.word(of: self, making: making)
     }
 
     /// For a mutable model read from a mutable parent: where to write changes through.
@@ -249,7 +251,13 @@ open class JSONModel: @unchecked Sendable {
         // Last: the model's own slots, which hold its state's word.
         defer { CacheSlots(base: readSlots.base, count: metadata.properties.count).deallocate() }
         // Then the state, once nothing below uses it.
-        defer { LazyLocked<ModelState>(word: stateWord).release() }
+        defer {
+            if isMutable {
+                LazyLocked<ModelState>(word: stateWord(making: false).unsafelyUnwrapped).release()
+            } else {
+                ImmutableModelStates.remove(self)
+            }
+        }
         // Without models among the cached values, releasing them cannot go deep.
         guard metadata.hasModelProperties else {
             slots?.releaseEntries()

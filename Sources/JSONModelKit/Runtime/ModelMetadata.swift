@@ -256,8 +256,8 @@ public final class ModelMetadata: Sendable {
     let inlineLayouts: [InlineLayout?]
     /// The bytes after the slots that inline values take.
     let inlineBytes: Int
-    /// Where an immutable model's state word is among its slots' words: after the inline values.
-    let immutableStateIndex: Int
+    /// ``ImmutableModelStates/counters``, kept here for models to reach with one load.
+    nonisolated(unsafe) let stateCounters = ImmutableModelStates.counters
     /// The ordinals whose inline values are models' references, bit by bit (ordinals below 64).
     let inlineModels: UInt64
     /// The keys of the properties with a first read, to find their members in one walk; nil
@@ -467,7 +467,6 @@ public final class ModelMetadata: Sendable {
             return key
         })
         self.inlineBytes = offset - names.count * MemoryLayout<UInt>.stride
-        self.immutableStateIndex = CacheSlots.stateIndex(count: names.count, inlineBytes: inlineBytes)
     }
 
     /// The first declared path that names the root, holds a negative index or one beyond

@@ -31,6 +31,10 @@ static inline __attribute__((always_inline)) uintptr_t jmk_atomic_exchange(uintp
     return __atomic_exchange_n(word, value, order);
 }
 
+static inline __attribute__((always_inline)) uintptr_t jmk_atomic_fetch_add(uintptr_t *word, uintptr_t value, int order) {
+    return __atomic_fetch_add(word, value, order);
+}
+
 /// Stores `desired` if the word holds `*expected`; otherwise writes what it holds to `*expected`.
 static inline __attribute__((always_inline)) bool jmk_atomic_compare_exchange(
     uintptr_t *word, uintptr_t *expected, uintptr_t desired, int success, int failure) {

@@ -64,6 +64,13 @@ extension UnsafeMutablePointer where Pointee == AtomicWord {
         jmk_atomic_exchange(word, value, ordering.c)
     }
 
+    /// Adds `amount` to the word's value, wrapping around, and returns the value it held.
+    @inlinable @inline(__always)
+    @discardableResult
+    package func wrappingAdd(_ amount: UInt, ordering: AtomicOrdering) -> UInt {
+        jmk_atomic_fetch_add(word, amount, ordering.c)
+    }
+
     /// Stores `desired` if the word holds `expected`.
     ///
     /// - Returns: Whether it stored, and the value the word held (`expected` when it stored).
