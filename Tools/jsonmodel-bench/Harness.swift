@@ -115,24 +115,7 @@ extension Benchmark {
         let wanted = estimate > 0 ? Int((2 * targetSeconds / estimate).rounded(.up)) : maximumRuns
         let runCount = min(max(wanted, minimumRuns, runs), max(maximumRuns, minimumRuns, runs))
 
-        var oursSamples: [Double] = []
-        var theirsSamples: [Double] = []
-        var ratios: [Double] = []
-        for run in 0..<runCount {
-            let a: Double
-            let b: Double
-            if run.isMultiple(of: 2) {
-                a = try time(ours)
-                b = try time(theirs)
-            } else {
-                b = try time(theirs)
-                a = try time(ours)
-            }
-            oursSamples.append(a)
-            theirsSamples.append(b)
-            if a > 0 { ratios.append(b / a) }
-        }
-        let result = PairedTiming(ours: oursSamples.median, theirs: theirsSamples.median, ratios: ratios)
+        let result = try PairedTiming.alternating(runCount, ours: { try time(ours) }, theirs: { try time(theirs) })
         if isVerbose {
             var line = "  \(name): \(runCount) pairs, medians \(Format.seconds(result.ours)) / \(Format.seconds(result.theirs))"
             if bytes > 0 {
@@ -148,6 +131,31 @@ extension Benchmark {
 
 /// What a paired race found: the median time of each side and the ratio of every pair.
 struct PairedTiming: Sendable {
+    /// `count` pairs of `ours` and `theirs`, each returning the seconds of one run; the first
+    /// of each pair alternates, so that neither side always runs on a cache the other warmed.
+    static func alternating<E: Error>(
+        _ count: Int, ours: () throws(E) -> Double, theirs: () throws(E) -> Double
+    ) throws(E) -> PairedTiming {
+        var oursSamples: [Double] = []
+        var theirsSamples: [Double] = []
+        var ratios: [Double] = []
+        for pair in 0..<count {
+            let a: Double
+            let b: Double
+            if pair.isMultiple(of: 2) {
+                a = try ours()
+                b = try theirs()
+            } else {
+                b = try theirs()
+                a = try ours()
+            }
+            oursSamples.append(a)
+            theirsSamples.append(b)
+            if a > 0 { ratios.append(b / a) }
+        }
+        return PairedTiming(ours: oursSamples.median, theirs: theirsSamples.median, ratios: ratios)
+    }
+
     /// The median seconds of one run of the first side.
     var ours: Double
     /// The median seconds of one run of the second side.

@@ -217,28 +217,13 @@ enum PortableRace {
         func time(_ executable: String?) throws(ChildMeasurement.Failure) -> Double {
             try scan(executable, file, runs: runs, clock: benchmark.clock).get().seconds / Double(runs)
         }
-        var oursSamples: [Double] = []
-        var theirsSamples: [Double] = []
-        var ratios: [Double] = []
+        let result: PairedTiming
         do throws(ChildMeasurement.Failure) {
-            for pair in 0..<pairs {
-                let ours: Double
-                let theirs: Double
-                if pair.isMultiple(of: 2) {
-                    ours = try time(nil)
-                    theirs = try time(portable)
-                } else {
-                    theirs = try time(portable)
-                    ours = try time(nil)
-                }
-                oursSamples.append(ours)
-                theirsSamples.append(theirs)
-                if ours > 0 { ratios.append(theirs / ours) }
-            }
+            result = try PairedTiming.alternating(pairs, ours: { () throws(ChildMeasurement.Failure) in try time(nil) },
+                                                  theirs: { () throws(ChildMeasurement.Failure) in try time(portable) })
         } catch {
             return failed(error)
         }
-        let result = PairedTiming(ours: oursSamples.median, theirs: theirsSamples.median, ratios: ratios)
         if benchmark.isVerbose {
             let line = "  \(file.name) portable vs SSE2: \(pairs) pairs of \(runs) parses, medians"
                 + " \(Format.seconds(result.ours)) / \(Format.seconds(result.theirs)) a parse,"
