@@ -376,8 +376,7 @@ struct ModelOptionsCreationTests {
 
     // MARK: Typed throws
 
-    /// Compiles only while the creation forms throw `JSONModelError` (and a call that leaves out
-    /// `options:`, or passes `.init()`, picks the new form, not a deprecated one). Every form is
+    /// Compiles only while the creation forms throw `JSONModelError`. Every form is
     /// also called from a `throws(JSONModelError)` function above: `CreationForm.create`,
     /// `ArrayForm.create` and `DictionaryForm.create`.
     @Test func creationThrowsJSONModelErrorAtCompileTime() throws {

@@ -14,20 +14,24 @@ struct CompileFailTests {
         #expect(output.diagnostics.isEmpty, "\(output.output)")
     }
 
-    /// Creation with `ModelOptions` picks the new, typed forms; the former spellings still build,
-    /// each with one deprecation warning, and no call is ambiguous between the two.
+    /// Creation with `ModelOptions` typechecks without a diagnostic, and no call is ambiguous.
     @Test(.enabled(if: Typechecker.available))
     func creationCallsResolveWithoutAmbiguity() throws {
-        let file = "CreationClient.swift"
-        let output = try Typechecker.typecheck(client: file)
+        let output = try Typechecker.typecheck(client: "CreationClient.swift")
         #expect(output.status == 0, "\(output.output)")
-        #expect(output.errors.isEmpty, "\(output.output)")
+        #expect(output.diagnostics.isEmpty, "\(output.output)")
+    }
+
+    /// The spellings from before `ModelOptions` are gone: each fails to build, at its line.
+    @Test(.enabled(if: Typechecker.available))
+    func removedCreationSpellingsDoNotBuild() throws {
+        let file = "RemovedCreationClient.swift"
+        let output = try Typechecker.typecheck(client: file)
+        #expect(output.status != 0)
         let lines = try Typechecker.text(of: file).split(separator: "\n", omittingEmptySubsequences: false)
-        let former = lines.indices.filter { lines[$0].hasSuffix("// former") }.map { $0 + 1 }
-        let warnings = output.diagnostics.filter { $0.severity == "warning" }
-        #expect(former.count == 13)
-        #expect(warnings.map(\.line) == former, "\(output.output)")
-        #expect(warnings.allSatisfy { $0.message.contains("is deprecated") }, "\(output.output)")
+        let removed = lines.indices.filter { lines[$0].hasSuffix("// removed") }.map { $0 + 1 }
+        #expect(removed.count == 13)
+        #expect(Set(output.errors.map(\.line)) == Set(removed), "\(output.output)")
     }
 
     @Test(.enabled(if: Typechecker.available))

@@ -6,8 +6,7 @@ import Foundation
 import JSONModelKitCore
 
 // Creating models from JSON in its various forms. Every form takes one `ModelOptions` and
-// throws `JSONModelError` alone; the former spellings are in DeprecatedCreation.swift (those of
-// the lazy collections in Collections/ModelCollections+DeprecatedCreation.swift).
+// throws `JSONModelError` alone.
 
 extension JSONModel {
     /// Creates a model by parsing JSON bytes; nothing is converted until read.
@@ -256,16 +255,6 @@ extension JSONModelError {
             return try parse()
         } catch {
             throw .invalidJSON(error)
-        }
-    }
-
-    /// What the former, untyped creation API threw for this error: the parse or validation error
-    /// itself rather than the case wrapping it, so that callers' `catch` clauses still match.
-    var formerError: any Error {
-        switch self {
-        case .invalidJSON(let error): error
-        case .validationFailed(let error): error
-        default: self
         }
     }
 }

@@ -19,10 +19,6 @@ public struct JSONOutputOptions: OptionSet, Sendable, Hashable {
     public static let onlyDeclared = JSONOutputOptions(rawValue: 1 << 1)
     /// Leaves out properties declared with `serialize: false`.
     public static let omitNonSerialized = JSONOutputOptions(rawValue: 1 << 2)
-
-    /// The former name of ``omitNonSerialized``, which said nothing of what it leaves out.
-    @available(*, deprecated, renamed: "omitNonSerialized")
-    public static var forOutput: JSONOutputOptions { omitNonSerialized }
 }
 
 extension JSONModel {
@@ -68,24 +64,6 @@ extension JSONModel {
     /// The model's current JSON as text; see ``jsonBytes(options:format:)``.
     public func jsonString(options: JSONOutputOptions = [], format: JSONWriteOptions = []) -> String {
         String(decoding: jsonBytes(options: options, format: format), as: UTF8.self)
-    }
-
-    /// The former spelling of ``jsonBytes(options:format:)``, which could not sort keys.
-    @available(*, deprecated, message: "use jsonBytes(options:format:) with format: .prettyPrinted")
-    public func jsonBytes(options: JSONOutputOptions = [], pretty: Bool) -> [UInt8] {
-        jsonBytes(options: options, format: pretty ? .prettyPrinted : [])
-    }
-
-    /// The former spelling of ``jsonData(options:format:)``.
-    @available(*, deprecated, message: "use jsonData(options:format:) with format: .prettyPrinted")
-    public func jsonData(options: JSONOutputOptions = [], pretty: Bool) -> Data {
-        jsonData(options: options, format: pretty ? .prettyPrinted : [])
-    }
-
-    /// The former spelling of ``jsonString(options:format:)``.
-    @available(*, deprecated, message: "use jsonString(options:format:) with format: .prettyPrinted")
-    public func jsonString(options: JSONOutputOptions = [], pretty: Bool) -> String {
-        jsonString(options: options, format: pretty ? .prettyPrinted : [])
     }
 
     /// Applies output options to an object of the model described by `metadata`.

@@ -15,7 +15,7 @@ import JSONModelKitCore
 /// ```
 ///
 /// Each element is parsed as a document of its own as soon as its last byte arrives, and made
-/// a model the way ``JSONModel/make(node:mutable:)`` does it: ``JSONModel/modelClass(for:)``,
+/// a model the way ``JSONModel/make(node:options:)`` does it: ``JSONModel/modelClass(for:)``,
 /// embedded paths and every read rule work as on any model. Memory is bounded by the largest
 /// element, not by the input.
 ///

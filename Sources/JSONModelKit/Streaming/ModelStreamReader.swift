@@ -22,7 +22,7 @@ import JSONModelKitCore
 /// }
 /// ```
 ///
-/// Each element is parsed as a document of its own and made a model the way ``JSONModel/make(node:mutable:)``
+/// Each element is parsed as a document of its own and made a model the way ``JSONModel/make(node:options:)``
 /// does it, so ``JSONModel/modelClass(for:)``, embedded paths and every read rule work as on
 /// any model. Memory is bounded by the largest element; see ``JSONStreamReader``.
 public final class ModelStreamReader<Model: JSONModel>: Sequence, IteratorProtocol {
