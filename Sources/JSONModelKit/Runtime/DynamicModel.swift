@@ -15,7 +15,7 @@
 /// invoice.value(forProperty: "total")       // for code that knows names only at run time
 /// ```
 public final class DynamicModel: JSONModel, @unchecked Sendable {
-    // @unchecked Sendable: restated from JSONModel, whose state is behind its Mutex;
+    // @unchecked Sendable: restated from JSONModel, whose state is behind its lock;
     // this class adds one immutable reference to a Sendable class.
 
     /// The registry of the schema, kept alive as long as the model: the names its properties

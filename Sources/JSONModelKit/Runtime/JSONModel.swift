@@ -324,7 +324,7 @@ public struct ModelStorage: Sendable {
     consuming func takeSource() -> JSONInput { source }
 }
 
-/// The changing part of a model, kept behind its Mutex.
+/// The changing part of a model, kept behind its lock.
 struct ModelState: LazilyMade {
     static func makeValue() -> sending ModelState { ModelState() }
 
