@@ -65,12 +65,30 @@ public enum SpecRunner {
         return run(case: object, file: display, directory: file.deletingLastPathComponent())
     }
 
+    /// The keys a case may hold, as `Specs/README.md` lists them.
+    ///
+    /// A key outside this list fails the case: a misspelt or renamed key would otherwise make
+    /// its expectation silently go unchecked.
+    static let caseKeys: Set<String> = [
+        "name", "schema", "schemaFile", "model", "input", "mutable", "error", "reads", "diagnostics",
+        "description", "fullDescription", "writes", "merge", "readsAfterWrites", "output", "outputOptions",
+    ]
+
+    /// The keys of a case's `outputOptions`.
+    static let outputOptionKeys: Set<String> = ["includeNulls", "onlyDeclared", "omitNonSerialized"]
+
     /// Runs one case given as a JSON object.
     public static func run(case object: JSONObject, file: String, directory: URL) -> Result {
         let name = object["name"]?.stringValue ?? "(unnamed)"
         var failures: [String] = []
         func fail(_ message: String) -> Result {
             Result(file: file, name: name, failures: failures + [message])
+        }
+        let unknown = object.keys.filter { !caseKeys.contains($0) }
+        let unknownOptions = (object["outputOptions"]?.objectValue?.keys ?? []).filter { !outputOptionKeys.contains($0) }
+        if !unknown.isEmpty || !unknownOptions.isEmpty {
+            let named = unknown.map { "\"\($0)\"" } + unknownOptions.map { "\"outputOptions.\($0)\"" }
+            return fail("unknown key\(named.count == 1 ? "" : "s") \(named.joined(separator: ", ")) (a case may hold only the keys Specs/README.md lists)")
         }
 
         // The schema, inline or from a file beside the case.
