@@ -12,7 +12,7 @@ import Testing
 ///
 /// The ratio checked is the whole cost of the document over its size: (peak − resident memory
 /// before the input existed) / input bytes, so the input itself counts once. Linux only; elsewhere
-/// these tests are skipped with a note.
+/// these tests are skipped, saying why.
 @Suite("Hostile inputs: memory", .serialized, .timeLimit(.minutes(10)))
 struct HostileInputMemoryTests {
     /// The size of each document: 100 MB in optimized builds (and with
@@ -58,7 +58,7 @@ struct HostileInputMemoryTests {
         }
     }
 
-    @Test(arguments: [Workload.records, .longString, .numbers])
+    @Test(ChildTestProcess.available, arguments: [Workload.records, .longString, .numbers])
     func hundredMegabytesInAtMostThreeTimesTheInput(_ workload: Workload) throws {
         guard let report = try MemoryChild.measure(workload) else { return }
         print("hostile: memory, \(workload.rawValue): \(report.summary)")
@@ -69,7 +69,7 @@ struct HostileInputMemoryTests {
     /// `[0,0,…]` needs one 8-byte tape entry per two input bytes, so its tape alone is four times
     /// the input: the three-times target cannot hold for it. Checked: the peak is the input plus
     /// its tape and little more (it was 11x while the tape spilled and was copied).
-    @Test func densestNumbersStayProportional() throws {
+    @Test(ChildTestProcess.available) func densestNumbersStayProportional() throws {
         guard let report = try MemoryChild.measure(.densestNumbers) else { return }
         print("hostile: memory, \(Workload.densestNumbers.rawValue): \(report.summary)")
         #expect(report.passed, "the child's checks failed: \(report.summary)")
@@ -78,19 +78,20 @@ struct HostileInputMemoryTests {
     }
 
     /// Runs one workload when started as a child by ``MemoryChild/measure(_:)``; skipped otherwise.
-    @Test(.enabled(if: MemoryChild.requestedWorkload != nil))
+    @Test(ChildTestProcess.child())
     func childRunsOneWorkload() throws {
-        guard let workload = MemoryChild.requestedWorkload, let path = MemoryChild.reportPath else { return }
-        let baseline = MemoryChild.status("VmRSS")
+        guard let workload = ChildTestProcess.requestedWorkload.flatMap(Workload.init(rawValue:)) else { return }
+        let baseline = ProcessMemory.status("VmRSS")
         let input = Self.makeInput(workload)
-        MemoryChild.resetPeak()
-        let before = MemoryChild.status("VmRSS")
+        ProcessMemory.resetPeak()
+        let before = ProcessMemory.status("VmRSS")
         let start = ContinuousClock.now
         let passed = try withExtendedLifetime(input) { try Self.run(workload, on: input) }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
-        let peak = MemoryChild.status("VmHWM")
-        let report = "input \(input.count)\nbaseline \(baseline)\nbefore \(before)\npeak \(peak)\nseconds \(seconds)\npassed \(passed)\n"
-        try report.write(toFile: path, atomically: true, encoding: .utf8)
+        let peak = ProcessMemory.status("VmHWM")
+        try ChildTestProcess.write([
+            "input": input.count, "baseline": baseline, "before": before, "peak": peak, "seconds": seconds, "passed": passed,
+        ])
     }
 
     // MARK: - Workloads
@@ -167,15 +168,6 @@ struct HostileInputMemoryTests {
 
 /// Starts this test binary again to run one memory workload alone, and reads its report.
 enum MemoryChild {
-    static let workloadVariable = "JSONMODELKIT_MEMORY_WORKLOAD"
-    static let reportVariable = "JSONMODELKIT_MEMORY_REPORT"
-
-    static var requestedWorkload: HostileInputMemoryTests.Workload? {
-        ProcessInfo.processInfo.environment[workloadVariable].flatMap(HostileInputMemoryTests.Workload.init(rawValue:))
-    }
-
-    static var reportPath: String? { ProcessInfo.processInfo.environment[reportVariable] }
-
     struct Report {
         var input: Int
         var baseline: Int
@@ -197,35 +189,16 @@ enum MemoryChild {
         }
     }
 
-    /// Runs `workload` in a child process; nil (with a note) where that cannot be done.
+    /// Runs `workload` in a child process; nil (with a recorded issue) when the child failed.
     static func measure(_ workload: HostileInputMemoryTests.Workload) throws -> Report? {
         guard
-            let fields = try ChildTestProcess.run(
-                filter: "HostileInputMemoryTests/childRunsOneWorkload", environment: [workloadVariable: workload.rawValue],
-                reportVariable: reportVariable, label: "the \(workload.rawValue) child")
+            let report = try ChildTestProcess.run(
+                filter: "HostileInputMemoryTests/childRunsOneWorkload", workload: workload.rawValue,
+                label: "the \(workload.rawValue) child"),
+            let input = report.number("input"), let baseline = report.number("baseline"),
+            let before = report.number("before"), let peak = report.number("peak"),
+            let seconds = report.number("seconds", as: Double.self)
         else { return nil }
-        guard let input = fields["input"].flatMap(Int.init), let baseline = fields["baseline"].flatMap(Int.init),
-            let before = fields["before"].flatMap(Int.init), let peak = fields["peak"].flatMap(Int.init),
-            let seconds = fields["seconds"].flatMap(Double.init)
-        else {
-            Issue.record("unreadable report from the \(workload.rawValue) child: \(fields)")
-            return nil
-        }
-        return Report(input: input, baseline: baseline, before: before, peak: peak, seconds: seconds, passed: fields["passed"] == "true")
-    }
-
-    /// Resets `VmHWM` to the current resident size (Linux 4.0 and later).
-    static func resetPeak() {
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-    }
-
-    /// A `/proc/self/status` field in bytes (`VmRSS`, `VmHWM`).
-    static func status(_ field: String) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
-            let kilobytes = line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ").first
-            return (kilobytes.flatMap { Int($0) } ?? 0) * 1024
-        }
-        return 0
+        return Report(input: input, baseline: baseline, before: before, peak: peak, seconds: seconds, passed: report.passed)
     }
 }

@@ -10,7 +10,7 @@ import Testing
 /// in a child process: this test binary started again with a filter that selects only
 /// ``childRunsOneWorkload()`` and an environment variable naming the workload. The child warms the
 /// workload up, notes its resident memory (`/proc/self/statm`), runs the workload, notes it again
-/// and reports both. Linux only; elsewhere these tests are skipped with a note.
+/// and reports both. Linux only; elsewhere these tests are skipped, saying why.
 @Suite("Hostile schemas: memory", .serialized, .timeLimit(.minutes(10)))
 struct HostileSchemaMemoryTests {
     enum Workload: String, CaseIterable, Sendable {
@@ -34,7 +34,7 @@ struct HostileSchemaMemoryTests {
         }
     }
 
-    @Test(arguments: Workload.allCases)
+    @Test(ChildTestProcess.available, arguments: Workload.allCases)
     func residentMemoryStaysFlat(_ workload: Workload) throws {
         guard let report = try RuntimeMemoryChild.measure(workload) else { return }
         let (steps, _, limit) = Self.size(workload)
@@ -44,18 +44,17 @@ struct HostileSchemaMemoryTests {
     }
 
     /// Runs one workload when started as a child by ``RuntimeMemoryChild/measure(_:)``; skipped otherwise.
-    @Test(.enabled(if: RuntimeMemoryChild.requestedWorkload != nil))
+    @Test(ChildTestProcess.child())
     func childRunsOneWorkload() throws {
-        guard let workload = RuntimeMemoryChild.requestedWorkload, let path = RuntimeMemoryChild.reportPath else { return }
+        guard let workload = ChildTestProcess.requestedWorkload.flatMap(Workload.init(rawValue:)) else { return }
         let (steps, warmUp, _) = Self.size(workload)
         var passed = try Self.run(workload, steps: warmUp)
-        let before = RuntimeMemoryChild.resident()
+        let before = ProcessMemory.resident()
         let start = ContinuousClock.now
         passed = try Self.run(workload, steps: steps) && passed
         let seconds = (ContinuousClock.now - start) / .seconds(1)
-        let after = RuntimeMemoryChild.resident()
-        let report = "before \(before)\nafter \(after)\nseconds \(seconds)\npassed \(passed)\n"
-        try report.write(toFile: path, atomically: true, encoding: .utf8)
+        let after = ProcessMemory.resident()
+        try ChildTestProcess.write(["before": before, "after": after, "seconds": seconds, "passed": passed])
     }
 
     // MARK: - Workloads
@@ -145,15 +144,6 @@ struct HostileSchemaMemoryTests {
 
 /// Starts this test binary again to run one ``HostileSchemaMemoryTests/Workload`` alone, and reads its report.
 enum RuntimeMemoryChild {
-    static let workloadVariable = "JSONMODELKIT_SCHEMA_MEMORY_WORKLOAD"
-    static let reportVariable = "JSONMODELKIT_SCHEMA_MEMORY_REPORT"
-
-    static var requestedWorkload: HostileSchemaMemoryTests.Workload? {
-        ProcessInfo.processInfo.environment[workloadVariable].flatMap(HostileSchemaMemoryTests.Workload.init(rawValue:))
-    }
-
-    static var reportPath: String? { ProcessInfo.processInfo.environment[reportVariable] }
-
     struct Report {
         var before: Int
         var after: Int
@@ -169,27 +159,15 @@ enum RuntimeMemoryChild {
         }
     }
 
-    /// Runs `workload` in a child process; nil (with a note) where that cannot be done.
+    /// Runs `workload` in a child process; nil (with a recorded issue) when the child failed.
     static func measure(_ workload: HostileSchemaMemoryTests.Workload) throws -> Report? {
         guard
-            let fields = try ChildTestProcess.run(
-                filter: "HostileSchemaMemoryTests/childRunsOneWorkload", environment: [workloadVariable: workload.rawValue],
-                reportVariable: reportVariable, label: "the \(workload.rawValue) child")
+            let report = try ChildTestProcess.run(
+                filter: "HostileSchemaMemoryTests/childRunsOneWorkload", workload: workload.rawValue,
+                label: "the \(workload.rawValue) child"),
+            let before = report.number("before"), let after = report.number("after"),
+            let seconds = report.number("seconds", as: Double.self)
         else { return nil }
-        guard let before = fields["before"].flatMap(Int.init), let after = fields["after"].flatMap(Int.init),
-            let seconds = fields["seconds"].flatMap(Double.init)
-        else {
-            Issue.record("unreadable report from the \(workload.rawValue) child: \(fields)")
-            return nil
-        }
-        return Report(before: before, after: after, seconds: seconds, passed: fields["passed"] == "true")
-    }
-
-    /// The resident memory of this process in bytes: `/proc/self/statm`'s second field, in pages.
-    static func resident() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        return Report(before: before, after: after, seconds: seconds, passed: report.passed)
     }
 }

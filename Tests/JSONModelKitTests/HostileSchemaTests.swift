@@ -318,30 +318,33 @@ struct HostileSchemaTests {
     }
 
     /// Memory: peak growth while loading, measured in a child process (other tests run in parallel here).
-    @Test func loadingLongChainsTakesMemoryInProportion() throws {
-        guard let report = try SchemaMemoryChild.measure() else { return }
-        print("hostile schemas: memory: \(report)")
-        #expect(report.passed, "\(report)")
+    @Test(ChildTestProcess.available) func loadingLongChainsTakesMemoryInProportion() throws {
+        guard
+            let report = try ChildTestProcess.run(
+                filter: "HostileSchemaTests/childLoadsLongChains", workload: "chains", label: "the schema memory child"),
+            let growth = report.number("growth")
+        else { return }
+        print("hostile schemas: memory: peak growth \(growth / 1_000_000) MB, checks \(report.passed ? "passed" : "failed")")
+        #expect(report.passed)
         // The refused 2,000-chain, then 2,000 models in chains at the limit (about 18,000 properties
         // counting inherited ones): about 15 MB, where the 2,000-chain alone took 2.3 GB.
-        #expect(report.peakGrowth < 48_000_000, "\(report)")
+        #expect(growth < 48_000_000, "peak growth \(growth) bytes")
     }
 
-    /// Runs the memory workload when started by ``SchemaMemoryChild/measure()``; skipped otherwise.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment[SchemaMemoryChild.reportVariable] != nil))
+    /// Runs the memory workload when started by ``loadingLongChainsTakesMemoryInProportion()``; skipped otherwise.
+    @Test(ChildTestProcess.child())
     func childLoadsLongChains() throws {
-        guard let path = ProcessInfo.processInfo.environment[SchemaMemoryChild.reportVariable] else { return }
         let refused = Self.schema(models: Self.chain(2_000))
         let length = ModelSchema.maximumExtendsDepth + 1
         let accepted = Self.schema(models: (0..<(2_000 / length)).flatMap { Self.chain(length, prefix: "C\($0)_") })
-        MemoryChild.resetPeak()
-        let before = MemoryChild.status("VmRSS")
+        ProcessMemory.resetPeak()
+        let before = ProcessMemory.status("VmRSS")
         let registry = ModelRegistry()
         let refusedOK = (try? loadSchemaText(refused, into: registry)) == nil
         let acceptedOK = (try? loadSchemaText(accepted, into: registry))?.count == 2_000 / length * length
-        let peak = MemoryChild.status("VmHWM")
+        let peak = ProcessMemory.status("VmHWM")
         withExtendedLifetime(registry) {}
-        try "growth \(peak - before)\npassed \(refusedOK && acceptedOK)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try ChildTestProcess.write(["growth": peak - before, "passed": refusedOK && acceptedOK])
     }
 
     /// 10,000 models each naming an unknown type took 4.9 s to report (each "did you mean" scanned
@@ -367,28 +370,4 @@ func loadSchemaText(_ text: String, into registry: ModelRegistry = ModelRegistry
     try? Data(text.utf8).write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }
     return try registry.loadSchemas(at: url)
-}
-
-/// Starts this test binary again to load long chains alone, and reads the peak memory growth.
-enum SchemaMemoryChild {
-    static let reportVariable = "JSONMODELKIT_SCHEMA_CHAINS_REPORT"
-
-    struct Report: CustomStringConvertible {
-        var peakGrowth: Int
-        var passed: Bool
-        var description: String { String(format: "peak growth %.1f MB, checks %@", Double(peakGrowth) / 1e6, passed ? "passed" : "failed") }
-    }
-
-    static func measure() throws -> Report? {
-        guard
-            let fields = try ChildTestProcess.run(
-                filter: "HostileSchemaTests/childLoadsLongChains", environment: [:], reportVariable: reportVariable,
-                label: "the schema memory child")
-        else { return nil }
-        guard let growth = fields["growth"].flatMap(Int.init) else {
-            Issue.record("unreadable report: \(fields)")
-            return nil
-        }
-        return Report(peakGrowth: growth, passed: fields["passed"] == "true")
-    }
 }

@@ -321,27 +321,23 @@ struct InlineValueTests {
 
     /// Strings read inline are freed with their model: 200 rounds of 100 models, each reading
     /// 30 KB of strings, stay within a few rounds' worth of memory (kept, they would take 600 MB).
-    @Test func inlineStringsAreFreedWithTheirModels() throws {
+    @Test(ChildTestProcess.available) func inlineStringsAreFreedWithTheirModels() throws {
         guard
-            let fields = try ChildTestProcess.run(
-                filter: "InlineValueTests/childReadsAndDropsStrings", environment: [:],
-                reportVariable: Self.reportVariable, label: "the inline strings child")
+            let report = try ChildTestProcess.run(
+                filter: "InlineValueTests/childReadsAndDropsStrings", workload: "strings", label: "the inline strings child"),
+            let growth = report.number("growth")
         else { return }
-        let growth = fields["growth"].flatMap(Int.init) ?? .max
         print("inline values: 200 rounds of 3 MB of strings read and dropped, peak growth \(growth / 1_000_000) MB")
-        #expect(fields["passed"] == "true")
+        #expect(report.passed)
         #expect(growth < 60_000_000, "peak growth \(growth) bytes")
     }
 
-    static let reportVariable = "JSONMODELKIT_INLINE_STRINGS_REPORT"
-
-    @Test(.enabled(if: ProcessInfo.processInfo.environment[InlineValueTests.reportVariable] != nil))
+    @Test(ChildTestProcess.child())
     func childReadsAndDropsStrings() throws {
-        guard let path = ProcessInfo.processInfo.environment[Self.reportVariable] else { return }
         let big = String(repeating: "x", count: 10_000)
         let documents = (0..<100).map { #"{"text": "\#(big)\#($0)", "note": "\#(big)", "tags": ["\#(big)"]}"# }
-        let before = MemoryChild.status("VmRSS")
-        MemoryChild.resetPeak()
+        let before = ProcessMemory.status("VmRSS")
+        ProcessMemory.resetPeak()
         var passed = true
         for _ in 0..<200 {
             let models = try documents.map { try InlineMix(json: $0) }
@@ -352,7 +348,7 @@ struct InlineValueTests {
                 passed = passed && text.utf8.count >= 10_000 && note?.utf8.count == 10_000 && tags.count == 1
             }
         }
-        let peak = MemoryChild.status("VmHWM")
-        try "growth \(peak - before)\npassed \(passed)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let peak = ProcessMemory.status("VmHWM")
+        try ChildTestProcess.write(["growth": peak - before, "passed": passed])
     }
 }
