@@ -300,9 +300,9 @@ struct CacheSlots: @unchecked Sendable {
     /// and `base` again (see ``View/bitsAndBase(at:)``).
     ///
     /// Out of line and marked as releasing nothing, so that the optimizer may keep a
-    /// caller's objects unretained across it (it must assume an inlined atomic load could
-    /// release anything: inlined, the cached read retained and released the model around it,
-    /// and took three times as long).
+    /// caller's objects unretained across it: it must assume an inlined atomic load could
+    /// release anything, and would retain and release the model around every cached read
+    /// (PERF: row (c) of `jsonmodel-bench --section model`).
     @usableFromInline @inline(never) @_effects(releasenone)
     static func bits(
         at index: Int, in base: UnsafeMutablePointer<AtomicWord>

@@ -14,8 +14,8 @@ extension JSONModel: PropertyValue {
     static var implicitDefault: Self? { nil }
 
     /// The entry class of the model class itself. Left to the protocol's default, optimized
-    /// builds made `CacheBox<JSONModel>` for every model class, so a read of a nested model
-    /// never matched its own type and took a dynamic cast each time.
+    /// builds make `CacheBox<JSONModel>` for every model class, so a read of a nested model
+    /// never matches its own type and takes a dynamic cast each time.
     static var cacheEntryType: CacheEntry.Type { CacheBox<Self>.self }
 
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> Self? {
@@ -81,8 +81,8 @@ extension Array: PropertyValue where Element: PropertyValue {
             return unsafeBitCast(strings, to: [Element].self)
         }
         var result: [Element] = []
-        // Sized once: growing by doubling held the old and new storage at once (100 MB of
-        // numbers read as [Double]: peak 3.4x the input, 2.5x with this).
+        // Sized once: growing by doubling holds the old and new storage at once (PERF: peak
+        // memory of the numbers workload in HostileInputMemoryTests).
         switch input {
         case .node(let node): result.reserveCapacity(node.count)
         case .value(.array(let elements)): result.reserveCapacity(elements.count)

@@ -204,9 +204,9 @@ package struct ByteBlock {
     /// of the block is not flagged here; the next block, looking back, flags its missing bytes.
     ///
     /// Most rules are tested with a saturating subtraction, which leaves a nonzero byte where a
-    /// byte is above a bound and compiles to one instruction (SSE2's `psubusb`), so the rules
-    /// take 28 vector instructions a block on x86-64 where masks from unsigned comparisons took
-    /// 41: checking non-ASCII text is most of what a scan spends on it.
+    /// byte is above a bound and compiles to one instruction (SSE2's `psubusb`): 28 vector
+    /// instructions a block on x86-64, where masks from unsigned comparisons take 41. Checking
+    /// non-ASCII text is most of what a scan spends on it (PERF: twitter.json's scan).
     @inlinable @inline(__always)
     package func utf8Errors(before1: SIMD16<UInt8>, before2: SIMD16<UInt8>, before3: SIMD16<UInt8>) -> Mask {
         let zero = SIMD16<UInt8>(repeating: 0)
@@ -290,8 +290,8 @@ package struct ByteBlock {
     /// A block with nothing flagged moves on by ``width`` before its first lane is counted: then
     /// a run of such blocks (white space, the middle of a long string) gives the next position
     /// as soon as the branch is predicted, while adding the count whatever it is puts the
-    /// block's load, compare and count on the chain from one block to the next
-    /// (citm_catalog.json, mostly white space, scanned 12% slower).
+    /// block's load, compare and count on the chain from one block to the next (PERF:
+    /// citm_catalog.json, mostly white space, in `jsonmodel-bench --section parse`).
     @inlinable @inline(__always) @discardableResult
     package static func advance(
         _ p: inout UnsafePointer<UInt8>, before end: UnsafePointer<UInt8>, toFirst flags: (ByteBlock) -> Mask

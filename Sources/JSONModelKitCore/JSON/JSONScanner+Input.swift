@@ -63,14 +63,14 @@ extension JSONScanner {
         /// finding the first byte that is not white space in the block, as
         /// ``skipWhitespace(from:)`` does, puts a load and a few vector instructions on the
         /// chain from one value to the next. The guess goes in and out by value: passed
-        /// `inout`, a field of the scanner's innermost container kept the whole container in
-        /// memory, which made an array of numbers scan 7% slower.
+        /// `inout`, a field of the scanner's innermost container keeps the whole container in
+        /// memory (PERF: numbers.json in `jsonmodel-bench --section parse`).
         @inline(__always)
         func skipWhitespace(
             from p: UnsafePointer<UInt8>, expecting indent: Int
         ) throws(JSONParseError) -> (end: UnsafePointer<UInt8>, indent: Int) {
             // Compact JSON has nothing to skip, and keeps its guess: this check first, as in the
-            // plain skip, spares it the guess's work (a twentieth more instructions in a bulk array).
+            // plain skip, spares it the guess's work (PERF: the bulk array's scan in callgrind).
             guard p < end, startsWhitespace(p.pointee) else { return (p, indent) }
             if isWhitespace(at: p, exactly: indent) { return (p + indent, indent) }
             let q = try skipWhitespace(from: p)

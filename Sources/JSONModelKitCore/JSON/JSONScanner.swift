@@ -33,8 +33,8 @@ struct JSONScanner: ~Copyable {
     /// How much deeper the values of a container are indented than its own line, as last seen:
     /// pretty-printed JSON indents each level alike, so the white space after an opener and
     /// before a closer is guessed from it (see ``Input/skipWhitespace(from:expecting:)``). A
-    /// field, not a local of the loop: there, one more register taken made an array of numbers
-    /// scan 6% more instructions, where this is read and written only at containers.
+    /// field, not a local of the loop: it is read and written only at containers, and the loop
+    /// needs every register it has (PERF: numbers.json's scan in callgrind).
     private var indentStep = 0
 
     /// An open container.
@@ -49,13 +49,12 @@ struct JSONScanner: ~Copyable {
 
     /// The open containers around the innermost one.
     ///
-    /// A stack of its own: a Swift array checked that its storage was not shared, through a
+    /// A stack of its own: a Swift array checks that its storage is not shared, through a
     /// call into the runtime, at every push and pop, one of each per container. It starts in
     /// storage the caller lends, on the stack (``scan()``), and moves to the heap only when
-    /// nesting outgrows it: a document of a few hundred bytes, such as an element of a stream,
-    /// spent a seventh of what the allocator cost it on an allocation of its own. Its fields are
-    /// its own, like ``TapeBuilder``'s: kept in one storage type shared by both, the scan of
-    /// twitter.json ran 7.5% more instructions.
+    /// nesting outgrows it, so a small document, such as an element of a stream, allocates
+    /// nothing for it. Its fields are its own, like ``TapeBuilder``'s, not in one storage type
+    /// shared by both (PERF: twitter.json's scan, and the stream section's element, in callgrind).
     private struct FrameStack: ~Copyable {
         private var base: UnsafeMutablePointer<Frame>
         private var capacity: Int
@@ -204,8 +203,8 @@ struct JSONScanner: ~Copyable {
                     guard p < end else { throw error(.unexpectedEnd, at: p) }
                     // A scalar value is read here, so that it can take its key's entry into its
                     // own (a packed member, ``TapeEntry``), and the read of a value below stays
-                    // as it was for the elements of arrays: deciding there whether to pack made
-                    // the scan of an array of numbers 8% slower.
+                    // free of that decision for the elements of arrays (PERF: numbers.json in
+                    // `jsonmodel-bench --section parse`).
                     if p.pointee != UInt8(ascii: "[") && p.pointee != UInt8(ascii: "{") {
                         values &+= 1
                         let scalar = try input.scanScalar(at: p)

@@ -60,7 +60,8 @@ package enum IterativeRelease {
 @usableFromInline
 package final class ThreadState {
     // Exclusivity is not checked at run time: only this thread reaches its state, and a check
-    // on every access cost 4% of freeing a parsed document's values (measured). The attribute
+    // on every access is a few percent of freeing a parsed document's values (PERF: the bulk
+    // section's callgrind count, `*BulkWorkload*`). The attribute
     // holds inside this module only: the models' module, which counts its `deinit`s here, reads
     // and changes the stored values through the inlined accessors of `releasing` and
     // `releaseDepth`, which do not check.
