@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "TypedModelsFixture",
     // JSONModelKit's own minimums.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .visionOS(.v1)],
     // A clone's folder may have any name: `name:` lets the targets say "JSONModelKit".
     dependencies: [.package(name: "JSONModelKit", path: "../..")],
     targets: [
