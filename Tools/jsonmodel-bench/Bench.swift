@@ -15,8 +15,8 @@ protocol BenchSection: Sendable {
 @main
 struct Bench {
     static let sections: [any BenchSection] = [
-        ParseSection(), WriteSection(), ValueSection(), ModelSection(), BulkSection(), InputSection(), StreamSection(),
-        ConverterSection(),
+        ParseSection(), WriteSection(), ValueSection(), ModelSection(), DocumentSection(), BulkSection(), InputSection(),
+        StreamSection(), ConverterSection(),
     ]
 
     /// What each side of the races does, and so which comparisons are like for like; printed

@@ -1,0 +1,407 @@
+import Foundation
+import JSONModelKit
+
+/// Every property of citm_catalog.json and canada.json, read through models declared for each
+/// file, against `JSONDecoder` into `Codable` structs with the same fields: like work, on
+/// documents unlike twitter's (many small objects and integer-keyed dictionaries; arrays of
+/// arrays of coordinates). Target: at least 6x.
+struct DocumentSection: BenchSection {
+    let name = "documents"
+    let summary = "every property of citm_catalog and canada through models vs JSONDecoder (like work)"
+
+    /// When set to `profile`, the section runs only our side on the first file given that it
+    /// knows, `JSONMODEL_BENCH_PROFILE_RUNS` times (default 200), and exits: for perf and valgrind.
+    static let profileVariable = "JSONMODEL_BENCH_DOCUMENT_CHILD"
+
+    /// The documents this section knows: our side and Foundation's, each returning a checksum of
+    /// every value read, which must agree.
+    struct Workload {
+        var ours: ([UInt8]) throws -> Int
+        var theirs: (Data) throws -> Int
+    }
+
+    static func workload(for name: String) -> Workload? {
+        if name.hasPrefix("citm_catalog") {
+            return Workload(ours: { try CitmCatalog(json: $0).checksum }, theirs: { try CitmCatalogStruct.decode($0).checksum })
+        }
+        if name.hasPrefix("canada") {
+            return Workload(ours: { try CanadaCollection(json: $0).checksum }, theirs: { try CanadaCollectionStruct.decode($0).checksum })
+        }
+        return nil
+    }
+
+    func run(files: [BenchFile], benchmark: Benchmark) -> String {
+        if ProcessInfo.processInfo.environment[Self.profileVariable] == "profile",
+            let file = files.first(where: { Self.workload(for: $0.name) != nil }), let workload = Self.workload(for: file.name)
+        {
+            let runs = ProcessInfo.processInfo.environment["JSONMODEL_BENCH_PROFILE_RUNS"].flatMap { Int($0) } ?? 200
+            var checksum = 0
+            for _ in 0..<max(1, runs) {
+                checksum &+= (try? workload.ours(file.bytes)) ?? -1
+            }
+            print("document-checksum \(checksum)")
+            exit(0)
+        }
+        var table = TextTable([
+            .left("file"), .right("JSONModelKit"), .right("Codable"), .right("ratio"), .right("middle half"),
+            .right("target"), .left("result"),
+        ])
+        var problems: [String] = []
+        let target = 6.0
+        var measured = 0
+        for file in files {
+            guard let workload = Self.workload(for: file.name) else { continue }
+            measured += 1
+            do {
+                let ours = try workload.ours(file.bytes)
+                let theirs = try workload.theirs(file.data)
+                guard ours == theirs else {
+                    problems.append("\(file.name): the models and the structs read different values; not measured")
+                    continue
+                }
+            } catch {
+                problems.append("\(file.name): could not read: \(error)")
+                continue
+            }
+            let pair = attempt(&problems, file, "read every property") {
+                try benchmark.measurePair(name: "documents \(file.name)", bytes: file.bytes.count) {
+                    try workload.ours(file.bytes)
+                } theirs: {
+                    try workload.theirs(file.data)
+                }
+            }
+            guard let pair, pair.ratio.isFinite else {
+                table.append([file.name, "-", "-", "-", "-", "≥ \(Format.ratio(target))", "-"])
+                continue
+            }
+            table.append([
+                file.name, Format.seconds(pair.ours), Format.seconds(pair.theirs), Format.ratio(pair.ratio),
+                Format.spread(pair.ratioQuartiles), "≥ \(Format.ratio(target))", pair.ratio >= target ? "PASS" : "MISS",
+            ])
+        }
+        if measured == 0 {
+            return "  note: no citm_catalog.json or canada.json given; nothing measured\n"
+        }
+        var output = """
+            Both sides start from the file in memory (ours [UInt8], Foundation's Data), parse, create
+            and read every declared field once, nested models and arrays included, and fold what they
+            read into a checksum (which must agree). Time of one document; ratio = Codable / ours.
+              citm_catalog: a catalog model with 11 dictionaries, 184 events and 243 performances,
+                            their prices, seat categories and areas (integer arrays and optionals).
+              canada:       a feature collection whose one polygon is [[[Double]]], 111,000 numbers.
+
+
+            """
+        output += table.rendered()
+        for problem in problems {
+            output += "  note: \(problem)\n"
+        }
+        return output
+    }
+}
+
+// MARK: - Checksums
+
+/// Folds the values read into one number, the same way on both sides.
+private struct Fold {
+    var value = 0
+    mutating func add(_ int: Int) { value = value &* 31 &+ int }
+    mutating func add(_ string: String?) { add(string.map { $0.utf8.count &+ Int($0.utf8.first ?? 0) } ?? -1) }
+    mutating func add(_ double: Double) { add(Int(truncatingIfNeeded: double.bitPattern)) }
+    mutating func add(_ ints: [Int]) { add(ints.count); for int in ints { add(int) } }
+    mutating func add(_ names: [String: String]) {
+        add(names.count)
+        // Keys in order, so that both sides fold the same sequence.
+        for key in names.keys.sorted() { add(key); add(names[key]) }
+    }
+}
+
+// MARK: - citm_catalog.json, models
+
+final class CitmCatalog: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.areaNames([String: String].self)
+        p.audienceSubCategoryNames([String: String].self)
+        p.blockNames([String: String].self)
+        p.events([String: CitmEvent].self)
+        p.performances([CitmPerformance].self)
+        p.seatCategoryNames([String: String].self)
+        p.subTopicNames([String: String].self)
+        p.subjectNames([String: String].self)
+        p.topicNames([String: String].self)
+        p.topicSubTopics([String: [Int]].self)
+        p.venueNames([String: String].self)
+    }
+
+    var checksum: Int {
+        var fold = Fold()
+        for names in [areaNames, audienceSubCategoryNames, blockNames, seatCategoryNames, subTopicNames, subjectNames, topicNames, venueNames] {
+            fold.add(names)
+        }
+        let events = self.events
+        for key in events.keys.sorted() {
+            guard let event = events[key] else { continue }
+            fold.add(key)
+            fold.add(event.id)
+            fold.add(event.name)
+            fold.add(event.about)
+            fold.add(event.logo)
+            fold.add(event.subjectCode)
+            fold.add(event.subtitle)
+            fold.add(event.subTopicIds)
+            fold.add(event.topicIds)
+        }
+        for performance in performances {
+            fold.add(performance.id)
+            fold.add(performance.eventId)
+            fold.add(performance.logo)
+            fold.add(performance.name)
+            fold.add(performance.seatMapImage)
+            fold.add(performance.start)
+            fold.add(performance.venueCode)
+            for price in performance.prices {
+                fold.add(price.amount)
+                fold.add(price.audienceSubCategoryId)
+                fold.add(price.seatCategoryId)
+            }
+            for category in performance.seatCategories {
+                fold.add(category.seatCategoryId)
+                for area in category.areas {
+                    fold.add(area.areaId)
+                    fold.add(area.blockIds)
+                }
+            }
+        }
+        let topics = topicSubTopics
+        for key in topics.keys.sorted() { fold.add(key); fold.add(topics[key] ?? []) }
+        return fold.value
+    }
+}
+
+final class CitmEvent: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.about(String?.self, jsonPath: "description")
+        p.id(Int.self)
+        p.logo(String?.self)
+        p.name(String.self)
+        p.subTopicIds([Int].self)
+        p.subjectCode(String?.self)
+        p.subtitle(String?.self)
+        p.topicIds([Int].self)
+    }
+}
+
+final class CitmPerformance: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.eventId(Int.self)
+        p.id(Int.self)
+        p.logo(String?.self)
+        p.name(String?.self)
+        p.prices([CitmPrice].self)
+        p.seatCategories([CitmSeatCategory].self)
+        p.seatMapImage(String?.self)
+        p.start(Int.self)
+        p.venueCode(String.self)
+    }
+}
+
+final class CitmPrice: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.amount(Int.self)
+        p.audienceSubCategoryId(Int.self)
+        p.seatCategoryId(Int.self)
+    }
+}
+
+final class CitmSeatCategory: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.areas([CitmArea].self)
+        p.seatCategoryId(Int.self)
+    }
+}
+
+final class CitmArea: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.areaId(Int.self)
+        p.blockIds([Int].self)
+    }
+}
+
+// MARK: - citm_catalog.json, structs
+
+struct CitmCatalogStruct: Decodable {
+    struct Event: Decodable {
+        var about: String?
+        var id: Int
+        var logo: String?
+        var name: String
+        var subTopicIds: [Int]
+        var subjectCode: String?
+        var subtitle: String?
+        var topicIds: [Int]
+
+        enum CodingKeys: String, CodingKey {
+            case about = "description"
+            case id, logo, name, subTopicIds, subjectCode, subtitle, topicIds
+        }
+    }
+
+    struct Performance: Decodable {
+        struct Price: Decodable {
+            var amount: Int
+            var audienceSubCategoryId: Int
+            var seatCategoryId: Int
+        }
+
+        struct SeatCategory: Decodable {
+            struct Area: Decodable {
+                var areaId: Int
+                var blockIds: [Int]
+            }
+
+            var areas: [Area]
+            var seatCategoryId: Int
+        }
+
+        var eventId: Int
+        var id: Int
+        var logo: String?
+        var name: String?
+        var prices: [Price]
+        var seatCategories: [SeatCategory]
+        var seatMapImage: String?
+        var start: Int
+        var venueCode: String
+    }
+
+    var areaNames: [String: String]
+    var audienceSubCategoryNames: [String: String]
+    var blockNames: [String: String]
+    var events: [String: Event]
+    var performances: [Performance]
+    var seatCategoryNames: [String: String]
+    var subTopicNames: [String: String]
+    var subjectNames: [String: String]
+    var topicNames: [String: String]
+    var topicSubTopics: [String: [Int]]
+    var venueNames: [String: String]
+
+    static func decode(_ data: Data) throws -> CitmCatalogStruct {
+        try JSONDecoder().decode(CitmCatalogStruct.self, from: data)
+    }
+
+    var checksum: Int {
+        var fold = Fold()
+        for names in [areaNames, audienceSubCategoryNames, blockNames, seatCategoryNames, subTopicNames, subjectNames, topicNames, venueNames] {
+            fold.add(names)
+        }
+        for key in events.keys.sorted() {
+            guard let event = events[key] else { continue }
+            fold.add(key)
+            fold.add(event.id)
+            fold.add(event.name)
+            fold.add(event.about)
+            fold.add(event.logo)
+            fold.add(event.subjectCode)
+            fold.add(event.subtitle)
+            fold.add(event.subTopicIds)
+            fold.add(event.topicIds)
+        }
+        for performance in performances {
+            fold.add(performance.id)
+            fold.add(performance.eventId)
+            fold.add(performance.logo)
+            fold.add(performance.name)
+            fold.add(performance.seatMapImage)
+            fold.add(performance.start)
+            fold.add(performance.venueCode)
+            for price in performance.prices {
+                fold.add(price.amount)
+                fold.add(price.audienceSubCategoryId)
+                fold.add(price.seatCategoryId)
+            }
+            for category in performance.seatCategories {
+                fold.add(category.seatCategoryId)
+                for area in category.areas {
+                    fold.add(area.areaId)
+                    fold.add(area.blockIds)
+                }
+            }
+        }
+        for key in topicSubTopics.keys.sorted() { fold.add(key); fold.add(topicSubTopics[key] ?? []) }
+        return fold.value
+    }
+}
+
+// MARK: - canada.json
+
+final class CanadaCollection: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.type(String.self)
+        p.features([CanadaFeature].self)
+    }
+
+    var checksum: Int {
+        var fold = Fold()
+        fold.add(type)
+        for feature in features {
+            fold.add(feature.type)
+            fold.add(feature.name)
+            fold.add(feature.geometryType)
+            for ring in feature.coordinates {
+                fold.add(ring.count)
+                for point in ring {
+                    for coordinate in point { fold.add(coordinate) }
+                }
+            }
+        }
+        return fold.value
+    }
+}
+
+final class CanadaFeature: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.type(String.self)
+        p.name(String.self, jsonPath: "properties.name")
+        p.geometryType(String.self, jsonPath: "geometry.type")
+        p.coordinates([[[Double]]].self, jsonPath: "geometry.coordinates")
+    }
+}
+
+struct CanadaCollectionStruct: Decodable {
+    struct Feature: Decodable {
+        struct Properties: Decodable { var name: String }
+        struct Geometry: Decodable {
+            var type: String
+            var coordinates: [[[Double]]]
+        }
+
+        var type: String
+        var properties: Properties
+        var geometry: Geometry
+    }
+
+    var type: String
+    var features: [Feature]
+
+    static func decode(_ data: Data) throws -> CanadaCollectionStruct {
+        try JSONDecoder().decode(CanadaCollectionStruct.self, from: data)
+    }
+
+    var checksum: Int {
+        var fold = Fold()
+        fold.add(type)
+        for feature in features {
+            fold.add(feature.type)
+            fold.add(feature.properties.name)
+            fold.add(feature.geometry.type)
+            for ring in feature.geometry.coordinates {
+                fold.add(ring.count)
+                for point in ring {
+                    for coordinate in point { fold.add(coordinate) }
+                }
+            }
+        }
+        return fold.value
+    }
+}
