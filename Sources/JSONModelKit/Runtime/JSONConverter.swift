@@ -101,7 +101,7 @@ extension JSONConvertible {
 public struct ConverterReference: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     enum Storage: Sendable {
         case named(String)
-        case instance(AnyConverter)
+        case instance(AnyConverter, InstanceIdentity)
     }
 
     let storage: Storage
@@ -112,8 +112,23 @@ public struct ConverterReference: Sendable, Hashable, ExpressibleByStringLiteral
     }
 
     /// This converter instance.
-    public static func using<C: JSONConverter>(_ converter: C) -> ConverterReference {
-        ConverterReference(storage: .instance(AnyConverter(converter, name: String(describing: C.self))))
+    ///
+    /// A registration block runs once for its class and again for each subclass that inherits
+    /// it, making a new instance each time; the declarations it repeats must still compare
+    /// equal. So two references are the same when the converters have the same type and are
+    /// equal (for an `Equatable` converter) or were made by the same call in the source
+    /// (otherwise).
+    ///
+    /// - Parameters:
+    ///   - converter: The converter the property uses.
+    ///   - fileID: The file of the call; leave the default.
+    ///   - line: The line of the call; leave the default.
+    ///   - column: The column of the call; leave the default.
+    public static func using<C: JSONConverter>(
+        _ converter: C, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    ) -> ConverterReference {
+        let identity = InstanceIdentity(converter, site: .init(fileID: "\(fileID)", line: line, column: column))
+        return ConverterReference(storage: .instance(AnyConverter(converter, name: String(describing: C.self)), identity))
     }
 
     public init(stringLiteral value: String) {
@@ -133,14 +148,14 @@ public struct ConverterReference: Sendable, Hashable, ExpressibleByStringLiteral
     public var description: String {
         switch storage {
         case .named(let name): return name
-        case .instance(let converter): return converter.name
+        case .instance(let converter, _): return converter.name
         }
     }
 
     public static func == (lhs: ConverterReference, rhs: ConverterReference) -> Bool {
         switch (lhs.storage, rhs.storage) {
         case (.named(let a), .named(let b)): return a == b
-        case (.instance(let a), .instance(let b)): return a.identity == b.identity
+        case (.instance(_, let a), .instance(_, let b)): return a == b
         default: return false
         }
     }
@@ -148,8 +163,45 @@ public struct ConverterReference: Sendable, Hashable, ExpressibleByStringLiteral
     public func hash(into hasher: inout Hasher) {
         switch storage {
         case .named(let name): hasher.combine(name)
-        case .instance(let converter): hasher.combine(converter.identity)
+        case .instance(_, let identity): hasher.combine(identity)
         }
+    }
+}
+
+/// What makes two converter instances one declaration's converter: the same type, and equal
+/// values when the type is `Equatable`, else the same call of ``ConverterReference/using(_:fileID:line:column:)``.
+struct InstanceIdentity: Sendable, Hashable {
+    struct Site: Sendable, Hashable {
+        let fileID: String
+        let line: UInt
+        let column: UInt
+    }
+
+    let type: ObjectIdentifier
+    /// Where the converter was made; nil for an `Equatable` converter, which its value identifies.
+    let site: Site?
+    let converter: any Sendable
+
+    init<C: JSONConverter>(_ converter: C, site: Site) {
+        self.type = ObjectIdentifier(C.self)
+        self.converter = converter
+        self.site = converter is any Equatable ? nil : site
+    }
+
+    static func == (lhs: InstanceIdentity, rhs: InstanceIdentity) -> Bool {
+        guard lhs.type == rhs.type, lhs.site == rhs.site else { return false }
+        guard lhs.site == nil, let value = lhs.converter as? any Equatable else { return true }
+        return isEqual(value, rhs.converter)
+    }
+
+    private static func isEqual<E: Equatable>(_ value: E, _ other: Any) -> Bool {
+        (other as? E) == value
+    }
+
+    /// The type and site only: equal `Equatable` converters have the same type and no site.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(type)
+        hasher.combine(site)
     }
 }
 
@@ -161,9 +213,6 @@ struct AnyConverter: Sendable {
     let valueType: Any.Type
     /// For messages: the converter's name or type.
     let name: String
-    /// Distinguishes instances for equality of declarations.
-    var identity: ObjectIdentifier { ObjectIdentifier(token) }
-    private let token: Token
     let read: @Sendable (JSONInput, inout ConversionContext) -> (any Sendable)?
     /// nil for a value of another type; `.some(nil)` writes nothing.
     let write: @Sendable (Any, JSONInput?) -> JSONValue??
@@ -175,15 +224,12 @@ struct AnyConverter: Sendable {
     /// tell (Codable values: a NaN inside); nil when it can.
     var unwritableReason: (@Sendable (Any) -> String?)?
 
-    private final class Token: Sendable {}
-
     init(
         valueType: Any.Type, name: String, read: @escaping @Sendable (JSONInput, inout ConversionContext) -> (any Sendable)?,
         write: @escaping @Sendable (Any, JSONInput?) -> JSONValue??, validate: (@Sendable (Any) -> Bool)? = nil
     ) {
         self.valueType = valueType
         self.name = name
-        self.token = Token()
         self.read = read
         self.write = write
         self.validate = validate
@@ -192,7 +238,6 @@ struct AnyConverter: Sendable {
     init<C: JSONConverter>(_ converter: C, name: String) {
         self.valueType = C.Value.self
         self.name = name
-        self.token = Token()
         self.read = { input, context in
             do throws(JSONConversionError) {
                 return try converter.value(from: input.jsonValue)

@@ -206,7 +206,7 @@ final class PropertyConversion: Sendable {
         // 1b. What the declaration names.
         if let reference = options.converter {
             switch reference.storage {
-            case .instance(let converter): return checked(converter)
+            case .instance(let converter, _): return checked(converter)
             case .named(let name):
                 for table in tables {
                     if let found = table.converter(named: name) { return checked(found) }
