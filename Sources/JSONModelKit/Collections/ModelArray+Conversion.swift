@@ -7,8 +7,9 @@ import JSONModelKitCore
 // element is built when it is first read. Its declared type stays `[Item]`, so
 // `let items: [Item] = order.items` still works (it builds every element and
 // returns a Swift array of the cached instances); `let items: ModelArray<Item> =
-// order.items` reads lazily. Dictionaries of models work the same way with
-// `ModelDictionary`.
+// order.items` and `let items: ModelArray<JSONModel> = order.items` read lazily.
+// Dictionaries of models work the same way with `ModelDictionary`, except that
+// `ModelDictionary<JSONModel>` builds every value.
 
 extension ModelArray: PropertyValue {
     static var propertyType: PropertyType { .array(Element.propertyType) }
@@ -39,7 +40,27 @@ extension ModelArray: PropertyValue {
     static func cast(_ value: Any) -> (any Sendable)? {
         if let same = value as? ModelArray<Element> { return same }
         if let models = value as? [Element] { return ModelArray(models) }
-        if let models = value as? ModelArray<JSONModel> { return cast(Array(models)) }
+        if let models = value as? ModelArray<JSONModel> {
+            // A view of an array of this element type keeps the elements it has not built.
+            if let typed = models.base.origin as? ModelArrayBase<Element> {
+                var same = ModelArray(base: typed)
+                if let changed = models.changed {
+                    var slots: [ModelArraySlot<Element>] = []
+                    slots.reserveCapacity(changed.count)
+                    for slot in changed {
+                        switch slot {
+                        case .base(let index): slots.append(.base(index))
+                        case .model(let model):
+                            guard let element = model as? Element else { return nil }
+                            slots.append(.model(element))
+                        }
+                    }
+                    same.changed = slots
+                }
+                return same
+            }
+            return cast(Array(models))
+        }
         if let models = value as? [JSONModel] {
             var typed: [Element] = []
             for model in models {
@@ -57,10 +78,21 @@ extension ModelArray: LazyModelCollection {
     /// reading `[Item]` again (a typed member in a loop) costs no new array.
     ///
     /// Read as `ModelArray<JSONModel>` (how code that knows no model class reads a schema
-    /// model's `[Line]`), it gives an array of the same instances, every element built.
+    /// model's `[Line]`), it gives a lazy array over the same JSON: an element is built when
+    /// first read, by this array's storage, so both give the same instance of the right class.
     func bridged<T>(to type: T.Type) -> T? {
         if Element.self != JSONModel.self, T.self == ModelArray<JSONModel>.self || T.self == ModelArray<JSONModel>?.self {
-            return ModelArray<JSONModel>(self.lazy.map { $0 as JSONModel }) as? T
+            var view = ModelArray<JSONModel>(base: ModelArrayBase(viewing: base))
+            view.outputEmbedPath = outputEmbedPath
+            if let changed {
+                view.changed = changed.map { slot -> ModelArraySlot<JSONModel> in
+                    switch slot {
+                    case .base(let index): return .base(index)
+                    case .model(let model): return .model(model)
+                    }
+                }
+            }
+            return view as? T
         }
         guard changed == nil else { return Array(self) as? T }
         return base.swiftArray { Array(self) } as? T

@@ -71,10 +71,19 @@ struct ElementConfiguration: Sendable {
     }
 }
 
+/// A lazy array's storage with its elements typed as `JSONModel`: what a storage viewing it
+/// (``ModelArrayBase/init(viewing:)``) builds its elements through.
+protocol ModelArrayElements: AnyObject, Sendable {
+    /// The element at `index`, built on first access.
+    func model(at index: Int) -> JSONModel
+    /// The element at `index` if it has been built.
+    func builtModel(at index: Int) -> JSONModel?
+}
+
 /// The JSON a ``ModelArray`` was created over and the elements built from it so far.
 ///
 /// Shared by the copies of an array; immutable apart from the elements built, each set once (`BuiltModels`).
-final class ModelArrayBase<Element: JSONModel>: Sendable {
+final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
     /// Where the element objects are.
     enum Source: Sendable {
         case empty
@@ -95,6 +104,10 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
     /// One diagnostic per JSON element left out.
     let diagnostics: [ModelDiagnostic]
     let count: Int
+    /// For a storage of `JSONModel` viewing a typed one (``init(viewing:)``), the typed storage:
+    /// it builds each element, as the class (or schema model) its array was read as, and both
+    /// storages hold the same instance.
+    let origin: (any ModelArrayElements)?
     /// The elements built so far, by index.
     ///
     /// Typed as `JSONModel`, not `Element`: this code runs unspecialized in clients, where every
@@ -120,7 +133,29 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
         configuration = .topLevel(mutable: false)
         diagnostics = []
         count = 0
+        origin = nil
         built = BuiltModels(count: 0)
+    }
+
+    /// A storage over the JSON of `origin`, whose elements are those `origin` builds; for reading a
+    /// `ModelArray<Item>` as a `ModelArray<JSONModel>` without building its elements.
+    ///
+    /// - Complexity: O(1).
+    init<Typed: JSONModel>(viewing typed: ModelArrayBase<Typed>) {
+        precondition(Typed.self is Element.Type, "a ModelArray of \(Typed.self) viewed as one of \(Element.self)")
+        switch typed.source {
+        case .empty: source = .empty
+        case .nodes(let document, let positions): source = .nodes(document, positions)
+        case .values(let values): source = .values(values)
+        }
+        array = typed.array
+        jsonIndices = typed.jsonIndices
+        isSingleObject = typed.isSingleObject
+        configuration = typed.configuration
+        diagnostics = typed.diagnostics
+        count = typed.count
+        origin = typed
+        built = BuiltModels(count: count)
     }
 
     /// Indexes the element objects of `array` (an array, or an object read as one element).
@@ -214,6 +249,7 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
         }
         self.jsonIndices = leftOut || embed != nil ? indices : nil
         self.diagnostics = diagnostics
+        self.origin = nil
         switch source {
         case .empty: count = 0
         case .nodes(_, let positions): count = positions.count
@@ -255,20 +291,30 @@ final class ModelArrayBase<Element: JSONModel>: Sendable {
     /// caller gets the same instance.
     func element(at index: Int) -> Element {
         precondition(index >= 0 && index < count, "ModelArray index \(index) out of range 0..<\(count)")
-        if let built = builtElement(at: index) { return built }
-        // The suffix links a mutable element to the array; immutable ones need none.
-        let suffix = configuration.mutable ? suffix(of: index) : []
-        let model: JSONModel = configuration.makeElement(Element.self, input(at: index), at: suffix)
+        if let model = built.model(at: index) { return unsafeDowncast(model, to: Element.self) }
+        let model: JSONModel
+        if let origin {
+            model = origin.model(at: index)
+        } else {
+            // The suffix links a mutable element to the array; immutable ones need none.
+            let suffix = configuration.mutable ? suffix(of: index) : []
+            model = configuration.makeElement(Element.self, input(at: index), at: suffix)
+        }
         return unsafeDowncast(built.store(model, at: index), to: Element.self)
     }
 
-    /// The element at `index` if it has been built.
+    /// The element at `index` if it has been built (here, or by the storage this one views).
     func builtElement(at index: Int) -> Element? {
         // No `Optional.map` here: in a client this code runs unspecialized, where the generic
         // `map` cost more than a hundred instructions per call.
-        guard let model = built.model(at: index) else { return nil }
+        if let model = built.model(at: index) { return unsafeDowncast(model, to: Element.self) }
+        guard let origin, let model = origin.builtModel(at: index) else { return nil }
         return unsafeDowncast(model, to: Element.self)
     }
+
+    func model(at index: Int) -> JSONModel { element(at: index) }
+
+    func builtModel(at index: Int) -> JSONModel? { builtElement(at: index) }
 
     func isBuilt(_ index: Int) -> Bool { builtElement(at: index) != nil }
 
