@@ -14,6 +14,10 @@ import JSONModelKitCore
 /// (`+0300` or `Z`), `X` (`+03` or `Z`), `z` `zz` `zzz` (`GMT`, `UTC`, `GMT+3`,
 /// `GMT+03:00`). Text in single quotes is literal (`''` is a quote); other non-letters too.
 ///
+/// A numeric field of two letters (`MM` `dd` `HH` `hh` `mm` `ss`) reads one digit or two when
+/// no other numeric field touches it (`7/4/1776` under `MM/dd/yyyy`), and exactly two inside a
+/// run of digits (`yyyyMMdd`); it always writes two.
+///
 /// Field widths are limited when the pattern is compiled, so every number a pattern reads
 /// fits and every date it reads is one it can write: `y` takes at most 4 letters (years 0000
 /// to 9999), `M` at most 4, `d` `H` `h` `m` `s` at most 2, `S` at most 9. A wider field is a
@@ -37,17 +41,62 @@ final class DatePattern: Sendable {
         case zoneISO(colon: Bool, minutes: Bool)  // Z or +03:00 / +0300 / +03
         case zoneName                // GMT, UTC, GMT+03:00
         case literal([UInt8])
+
+        /// The letters of a field written as digits; nil for names, zones and literals.
+        var numberWidth: Int? {
+            switch self {
+            case .year(let width), .day(let width), .hour24(let width), .hour12(let width), .minute(let width),
+                .second(let width):
+                return width
+            case .month(let width): return width >= 3 ? nil : width
+            case .fraction(let digits): return digits
+            default: return nil
+            }
+        }
+
+        var isFraction: Bool {
+            if case .fraction = self { return true }
+            return false
+        }
+
+        /// Whether the field's text starts (or, `atEnd`, ends) with a digit, so that a number
+        /// beside it would run into it.
+        func touchesDigits(atEnd: Bool) -> Bool {
+            if case .literal(let bytes) = self {
+                guard let byte = atEnd ? bytes.last : bytes.first else { return false }
+                return ByteScanner.isDigit(byte)
+            }
+            return numberWidth != nil
+        }
     }
 
     let text: String
     let fields: [Field]
+    /// For each field, whether a read takes one digit or two: a numeric field of one letter, or
+    /// of two next to no other numeric field (`MM` in `MM/dd/yyyy` reads `7` and `07`). Where
+    /// numeric fields run together (`yyyyMMdd`) nothing marks where one ends, so their widths
+    /// stay exact. Writes use the declared width.
+    let readsOneOrTwoDigits: [Bool]
+    /// Whether the pattern is numeric fields alone (`yyyyMMdd`, `yyyyMMddHHmmss`): text of digits
+    /// only, which a JSON number can spell too.
+    let isDigitsOnly: Bool
     let problem: String?
 
     init(text: String) {
         self.text = text
         var problem: String?
-        self.fields = DatePattern.compile(text, problem: &problem)
+        let fields = DatePattern.compile(text, problem: &problem)
+        self.fields = fields
         self.problem = problem
+        self.readsOneOrTwoDigits = fields.indices.map { index in
+            guard let width = fields[index].numberWidth else { return false }
+            if width == 1 { return true }
+            guard width == 2, !fields[index].isFraction else { return false }
+            let before = index > 0 ? fields[index - 1] : nil
+            let after = index + 1 < fields.count ? fields[index + 1] : nil
+            return before?.touchesDigits(atEnd: true) != true && after?.touchesDigits(atEnd: false) != true
+        }
+        self.isDigitsOnly = !fields.isEmpty && fields.allSatisfy { $0.numberWidth != nil }
     }
 
     private static let cache = Locked<[String: DatePattern]>([:])
@@ -152,7 +201,8 @@ final class DatePattern: Sendable {
         var offset = 0
         var pm: Bool?
         var weekday: Int?
-        for field in fields {
+        for (index, field) in fields.enumerated() {
+            let short = readsOneOrTwoDigits[index]
             switch field {
             case .year(let width):
                 if width == 2 {
@@ -169,22 +219,22 @@ final class DatePattern: Sendable {
                     else { return nil }
                     month = value + 1
                 } else {
-                    guard let value = number(&scanner, width) else { return nil }
+                    guard let value = number(&scanner, width, short: short) else { return nil }
                     month = value
                 }
             case .day(let width):
-                guard let value = number(&scanner, width) else { return nil }
+                guard let value = number(&scanner, width, short: short) else { return nil }
                 day = value
             case .hour24(let width), .hour12(let width):
-                guard let value = number(&scanner, width) else { return nil }
+                guard let value = number(&scanner, width, short: short) else { return nil }
                 hour = value
             case .amPm:
                 if scanner.skip(word: "AM") { pm = false } else if scanner.skip(word: "PM") { pm = true } else { return nil }
             case .minute(let width):
-                guard let value = number(&scanner, width), value < 60 else { return nil }
+                guard let value = number(&scanner, width, short: short), value < 60 else { return nil }
                 minute = value
             case .second(let width):
-                guard let value = number(&scanner, width), value <= 60 else { return nil }
+                guard let value = number(&scanner, width, short: short), value <= 60 else { return nil }
                 second = value
             case .fraction(let digits):
                 guard let value = scanner.fraction(exactly: digits) else { return nil }
@@ -232,9 +282,9 @@ final class DatePattern: Sendable {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// A fixed-width number for widths of 2 or more, one or two digits for width 1.
-    private func number(_ scanner: inout ByteScanner, _ width: Int) -> Int? {
-        width == 1 ? scanner.digits(minimum: 1, maximum: 2) : scanner.digits(width)
+    /// One or two digits when `short` (``readsOneOrTwoDigits``), else exactly `width`.
+    private func number(_ scanner: inout ByteScanner, _ width: Int, short: Bool) -> Int? {
+        short ? scanner.digits(minimum: 1, maximum: 2) : scanner.digits(width)
     }
 
     /// The index of the month or weekday name at the cursor (three-letter or full, any case).

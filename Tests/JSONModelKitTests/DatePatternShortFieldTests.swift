@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// Two-letter numeric fields (`MM`, `dd`, `HH`, `hh`, `mm`, `ss`) read one digit or two when a
+/// separator follows, and always write two.
+@Suite("Dates: one-digit months, days and times")
+struct DatePatternShortFieldTests {
+    static func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Date {
+        let days = ISO8601Text.daysFromCivil(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))
+    }
+
+    @Test(arguments: [
+        ("MM/dd/yyyy", "7/4/1776", utc(1776, 7, 4)),
+        ("MM/dd/yyyy", "07/4/1776", utc(1776, 7, 4)),
+        ("MM/dd/yyyy", "7/04/1776", utc(1776, 7, 4)),
+        ("MM-dd-yyyy", "7-4-1896", utc(1896, 7, 4)),
+        ("dd/MM/yyyy", "4/7/1776", utc(1776, 7, 4)),
+        ("yyyy-MM-dd HH:mm:ss", "2018-2-5 1:2:3", utc(2018, 2, 5, 1, 2, 3)),
+        ("yyyy/MM/dd", "2018/2/5", utc(2018, 2, 5)),
+        ("hh:mm a, MM/dd/yyyy", "1:05 PM, 7/4/1776", utc(1776, 7, 4, 13, 5)),
+    ])
+    func aFieldFollowedByASeparatorReadsOneDigit(pattern: String, text: String, date: Date) {
+        #expect(DateFormat.pattern(pattern).date(from: text) == date, "\(text) under \(pattern)")
+    }
+
+    @Test(arguments: [
+        ("MM/dd/yyyy", "123/4/1776"),   // three digits
+        ("MM/dd/yyyy", "/4/1776"),      // none
+        ("yyyyMMdd", "2018025"),        // a run of digits keeps its widths
+        ("yyyyMMdd", "201825"),
+        ("HHmm", "123"),
+        ("MM/dd/yyyy", "7/4/76"),       // yyyy still wants four digits
+    ])
+    func widthsStayFixedWhereNoSeparatorSaysWhereAFieldEnds(pattern: String, text: String) {
+        #expect(DateFormat.pattern(pattern).date(from: text) == nil, "\(text) under \(pattern)")
+    }
+
+    @Test func theFallbacksReadOneDigitFields() {
+        #expect(DateFormat.iso8601.dateTryingFallbacks(from: "7/4/1776") == Self.utc(1776, 7, 4))
+        #expect(DateFormat.iso8601.dateTryingFallbacks(from: "7-4-1896") == Self.utc(1896, 7, 4))
+        #expect(DateFormat.iso8601.dateTryingFallbacks(from: "25/6/2018") == Self.utc(2018, 6, 25))
+    }
+
+    @Test func writingKeepsTheDeclaredWidth() {
+        #expect(DateFormat.monthDayYear.string(from: Self.utc(1776, 7, 4)) == "07/04/1776")
+        #expect(DateFormat.pattern("yyyy-MM-dd HH:mm:ss").string(from: Self.utc(2018, 2, 5, 1, 2, 3)) == "2018-02-05 01:02:03")
+    }
+
+    @Test func aModelReadsAndWritesBack() throws {
+        let event = try DatedEvent(json: #"{"us": "7/4/1776", "eu": "4/7/1776"}"#, options: .mutable)
+        #expect(event.us as Date? == Self.utc(1776, 7, 4))
+        #expect(event.eu as Date? == Self.utc(1776, 7, 4))
+        #expect(event.diagnostics.isEmpty)
+        try event.set(Self.utc(1776, 7, 4), forProperty: "us")
+        #expect(event.json()["us"] == "07/04/1776")
+    }
+}
