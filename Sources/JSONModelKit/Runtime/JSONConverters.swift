@@ -169,6 +169,11 @@ extension AnyConverter {
 /// A date read is one the property can write back: a date `format` cannot write
 /// (``DateFormat/canWrite(_:)``) gives nil with an out-of-range diagnostic. `keepsNumbers` is for
 /// the built-in conversion, which writes a date read from a number back as a number.
+///
+/// A JSON number under a declared pattern of digits only (`yyyyMMdd`) is that pattern's text
+/// (`20180215`): it reads through the pattern alone, and one the pattern cannot read is a
+/// diagnostic, not seconds since 1970. Under any other pattern a number reads as seconds since
+/// 1970 with a diagnostic, as the pattern cannot spell it.
 enum DateReading {
     static func date(
         from input: JSONInput, format: DateFormat, keepsNumbers: Bool = false, context: inout ConversionContext
@@ -176,7 +181,16 @@ enum DateReading {
         switch input.kind {
         case .number:
             let text = input.numberText!
-            if let date = format.date(fromNumber: text), keepsNumbers || format.canWrite(date) { return date }
+            if case .pattern(let pattern) = format.storage {
+                if pattern.isDigitsOnly { return date(fromDigits: text, format: format, context: &context) }
+                if let date = format.date(fromNumber: text), format.canWrite(date) {
+                    context.record(
+                        .typeMismatch, "\(text) is a number, which \(format) cannot spell; read as seconds since 1970")
+                    return date
+                }
+            } else if let date = format.date(fromNumber: text), keepsNumbers || format.canWrite(date) {
+                return date
+            }
             context.record(.outOfRange, "\(text) is out of range for a Date in \(format)")
             return nil
         case .string:
@@ -192,5 +206,16 @@ enum DateReading {
             context.typeMismatch(input, expected: "a date (\(format))")
             return nil
         }
+    }
+
+    /// A JSON number's text read by a pattern of digits only: its digits are the pattern's text.
+    private static func date(fromDigits text: String, format: DateFormat, context: inout ConversionContext) -> Date? {
+        if text.utf8.allSatisfy(ByteScanner.isDigit), let date = format.date(from: text) {
+            if format.canWrite(date) { return date }
+            context.record(.outOfRange, "\(text) is out of range: \(format.unwritableReason(date))")
+            return nil
+        }
+        context.record(.invalidValue, "the number \(text.prefix(60)) is not a date in \(format)")
+        return nil
     }
 }

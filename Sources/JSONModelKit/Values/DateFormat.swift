@@ -73,7 +73,9 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     /// Text: ISO 8601 (all its forms, date alone included), `yyyy/MM/dd`, the JavaScript
     /// form, `yyyyMMdd`, a numeric string as seconds since 1970 (milliseconds when that is the
     /// declared format), `MM/dd/yyyy`, `dd/MM/yyyy`, `MM-dd-yyyy`, `dd-MM-yyyy`. Numbers:
-    /// seconds since 1970, or milliseconds when that is the declared format.
+    /// seconds since 1970, or milliseconds when that is the declared format; a property whose
+    /// declared pattern is digits alone (`yyyyMMdd`) reads a number's digits through the pattern
+    /// instead, and one with another pattern reads seconds with a diagnostic.
     public static let fallbackOrder: [DateFormat] = [
         .iso8601, .yearMonthDaySlashes, .javaScript, .yearMonthDayCompact, .secondsSince1970,
         .monthDayYear, .dayMonthYear, .monthDayYearDashes, .dayMonthYearDashes,
@@ -134,6 +136,9 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     }
 
     /// Reads text with this format first, then ``fallbackOrder``.
+    ///
+    /// Text of digits alone under a pattern of digits alone (`yyyyMMdd`) is read by the pattern
+    /// only: `20181345` gives nil, not a date in seconds since 1970.
     public func dateTryingFallbacks(from text: String) -> Date? {
         var text = text
         return text.withUTF8 { dateTryingFallbacks(fromUTF8: $0) }
@@ -141,6 +146,11 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
 
     func dateTryingFallbacks(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         if let date = date(fromUTF8: bytes) { return date }
+        // Digits a declared pattern of digits only (`yyyyMMdd`) cannot read are a wrong date in
+        // that pattern, not seconds since 1970.
+        if case .pattern(let pattern) = storage, pattern.isDigitsOnly, bytes.allSatisfy(ByteScanner.isDigit) {
+            return nil
+        }
         for format in DateFormat.fallbackOrder where format != self {
             let used = format == .secondsSince1970 && self == .millisecondsSince1970 ? self : format
             if used == self { continue }
@@ -203,12 +213,16 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     }
 
     /// The JSON of `date` in this format: a number for the epoch formats unless the
-    /// stored value was a string, text otherwise.
+    /// stored value was a string, and for a pattern of digits only (`yyyyMMdd`) when the stored
+    /// value was a number and the text is a JSON number (no leading zero); text otherwise.
     func json(from date: Date, replacing existing: JSONInput?) -> JSONValue {
         switch storage {
         case .secondsSince1970, .millisecondsSince1970:
             let text = string(from: date)
             if existing?.kind == .string { return .string(text) }
+            return JSONNumber(text: text).map(JSONValue.number) ?? .string(text)
+        case .pattern(let pattern) where pattern.isDigitsOnly && existing?.kind == .number:
+            let text = string(from: date)
             return JSONNumber(text: text).map(JSONValue.number) ?? .string(text)
         default:
             return .string(string(from: date))

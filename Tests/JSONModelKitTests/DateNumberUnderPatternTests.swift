@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+final class CompactDated: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.day(Date?.self, dateFormat: .yearMonthDayCompact)
+        p.stamp(Date?.self, dateFormat: "yyyyMMddHHmmss")
+        p.us(Date?.self, dateFormat: .monthDayYear)
+        p.days([Date].self, dateFormat: "yyyyMMdd")
+    }
+}
+
+/// A JSON number under a declared date pattern.
+@Suite("Dates: numbers under a declared pattern")
+struct DateNumberUnderPatternTests {
+    static let feb15 = Date(timeIntervalSince1970: 1_518_652_800)  // 2018-02-15T00:00:00Z
+
+    @Test func aNumberUnderADigitOnlyPatternReadsItsDigitsThroughThePattern() throws {
+        let model = try CompactDated(json: #"{"day": 20180215, "stamp": 20180215013005, "days": [20180215, "20180216"]}"#)
+        #expect(model.day as Date? == Self.feb15)
+        #expect(model.stamp as Date? == Self.feb15.addingTimeInterval(3600 + 30 * 60 + 5))
+        #expect(model.days as [Date] == [Self.feb15, Self.feb15.addingTimeInterval(86_400)])
+        #expect(model.diagnostics.isEmpty)
+    }
+
+    @Test func aNumberTheDigitOnlyPatternCannotReadIsADiagnosticNotAnEpochDate() throws {
+        for number in ["20181345", "1518652800", "2018021.5", "-20180215", "2.0180215e7"] {
+            let model = try CompactDated(json: #"{"day": \#(number)}"#)
+            #expect(model.day as Date? == nil, "\(number)")
+            #expect(model.diagnostics.count == 1, "\(number)")
+            #expect(model.diagnostics.first?.kind == .invalidValue, "\(number)")
+            #expect(model.diagnostics.first?.message.contains("yyyyMMdd") == true, "\(number)")
+        }
+    }
+
+    @Test func aDateReadFromANumberIsWrittenBackAsANumber() throws {
+        let model = try CompactDated(json: #"{"day": 20180215}"#, options: .mutable)
+        try model.set(Self.feb15.addingTimeInterval(86_400), forProperty: "day")
+        #expect(model.json()["day"] == .number(JSONNumber(20180216)))
+        let fromText = try CompactDated(json: #"{"day": "20180215"}"#, options: .mutable)
+        try fromText.set(Self.feb15, forProperty: "day")
+        #expect(fromText.json()["day"] == "20180215")
+    }
+
+    @Test func aNumberUnderAPatternThatCannotSpellOneReadsAsSecondsAndSaysSo() throws {
+        let model = try CompactDated(json: #"{"us": 1518652800}"#)
+        #expect(model.us as Date? == Self.feb15)
+        #expect(model.diagnostics.count == 1)
+        let diagnostic = try #require(model.diagnostics.first)
+        #expect(diagnostic.kind == .typeMismatch)
+        #expect(diagnostic.message.contains("MM/dd/yyyy"))
+        #expect(diagnostic.message.contains("seconds since 1970"))
+    }
+
+    @Test func undeclaredAndEpochFormatsReadNumbersAsBefore() throws {
+        let event = try DatedEvent(json: #"{"plain": 1525564800, "seconds": 1525564800, "millis": 1525564800000}"#)
+        #expect(event.plain as Date? == DateFormatTests.may6)
+        #expect(event.seconds as Date? == DateFormatTests.may6)
+        #expect(event.millis as Date? == DateFormatTests.may6)
+        #expect(event.diagnostics.isEmpty)
+    }
+}
+
+extension DateNumberUnderPatternTests {
+    @Test func digitsInAStringThatTheDigitOnlyPatternCannotReadAreNotSecondsEither() throws {
+        #expect(DateFormat.yearMonthDayCompact.dateTryingFallbacks(from: "20181345") == nil)
+        #expect(DateFormat.yearMonthDayCompact.dateTryingFallbacks(from: "2018-02-15") == Self.feb15)
+        #expect(DateFormat.iso8601.dateTryingFallbacks(from: "1518652800") == Self.feb15)
+        let model = try CompactDated(json: #"{"day": "1518652800"}"#)
+        #expect(model.day as Date? == nil)
+        #expect(model.diagnostics.map(\.kind) == [.invalidValue])
+    }
+}
