@@ -69,16 +69,17 @@ final class MemberKeyIndex: Sendable {
         var bytes: [UInt8] = []
         var keys: [Key] = []
         var lengths: UInt64 = 0
-        var seen: Set<String> = []
-        var shared: Set<String> = []
-        for ordinal in ordinals where !seen.insert(names[ordinal]!).inserted { shared.insert(names[ordinal]!) }
+        // Keys compare by their bytes, as the tape does (ExactKey.swift).
+        var seen: Set<ExactKey> = []
+        var shared: Set<ExactKey> = []
+        for ordinal in ordinals where !seen.insert(ExactKey(names[ordinal]!)).inserted { shared.insert(ExactKey(names[ordinal]!)) }
         for ordinal in ordinals {
             let key = Array(names[ordinal]!.utf8)
             var place = key.withUnsafeBufferPointer { Self.hash($0) } & (capacity - 1)
             while table[place] >= 0 { place = (place + 1) & (capacity - 1) }
             table[place] = Int32(keys.count)
             keys.append(Key(start: Int32(bytes.count), count: Int32(key.count), ordinal: Int32(ordinal),
-                            isShared: shared.contains(names[ordinal]!)))
+                            isShared: shared.contains(ExactKey(names[ordinal]!))))
             lengths |= Self.lengthBit(key.count)
             bytes += key
         }

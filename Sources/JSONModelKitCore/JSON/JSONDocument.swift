@@ -390,7 +390,7 @@ struct ContainerIndexes: Sendable {
     static let threshold = 64
 
     /// Object tape index → (key → tape index of the value; the last duplicate wins).
-    var objects: [Int: [String: Int]] = Dictionary()
+    var objects: [Int: [ExactKey: Int]] = Dictionary()
     /// Array tape index → tape indexes of its elements.
     var arrays: [Int: [UInt32]] = Dictionary()
 }

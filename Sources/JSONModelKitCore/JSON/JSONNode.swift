@@ -240,22 +240,22 @@ extension JSONNode {
 
     private func indexedMember(_ key: String, end: Int) -> JSONNode? {
         let cached = document.withIndexes { $0.objects[index] }
-        let table: [String: Int]
+        let table: [ExactKey: Int]
         if let cached {
             table = cached
         } else {
-            var built: [String: Int] = [:]
+            var built: [ExactKey: Int] = [:]
             built.reserveCapacity(count)
             var position = index + 1
             while position < end {
                 let value = document.memberValue(at: position)
-                built[document.string(of: document.memberKey(at: position))!] = value
+                built[ExactKey(document.string(of: document.memberKey(at: position))!)] = value
                 position = document.next(after: value)
             }
             table = built
             document.withIndexes { $0.objects[index] = built }
         }
-        return table[key].map { JSONNode(document: document, index: $0) }
+        return table[ExactKey(key)].map { JSONNode(document: document, index: $0) }
     }
 
     /// The element at `index` of an array, or nil when this is not an array or the index is out

@@ -12,6 +12,9 @@
 /// - **Removing** (`object["a"] = nil`, ``removeValue(forKey:)``) removes every
 ///   member with the key.
 /// - **Adding** a key that is not present appends it at the end.
+/// - **Keys are compared by their UTF-8 bytes**, as JSON text spells them: `"\u{E1}"` (á)
+///   and `"a\u{301}"` (a with a combining accent) are two keys, although Swift's `String ==`
+///   calls them equal.
 /// - ``append(key:value:)`` always appends, keeping duplicates; a parser uses
 ///   it to build an object exactly as written.
 ///
@@ -39,7 +42,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Key to position of its last member; built once the object has more
     /// than ``indexThreshold`` members.
-    private var index: [String: Int]?
+    private var index: [ExactKey: Int]?
 
     /// Whether some key appears in more than one member.
     private(set) var hasDuplicateKeys: Bool
@@ -134,11 +137,11 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// - Complexity: O(1) on average for objects with more than 16 members,
     ///   O(*n*) for smaller ones.
     public func lastIndex(forKey key: String) -> Int? {
-        if let index { return index[key] }
+        if let index { return index[ExactKey(key)] }
         return members.buffer.withElements { elements in
             var i = elements.count - 1
             while i >= 0 {
-                if elements[i].key == key { return i }
+                if elements[i].key.isSameJSONKey(as: key) { return i }
                 i -= 1
             }
             return nil
@@ -212,11 +215,11 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         let old = members.buffer[position].value
         if !hasDuplicateKeys && position == members.buffer.count - 1 {
             members.buffer.removeLast()
-            index?[key] = nil
+            index?[ExactKey(key)] = nil
             if members.buffer.count <= JSONObject.indexThreshold { index = nil }
             return old
         }
-        members.buffer.removeAll { $0.key == key }
+        members.buffer.removeAll { $0.key.isSameJSONKey(as: key) }
         rebuildIndex()
         return old
     }
@@ -265,14 +268,14 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     private mutating func noteAppended(key: String) {
         let position = members.buffer.count - 1
         if index != nil {
-            if index![key] != nil { hasDuplicateKeys = true }
-            index![key] = position
+            if index![ExactKey(key)] != nil { hasDuplicateKeys = true }
+            index![ExactKey(key)] = position
         } else if members.buffer.count > JSONObject.indexThreshold {
             rebuildIndex()
         } else if !hasDuplicateKeys {
             var i = 0
             while i < position {
-                if members.buffer[i].key == key {
+                if members.buffer[i].key.isSameJSONKey(as: key) {
                     hasDuplicateKeys = true
                     break
                 }
@@ -284,9 +287,9 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Recomputes the index (or drops it for small objects) and the duplicate flag.
     private mutating func rebuildIndex() {
         if members.buffer.count > JSONObject.indexThreshold {
-            var newIndex = [String: Int](minimumCapacity: members.buffer.count)
+            var newIndex = [ExactKey: Int](minimumCapacity: members.buffer.count)
             for (position, member) in members.buffer.enumerated() {
-                newIndex[member.key] = position
+                newIndex[ExactKey(member.key)] = position
             }
             hasDuplicateKeys = newIndex.count != members.buffer.count
             index = newIndex
@@ -294,7 +297,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
             index = nil
             hasDuplicateKeys = false
             outer: for i in members.buffer.indices {
-                for j in members.buffer.indices.suffix(from: i + 1) where members.buffer[j].key == members.buffer[i].key {
+                for j in members.buffer.indices.suffix(from: i + 1) where members.buffer[j].key.isSameJSONKey(as: members.buffer[i].key) {
                     hasDuplicateKeys = true
                     break outer
                 }
@@ -307,7 +310,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         var write = 0
         var removed = false
         for read in members.buffer.indices {
-            if read < position && members.buffer[read].key == key {
+            if read < position && members.buffer[read].key.isSameJSONKey(as: key) {
                 removed = true
                 continue
             }

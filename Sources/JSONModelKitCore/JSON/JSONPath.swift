@@ -49,6 +49,28 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
         public var description: String {
             JSONPath([self]).description
         }
+
+        /// Whether two segments are the same step: keys compare by their UTF-8 bytes, as JSON
+        /// keys do (`"\u{E1}"` and `"a\u{301}"` are two keys), indices by value.
+        public static func == (lhs: Segment, rhs: Segment) -> Bool {
+            switch (lhs, rhs) {
+            case (.key(let a), .key(let b)): return a.isSameJSONKey(as: b)
+            case (.index(let a), .index(let b)): return a == b
+            default: return false
+            }
+        }
+
+        /// Hashes the segment consistently with ``==(_:_:)``.
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .key(let key):
+                hasher.combine(0 as UInt8)
+                hasher.combine(ExactKey(key))
+            case .index(let index):
+                hasher.combine(1 as UInt8)
+                hasher.combine(index)
+            }
+        }
     }
 
     /// The steps from the root, in order.

@@ -499,7 +499,7 @@ extension JSONValue {
         }
         func memberDigest(key: String, valueDigest: Int) -> Int {
             var hasher = Hasher()
-            hasher.combine(key)
+            hasher.combine(ExactKey(key))
             hasher.combine(valueDigest)
             return hasher.finalize()
         }

@@ -391,7 +391,7 @@ extension JSONValue {
                     // Array.sort is not stable; break ties by position.
                     order = orders.count
                     orders.append(members.indices.sorted { a, b in
-                        if members[a].key == members[b].key { return a < b }
+                        if members[a].key.isSameJSONKey(as: members[b].key) { return a < b }
                         return JSONWriter.keyPrecedes(members[a].key, members[b].key)
                     })
                 }
