@@ -411,10 +411,13 @@ extension JSONModel {
     /// The context a conversion of `property` runs in: names for diagnostics, and how the nested
     /// models it makes relate to this one.
     ///
+    /// The nested models of a `readOnly` property are immutable: a write to them would change
+    /// this model's JSON at a path it refuses to write.
+    ///
     /// - Parameter unlinked: Whether the nested models it makes are immutable and do not write
     ///   through to this model, whatever this model is (for descriptions).
     func makeContext(for property: PropertyMetadata, validating: Bool, unlinked: Bool = false) -> ConversionContext {
-        let linked = isMutable && !unlinked
+        let linked = isMutable && !unlinked && !property.options.readOnly
         var context = ConversionContext(
             modelName: metadata.modelName, property: property.name, segments: [], mutable: linked,
             owner: linked ? self : nil, ordinal: property.ordinal, validating: validating)
