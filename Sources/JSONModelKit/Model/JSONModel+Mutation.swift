@@ -159,6 +159,7 @@ extension JSONModel {
     /// Called by a nested model after it changed at `changed` (paths in its own object): takes
     /// its object at `link.path`, unless the link was detached.
     func childDidChange(_ link: ParentLink, object: JSONValue, changed: [JSONPath]) {
+        syncWithGroupParent()  // a group first takes what its parent holds now, as before its own writes
         let propagates = parentLink != nil
         let result: (object: JSONValue, paths: [JSONPath])? = state.withLock { state in
             guard !link.isDetached else { return nil }

@@ -389,7 +389,8 @@ public final class ModelMetadata: Sendable {
                 report(name, "a non-optional \(declaration.type) has no natural default; declare a default or make it optional")
                 continue
             }
-            if !declaration.options.readOnly {
+            // Property groups all read the root and each writes only its own keys there.
+            if !declaration.options.readOnly && !declaration.options.group {
                 let path = declaration.paths[0]
                 if let other = writers[path] {
                     report(name, "'\(other)' and '\(name)' both write JSON path \(path); mark one readOnly")

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+final class GroupContact: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.email(String?.self)
+        p.phone(String?.self)
+        p.home(GroupHome?.self)
+    }
+}
+
+final class GroupHome: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.city(String?.self)
+    }
+}
+
+final class GroupPrefs: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.unit(String?.self)
+    }
+}
+
+final class GroupProfile: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.company(String?.self)
+    }
+}
+
+/// Three writable groups over one object, as WrapModel's customer example declares them.
+final class GroupCustomer: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.id(String?.self)
+        p.contact(GroupContact.self, group: true)
+        p.prefs(GroupPrefs.self, group: true)
+        p.profile(GroupProfile.self, group: true)
+    }
+}
+
+@Suite("Property group writes")
+struct PropertyGroupWriteTests {
+    static let json = #"""
+        {"id": "c1", "email": "a@x", "phone": "1", "home": {"city": "Rome"}, "unit": "cm", "company": "Acme", "other": true}
+        """#
+
+    @Test func severalWritableGroupsAreValidDeclarations() throws {
+        try GroupCustomer.validateDeclarations()
+    }
+
+    @Test func eachGroupWritesItsKeysIntoTheParentsObject() throws {
+        let customer = try GroupCustomer(json: Self.json, options: .mutable)
+        let contact: GroupContact = customer.contact
+        let prefs: GroupPrefs = customer.prefs
+        contact.email = "b@x"
+        prefs.unit = "in"
+        (customer.profile as GroupProfile).company = "Initech"
+        customer.id = "c2"
+        contact.phone = "2"  // held from before the other writes: starts from the parent's object now
+        #expect(customer.json() == [
+            "id": "c2", "email": "b@x", "phone": "2", "home": ["city": "Rome"], "unit": "in",
+            "company": "Initech", "other": true,
+        ])
+        #expect((customer.prefs as GroupPrefs).unit == "in")
+        #expect((customer.contact as GroupContact).email == "b@x")
+        #expect(prefs.unit == "in")
+    }
+
+    @Test func aNestedModelOfAGroupKeepsTheOtherGroupsWrites() throws {
+        let customer = try GroupCustomer(json: Self.json, options: .mutable)
+        let contact: GroupContact = customer.contact
+        let home: GroupHome = (contact.home as GroupHome?)!
+        (customer.prefs as GroupPrefs).unit = "in"
+        home.city = "Oslo"
+        #expect(customer.json() == [
+            "id": "c1", "email": "a@x", "phone": "1", "home": ["city": "Oslo"], "unit": "in",
+            "company": "Acme", "other": true,
+        ])
+    }
+}
