@@ -298,7 +298,7 @@ struct RoundTripWrites {
             let value: String? = remove ? nil : (random.chance(0.5) ? "small" : "large")
             write("kind", value, model, removing: value == nil) { $0.kind = value }
         case 15:
-            // Alternatives: a write goes to the first path, nil removes them all.
+            // Alternatives: a write goes where the value was read from, nil removes them all.
             let value: Int? = remove ? nil : Int(random.next(below: 1_000))
             write("alt", value, model, removing: value == nil) { $0.alt = value }
         case 16, 17, 18:
@@ -311,6 +311,14 @@ struct RoundTripWrites {
                 }
             }
             let value: String? = remove || random.chance(0.3) ? nil : "label \(random.next(below: 100)) ✓"
+            if value != nil, let holder = model.json()["labels"], holder.arrayValue == nil, !holder.isNull {
+                // An index into a string, number, bool or object is refused and changes nothing.
+                if (try? model.set(value, forProperty: "firstLabel")) != nil {
+                    Issue.record("a write of labels[0] through \(holder) was not refused")
+                }
+                log.append("firstLabel = \(value.debugDescription) (refused)")
+                return
+            }
             model.firstLabel = value
             log.append("firstLabel = \(value.debugDescription)")
             if value != nil {
@@ -333,15 +341,16 @@ struct RoundTripWrites {
         }
     }
 
-    /// Writes a top-level property and notes its key: the first path's, or every alternative's
-    /// when removing.
+    /// Writes a top-level property and notes its key: the one the value was read from (the
+    /// first path when none), or every alternative's when removing.
     private mutating func write<T>(
         _ name: String, _ value: T, _ model: RoundTripTests.Envelope, removing: Bool = false, _ body: (RoundTripTests.Envelope) -> Void
     ) {
+        let property = RoundTripTests.Envelope.modelMetadata.properties.first { $0.name == name }!
+        let writePath = property.writePath(in: model.currentSource)
         body(model)
         log.append("\(name) = \(value)")
-        let property = RoundTripTests.Envelope.modelMetadata.properties.first { $0.name == name }!
-        for path in removing ? property.paths : [property.paths[0]] {
+        for path in removing ? property.paths : [writePath] {
             if case .key(let key)? = path.segments.first { touchedKeys.insert(key) }
         }
         nestedTouches[name] = nil
@@ -359,6 +368,14 @@ struct RoundTripWrites {
     private mutating func writeNested<T>(_ name: String, _ value: T?, _ model: RoundTripTests.Envelope, _ body: (RoundTripTests.Envelope) -> Void) {
         // Removing a value that is not there changes nothing, duplicates of "address" included.
         let present = model.json()[JSONPath([.key("address"), .key(name)])] != nil
+        if value != nil, let holder = model.json()["address"], holder.objectValue == nil, !holder.isNull {
+            // A path through a string, number, bool or array is refused and changes nothing.
+            if (try? model.set(value, forProperty: name)) != nil {
+                Issue.record("a write of address.\(name) through \(holder) was not refused")
+            }
+            log.append("address.\(name) = \(value.map { "\($0)" } ?? "nil") (refused)")
+            return
+        }
         body(model)
         log.append("address.\(name) = \(value.map { "\($0)" } ?? "nil")")
         if !touchedKeys.contains("address") && (value != nil || present) { nestedTouches["address", default: []].insert(name) }

@@ -98,8 +98,8 @@ extension JSONModel {
             return
         }
         guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
-        let path = property.paths[0]
-        let existing = currentSource[path]
+        let source = currentSource
+        let existing = source[property.writePath(in: source)]
         // NaN, infinities and far dates are refused here, never written as null (Runtime/WritableValues.swift);
         // a model that allows non-finite numbers writes them as "NaN", "Infinity", "-Infinity".
         if let reason = property.conversion.unwritableReason(
@@ -116,31 +116,44 @@ extension JSONModel {
         try apply(encoded, to: property)
     }
 
-    /// Writes JSON (nil removes) at the property's first path.
+    /// Writes JSON (nil removes) where the property's value is read from (``PropertyMetadata/writePath(in:)``).
     ///
-    /// Writing the default where there was no value writes nothing.
+    /// Writing the default where there was no value writes nothing. A path that meets a value
+    /// of the wrong kind (`x.y` where `x` is a string) is refused, changing nothing.
     func apply(_ encoded: JSONValue?, to property: PropertyMetadata) throws(JSONModelError) {
         guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
         guard !property.options.readOnly else { throw .readOnly(model: metadata.modelName, property: property.name) }
         syncWithGroupParent()
         if property.options.group { return replaceGroup(encoded, of: property) }
-        let path = property.paths[0]
         let propagates = parentLink != nil
-        let changed: (object: JSONValue, paths: [JSONPath])? = state.withLock { state in
+        var refused: JSONPathError?
+        let changed = state.withLock { (state: inout ModelState) -> (object: JSONValue, paths: [JSONPath])? in
+            let path = property.writePath(in: state.current.map(JSONInput.value) ?? original)
             if let encoded, encoded == property.defaultJSON {
                 let existed = state.current.map { $0[path] != nil } ?? (original[path] != nil)
                 if !existed { return nil }
             }
-            // The overlay is changed in place; only the first write copies the original.
-            if state.current == nil { state.current = original.jsonValue }
             let written: [JSONPath]
             if let encoded {
                 written = [path]
                 let touched = childrenTouched(by: written, in: state)
-                state.current![path] = encoded
+                // The overlay is changed in place; only the first write copies the original. A
+                // refused write leaves the model as it was, without an overlay if it had none.
+                let hadOverlay = state.current != nil
+                var current = state.current ?? original.jsonValue
+                state.current = nil
+                do throws(JSONPathError) {
+                    try current.setValue(encoded, at: path)
+                } catch {
+                    if hadOverlay { state.current = current }  // setValue refuses before changing anything
+                    refused = error
+                    return nil
+                }
+                state.current = current
                 detachChanged(touched, in: state)
                 invalidate(&state, overlapping: path, except: nil)
             } else {
+                if state.current == nil { state.current = original.jsonValue }
                 // nil removes the value at every alternative path, so no older one shows through.
                 written = property.paths.filter { state.current![$0] != nil }
                 guard !written.isEmpty else { return nil }
@@ -152,6 +165,9 @@ extension JSONModel {
                 detachChanged(touched, in: state)
             }
             return propagates ? (state.current!, written) : nil
+        }
+        if let refused {
+            throw .unwritable(model: metadata.modelName, property: property.name, reason: refused.description)
         }
         if let changed { propagate(changed.object, changed: changed.paths) }
     }
@@ -248,6 +264,24 @@ extension JSONModel {
     /// The JSON object the model was created from, unchanged by writes.
     public var originalJSON: JSONValue {
         original.jsonValue
+    }
+}
+
+extension PropertyMetadata {
+    /// Where a write of this property goes in `source`: the alternative its value is read from
+    /// (the first present, non-null one), else the first present one (holding null), else the
+    /// first path. So a write never adds a second alternative beside the one that was there.
+    ///
+    /// - Complexity: O(1) for a property with one path; one lookup per alternative otherwise.
+    func writePath(in source: JSONInput) -> JSONPath {
+        guard paths.count > 1 else { return paths[0] }
+        var firstNull: JSONPath?
+        for path in paths {
+            guard let found = source[path] else { continue }
+            if !found.isNull { return path }
+            if firstNull == nil { firstNull = path }
+        }
+        return firstNull ?? paths[0]
     }
 }
 

@@ -305,7 +305,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     }
 }
 
-/// Why ``JSONValue/setValue(_:at:)`` refused a write: a negative index, or more padding than
+/// Why ``JSONValue/setValue(_:at:)`` refused a write: a negative index, a level of the wrong
+/// kind on the way (a string where a key is next), or more padding than
 /// ``JSONPath/maximumIndex`` allows.
 public struct JSONPathError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path of the refused write.

@@ -187,8 +187,10 @@ extension JSONValue {
     /// objects. Duplicate keys resolve to the last member (see ``JSONObject``).
     ///
     /// Setting writes the member (setting `nil` removes it). If this value is
-    /// not an object, setting a non-`nil` value first replaces it with an empty
-    /// object: the write always takes effect.
+    /// `null`, setting a non-`nil` value first makes it an empty object. If it
+    /// is a string, number, bool or array, the write changes nothing (a setter
+    /// cannot throw; ``setValue(_:at:)`` throws instead): a key never replaces
+    /// a value that is there.
     ///
     /// ```swift
     /// var value: JSONValue = nil
@@ -202,7 +204,9 @@ extension JSONValue {
             return nil
         }
         set {
-            setValue(newValue, at: [JSONPath.Segment.key(key)][...])
+            let segments = [JSONPath.Segment.key(key)]
+            guard writeProblem(newValue, at: segments) == nil else { return }
+            setValue(newValue, at: segments[...])
         }
     }
 
@@ -234,9 +238,11 @@ extension JSONValue {
     ///
     /// Setting creates what is missing so that the write takes effect:
     ///
-    /// - A missing level, or one that is `null` or of the wrong kind, becomes
-    ///   an empty object when the next segment is a key and an empty array
-    ///   when it is an index.
+    /// - A missing level, or one that is `null`, becomes an empty object when
+    ///   the next segment is a key and an empty array when it is an index.
+    /// - A level of the wrong kind is never replaced: a string, number or bool
+    ///   where the path goes on, an array where the next segment is a key, an
+    ///   object where it is an index. The write is refused.
     /// - A key segment sets the member (see ``JSONObject`` for duplicates).
     /// - An index segment in range replaces the element; equal to the count it
     ///   appends; beyond the count it pads with `null` first, but never with more
@@ -244,8 +250,9 @@ extension JSONValue {
     /// - Setting `nil` removes the member or element and never creates levels.
     /// - Setting at the empty path replaces the whole value (`nil` gives `null`).
     ///
-    /// A write the rules refuse, one that would pad more than 10,000 `null`s
-    /// (`a[1000000000]` on a short array) or that has a negative index, changes
+    /// A write the rules refuse, one that meets a level of the wrong kind
+    /// (`a.b` where `a` is a string), would pad more than 10,000 `null`s
+    /// (`a[1000000000]` on a short array) or has a negative index, changes
     /// nothing: a setter cannot throw. ``setValue(_:at:)`` makes the same write
     /// and throws instead.
     ///
@@ -286,13 +293,17 @@ extension JSONValue {
     /// try value.setValue(2, at: "a[3]")            // {"a":[1,null,null,2]}
     /// try value.setValue(2, at: "a[1000000000]")   // throws: 999,999,999 nulls of padding
     /// try value.setValue(2, at: "a[-1]")           // throws: a negative index
+    /// try value.setValue(2, at: "a.b")             // throws: a is an array, not an object
     /// ```
     ///
     /// - Parameters:
     ///   - newValue: The value to write; nil removes.
     ///   - path: Where to write.
-    /// - Throws: ``JSONPathError`` when the path has a negative index, or when the write would
-    ///   pad an array with more than ``JSONPath/maximumIndex`` `null`s; the value is unchanged.
+    /// - Throws: ``JSONPathError`` when the path has a negative index, when it meets a level of
+    ///   the wrong kind (a string, number or bool it would have to go through, an array where a
+    ///   key is next, an object where an index is), or when the write would pad an array with
+    ///   more than ``JSONPath/maximumIndex`` `null`s; the value is unchanged. Removing (`nil`)
+    ///   through a level of the wrong kind has nothing to remove and does not throw.
     public mutating func setValue(_ newValue: JSONValue?, at path: JSONPath) throws(JSONPathError) {
         if let problem = writeProblem(newValue, at: path.segments) {
             throw JSONPathError(path: path, message: problem)
@@ -300,22 +311,37 @@ extension JSONValue {
         setValue(newValue, at: path.segments[...])
     }
 
-    /// Why writing `newValue` at `segments` is refused, or nil: a negative index, or padding
-    /// beyond ``JSONPath/maximumIndex``. Reads only; O(*k*) for *k* segments.
+    /// Why writing `newValue` at `segments` is refused, or nil: a negative index, a level of
+    /// the wrong kind (writing there would replace it, losing it), or padding beyond
+    /// ``JSONPath/maximumIndex``. Reads only; O(*k*) for *k* segments.
     private func writeProblem(_ newValue: JSONValue?, at segments: [JSONPath.Segment]) -> String? {
         var current: JSONValue? = self
-        for segment in segments {
+        for (position, segment) in segments.enumerated() {
             switch segment {
             case .key(let key):
-                if case .object(let object)? = current { current = object[key] } else { current = nil }
+                switch current {
+                case .object(let object)?:
+                    current = object[key]
+                case nil, .null?:
+                    current = nil
+                case let other?:
+                    guard newValue != nil else { return nil }  // nothing there to remove
+                    return "\(JSONPath(Array(segments[..<position]))) holds \(other.kindPhrase), not an object; "
+                        + "writing the key \(JSONPath([.key(key)])) there would replace it"
+                }
             case .index(let index):
                 if index < 0 { return "a negative index (\(index)); indices count from 0" }
                 var count = 0
-                if case .array(let array)? = current {
+                switch current {
+                case .array(let array)?:
                     count = array.count
                     current = index < count ? array[index] : nil
-                } else {
+                case nil, .null?:
                     current = nil
+                case let other?:
+                    guard newValue != nil else { return nil }
+                    return "\(JSONPath(Array(segments[..<position]))) holds \(other.kindPhrase), not an array; "
+                        + "writing the index [\(index)] there would replace it"
                 }
                 // Removing never pads; a missing level or element is simply not there.
                 if newValue != nil, index > count, index - count > JSONPath.maximumIndex {
@@ -325,6 +351,18 @@ extension JSONValue {
             }
         }
         return nil
+    }
+
+    /// The kind of the value for messages: `a string`, `an array`.
+    var kindPhrase: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a bool"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
     }
 
     /// Writes `newValue` at the path given by `segments`, creating levels.
