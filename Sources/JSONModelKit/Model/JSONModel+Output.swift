@@ -14,6 +14,9 @@ public struct JSONOutputOptions: OptionSet, Sendable, Hashable {
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Writes `null` for every declared property that has no value.
+    ///
+    /// `null` whatever the property's type: a missing `[String]` is written `null`, not `[]`,
+    /// since the output tells what the JSON holds; `null` reads back as the same default.
     public static let includeNulls = JSONOutputOptions(rawValue: 1 << 0)
     /// Leaves out keys that no declared property reads.
     public static let onlyDeclared = JSONOutputOptions(rawValue: 1 << 1)
