@@ -10,6 +10,18 @@ final class DeepWriter: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+final class DeepWriterPlace: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.city(String?.self, jsonPath: "address.city")
+    }
+}
+
+final class DeepWriterGrouped: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.place(DeepWriterPlace.self, group: true)
+    }
+}
+
 @Suite("Writes through a value of the wrong kind")
 struct PathWriteConflictTests {
     @Test(arguments: [
@@ -47,5 +59,12 @@ struct PathWriteConflictTests {
         // Removing through a scalar has nothing to remove.
         try? value.setValue(nil, at: "x.y")
         #expect(value == ["x": "str", "n": [1]])
+    }
+
+    @Test func aWholeGroupWriteThroughAScalarThrows() throws {
+        let model = try DeepWriterGrouped(json: #"{"address": "str"}"#, options: .mutable)
+        let place = try DeepWriterPlace(json: #"{"address": {"city": "Rome"}}"#)
+        #expect(throws: JSONModelError.self) { try model.set(place, forProperty: "place") }
+        #expect(model.json() == ["address": "str"])
     }
 }

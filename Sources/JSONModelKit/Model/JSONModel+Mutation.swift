@@ -124,7 +124,7 @@ extension JSONModel {
         guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
         guard !property.options.readOnly else { throw .readOnly(model: metadata.modelName, property: property.name) }
         syncWithGroupParent()
-        if property.options.group { return replaceGroup(encoded, of: property) }
+        if property.options.group { return try replaceGroup(encoded, of: property) }
         let propagates = parentLink != nil
         var refused: JSONPathError?
         let changed = state.withLock { (state: inout ModelState) -> (object: JSONValue, paths: [JSONPath])? in

@@ -54,10 +54,18 @@ extension JSONModel {
 extension JSONModel {
     /// Writes a whole group: each of the group's declared paths takes the new value's
     /// (a path the new value lacks is removed); other keys of this object stay.
-    func replaceGroup(_ encoded: JSONValue?, of property: PropertyMetadata) {
+    ///
+    /// - Throws: ``JSONModelError/unwritable(model:property:reason:)`` when a path meets a value
+    ///   of another kind (a group's `address.city` where this object's `address` is a string);
+    ///   nothing is written then.
+    func replaceGroup(_ encoded: JSONValue?, of property: PropertyMetadata) throws(JSONModelError) {
         var object = currentSource.jsonValue
         for path in property.declaredOutputPaths where !path.segments.isEmpty {
-            object[path] = encoded?[path]
+            do {
+                try object.setValue(encoded?[path], at: path)
+            } catch {
+                throw .unwritable(model: metadata.modelName, property: property.name, reason: error.description)
+            }
         }
         replaceCurrent(with: object)
     }
