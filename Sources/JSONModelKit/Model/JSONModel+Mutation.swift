@@ -42,7 +42,8 @@ extension JSONModel {
     /// - Throws: ``JSONModelError`` when the model is immutable, the property is
     ///   unknown or read-only, the value does not convert, or JSON cannot hold it
     ///   (``JSONModelError/unwritable(model:property:reason:)``: NaN, an infinity, a date
-    ///   its format cannot write).
+    ///   its format cannot write), or the property's path meets a value of another kind on the
+    ///   way (`x.y` where `x` is a string; also `unwritable`, and nothing is written).
     public func set(_ value: Any?, forProperty name: String) throws(JSONModelError) {
         guard let ordinal = metadata.ordinal(of: name) else {
             throw .unknownProperty(model: metadata.modelName, property: name)
