@@ -59,6 +59,11 @@ package struct AccessorGenerator {
     private var types: [String: TypeDeclaration] = [:]
     /// The model classes, by qualified name.
     private var models: [String: TypeDeclaration] = [:]
+    /// The protocols the extensions of the files add, by the qualified name of the extended type.
+    private var extensionConformances: [String: [TypeReference]] = [:]
+    /// The lowest access level written on an import of each module the generated file repeats,
+    /// when it is below public (`internal import Foundation`).
+    private var restrictedImports: [String: AccessLevel] = [:]
     private var diagnostics: [Diagnostic] = []
 
     private init(summaries: [SourceSummary]) {
@@ -68,12 +73,22 @@ package struct AccessorGenerator {
                 types[Self.key(type.path)] = type
             }
         }
+        for summary in summaries {
+            for ext in summary.extensions {
+                guard let key = resolve(ext.extended, from: ext.scope) else { continue }
+                extensionConformances[key, default: []] += ext.inherited
+            }
+        }
     }
 
     private static func key(_ path: [String]) -> String { path.joined(separator: ".") }
 
     private mutating func run() -> Output {
+        for summary in summaries {
+            for error in summary.errors { report(.error, at: error.location, error.message) }
+        }
         findModels()
+        let importLines = imports()
         var extensions: [String] = []
         let ordered = models.values.sorted {
             ($0.location.file, $0.location.line, $0.location.column) < ($1.location.file, $1.location.line, $1.location.column)
@@ -86,7 +101,7 @@ package struct AccessorGenerator {
             // their registration blocks. Do not edit: every build writes this file again.
 
             """
-        for line in imports() { source += line + "\n" }
+        for line in importLines { source += line + "\n" }
         for text in extensions { source += "\n" + text }
         return Output(source: source, diagnostics: diagnostics)
     }
@@ -102,23 +117,53 @@ package struct AccessorGenerator {
         return nil
     }
 
-    /// The qualified name `path` refers to in the body of `model`: its enclosing scopes first,
-    /// then the member types it inherits from its superclasses among the files.
+    /// The qualified name `path` refers to in the body of `model`, looked up as Swift does: in
+    /// each scope from the class outwards, the scope's own member types, then those it inherits
+    /// from its superclasses among the files (`Item` in `Sub: Base` is `Base.Item` before any
+    /// `Item` around `Sub`).
     private func resolve(_ path: [String], in model: TypeDeclaration) -> String? {
-        if let found = resolve(path, from: model.path) { return found }
-        for base in lineage(of: model).dropFirst() {
-            let candidate = Self.key(base.path + path)
+        for length in stride(from: model.path.count, through: 0, by: -1) {
+            let scope = Array(model.path.prefix(length))
+            let candidate = Self.key(scope + path)
             if types[candidate] != nil { return candidate }
+            guard length > 0, let type = types[Self.key(scope)], type.kind == .class else { continue }
+            for base in lineage(of: type).dropFirst() {
+                let inherited = Self.key(base.path + path)
+                if types[inherited] != nil { return inherited }
+            }
         }
         return nil
     }
 
+    /// What a class's superclass clause names: a class of the files, `JSONModel` itself, or
+    /// neither; type aliases of the files (`typealias Model = JSONModel`) are followed.
+    private enum Superclass {
+        case declared(TypeDeclaration)
+        case jsonModel
+        case other
+    }
+
+    private func superclassReference(of type: TypeDeclaration) -> Superclass {
+        var reference = type.inherited.first
+        var scope = type.scope
+        // A bounded number of aliases: a cycle of them is the compiler's error to report.
+        for _ in 0..<32 {
+            guard case .named(let components)? = reference else { return .other }
+            guard let name = resolve(components.map(\.name), from: scope), let declared = types[name] else {
+                return Self.isJSONModel(reference) ? .jsonModel : .other
+            }
+            if declared.kind == .class { return .declared(declared) }
+            guard let aliased = declared.aliased else { return .other }
+            reference = aliased
+            scope = declared.scope
+        }
+        return .other
+    }
+
     /// The superclass of a class, when it is a class of the files.
     private func superclass(of type: TypeDeclaration) -> TypeDeclaration? {
-        guard case .named(let components)? = type.inherited.first,
-            let name = resolve(components.map(\.name), from: type.scope), let base = types[name], base.kind == .class
-        else { return nil }
-        return base
+        if case .declared(let base) = superclassReference(of: type) { return base }
+        return nil
     }
 
     private static func isJSONModel(_ reference: TypeReference?) -> Bool {
@@ -127,18 +172,35 @@ package struct AccessorGenerator {
         return names == ["JSONModel"] || names == ["JSONModelKit", "JSONModel"]
     }
 
-    /// Finds the classes that derive from `JSONModel`, through any number of classes of the files.
+    /// Finds the classes that derive from `JSONModel`, through any number of classes of the
+    /// files: each class's chain of superclasses is walked once, up to a class already decided.
     private mutating func findModels() {
-        var changed = true
-        while changed {
-            changed = false
-            for type in types.values where type.kind == .class && models[Self.key(type.path)] == nil {
-                let base = superclass(of: type)
-                let derives = base.map { models[Self.key($0.path)] != nil } ?? Self.isJSONModel(type.inherited.first)
-                if derives {
-                    models[Self.key(type.path)] = type
-                    changed = true
+        var derives: [String: Bool] = [:]
+        for type in types.values where type.kind == .class {
+            var chain: [TypeDeclaration] = []
+            var inChain: Set<String> = []
+            var current = type
+            var result = false
+            while true {
+                let key = Self.key(current.path)
+                if let known = derives[key] {
+                    result = known
+                    break
                 }
+                guard inChain.insert(key).inserted else { break }  // a cycle: no model
+                chain.append(current)
+                switch superclassReference(of: current) {
+                case .declared(let base):
+                    current = base
+                    continue
+                case .jsonModel: result = true
+                case .other: break
+                }
+                break
+            }
+            for member in chain {
+                derives[Self.key(member.path)] = result
+                if result { models[Self.key(member.path)] = member }
             }
         }
     }
@@ -157,14 +219,7 @@ package struct AccessorGenerator {
     private func adoptsDynamicMembers(_ model: TypeDeclaration) -> Bool {
         let names: Set<[String]> = [["DynamicMembers"], ["JSONModelKit", "DynamicMembers"]]
         for type in lineage(of: model) {
-            let key = Self.key(type.path)
-            var inherited = type.inherited
-            for summary in summaries {
-                for ext in summary.extensions where resolve(ext.extended, from: ext.scope) == key {
-                    inherited += ext.inherited
-                }
-            }
-            for reference in inherited {
+            for reference in type.inherited + extensionConformances[Self.key(type.path), default: []] {
                 if case .named(let components) = reference, names.contains(components.map(\.name)) { return true }
             }
         }
@@ -191,8 +246,9 @@ package struct AccessorGenerator {
 
     /// The extension for one model class, or nil when it declares nothing to generate.
     private mutating func members(of model: TypeDeclaration) -> String? {
-        guard let block = model.registration else { return nil }
+        guard let block = model.registration, !block.isUnderCondition else { return nil }
         let name = Self.key(model.path)
+        let spelled = Self.spelling(of: model.path)
         let classAccess = effectiveAccess(of: model)
         if model.isConditional {
             report(.warning, at: model.location,
@@ -214,7 +270,7 @@ package struct AccessorGenerator {
         // Where the class's properties start among the model's: after its superclasses', when
         // every block of the lineage was read whole (otherwise the getters find them by name).
         var ordinal: Int? =
-            lineage.allSatisfy { $0.registration?.unreadable.isEmpty ?? true }
+            lineage.allSatisfy { ($0.registration?.unreadable.isEmpty ?? true) && $0.registration?.isUnderCondition != true }
             ? lineage.dropFirst().reduce(0) { $0 + ($1.registration?.properties.count ?? 0) } : nil
         var seen: [String: SourceLocation] = [:]
         var accessors: [String] = []
@@ -228,7 +284,7 @@ package struct AccessorGenerator {
         }
         var text = ""
         if !accessors.isEmpty {
-            text += "extension \(name) {\n" + accessors.joined(separator: "\n") + "}\n"
+            text += "extension \(spelled) {\n" + accessors.joined(separator: "\n") + "}\n"
         }
         if let first = block.unreadable.first {
             let more = block.unreadable.count > 1 ? " (and \(block.unreadable.count - 1) more)" : ""
@@ -237,7 +293,7 @@ package struct AccessorGenerator {
                 "\(name): the generator cannot read this statement of the registration block (\(first.description))\(more); "
                     + "properties declared there get no typed member, and \(name) "
                     + (adopts ? "reads them through DynamicMembers" : "adopts DynamicMembers so they can be read by name"))
-            if !adopts { text += (text.isEmpty ? "" : "\n") + "extension \(name): DynamicMembers {}\n" }
+            if !adopts { text += (text.isEmpty ? "" : "\n") + "extension \(spelled): DynamicMembers {}\n" }
         }
         return text.isEmpty ? nil : text
     }
@@ -260,13 +316,18 @@ package struct AccessorGenerator {
                 "\(className).\(name) is already declared by a superclass (\(base.file):\(base.line)); declare it once")
             return nil
         }
-        guard Self.isIdentifier(name) else {
+        guard SwiftNames.isIdentifier(name) else {
             // Not a Swift name: read with `model[property: "…"]`; nothing to generate.
             return nil
         }
         if ReservedNames.properties.contains(name) {
             report(.error, at: property.location,
                 "\(className).\(name): '\(name)' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: \"\(name)\"")
+            return nil
+        }
+        if let expression = property.readOnlyExpression {
+            report(.error, at: property.location,
+                "\(className).\(name): readOnly: \(expression) is not a literal, so the generator cannot tell whether to write a setter; pass readOnly: true or readOnly: false")
             return nil
         }
         if let reason = property.type.unsupportedReason {
@@ -280,7 +341,11 @@ package struct AccessorGenerator {
         }
         var access = classAccess
         for path in property.type.namedTypes {
-            guard let resolved = resolve(path, in: model), let type = types[resolved] else { continue }
+            guard let resolved = resolve(path, in: model), let type = types[resolved] else {
+                // A type of another module: no wider than that module's import.
+                if let imported = importAccess(of: path) { access = min(access, imported) }
+                continue
+            }
             let typeAccess = effectiveAccess(of: type)
             if typeAccess < .internal {
                 report(.warning, at: property.location,
@@ -297,7 +362,7 @@ package struct AccessorGenerator {
         }
         let literal = Self.stringLiteral(name)
         let type = qualified(property.type, in: model).source
-        var text = "    \(modifier)var \(Self.memberName(name)): \(type) {\n"
+        var text = "    \(modifier)var \(SwiftNames.escaped(name)): \(type) {\n"
         let place = ordinal.map { ", ordinal: \($0)" } ?? ""
         text += "        @inline(__always) get { self[property: \(literal)\(place)] }\n"
         if !property.isReadOnly {
@@ -327,35 +392,50 @@ package struct AccessorGenerator {
 
     // MARK: Names and imports
 
-    /// The imports of the files that declare models, each once, `JSONModelKit` always.
-    private func imports() -> [String] {
+    /// The imports of the files that declare models, each once, `JSONModelKit` always; notes
+    /// the modules imported below public access.
+    private mutating func imports() -> [String] {
         var lines: [String] = []
         var seen: Set<String> = []
         let modelFiles = Set(models.values.map(\.location.file))
         for summary in summaries where summary.types.contains(where: { modelFiles.contains($0.location.file) }) {
-            for line in summary.imports where seen.insert(line).inserted { lines.append(line) }
+            for statement in summary.imports where seen.insert(statement.text).inserted {
+                lines.append(statement.text)
+                if let module = statement.module, let access = statement.access, access < .public {
+                    restrictedImports[module] = min(access, restrictedImports[module] ?? access)
+                }
+            }
         }
         if !lines.contains(where: { $0.hasSuffix("import JSONModelKit") }) { lines.append("import JSONModelKit") }
         return lines
     }
 
-    /// Whether `name` is a Swift identifier (so it can name a member).
-    static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.first, first.isLetter || first == "_" else { return false }
-        return name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+    /// How far a member may show a type the files do not declare: nil when as far as it likes;
+    /// the access of its module's import when that is below public (a public member cannot show
+    /// a type of a module imported `internal`). A name not qualified with its module may come
+    /// from any imported module but the standard library.
+    private func importAccess(of path: [String]) -> AccessLevel? {
+        guard !restrictedImports.isEmpty, let first = path.first else { return nil }
+        if path.count > 1, first == "Swift" { return nil }
+        if path.count > 1 { return restrictedImports[first] }
+        if Self.standardLibraryNames.contains(first) { return nil }
+        if Self.libraryNames.contains(first) { return restrictedImports["JSONModelKit"] }
+        return restrictedImports.values.min()
     }
 
-    /// Swift's keywords, which a member name must escape with backticks.
-    private static let keywords: Set<String> = [
-        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
-        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static",
-        "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do",
-        "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while",
-        "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "package",
+    private static let standardLibraryNames: Set<String> = [
+        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
+        "Float16", "Bool", "String", "Optional", "Array", "Dictionary",
     ]
 
-    private static func memberName(_ name: String) -> String {
-        keywords.contains(name) ? "`\(name)`" : name
+    /// The types of JSONModelKit a property can have.
+    private static let libraryNames: Set<String> = [
+        "JSONValue", "JSONNumber", "JSONObject", "JSONArray", "ModelArray", "ModelDictionary", "JSONModel",
+    ]
+
+    /// A qualified name as Swift source, each component in backticks when it needs them.
+    private static func spelling(of path: [String]) -> String {
+        path.map { SwiftNames.escaped($0, asType: true) }.joined(separator: ".")
     }
 
     /// `name` as a string literal; an identifier needs no escapes.

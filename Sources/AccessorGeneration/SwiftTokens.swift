@@ -9,6 +9,8 @@ struct SwiftToken: Equatable {
         case identifier(String, escaped: Bool)
         /// A string literal; the text when it is a plain literal, nil when it interpolates.
         case string(String?)
+        /// A regex literal (`/a+/`, `#/a/b/#`), one token like a string.
+        case regex
         /// A number literal.
         case number
         /// `#if`, `#endif`, `#selector`, …: the word after `#`.
@@ -48,12 +50,23 @@ struct SwiftToken: Equatable {
 ///
 /// Knows Swift's comments (nested block comments too), string literals (single- and
 /// multi-line, raw with any number of `#`, interpolations holding further strings and
-/// parentheses), identifiers (backticked too), numbers, `#` directives, attributes and
-/// punctuation. Anything it does not recognize becomes punctuation, so reading never fails.
+/// parentheses), regex literals (`#/…/#` always; `/…/` where an expression starts and the
+/// literal closes on its line), identifiers (backticked too, raw identifiers with spaces and
+/// operator characters included), numbers, `#` directives, attributes and punctuation.
+/// Anything it does not recognize becomes punctuation, so reading never fails; interpolations
+/// nested deeper than ``maximumInterpolationDepth`` end the tokens and set ``tooDeepAt``.
 struct SwiftTokenizer {
+    /// How deep string interpolations may nest (`"\("\("…")")"`): each level is a recursion.
+    static let maximumInterpolationDepth = 64
+
     private let bytes: [UInt8]
     private var index = 0
     private var sawLineBreak = true
+    /// The token before the current one, to tell a regex literal's `/` from division.
+    private var previous: SwiftToken.Kind?
+    private var interpolationDepth = 0
+    /// Where interpolations nested too deep, when they did: the tokens stop there.
+    private(set) var tooDeepAt: Int?
 
     init(_ source: String) {
         bytes = Array(source.utf8)
@@ -61,10 +74,15 @@ struct SwiftTokenizer {
 
     /// The tokens of `source`, in order.
     static func tokens(of source: String) -> [SwiftToken] {
+        tokensAndDepthFailure(of: source).tokens
+    }
+
+    /// The tokens of `source`, and the offset where interpolations nested too deep, if they did.
+    static func tokensAndDepthFailure(of source: String) -> (tokens: [SwiftToken], tooDeepAt: Int?) {
         var tokenizer = SwiftTokenizer(source)
         var tokens: [SwiftToken] = []
         while let token = tokenizer.next() { tokens.append(token) }
-        return tokens
+        return (tokens, tokenizer.tooDeepAt)
     }
 
     private func byte(at offset: Int) -> UInt8? {
@@ -87,6 +105,10 @@ struct SwiftTokenizer {
             if byte(at: index + hashes) == UInt8(ascii: "\"") {
                 index += hashes
                 kind = .string(readString(hashes: hashes))
+            } else if byte(at: index + hashes) == UInt8(ascii: "/") {
+                index += hashes
+                readExtendedRegex(hashes: hashes)
+                kind = .regex
             } else {
                 index += 1
                 kind = .pound(readWord())
@@ -96,9 +118,10 @@ struct SwiftTokenizer {
             kind = .attribute(readWord())
         case UInt8(ascii: "`"):
             index += 1
-            let name = readWord()
-            if byte(at: index) == UInt8(ascii: "`") { index += 1 }
-            kind = .identifier(name, escaped: true)
+            kind = .identifier(readRawIdentifier(), escaped: true)
+        case UInt8(ascii: "/") where startsRegex():
+            readBareRegex()
+            kind = .regex
         case UInt8(ascii: "-") where byte(at: index + 1) == UInt8(ascii: ">"):
             index += 2
             kind = .arrow
@@ -110,6 +133,7 @@ struct SwiftTokenizer {
         default:
             kind = .punctuation(readCharacter())
         }
+        previous = kind
         return SwiftToken(kind: kind, offset: start, end: index, startsLine: startsLine)
     }
 
@@ -205,8 +229,17 @@ struct SwiftTokenizer {
 
     /// Skips `( … )` of an interpolation, with nested parentheses, strings and comments.
     private mutating func skipInterpolation() {
+        guard interpolationDepth < Self.maximumInterpolationDepth else {
+            tooDeepAt = tooDeepAt ?? index
+            index = bytes.count
+            return
+        }
+        interpolationDepth += 1
+        defer { interpolationDepth -= 1 }
         var depth = 0
         let savedLineBreak = sawLineBreak
+        let savedPrevious = previous
+        defer { previous = savedPrevious }
         while let token = next() {
             if token.isPunctuation("(") { depth += 1 }
             if token.isPunctuation(")") {
@@ -216,6 +249,78 @@ struct SwiftTokenizer {
         }
         sawLineBreak = savedLineBreak
     }
+
+    /// Reads the name between backticks, up to the closing one (raw identifiers may hold
+    /// spaces, operator characters and comment markers) or, when there is none, the line's end.
+    private mutating func readRawIdentifier() -> String {
+        let start = index
+        while let byte = byte(at: index), byte != UInt8(ascii: "`"), byte != UInt8(ascii: "\n"),
+            byte != UInt8(ascii: "\r")
+        {
+            index += 1
+        }
+        let name = String(decoding: bytes[start..<index], as: UTF8.self)
+        if byte(at: index) == UInt8(ascii: "`") { index += 1 }
+        return name
+    }
+
+    /// Reads `#/…/#` (after its `#`s), single- or multi-line, to the `/` followed by as many `#`s.
+    private mutating func readExtendedRegex(hashes: Int) {
+        index += 1
+        while let byte = byte(at: index) {
+            if byte == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            if byte == UInt8(ascii: "/") && hasHashes(hashes, at: index + 1) {
+                index += 1 + hashes
+                return
+            }
+            index += 1
+        }
+    }
+
+    /// Whether the `/` at the current position opens a bare regex literal: it stands where an
+    /// expression starts (not after a name, a literal or a closing bracket, which make it
+    /// division), is not followed by a space, and a closing `/` follows on the same line.
+    private func startsRegex() -> Bool {
+        switch previous {
+        case .identifier(let word, let escaped):
+            if escaped || !Self.keywordsBeforeExpressions.contains(word) { return false }
+        case .number, .string, .regex, .punctuation(")"), .punctuation("]"), .punctuation("}"):
+            return false
+        default:
+            break
+        }
+        guard let next = byte(at: index + 1), next != UInt8(ascii: " "), next != UInt8(ascii: "\t"),
+            next != UInt8(ascii: "\n"), next != UInt8(ascii: "\r")
+        else { return false }
+        return closingSlashOfBareRegex() != nil
+    }
+
+    /// The offset of the `/` that closes a bare regex opened at the current position, on its line.
+    private func closingSlashOfBareRegex() -> Int? {
+        var offset = index + 1
+        while let byte = byte(at: offset), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") {
+            if byte == UInt8(ascii: "\\") {
+                offset += 2
+                continue
+            }
+            if byte == UInt8(ascii: "/") { return offset }
+            offset += 1
+        }
+        return nil
+    }
+
+    private mutating func readBareRegex() {
+        index = (closingSlashOfBareRegex() ?? index) + 1
+    }
+
+    /// Keywords after which an expression starts, so a `/` there opens a regex literal.
+    private static let keywordsBeforeExpressions: Set<String> = [
+        "return", "case", "in", "where", "if", "guard", "while", "else", "try", "await", "throw", "is", "as", "switch",
+        "repeat", "let", "var", "yield", "defer", "do", "catch", "for",
+    ]
 
     private mutating func readWord() -> String {
         let start = index

@@ -17,14 +17,14 @@ indirect enum TypeReference: Equatable {
         let arguments: [TypeReference]
     }
 
-    /// The type as Swift source.
+    /// The type as Swift source, names that need them in backticks.
     var source: String {
         switch self {
         case .named(let components):
             return components.map { component in
-                component.arguments.isEmpty
-                    ? component.name
-                    : component.name + "<" + component.arguments.map(\.source).joined(separator: ", ") + ">"
+                let name = SwiftNames.escaped(component.name, asType: true)
+                return component.arguments.isEmpty
+                    ? name : name + "<" + component.arguments.map(\.source).joined(separator: ", ") + ">"
             }.joined(separator: ".")
         case .optional(let wrapped): return wrapped.source + "?"
         case .array(let element): return "[" + element.source + "]"

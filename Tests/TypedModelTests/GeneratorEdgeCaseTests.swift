@@ -1,0 +1,284 @@
+import Foundation
+@testable import AccessorGeneration
+import Testing
+
+/// Valid Swift the generator's own tokenizer and reader must either read as the compiler does
+/// or refuse with an error at the line: never members that do not build, of the wrong type,
+/// or none at all without a word.
+@Suite("Generator edge cases")
+struct GeneratorEdgeCaseTests {
+    func generate(_ files: [(String, String)]) -> (source: String, diagnostics: [String], hasErrors: Bool) {
+        let output = AccessorGenerator.generate(files: files.map { (path: $0.0, text: $0.1) })
+        return (output.source, output.diagnostics.map(\.description), output.hasErrors)
+    }
+
+    func generate(_ source: String) -> (source: String, diagnostics: [String], hasErrors: Bool) {
+        generate([("Models.swift", source)])
+    }
+
+    /// The `var` lines generated for `type`, trimmed.
+    func members(of type: String, in source: String) -> [String] {
+        guard let start = source.range(of: "extension \(type) {\n") else { return [] }
+        return source[start.upperBound...].split(separator: "\n").prefix { $0 != "}" }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.contains("var ") }
+    }
+
+    // MARK: Tokens
+
+    @Test func rawIdentifiersAndRegexLiteralsAreNotCommentsOrStrings() {
+        let source = #"""
+            import JSONModelKit
+            let `a /* b` = 1
+            let extended = #/a/*b/#
+            let bare = /"""/
+            let multiline = #/
+              a /* b
+              /#
+            let `quote " here` = 2
+            let ratio = 4 / 2 /* a real comment */ / 1
+            final class After: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.x(Int.self) }
+            }
+            """#
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(members(of: "After", in: generated) == ["var x: Int {"])
+    }
+
+    @Test func interpolationsNestedBeyondTheLimitAreAnErrorNotACrash() {
+        let depth = 10_000
+        let source = "let s = " + String(repeating: #""\("#, count: depth) + "1"
+            + String(repeating: #")""#, count: depth) + "\n"
+        let (_, diagnostics, hasErrors) = generate(source)
+        #expect(hasErrors)
+        #expect(diagnostics.first?.hasPrefix("Models.swift:1:") == true)
+        #expect(diagnostics.first?.contains("string interpolations nest more than") == true)
+    }
+
+    // MARK: Conditions and imports
+
+    @Test func registrationBlocksUnderIfAreRefusedAtTheirLine() {
+        let source = """
+            import JSONModelKit
+            final class Flag: JSONModel, @unchecked Sendable {
+                #if DEBUG
+                override class func properties(_ p: PropertyRegistrar) { p.debugName(String.self) }
+                #else
+                override class func properties(_ p: PropertyRegistrar) { p.name(String.self) }
+                #endif
+            }
+            final class Leaf: Flag, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.size(Int.self) }
+            }
+            """
+        let (generated, diagnostics, hasErrors) = generate(source)
+        #expect(hasErrors)
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.hasPrefix("Models.swift:4:25: error: Flag: the registration block is declared under #if") == true)
+        #expect(!generated.contains("extension Flag"))
+        #expect(!generated.contains("name"))
+        // The places of a subclass's properties are unknown: its getters find them by name.
+        #expect(generated.contains(#"get { self[property: "size"] }"#))
+    }
+
+    @Test func importsAreCopiedAloneAndUnderTheirConditions() {
+        let source = """
+            struct Empty {}; import JSONModelKit
+            import Foundation; final class Order: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.total(Int.self) }
+            }
+            #if canImport(Darwin)
+            import Darwin
+            extension Order {}
+            #elseif os(Linux)
+            @preconcurrency import Glibc
+            #else
+            import WinSDK
+            #endif
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(!generated.contains("Empty"))
+        #expect(generated.contains("\nimport JSONModelKit\nimport Foundation\n"))
+        #expect(generated.contains("\n#if canImport(Darwin)\nimport Darwin\n#endif\n"))
+        #expect(generated.contains("\n#if !(canImport(Darwin)) && (os(Linux))\n@preconcurrency import Glibc\n#endif\n"))
+        #expect(generated.contains("\n#if !(canImport(Darwin)) && !(os(Linux))\nimport WinSDK\n#endif\n"))
+        #expect(members(of: "Order", in: generated) == ["var total: Int {"])
+    }
+
+    @Test func publicMembersDoNotShowTypesOfModulesImportedInternally() {
+        let source = """
+            internal import Foundation
+            import JSONModelKit
+            public final class Stamp: JSONModel, @unchecked Sendable {
+                override public class func properties(_ p: PropertyRegistrar) {
+                    p.at(Date?.self)
+                    p.link(Foundation.URL?.self)
+                    p.count(Int.self)
+                    p.extra(JSONValue?.self)
+                }
+            }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(generated.contains("internal import Foundation\n"))
+        #expect(
+            members(of: "Stamp", in: generated) == [
+                "var at: Date? {", "var link: Foundation.URL? {", "@inlinable public var count: Int {",
+                "@inlinable public var extra: JSONValue? {",
+            ])
+    }
+
+    // MARK: Access and names
+
+    @Test func theAccessWrittenOnAnExtensionCountsForTheTypesInIt() {
+        let source = """
+            import JSONModelKit
+            final class Outer: JSONModel, @unchecked Sendable {}
+            private extension Outer {
+                final class Hidden: JSONModel, @unchecked Sendable {
+                    override class func properties(_ p: PropertyRegistrar) { p.x(Int.self) }
+                }
+            }
+            public final class API: JSONModel, @unchecked Sendable {}
+            public extension API {
+                final class Thing: JSONModel, @unchecked Sendable {
+                    override class func properties(_ p: PropertyRegistrar) { p.y(Int.self) }
+                }
+            }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(!generated.contains("Hidden"))
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.contains("Outer.Hidden is private to its file") == true)
+        #expect(members(of: "API.Thing", in: generated) == ["@inlinable public var y: Int {"])
+    }
+
+    @Test func keywordNamesKeepTheirBackticksAndUnderscoreGetsNoMember() {
+        let source = """
+            import JSONModelKit
+            enum `default` { enum Kind: String, Sendable { case a } }
+            final class `class`: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) {
+                    p.kind(`default`.Kind?.self)
+                    p.add("_", Int.self)
+                    p.😀(Int.self)
+                    p.`for`(Int.self)
+                }
+            }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(
+            members(of: "`class`", in: generated) == [
+                "var kind: `default`.Kind? {", "var 😀: Int {", "var `for`: Int {",
+            ])
+        #expect(!generated.contains("var _"))
+        #expect(generated.contains(#"self[property: "😀", ordinal: 2]"#))
+    }
+
+    @Test func swiftIdentifiersAreToldFromOtherNames() {
+        for name in ["😀", "café", "_x", "x1", "Ωmega", "a\u{301}"] { #expect(SwiftNames.isIdentifier(name), "\(name)") }
+        for name in ["_", "1x", "with-dash", "a b", "", "→"] { #expect(!SwiftNames.isIdentifier(name), "\(name)") }
+    }
+
+    @Test func memberTypesInheritedFromASuperclassComeBeforeEnclosingOnes() {
+        let source = """
+            import JSONModelKit
+            struct Item: Sendable {}
+            class Base: JSONModel, @unchecked Sendable {
+                struct Item: Sendable {}
+            }
+            final class Sub: Base, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.item(Item?.self) }
+            }
+            """
+        let (generated, _, _) = generate(source)
+        #expect(members(of: "Sub", in: generated) == ["var item: Base.Item? {"])
+    }
+
+    @Test func aTypealiasOfJSONModelMakesAModel() {
+        let source = """
+            import JSONModelKit
+            typealias Model = JSONModel
+            typealias Root = Model
+            final class User: Root, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.login(String.self) }
+            }
+            """
+        let (generated, _, _) = generate(source)
+        #expect(members(of: "User", in: generated) == ["var login: String {"])
+    }
+
+    @Test func readOnlyThatIsNotALiteralIsAnError() {
+        let source = """
+            import JSONModelKit
+            final class Doc: JSONModel, @unchecked Sendable {
+                static let frozen = true
+                override class func properties(_ p: PropertyRegistrar) {
+                    p.a(Int.self, readOnly: frozen)
+                    p.b(Int.self, readOnly: !false)
+                    p.c(Int.self, readOnly: false)
+                }
+            }
+            """
+        let (generated, diagnostics, hasErrors) = generate(source)
+        #expect(hasErrors)
+        #expect(
+            diagnostics == [
+                "Models.swift:5:11: error: Doc.a: readOnly: frozen is not a literal, so the generator cannot tell whether to write a setter; pass readOnly: true or readOnly: false",
+                "Models.swift:6:11: error: Doc.b: readOnly: !false is not a literal, so the generator cannot tell whether to write a setter; pass readOnly: true or readOnly: false",
+            ])
+        #expect(members(of: "Doc", in: generated) == ["var c: Int {"])
+    }
+
+    // MARK: Cost
+
+    /// `count` models whose blocks hold a loop, each with an extension.
+    static func models(_ count: Int) -> String {
+        var source = "import JSONModelKit\n"
+        for index in 0..<count {
+            source += """
+                final class M\(index): JSONModel, @unchecked Sendable {
+                    override class func properties(_ p: PropertyRegistrar) {
+                        p.a\(index)(Int.self)
+                        for name in ["x"] { p.add(name, Int.self) }
+                    }
+                }
+                extension M\(index) { func f() {} }
+
+                """
+        }
+        return source
+    }
+
+    @Test func generatingTakesTimeInProportionToTheModels() {
+        func fastest(_ source: String) -> Duration {
+            let clock = ContinuousClock()
+            return (0..<3).map { _ in
+                clock.measure { _ = AccessorGenerator.generate(files: [(path: "Models.swift", text: source)]) }
+            }.min()!
+        }
+        let small = Self.models(300)
+        let large = Self.models(1_200)
+        _ = fastest(small)  // warm up
+        let ratio = fastest(large) / fastest(small)
+        // Four times the models: about four times the time; a quadratic step would make it sixteen.
+        #expect(ratio < 8, "ratio \(ratio)")
+    }
+
+    @Test func typesNestedTenThousandDeepAreAnErrorNotACrash() {
+        let depth = 10_000
+        var source = "import JSONModelKit\n"
+        for index in 0..<depth { source += "struct N\(index) {\n" }
+        source += "final class Deep: JSONModel, @unchecked Sendable {}\n"
+        source += String(repeating: "}\n", count: depth)
+        let (_, diagnostics, hasErrors) = generate(source)
+        #expect(hasErrors)
+        #expect(diagnostics.count == 1)
+        #expect(
+            diagnostics.first?.hasPrefix(
+                "Models.swift:\(SourceReader.maximumNesting + 2):8: error: types nest more than \(SourceReader.maximumNesting) deep")
+                == true)
+    }
+}
