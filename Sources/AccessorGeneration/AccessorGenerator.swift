@@ -59,6 +59,15 @@ package struct AccessorGenerator {
     private var types: [String: TypeDeclaration] = [:]
     /// The model classes, by qualified name.
     private var models: [String: TypeDeclaration] = [:]
+    /// What each class's superclass clause names, by the class's qualified name, worked out once.
+    private var superclasses: [String: Superclass] = [:]
+    /// The last component of every type's qualified name: a name that is none of them names no
+    /// type of the files, whatever the scope (most property types: `Int`, `String`).
+    private var declaredNames: Set<String> = []
+    /// What each class inherits, worked out once from its superclass's (see ``indexHierarchy()``).
+    private var hierarchy: [String: Inheritance] = [:]
+    /// The classes whose blocks declare each property name.
+    private var declarers: [String: [(key: String, location: SourceLocation)]] = [:]
     /// The protocols the extensions of the files add, by the qualified name of the extended type.
     private var extensionConformances: [String: [TypeReference]] = [:]
     /// The lowest access level written on an import of each module the generated file repeats,
@@ -71,7 +80,11 @@ package struct AccessorGenerator {
         for summary in summaries {
             for type in summary.types where types[Self.key(type.path)] == nil || type.kind == .class {
                 types[Self.key(type.path)] = type
+                if let last = type.path.last { declaredNames.insert(last) }
             }
+        }
+        for type in types.values where type.kind == .class {
+            superclasses[Self.key(type.path)] = superclassReference(of: type)
         }
         for summary in summaries {
             for ext in summary.extensions {
@@ -79,6 +92,7 @@ package struct AccessorGenerator {
                 extensionConformances[key, default: []] += ext.inherited
             }
         }
+        indexHierarchy()
     }
 
     private static func key(_ path: [String]) -> String { path.joined(separator: ".") }
@@ -122,6 +136,7 @@ package struct AccessorGenerator {
     /// from its superclasses among the files (`Item` in `Sub: Base` is `Base.Item` before any
     /// `Item` around `Sub`).
     private func resolve(_ path: [String], in model: TypeDeclaration) -> String? {
+        guard let last = path.last, declaredNames.contains(last) else { return nil }
         for length in stride(from: model.path.count, through: 0, by: -1) {
             let scope = Array(model.path.prefix(length))
             let candidate = Self.key(scope + path)
@@ -162,7 +177,7 @@ package struct AccessorGenerator {
 
     /// The superclass of a class, when it is a class of the files.
     private func superclass(of type: TypeDeclaration) -> TypeDeclaration? {
-        if case .declared(let base) = superclassReference(of: type) { return base }
+        if case .declared(let base) = superclasses[Self.key(type.path)] ?? superclassReference(of: type) { return base }
         return nil
     }
 
@@ -189,7 +204,7 @@ package struct AccessorGenerator {
                 }
                 guard inChain.insert(key).inserted else { break }  // a cycle: no model
                 chain.append(current)
-                switch superclassReference(of: current) {
+                switch superclasses[key] ?? .other {
                 case .declared(let base):
                     current = base
                     continue
@@ -215,15 +230,86 @@ package struct AccessorGenerator {
         return chain
     }
 
-    /// Whether the class or one of its superclasses among the files adopts `DynamicMembers`.
-    private func adoptsDynamicMembers(_ model: TypeDeclaration) -> Bool {
-        let names: Set<[String]> = [["DynamicMembers"], ["JSONModelKit", "DynamicMembers"]]
-        for type in lineage(of: model) {
-            for reference in type.inherited + extensionConformances[Self.key(type.path), default: []] {
-                if case .named(let components) = reference, names.contains(components.map(\.name)) { return true }
+    /// What a class has from its superclasses among the files.
+    private struct Inheritance {
+        /// Its place in a walk of the inheritance tree, and the place after its last subclass:
+        /// a class is an ancestor of another when its span holds the other's.
+        var order = 0
+        var end = 0
+        /// How many properties its superclasses declare, and whether every block of it and its
+        /// superclasses was read whole (so that count places its own properties).
+        var propertiesBefore = 0
+        var allRead = true
+        var adoptsDynamicMembers = false
+    }
+
+    private static let dynamicMembersNames: Set<[String]> = [["DynamicMembers"], ["JSONModelKit", "DynamicMembers"]]
+
+    /// Walks the inheritance tree of the files' classes once, superclasses first, so each class's
+    /// ``Inheritance`` comes from its superclass's: the generator's time stays in proportion to
+    /// the classes however long their chains. Classes in a cycle of superclasses are left out.
+    private mutating func indexHierarchy() {
+        var children: [String: [String]] = [:]
+        var roots: [String] = []
+        for (key, type) in types where type.kind == .class {
+            if case .declared(let base)? = superclasses[key] {
+                children[Self.key(base.path), default: []].append(key)
+            } else {
+                roots.append(key)
+            }
+            for property in type.registration?.properties ?? [] {
+                declarers[property.name, default: []].append((key, property.location))
             }
         }
-        return false
+        var order = 0
+        for root in roots.sorted() {
+            // (class, whether its subclasses were walked)
+            var stack: [(String, Bool)] = [(root, false)]
+            while let (key, walked) = stack.popLast() {
+                if walked {
+                    hierarchy[key]?.end = order
+                    continue
+                }
+                guard let type = types[key] else { continue }
+                var entry = Inheritance()
+                entry.order = order
+                order += 1
+                let block = type.registration
+                let readWhole = (block?.unreadable.isEmpty ?? true) && block?.isUnderCondition != true
+                let conforms = (type.inherited + extensionConformances[key, default: []]).contains {
+                    if case .named(let components) = $0 { return Self.dynamicMembersNames.contains(components.map(\.name)) }
+                    return false
+                }
+                if case .declared(let base)? = superclasses[key], let parent = hierarchy[Self.key(base.path)] {
+                    entry.propertiesBefore = parent.propertiesBefore + (base.registration?.properties.count ?? 0)
+                    entry.allRead = parent.allRead && readWhole
+                    entry.adoptsDynamicMembers = parent.adoptsDynamicMembers || conforms
+                } else {
+                    entry.allRead = readWhole
+                    entry.adoptsDynamicMembers = conforms
+                }
+                hierarchy[key] = entry
+                stack.append((key, true))
+                for child in (children[key] ?? []).sorted().reversed() { stack.append((child, false)) }
+            }
+        }
+    }
+
+    /// Whether the class or one of its superclasses among the files adopts `DynamicMembers`.
+    private func adoptsDynamicMembers(_ model: TypeDeclaration) -> Bool {
+        hierarchy[Self.key(model.path)]?.adoptsDynamicMembers ?? false
+    }
+
+    /// Where the nearest superclass of `model` among the files declares `name`, if one does.
+    private func inheritedDeclaration(of name: String, in model: TypeDeclaration) -> SourceLocation? {
+        let key = Self.key(model.path)
+        guard let place = hierarchy[key] else { return nil }
+        var nearest: (order: Int, location: SourceLocation)?
+        for declarer in declarers[name] ?? [] where declarer.key != key {
+            guard let span = hierarchy[declarer.key], span.order < place.order, place.order < span.end else { continue }
+            if nearest.map({ span.order > $0.order }) ?? true { nearest = (span.order, declarer.location) }
+        }
+        return nearest?.location
     }
 
     // MARK: Members
@@ -260,23 +346,15 @@ package struct AccessorGenerator {
                 "\(name) is private to its file, so no other file can extend it with typed members; make it internal, or adopt DynamicMembers")
             return nil
         }
-        let lineage = lineage(of: model)
-        var inherited: [String: SourceLocation] = [:]
-        for base in lineage.dropFirst() {
-            for property in base.registration?.properties ?? [] where inherited[property.name] == nil {
-                inherited[property.name] = property.location
-            }
-        }
         // Where the class's properties start among the model's: after its superclasses', when
         // every block of the lineage was read whole (otherwise the getters find them by name).
-        var ordinal: Int? =
-            lineage.allSatisfy { ($0.registration?.unreadable.isEmpty ?? true) && $0.registration?.isUnderCondition != true }
-            ? lineage.dropFirst().reduce(0) { $0 + ($1.registration?.properties.count ?? 0) } : nil
+        let inheritance = hierarchy[name] ?? Inheritance(allRead: false)
+        var ordinal: Int? = inheritance.allRead ? inheritance.propertiesBefore : nil
         var seen: [String: SourceLocation] = [:]
         var accessors: [String] = []
         for property in block.properties {
             if let accessor = accessor(
-                for: property, ordinal: ordinal, in: model, classAccess: classAccess, seen: &seen, inherited: inherited)
+                for: property, ordinal: ordinal, in: model, classAccess: classAccess, seen: &seen)
             {
                 accessors.append(accessor)
             }
@@ -301,7 +379,7 @@ package struct AccessorGenerator {
     /// The computed property for one declared property, or nil (with a diagnostic) when there is none.
     private mutating func accessor(
         for property: DeclaredProperty, ordinal: Int?, in model: TypeDeclaration, classAccess: AccessLevel,
-        seen: inout [String: SourceLocation], inherited: [String: SourceLocation]
+        seen: inout [String: SourceLocation]
     ) -> String? {
         let className = Self.key(model.path)
         let name = property.name
@@ -311,7 +389,7 @@ package struct AccessorGenerator {
             return nil
         }
         seen[name] = property.location
-        if let base = inherited[name] {
+        if let base = inheritedDeclaration(of: name, in: model) {
             report(.error, at: property.location,
                 "\(className).\(name) is already declared by a superclass (\(base.file):\(base.line)); declare it once")
             return nil
@@ -343,7 +421,13 @@ package struct AccessorGenerator {
         for path in property.type.namedTypes {
             guard let resolved = resolve(path, in: model), let type = types[resolved] else {
                 // A type of another module: no wider than that module's import.
-                if let imported = importAccess(of: path) { access = min(access, imported) }
+                guard let imported = importAccess(of: path) else { continue }
+                if imported < .internal {
+                    report(.warning, at: property.location,
+                        "\(className).\(name) has type \(property.type.source), whose module is imported \(imported) to its file; it gets no typed member (read it with self[property: \"\(name)\"])")
+                    return nil
+                }
+                access = min(access, imported)
                 continue
             }
             let typeAccess = effectiveAccess(of: type)
