@@ -22,8 +22,9 @@ import JSONModelNames
 /// after it are not known, and the getters of that class pass the name alone.
 ///
 /// A `readOnly: true` property gets no setter. Names declared twice (in the class or its
-/// superclasses), names of `JSONModel`'s members and types no property can have are errors
-/// at the declaration's line. A block with statements it cannot read (a loop, `#if`, a call
+/// superclasses), names of `JSONModel`'s members, types no property can have, `readOnly:` given
+/// as anything but a literal, and a registration block under `#if` are errors at the
+/// declaration's line; so are types and interpolations nested deeper than the reader goes. A block with statements it cannot read (a loop, `#if`, a call
 /// of another function) is a warning: the class adopts `DynamicMembers`, so the properties
 /// declared there are still read by name.
 package struct AccessorGenerator {

@@ -35,8 +35,9 @@ enum AccessorsCommand: Command {
 
         EXIT STATUS: 0 when the members were printed, with or without warnings; 1 when a
         registration block has an error (a name declared twice or taken by JSONModel, a
-        type no property can have); 2 for a wrong command line or a FILE that cannot be
-        read, and then nothing is printed.
+        type no property can have, readOnly: not a literal, the block under #if) or the
+        generator cannot read a file (types or interpolations nested too deep); 2 for a
+        wrong command line or a FILE that cannot be read, and then nothing is printed.
         """
 
     static func run(_ arguments: Arguments) -> ExitStatus {
