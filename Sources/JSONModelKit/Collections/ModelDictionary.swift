@@ -260,14 +260,15 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
 
     init(object: JSONInput, configuration: ElementConfiguration) {
         self.configuration = configuration
-        let expected = configuration.schemaModel?.modelName ?? String(describing: Value.self)
+        // Named only for diagnostics, so made only for them (see ModelArrayBase.init(array:configuration:)).
+        func expected() -> String { "a " + (configuration.schemaModel?.modelName ?? String(describing: Value.self)) }
         var keys: [String] = []
         var inputs: [JSONInput] = []
         var indexes: [String: Int] = [:]
         var diagnostics: [ModelDiagnostic] = []
         object.forEachMember { key, member in
             guard member.kind == .object else {
-                diagnostics.append(configuration.leftOut(member, at: [.key(key)], expected: "a \(expected)"))
+                diagnostics.append(configuration.leftOut(member, at: [.key(key)], expected: expected()))
                 if let earlier = indexes.removeValue(forKey: key) { inputs[earlier] = .value(.null) }
                 return
             }
