@@ -43,7 +43,7 @@ struct HostileSchemaTests {
         try HostileInputs.threadCPUTime(body)
     }
 
-    // MARK: - Type nesting (item 1)
+    // MARK: - Type nesting
 
     /// `Int` and 24 `?` used to register, then stall 22 s in the runtime's nested-Optional casts
     /// on the first read (doubling per `?`); 5,000 `?` overflowed the stack in type resolution.
@@ -143,7 +143,7 @@ struct HostileSchemaTests {
         }
     }
 
-    // MARK: - Defaults of model types (items 2 and 15)
+    // MARK: - Defaults of model types
 
     /// Each registered, then reading `x` on `{}` stopped the process: "M.x has no usable default".
     @Test(arguments: [
@@ -209,7 +209,7 @@ struct HostileSchemaTests {
         #expect(throws: Never.self) { _ = try Self.register(#"{"models": [{"name": "Integer"}, {"name": "date"}]}"#).get() }
     }
 
-    // MARK: - Discriminators (item 4)
+    // MARK: - Discriminators
 
     @Test func discriminatorTargetsMustExtendTheModel() throws {
         let text = #"""
@@ -274,7 +274,7 @@ struct HostileSchemaTests {
         #expect(registry.schemaMetadata(named: "Base") == nil)
     }
 
-    // MARK: - Cost (item 9)
+    // MARK: - Cost
 
     /// `{"name": "M1", "extends": "M0", …}`, each model one property.
     static func chain(_ count: Int, prefix: String = "M") -> [String] {
