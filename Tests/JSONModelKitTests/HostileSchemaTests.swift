@@ -38,11 +38,6 @@ struct HostileSchemaTests {
         }
     }
 
-    /// Seconds of this thread's CPU time `body` takes (other tests running meanwhile do not count).
-    static func seconds<T>(_ body: () throws -> T) rethrows -> (value: T, seconds: Double) {
-        try HostileInputs.threadCPUTime(body)
-    }
-
     // MARK: - Type nesting
 
     /// `Int` and 24 `?` used to register, then stall 22 s in the runtime's nested-Optional casts
@@ -50,15 +45,20 @@ struct HostileSchemaTests {
     @Test(arguments: [2, 24, 30, 5_000, 1_000_000])
     func nestedOptionalsAreRefused(_ marks: Int) throws {
         let type = "Int" + String(repeating: "?", count: marks)
-        let (result, seconds) = Self.seconds { Self.register(Self.schema(type: type)) }
-        guard case .failure(let error) = result else {
+        guard case .failure(let error) = Self.register(Self.schema(type: type)) else {
             Issue.record("\(marks) ? registered")
             return
         }
         #expect(error.model == "M" && error.property == "x")
         #expect(error.message.contains("nests optionals"), "\(error)")
         #expect(error.message.utf8.count < 300, "the message quotes the whole type")
-        #expect(seconds < 1)
+    }
+
+    /// Refusing a type with many `?` takes time in proportion to its length.
+    @Test func refusingNestedOptionalsTakesLinearTime() {
+        Scaling.expectLinear(from: 250_000, "refusing Int followed by n ?") { marks in
+            _ = Self.register(Self.schema(type: "Int" + String(repeating: "?", count: marks)))
+        }
     }
 
     @Test func typeNestingIsLimitedForBracketsAndOptionalsTogether() throws {
@@ -98,17 +98,12 @@ struct HostileSchemaTests {
             let registry = try Self.register(Self.schema(type: type)).get()
             var value: JSONValue = inner == "A?" ? ["n": 7] : 7
             for _ in 0..<levels { value = ["k": value] }
-            let (json, seconds) = try Self.seconds {
-                let model = try registry.makeModel(named: "M", json: ["x": value])
-                #expect(model.value(forProperty: "x") != nil)
-                #expect(model.diagnostics.isEmpty)
-                let copy = try registry.makeModel(named: "M", json: ["x": value], options: .mutable)
-                try copy.set(copy.value(forProperty: "x"), forProperty: "x")
-                return copy.json()
-            }
-            print("hostile schemas: \(type): read, write and output in \(HostileInputs.format(seconds)) s CPU")
-            #expect(json == ["x": value])
-            #expect(seconds < 1, "\(type): \(seconds) s")
+            let model = try registry.makeModel(named: "M", json: ["x": value])
+            #expect(model.value(forProperty: "x") != nil)
+            #expect(model.diagnostics.isEmpty)
+            let copy = try registry.makeModel(named: "M", json: ["x": value], options: .mutable)
+            try copy.set(copy.value(forProperty: "x"), forProperty: "x")
+            #expect(copy.json() == ["x": value], "\(type)")
         }
     }
 
@@ -291,13 +286,13 @@ struct HostileSchemaTests {
     @Test func aLongExtendsChainIsRefusedAtOnce() throws {
         let limit = ModelSchema.maximumExtendsDepth
         #expect(limit == 16)
-        let text = Self.schema(models: Self.chain(2_000))
-        let (result, seconds) = Self.seconds { Self.problems(loading: text) }
-        print("hostile schemas: 2,000-model extends chain (\(text.utf8.count) bytes) refused in \(HostileInputs.format(seconds)) s CPU")
+        let result = Self.problems(loading: Self.schema(models: Self.chain(2_000)))
         #expect(result.count == 1, "one problem per chain, not one per model")
         #expect(result.first?.model == "M\(limit + 1)")
         #expect(result.first?.message == "\"extends\" gives the model more than \(limit) ancestors: M\(limit + 1) → M\(limit) → … → M0")
-        #expect(seconds < 2, "\(seconds) s")
+        Scaling.expectLinear(from: 1_000, "refusing an extends chain of n models") { count in
+            _ = Self.problems(loading: Self.schema(models: Self.chain(count)))
+        }
     }
 
     /// 2,000 models in chains of the deepest accepted length load quickly, and the deepest
@@ -305,12 +300,13 @@ struct HostileSchemaTests {
     @Test func manyChainsAtTheLimitLoadQuickly() throws {
         let length = ModelSchema.maximumExtendsDepth + 1
         let models = (0..<(2_000 / length)).flatMap { Self.chain(length, prefix: "C\($0)_") }
-        let text = Self.schema(models: models)
         let registry = ModelRegistry()
-        let (names, seconds) = try Self.seconds { try loadSchemaText(text, into: registry) }
-        print("hostile schemas: \(models.count) models in chains of \(length) (\(text.utf8.count) bytes) loaded in \(HostileInputs.format(seconds)) s CPU")
+        let names = try loadSchemaText(Self.schema(models: models), into: registry)
         #expect(names.count == models.count)
-        #expect(seconds < 2, "\(seconds) s")
+        try Scaling.expectLinear(from: 500, "loading n models in chains at the limit") { count in
+            let chains = (0..<(count / length)).flatMap { Self.chain(length, prefix: "C\($0)_") }
+            _ = try loadSchemaText(Self.schema(models: chains))
+        }
         let last = length - 1
         let model = try registry.makeModel(named: "C0_\(last)", json: ["p0": 1, "p\(last)": 2])
         #expect(model.value(forProperty: "p0") as? Int == 1 && model.value(forProperty: "p\(last)") as? Int == 2)
@@ -353,13 +349,15 @@ struct HostileSchemaTests {
         let count = 10_000
         let models = (0..<count).map { #"{"name": "M\#($0)", "properties": [{"name": "p", "type": "Unknown\#($0)"}]}"# }
             + [#"{"name": "Known", "properties": [{"name": "p", "type": "known"}]}"#]
-        let text = Self.schema(models: models)
-        let (problems, seconds) = Self.seconds { Self.problems(loading: text) }
-        print("hostile schemas: \(count) unknown type names (\(text.utf8.count) bytes) reported in \(HostileInputs.format(seconds)) s CPU")
+        let problems = Self.problems(loading: Self.schema(models: models))
         #expect(problems.count == count + 1)
         #expect(problems.first?.message == "unknown type \"Unknown0\"")
         #expect(problems.last?.message == "unknown type \"known\" (did you mean \"Known\"?)")
-        #expect(seconds < 1, "\(seconds) s")
+        Scaling.expectLinear(from: 2_500, "reporting n unknown type names") { count in
+            _ = Self.problems(loading: Self.schema(models: (0..<count).map {
+                #"{"name": "M\#($0)", "properties": [{"name": "p", "type": "Unknown\#($0)"}]}"#
+            }))
+        }
     }
 }
 

@@ -612,11 +612,9 @@ struct PluginNestedLoadTests {
         let registry = ModelRegistry()
         NestedLoad.expect(.init(registry: registry, library: plugins.example, fromHelperThread: true))
         defer { NestedLoad.expect(nil) }
-        let start = ContinuousClock.now
+        // A deadlock here would hang: the suite's time limit is the guard.
         let nesting = try registry.loadPlugin(at: plugins.nesting)
-        let elapsed = ContinuousClock.now - start
         #expect(nesting.modelClasses == ["Gadget"])
-        #expect(elapsed < .seconds(15), "\(elapsed)")
         let inner = try #require(NestedLoad.outcome.withLock { $0 }).get()
         #expect(inner.modelClasses == ["Vehicle", "Car", "Truck"])
         #expect(registry.modelType(named: "Vehicle") != nil && registry.modelType(named: "Gadget") != nil)
@@ -631,11 +629,8 @@ struct PluginNestedLoadTests {
         registry.plugins.waitLimit = 0.5
         NestedLoad.expect(.init(registry: registry, library: plugins.nesting, fromHelperThread: true))
         defer { NestedLoad.expect(nil) }
-        let start = ContinuousClock.now
         let nesting = try registry.loadPlugin(at: plugins.nesting)
-        let elapsed = ContinuousClock.now - start
         #expect(nesting.modelClasses == ["Gadget"])
-        #expect(elapsed < .seconds(15), "\(elapsed)")
         let inner = try #require(NestedLoad.outcome.withLock { $0 })
         #expect(throws: PluginLoadError.loadInProgress(path: plugins.nesting.path)) { try inner.get() }
         #expect("\(PluginLoadError.loadInProgress(path: "p.so"))".hasPrefix("cannot load plugin p.so: another thread's load"))
