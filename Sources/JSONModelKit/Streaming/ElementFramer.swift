@@ -33,9 +33,10 @@ final class TapeScratch {
 /// Finds where the elements of a stream begin and end, a chunk of bytes at a time, and
 /// gathers each element's bytes.
 ///
-/// The framer only finds boundaries: it tracks strings, escapes and nesting depth (for an
-/// array, also the `[`, the commas and the `]`; for JSON Lines, the newlines). Whether an
-/// element is valid JSON is for the parser to say, which then reads the element's own bytes.
+/// The framer only finds boundaries: it tracks strings, escapes, comments (where the options
+/// allow them) and nesting depth (for an array, also the `[`, the commas and the `]`; for JSON
+/// Lines, the newlines). Whether an element is valid JSON is for the parser to say, which then
+/// reads the element's own bytes.
 /// It keeps the line and column of the current position, so that errors can name their place in
 /// the whole stream while only the element in progress is held.
 struct ElementFramer {
@@ -60,10 +61,25 @@ struct ElementFramer {
         case lineElement
     }
 
+    /// Where the framer is in a comment of an element, with comments allowed.
+    private enum Comment {
+        /// Not in a comment.
+        case none
+        /// After a `/`: a comment starts when `/` or `*` follows.
+        case slash
+        /// In a `//` comment, which ends at the next line feed.
+        case line
+        /// In a `/* */` comment.
+        case block
+        /// In a `/* */` comment, after a `*`: a `/` ends it.
+        case blockStar
+    }
+
     private var format: JSONStreamFormat
     private var phase = Phase.start
     private let limit: Int
     private let allowsTrailingCommas: Bool
+    private let allowsComments: Bool
     private let parseOptions: JSONParseOptions
     private let scratch = TapeScratch()
 
@@ -71,6 +87,7 @@ struct ElementFramer {
     private var depth = 0
     private var inString = false
     private var escaped = false
+    private var comment = Comment.none
     private var isScalar = false
     /// Its bytes from earlier chunks.
     private var pending: [UInt8] = []
@@ -91,6 +108,7 @@ struct ElementFramer {
         format = options.format
         limit = options.maxElementSize
         allowsTrailingCommas = options.parseOptions.allowsTrailingCommas
+        allowsComments = options.parseOptions.allowsComments
         parseOptions = options.parseOptions
     }
 
@@ -219,6 +237,7 @@ struct ElementFramer {
             depth = 0
             inString = false
             escaped = false
+            comment = .none
             isScalar = false
             switch byte {
             case UInt8(ascii: "{"), UInt8(ascii: "["): depth = 1
@@ -418,10 +437,21 @@ struct ElementFramer {
                 if depth == 0 { return i }
                 continue
             }
-            // Skip to the next quote, bracket, brace or line feed, sixteen bytes at a time.
-            i = Self.firstFlagged(in: chunk, from: i) { $0.framingStops }
+            if comment != .none {
+                guard let end = skipComment(chunk, from: i) else { return nil }
+                i = end
+                continue
+            }
+            // Skip to the next quote, bracket, brace or line feed (or slash, which may start a
+            // comment), sixteen bytes at a time.
+            if allowsComments {
+                i = Self.firstFlagged(in: chunk, from: i) { $0.framingStopsAndSlashes }
+            } else {
+                i = Self.firstFlagged(in: chunk, from: i) { $0.framingStops }
+            }
             guard i < n else { return nil }
             switch chunk[i] {
+            case UInt8(ascii: "/") where allowsComments: comment = .slash
             case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
@@ -429,6 +459,45 @@ struct ElementFramer {
                 if depth == 0 { return i + 1 }
             case 0x0A: newline(at: i)
             default: break
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The chunk index where the comment in progress ends (at the line feed that ends a `//`
+    /// comment, or just past the `*/` of a block comment), or nil when it goes on past the
+    /// chunk. Counts the line feeds in a block comment. After a `/` that starts no comment, the
+    /// index of the byte after it: the parser reports that slash.
+    private mutating func skipComment(_ chunk: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var i = start
+        let n = chunk.count
+        while i < n {
+            let byte = chunk[i]
+            switch comment {
+            case .none:
+                return i
+            case .slash:
+                switch byte {
+                case UInt8(ascii: "/"): comment = .line
+                case UInt8(ascii: "*"): comment = .block
+                default:
+                    comment = .none
+                    return i
+                }
+            case .line:
+                let found = chunk.baseAddress.flatMap { memchr($0 + i, 0x0A, n - i) }
+                guard let found else { return nil }
+                comment = .none
+                // The line feed is left for the element's scan to count.
+                return UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - chunk.baseAddress!
+            case .block, .blockStar:
+                if byte == UInt8(ascii: "/") && comment == .blockStar {
+                    comment = .none
+                    return i + 1
+                }
+                comment = byte == UInt8(ascii: "*") ? .blockStar : .block
+                if byte == 0x0A { newline(at: i) }
             }
             i += 1
         }

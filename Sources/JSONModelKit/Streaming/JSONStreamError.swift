@@ -23,8 +23,10 @@ public struct JSONStreamOptions: Sendable, Equatable {
     /// The largest element accepted, in bytes; a larger one is an error
     /// (``JSONStreamError/Kind/elementTooLarge(limit:)``), so memory stays bounded.
     public var maxElementSize: Int
-    /// Options for parsing each element. Comments are not recognized between the elements
-    /// of a stream; `allowsTrailingCommas` also allows a comma before the closing `]`.
+    /// Options for parsing each element. With `allowsComments`, comments inside an element are
+    /// passed over when finding where it ends (a `}` or `"` in a comment ends nothing), but
+    /// comments are not recognized between the elements of a stream; `allowsTrailingCommas`
+    /// also allows a comma before the closing `]`.
     public var parseOptions: JSONParseOptions
 
     /// The default largest element: 64 MiB.

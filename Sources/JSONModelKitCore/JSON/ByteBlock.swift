@@ -119,6 +119,12 @@ package struct ByteBlock {
             .| (bytes .== Self.splat(0x0A))
     }
 
+    /// ``framingStops`` and `/`, which may start a comment where comments are allowed.
+    @inlinable @inline(__always)
+    package var framingStopsAndSlashes: Mask {
+        framingStops .| (bytes .== Self.splat(UInt8(ascii: "/")))
+    }
+
     /// The lanes holding a line feed, as the bits of a 16-bit mask (lane 0 the lowest bit).
     @inlinable @inline(__always)
     package var lineFeeds: UInt16 { Self.bits(of: lineFeedLanes) }
