@@ -120,6 +120,16 @@ public final class JSONDocument: Sendable {
         #endif
     }
 
+    /// Whether `words` tape words can be allocated now: asked of `malloc`, which answers nil
+    /// where an array's allocation would stop the program. The memory is given back at once,
+    /// untouched.
+    static func canReserve(words: Int) -> Bool {
+        let (bytes, overflow) = words.multipliedReportingOverflow(by: MemoryLayout<UInt64>.stride)
+        guard !overflow, let memory = malloc(bytes) else { return false }
+        free(memory)
+        return true
+    }
+
     /// One scan of a document's bytes into a tape buffer.
     private struct TapeScan {
         /// The words written into the buffer: 0 when the tape spilled or the scan failed.
@@ -181,9 +191,23 @@ public final class JSONDocument: Sendable {
         // From 1 MiB, where untouched pages cost nothing, it is one word per two bytes (plus
         // slack), enough for the densest JSON there is, `[0,0,…]`, so nothing spills (100 MB of
         // `[0,0,…]` peaked at 11x the input when it spilled; now 5x, the input plus its 4x tape).
+        //
+        // Input over the size limit is refused before anything is reserved: its reservation
+        // alone could exceed what the system grants, and a failed allocation stops the program.
+        // From 16 MiB, the reservation is first tried with `malloc`; where the system refuses it
+        // (`ulimit -v`, overcommit limits), the tape starts at one word per eight bytes, what
+        // typical JSON needs, and denser input grows it as the scan goes.
         let byteCount = storage.count
+        guard UInt(byteCount) <= UInt(UInt32.max) else {
+            throw storage.withUnsafeBufferPointer { input in
+                JSONParseError(.documentTooLarge, at: 0, in: UnsafeBufferPointer(rebasing: input.prefix(64)))
+            }
+        }
         let bytesPerWord = byteCount < 1 << 20 ? 4 : 2
-        let capacity = byteCount / bytesPerWord + 16
+        var capacity = byteCount / bytesPerWord + 16
+        if byteCount >= Self.hugePageTapeLimit && !Self.canReserve(words: capacity) {
+            capacity = byteCount / 8 + 16
+        }
         let scan: TapeScan
         var lent: [UInt64] = []
         if byteCount <= Self.copiedTapeLimit {

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import JSONModelKitCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Input too large for a document is refused with ``JSONParseError/Kind/documentTooLarge``
+/// before any tape is reserved, and a tape the system will not reserve up front starts smaller:
+/// neither stops the program.
+@Suite("Document size limit")
+struct DocumentSizeLimitTests {
+    static let childVariable = "JSONMODELKIT_SIZE_LIMIT_CHILD"
+    static let reportVariable = "JSONMODELKIT_SIZE_LIMIT_REPORT"
+
+    /// A sparse file of `size` bytes starting with `[` (the rest reads as zeros), in the
+    /// temporary folder; it takes no disk space.
+    static func sparseFile(size: Int) throws -> String {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("jsonmodelkit-sparse-\(UUID().uuidString).json").path
+        let descriptor = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var bracket = UInt8(ascii: "[")
+        try #require(write(descriptor, &bracket, 1) == 1)
+        try #require(ftruncate(descriptor, off_t(size)) == 0)
+        return path
+    }
+
+    @Test func aFileOverTheLimitIsAnErrorNotAnAbort() throws {
+        let path = try Self.sparseFile(size: 10 << 30)
+        defer { unlink(path) }
+        #expect {
+            _ = try JSONDocument(contentsOf: URL(fileURLWithPath: path))
+        } throws: { error in
+            (error as? JSONParseError)?.kind == .documentTooLarge
+        }
+    }
+
+    /// Under an address-space limit that leaves room for the file and a typical tape but not
+    /// for the tape reserved for the densest input, the scan still runs and reports the file's
+    /// fault (the zeros after its `[`).
+    @Test func aReservationTheSystemRefusesStartsSmaller() throws {
+        #if os(Linux)
+        guard
+            let fields = try ChildTestProcess.run(
+                filter: "DocumentSizeLimitTests/childParsesUnderALimit", environment: [Self.childVariable: "1"],
+                reportVariable: Self.reportVariable, label: "the address-space limit child")
+        else { return }
+        #expect(fields["result"] == "error", "\(fields)")
+        #endif
+    }
+
+    @Test func childParsesUnderALimit() throws {
+        #if os(Linux)
+        guard ProcessInfo.processInfo.environment[Self.childVariable] != nil,
+            let report = ProcessInfo.processInfo.environment[Self.reportVariable]
+        else { return }
+        let size = 1 << 30
+        let path = try Self.sparseFile(size: size)
+        defer { unlink(path) }
+        // The file mapped, plus 2 GiB: a tape of one word per eight bytes (1 GiB) fits, the
+        // 4 GiB reserved for one word per two bytes does not.
+        var saved = rlimit()
+        try #require(getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &saved) == 0)
+        var limit = saved
+        limit.rlim_cur = min(saved.rlim_max, rlim_t(Self.virtualSize() + size + (2 << 30)))
+        try #require(setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0)
+        let result: String
+        do {
+            _ = try JSONDocument(contentsOf: URL(fileURLWithPath: path))
+            result = "parsed"
+        } catch {
+            result = "error"
+        }
+        setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &saved)
+        try "result \(result)\n".write(toFile: report, atomically: false, encoding: .utf8)
+        #endif
+    }
+
+    /// The process's virtual size, from `/proc/self/status`.
+    static func virtualSize() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmSize:") {
+            let kilobytes = line.dropFirst(7).trimmingCharacters(in: .whitespaces).split(separator: " ").first
+            return (kilobytes.flatMap { Int($0) } ?? 0) * 1024
+        }
+        return 0
+    }
+}
