@@ -23,7 +23,8 @@ import JSONModelKitCore
 ///
 /// Each nesting level of the value costs one `init(from:)` call and one decoder object, so the
 /// recursion is as deep as the JSON, which the parser bounds (512 levels by default); deeper
-/// than ``maximumDepth`` (200) levels the decoder throws instead.
+/// than ``maximumDepth`` (200) levels, or with less than ``stackReserve`` of the thread's stack
+/// left, the decoder throws instead.
 final class JSONInputDecoder: Decoder {
     let input: JSONInput
     let codingPath: [any CodingKey]
@@ -38,6 +39,14 @@ final class JSONInputDecoder: Decoder {
     /// limit: each level runs the type's `init(from:)`, whose stack frame is the type's, so the
     /// decoder stops at a depth that an unoptimized build decodes on a 512 KiB thread.
     static let maximumDepth = 200
+
+    /// The stack a nested value must leave when it starts decoding: below this, it throws.
+    ///
+    /// A level's frames are those of the type's `init(from:)`, which the decoder cannot size (a
+    /// class with 30 optional fields takes about 3 KiB a level in an unoptimized build), so
+    /// the depth limit alone overflowed a 512 KiB thread at 180 levels. 64 KiB holds the
+    /// deepest frames of one level and the throw that unwinds it.
+    static let stackReserve = 64 << 10
 
     /// Decodes a `T` from `input`.
     ///
@@ -55,6 +64,11 @@ final class JSONInputDecoder: Decoder {
     static func value<T: Decodable>(_ type: T.Type, from input: JSONInput, codingPath: [any CodingKey]) throws -> T {
         guard codingPath.count <= maximumDepth else {
             throw invalid("nested deeper than \(maximumDepth) levels inside a Codable value", codingPath)
+        }
+        if let remaining = ThreadStack.remainingBytes(), remaining < stackReserve {
+            throw invalid(
+                "nested too deep for the thread's stack inside a Codable value (\(codingPath.count) levels, "
+                    + "\(remaining / 1024) KiB of stack left)", codingPath)
         }
         if let scalar = try input.scalar(T.self, codingPath: codingPath) { return scalar }
         return try T(from: JSONInputDecoder(input, codingPath: codingPath))
