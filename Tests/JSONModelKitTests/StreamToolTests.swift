@@ -55,12 +55,12 @@ struct StreamToolTests {
         guard let result = try run(["validate"], input: "{\"id\": 1}\n{\"id\": 2}\n{\"id\": 3,, }\n{\"id\": 4}\n") else { return }
         #expect(result.status == 1)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first == "$: invalid JSON in element 2 at line 3, column 10: unexpected ',' (byte 29)")
+        #expect(lines.first == "invalid JSON in element 2 at line 3, column 10: unexpected ',' (byte 29)")
         #expect(lines.last?.hasSuffix(".jsonl: not valid JSON") == true)
 
         guard let truncated = try run(["validate"], input: "[{\"id\": 1}, {\"id\"", stdin: true) else { return }
         #expect(truncated.status == 1)
-        #expect(truncated.standardOutput.hasPrefix("$: invalid JSON in element 1 at line 1, column 18: unexpected end of input"))
+        #expect(truncated.standardOutput.hasPrefix("invalid JSON in element 1 at line 1, column 18: unexpected end of input"))
     }
 
     @Test func describeDescribesEachElement() throws {

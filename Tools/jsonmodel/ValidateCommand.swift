@@ -41,7 +41,7 @@ enum ValidateCommand: Command {
 
         EXIT STATUS: 0 when nothing is wrong; 1 when any value did not convert, or FILE is
         not valid JSON (reported as '$: invalid JSON at line L, column C: ...', and as
-        '$: invalid JSON in element E at line L, column C: ...' for streamed input) or not
+        'invalid JSON in element E at line L, column C: ...' for streamed input) or not
         an object or array of objects; 2 for a wrong command line, a FILE or schema that
         cannot be read, a schema that does not load, or a model the schema does not declare.
         """
@@ -136,7 +136,8 @@ enum ValidateCommand: Command {
         } catch {
             progress.clear()
             if case .readFailed(let reason) = error.kind { return setupError("cannot read \(path): \(reason)") }
-            Console.out("$: \(error.toolMessage)")
+            // Not a value's problem, so no path: the error names the element itself.
+            Console.out(error.toolMessage)
             Console.out("\(path): not valid JSON")
             return .failure
         }

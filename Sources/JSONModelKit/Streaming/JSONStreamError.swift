@@ -12,7 +12,8 @@ public enum JSONStreamFormat: Sendable, Hashable {
     /// ends, so a broken element may only be found further on.
     case values
     /// A top-level array when the first byte other than white space is `[`, ``values``
-    /// otherwise. Empty input is then an empty stream.
+    /// otherwise. Empty input is then an empty stream. A file whose name ends in `.jsonl` or
+    /// `.ndjson` is read as ``lines``, so that a broken line is reported at that line.
     case automatic
 }
 
@@ -28,6 +29,17 @@ public struct JSONStreamOptions: Sendable, Equatable {
     /// comments are not recognized between the elements of a stream; `allowsTrailingCommas`
     /// also allows a comma before the closing `]`.
     public var parseOptions: JSONParseOptions
+
+    /// These options for the file at `path`: with the ``JSONStreamFormat/automatic`` format,
+    /// JSON Lines for a name ending in `.jsonl` or `.ndjson` (in any case).
+    func forFile(at path: String) -> JSONStreamOptions {
+        guard format == .automatic else { return self }
+        let name = path.lowercased()
+        guard name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") else { return self }
+        var options = self
+        options.format = .lines
+        return options
+    }
 
     /// The default largest element: 64 MiB.
     public static let defaultMaxElementSize = 64 << 20

@@ -61,9 +61,12 @@ public final class JSONStreamReader {
 
     /// A reader of the file at `path`, which it closes at the end of the input or when it goes.
     ///
+    /// With the ``JSONStreamFormat/automatic`` format, a file named `.jsonl` or `.ndjson` is
+    /// read as ``JSONStreamFormat/lines``.
+    ///
     /// - Throws: ``JSONStreamError/Kind/readFailed(_:)`` when the file cannot be opened.
     public init(contentsOfFile path: String, options: JSONStreamOptions = JSONStreamOptions()) throws(JSONStreamError) {
-        framer = ElementFramer(options: options)
+        framer = ElementFramer(options: options.forFile(at: path))
         parseOptions = options.parseOptions
         source = .file(try ChunkReader(path: path))
     }

@@ -256,7 +256,7 @@ extension ModelCollectionCreating {
         contentsOf url: URL, mutable: Bool = false, options: JSONStreamOptions = JSONStreamOptions()
     ) -> ModelStream<Self> {
         let path = url.path
-        return ModelStream(mutable: mutable, options: options) { () throws(JSONStreamError) in
+        return ModelStream(mutable: mutable, options: options.forFile(at: path)) { () throws(JSONStreamError) in
             try ChunkReader(path: path)
         }
     }

@@ -95,7 +95,9 @@ extension ModelStreamReader {
     /// - Parameters:
     ///   - path: The file; it is closed at the end of the input or when the reader goes.
     ///   - mutable: Whether the models accept writes.
-    ///   - options: The format, the largest element and the parsing options.
+    ///   - options: The format, the largest element and the parsing options. With the
+    ///     ``JSONStreamFormat/automatic`` format, a file named `.jsonl` or `.ndjson` is read as
+    ///     ``JSONStreamFormat/lines``.
     /// - Throws: ``JSONStreamError/Kind/readFailed(_:)`` when the file cannot be opened.
     /// - Complexity: O(*n*) in the size of the input over the whole reading; memory in the size
     ///   of the largest element.

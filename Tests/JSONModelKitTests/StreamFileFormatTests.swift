@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import JSONModelKit
+
+/// A file named `.jsonl` or `.ndjson` read with the default options is read as JSON Lines, so
+/// a broken line is reported at that line, not where the next line starts.
+@Suite("Stream file format")
+struct StreamFileFormatTests {
+    static let text = "{\"id\": 1}\n{\"id\": 2}\n{\"id\": 3}\n{\"id\": 4, \"name\": \"d\"\n{\"id\": 5}\n"
+
+    static func file(_ name: String, _ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("jsonmodelkit-\(UUID().uuidString)-\(name)").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test(arguments: ["events.jsonl", "events.ndjson", "EVENTS.JSONL"])
+    func aBrokenLineIsReportedAtItsLine(name: String) throws {
+        let path = try Self.file(name, Self.text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try JSONStreamReader(contentsOfFile: path)
+        var read = 0
+        do {
+            while try reader.read() != nil { read += 1 }
+            Issue.record("no error")
+        } catch {
+            #expect(read == 3)
+            #expect(error.line == 4 && error.element == 3, "\(error)")
+        }
+        let models = try ModelStreamReader<StreamEvent>(contentsOfFile: path).map { $0 }
+        #expect(models.count == 4)
+        if case .failure(let error) = models.last {
+            #expect(error.line == 4, "\(error)")
+        } else {
+            Issue.record("no stream error: \(models)")
+        }
+    }
+
+    @Test func theAsyncStreamOfAFileReadsLinesToo() async throws {
+        let path = try Self.file("events.jsonl", Self.text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var read = 0
+        do {
+            for try await _ in StreamEvent.stream(contentsOf: URL(fileURLWithPath: path)) { read += 1 }
+            Issue.record("no error")
+        } catch let error as JSONStreamError {
+            #expect(read == 3 && error.line == 4, "\(error)")
+        }
+    }
+
+    /// Other names keep the automatic layout: values one after another may span lines.
+    @Test func otherFilesKeepTheAutomaticLayout() throws {
+        let path = try Self.file("events.json", "{\n  \"id\": 1\n}\n{\"id\": 2}\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try JSONStreamReader(contentsOfFile: path)
+        var read = 0
+        while try reader.read() != nil { read += 1 }
+        #expect(read == 2)
+    }
+}
