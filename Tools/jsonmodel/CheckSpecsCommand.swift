@@ -23,7 +23,7 @@ enum CheckSpecsCommand: Command {
           -h, --help      Show this help.
 
         EXIT STATUS: 0 when every case passes, 1 when any fails or a folder has no
-        cases, 2 for a wrong command line.
+        cases, 2 for a wrong command line or a folder or file that does not exist.
         """
 
     static func run(_ arguments: Arguments) -> ExitStatus {
@@ -36,8 +36,9 @@ enum CheckSpecsCommand: Command {
             let url = URL(fileURLWithPath: path)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                // An input that cannot be read stops the check, as in every other command.
                 Console.error("jsonmodel check-specs: no such file or folder: \(path)")
-                return .failure
+                return .usage
             }
             if isDirectory.boolValue {
                 let found = SpecRunner.run(directory: url)
