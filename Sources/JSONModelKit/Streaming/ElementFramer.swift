@@ -510,7 +510,7 @@ struct ElementFramer {
     {
         let first = max(startOffset - base, 0)
         let size = pending.count + end - first
-        if size > limit { throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: startLine, column: startColumn) }
+        if size > limit && size - trailingCarriageReturn(chunk, from: first, upTo: end) > limit { throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: startLine, column: startColumn) }
         let bytes: [UInt8]
         if pending.isEmpty {
             bytes = Array(UnsafeBufferPointer(rebasing: chunk[first..<end]))
@@ -524,13 +524,22 @@ struct ElementFramer {
         return element
     }
 
+    /// 1 when the element in progress, up to chunk index `end`, is a JSON line ending with a
+    /// carriage return, which belongs to its CRLF line ending and not to its size; 0 otherwise.
+    private func trailingCarriageReturn(_ chunk: UnsafeBufferPointer<UInt8>, from first: Int, upTo end: Int) -> Int {
+        guard format == .lines else { return 0 }
+        let last = end > first ? chunk[end - 1] : pending.last
+        return last == 0x0D ? 1 : 0
+    }
+
     /// Keeps the part of the element in progress that is in `chunk`, and the column count, before
     /// the chunk goes.
     private mutating func endOfChunk(_ chunk: UnsafeBufferPointer<UInt8>) throws(JSONStreamError) {
         let n = chunk.count
         if phase == .element || phase == .lineElement {
             let first = max(startOffset - base, 0)
-            if pending.count + n - first > limit {
+            let size = pending.count + n - first
+            if size > limit && size - trailingCarriageReturn(chunk, from: first, upTo: n) > limit {
                 throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: startLine, column: startColumn)
             }
             pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[first..<n]))
