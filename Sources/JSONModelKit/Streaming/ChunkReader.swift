@@ -68,8 +68,19 @@ final class ChunkReader {
                 close()
                 return
             }
-            if errno == EINTR { continue }
-            let failure = ReadFailure(reason: Self.reason(errno))
+            let code = errno
+            if code == EINTR { continue }
+            // A descriptor set non-blocking (a pipe or terminal someone else opened) has no
+            // bytes yet: wait until it has, as a blocking read would.
+            if code == EAGAIN || code == EWOULDBLOCK {
+                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                if poll(&request, 1, -1) >= 0 || errno == EINTR { continue }
+                let failure = ReadFailure(reason: Self.reason(errno))
+                atEnd = true
+                close()
+                throw failure
+            }
+            let failure = ReadFailure(reason: Self.reason(code))
             atEnd = true
             close()
             throw failure
