@@ -126,6 +126,8 @@ enum ParseCommand: Command {
         if path == "-" {
             return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         }
+        // A pipe or device (`/dev/stdin`, a named pipe) is read to its end.
+        if let bytes = try UnmappableFile.read(path: path) { return bytes }
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 

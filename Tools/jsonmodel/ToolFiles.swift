@@ -6,12 +6,21 @@ enum ToolFiles {
     /// A file that could not be read, named in the message.
     struct ReadError: Error, CustomStringConvertible {
         let path: String
-        var description: String { "cannot read \(path): no such file or not readable" }
+        var reason = "no such file or not readable"
+        var description: String { "cannot read \(path): \(reason)" }
     }
 
-    /// The contents of the file at `path`, or of standard input for `-`.
+    /// The contents of the file at `path`, or of standard input for `-`; a pipe or device
+    /// (`/dev/stdin`, a named pipe) is read to its end, up to a document's 4 GiB.
     static func read(_ path: String) throws(ReadError) -> Data {
         if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        do {
+            if let bytes = try UnmappableFile.read(path: path) { return Data(bytes) }
+        } catch let error as JSONParseError where error.kind == .documentTooLarge {
+            throw ReadError(path: path, reason: "larger than 4 GiB")
+        } catch {
+            throw ReadError(path: path, reason: "\(error)")
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
             let data = try? Data(contentsOf: URL(fileURLWithPath: path))

@@ -260,17 +260,20 @@ public final class JSONDocument: Sendable {
     /// A regular file of 16 KiB or more is mapped read-only. The scan hands back the pages it has
     /// read as it goes, so afterwards the document costs its tape plus the pages that reads touch
     /// (a lazy array over a large file reads only the pages of the elements it builds). Smaller
-    /// files, other kinds of files, other URLs and files that cannot be mapped are read as
-    /// `Data`. The file must not be truncated or rewritten in place while the document (or a
+    /// files, other URLs and files that cannot be mapped are read as `Data`; other kinds of
+    /// files (a named pipe, `/dev/stdin`) are read to their end, up to the 4 GiB limit (a file
+    /// that never ends, such as `/dev/zero`, is ``JSONParseError/Kind/documentTooLarge``). The file must not be truncated or rewritten in place while the document (or a
     /// model over it) lives: reading a page that is no longer in the file stops the program,
     /// and a page rewritten in place reads its new bytes. For a file others may change, read it
     /// with `Data(contentsOf:)` and use ``init(data:options:)``.
     ///
-    /// - Throws: The error of `Data(contentsOf:)` for a file that cannot be read, or
-    ///   ``JSONParseError``.
+    /// - Throws: The error of `Data(contentsOf:)` for a file that cannot be read (a
+    ///   `POSIXError` for a failed read of a pipe or device), or ``JSONParseError``.
     /// - Complexity: O(*n*) in the size of the file.
     public convenience init(contentsOf url: URL, options: JSONParseOptions = JSONParseOptions()) throws {
-        if url.isFileURL, let file = MappedFile.map(path: url.path, minimumSize: Self.smallestMappedFile) {
+        if url.isFileURL, let bytes = try UnmappableFile.read(path: url.path) {
+            try self.init(storage: .array(bytes), options: options)
+        } else if url.isFileURL, let file = MappedFile.map(path: url.path, minimumSize: Self.smallestMappedFile) {
             try self.init(storage: .mapped(file), options: options)
         } else {
             try self.init(storage: .of(try Data(contentsOf: url)), options: options)
