@@ -90,6 +90,9 @@ extension Double: PropertyValue {
             context.record(.outOfRange, "\(text) does not fit in Double")
             return nil
         }
+        if value == 0 && NumberText.isNonzero(text.utf8) {
+            context.record(.lossy, "\(text) is too small for Double: read as 0")
+        }
         return value
     }
 
@@ -111,6 +114,9 @@ extension Float: PropertyValue {
         guard let value = Float(text), value.isFinite else {
             context.record(.outOfRange, "\(text) does not fit in Float")
             return nil
+        }
+        if value == 0 && NumberText.isNonzero(text.utf8) {
+            context.record(.lossy, "\(text) is too small for Float: read as 0")
         }
         return value
     }

@@ -210,9 +210,11 @@ extension UInt64: ScalarFirstReadable {}
 
 extension Double: ScalarFirstReadable {
     /// A JSON number whose nearest `Double` is finite (`NumberParsing` rounds correctly, as
-    /// `Double(String)` does on the general path).
+    /// `Double(String)` does on the general path), and not a nonzero number read as 0, for
+    /// which the general path records the underflow.
     static func plainValue(of node: JSONNode) -> Double? {
         guard let value = node.doubleValue, value.isFinite else { return nil }
+        if value == 0, let text = node.numberText, NumberText.isNonzero(text.utf8) { return nil }
         return value
     }
 }
