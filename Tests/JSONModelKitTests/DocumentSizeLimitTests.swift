@@ -14,8 +14,6 @@ import Darwin
 /// neither stops the program.
 @Suite("Document size limit")
 struct DocumentSizeLimitTests {
-    static let childVariable = "JSONMODELKIT_SIZE_LIMIT_CHILD"
-    static let reportVariable = "JSONMODELKIT_SIZE_LIMIT_REPORT"
 
     /// A sparse file of `size` bytes starting with `[` (the rest reads as zeros), in the
     /// temporary folder; it takes no disk space.
@@ -44,22 +42,18 @@ struct DocumentSizeLimitTests {
     /// Under an address-space limit that leaves room for the file and a typical tape but not
     /// for the tape reserved for the densest input, the scan still runs and reports the file's
     /// fault (the zeros after its `[`).
-    @Test func aReservationTheSystemRefusesStartsSmaller() throws {
+    @Test(ChildTestProcess.available) func aReservationTheSystemRefusesStartsSmaller() throws {
         #if os(Linux)
         guard
-            let fields = try ChildTestProcess.run(
-                filter: "DocumentSizeLimitTests/childParsesUnderALimit", environment: [Self.childVariable: "1"],
-                reportVariable: Self.reportVariable, label: "the address-space limit child")
+            let report = try ChildTestProcess.run(
+                filter: "DocumentSizeLimitTests/childParsesUnderALimit", workload: "limit", label: "the address-space limit child")
         else { return }
-        #expect(fields["result"] == "error", "\(fields)")
+        #expect(report.fields["result"] == "error", "\(report.fields)")
         #endif
     }
 
-    @Test func childParsesUnderALimit() throws {
+    @Test(ChildTestProcess.child()) func childParsesUnderALimit() throws {
         #if os(Linux)
-        guard ProcessInfo.processInfo.environment[Self.childVariable] != nil,
-            let report = ProcessInfo.processInfo.environment[Self.reportVariable]
-        else { return }
         let size = 1 << 30
         let path = try Self.sparseFile(size: size)
         defer { unlink(path) }
@@ -68,7 +62,7 @@ struct DocumentSizeLimitTests {
         var saved = rlimit()
         try #require(getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &saved) == 0)
         var limit = saved
-        limit.rlim_cur = min(saved.rlim_max, rlim_t(Self.virtualSize() + size + (2 << 30)))
+        limit.rlim_cur = min(saved.rlim_max, rlim_t(ProcessMemory.status("VmSize") + size + (2 << 30)))
         try #require(setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0)
         let result: String
         do {
@@ -78,17 +72,7 @@ struct DocumentSizeLimitTests {
             result = "error"
         }
         setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &saved)
-        try "result \(result)\n".write(toFile: report, atomically: false, encoding: .utf8)
+        try ChildTestProcess.write(["result": result])
         #endif
-    }
-
-    /// The process's virtual size, from `/proc/self/status`.
-    static func virtualSize() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmSize:") {
-            let kilobytes = line.dropFirst(7).trimmingCharacters(in: .whitespaces).split(separator: " ").first
-            return (kilobytes.flatMap { Int($0) } ?? 0) * 1024
-        }
-        return 0
     }
 }
