@@ -540,7 +540,7 @@ struct DeepModelTests {
 
     /// The other descriptions do not make defaults of defaults either: `description` passes over
     /// properties with nothing in the JSON, `fullDescription` opens a default but writes a
-    /// default inside it on one line, `debugDescription` stops at its nesting and line length.
+    /// default inside it on one line, `debugDescription` stops at its nesting (and its far larger line length).
     /// Reads, validation and output make one default at a time, as asked.
     @Test func descriptionsOfSelfTypedDefaultsStop() throws {
         let outcome = onSmallStackThread { () -> [String] in
@@ -552,7 +552,7 @@ struct DeepModelTests {
             let nextOfNext: SelfTypedNode = next.next
             let name: String = nextOfNext.name
             return [
-                empty.description, named.description, "\(empty.debugDescription.count <= 500)",
+                empty.description, named.description, "\(empty.debugDescription.count <= DescriptionLimits.debugLineLength)",
                 "\(mirror.children.count)", "[\(name)]", "\(Self.validationPaths(empty).count)",
                 empty.jsonString(options: .includeNulls), empty.fullDescription, named.fullDescription,
             ]

@@ -12,7 +12,9 @@
 public struct DescriptionLimits: Sendable, Hashable {
     /// The longest string `description` shows, in characters; longer ones end in `…` inside the quotes.
     public var maxStringLength: Int
-    /// The longest `description` (and `debugDescription`), in characters; a longer one is cut and ends in `…)`.
+    /// The longest `description`, in characters: the line stops at the last property that
+    /// fits and counts the ones left out (`… 12 more)`). `debugDescription` is not held to
+    /// it: it may run to 100,000 characters.
     public var maxLineLength: Int
     /// How many models deep `description` shows nested models; deeper ones read `Address(…)`.
     /// At most ``deepestNesting``; a larger value counts as that.
@@ -42,6 +44,10 @@ public struct DescriptionLimits: Sendable, Hashable {
     /// Strings of 80 characters, lines of 500, nested models 3 deep in one line;
     /// 1,000-character strings, 100 items and 12 levels in a full description.
     public static let `default` = DescriptionLimits()
+
+    /// The longest `debugDescription`, in characters: 100,000, so that it shows every
+    /// property of any model but one whose nested models are enormous, yet stays bounded.
+    static let debugLineLength = 100_000
 
     /// The deepest ``maxDepth`` and ``maxLineNesting`` that apply: 32.
     ///

@@ -57,7 +57,12 @@ struct DescriptionWriter {
         }
     }
 
-    /// Writes `Name(label: value, …)`, stopping early once the line is full.
+    /// Writes `Name(label: value, …)`, cut at a property boundary when the line is full.
+    ///
+    /// Each property is written on its own first, into the room the line has left (a nested
+    /// model cuts itself the same way inside that room). A property that does not fit ends the
+    /// line: it and every later one that would have shown are counted instead, `… 12 more)`,
+    /// and properties already written give up their place when the count needs it.
     mutating func writeLine(model: JSONModel, to out: inout CappedText) {
         let name = model.metadata.modelName
         let identity = ObjectIdentifier(model)
@@ -72,18 +77,43 @@ struct DescriptionWriter {
         ancestors.append(identity)
         defer { ancestors.removeLast() }
         out.write(name + "(")
-        var first = true
+        // What fits, as `label: value` each, and how many properties that would show do not.
+        var pieces: [String] = []
+        var used = out.count
+        var hidden = 0
         let source = everyProperty ? nil : Optional(model.currentSource)
         for property in model.metadata.properties {
-            if out.isFull { break }
             // A property with nothing in the JSON holds its default: left out without making it.
             if let source, !model.hasJSON(for: property, in: source) { continue }
             let value = model.valueForDescription(at: property.ordinal)
             if !everyProperty && !model.differsFromDefault(value, of: property, nesting: ancestors.count) { continue }
-            out.write(first ? property.name + ": " : ", " + property.name + ": ")
-            first = false
-            writeLine(value, to: &out)
+            if hidden > 0 {
+                hidden += 1
+                continue
+            }
+            let label = (pieces.isEmpty ? "" : ", ") + property.name + ": "
+            // The room left, keeping one character for the closing parenthesis.
+            let room = out.limit - used - label.count - 1
+            if room > 0 {
+                var piece = CappedText(limit: room)
+                writeLine(value, to: &piece)
+                if !piece.isFull {
+                    pieces.append(label + piece.text)
+                    used += label.count + piece.count
+                    continue
+                }
+            }
+            hidden = 1
         }
+        if hidden > 0 {
+            func more(_ count: Int) -> String { (pieces.isEmpty ? "" : ", ") + "… " + DescriptionText.grouped(count) + " more" }
+            while !pieces.isEmpty, used + more(hidden).count + 1 > out.limit {
+                used -= pieces.removeLast().count
+                hidden += 1
+            }
+            pieces.append(more(hidden))
+        }
+        for piece in pieces { out.write(piece) }
         out.write(")")
     }
 
@@ -296,9 +326,10 @@ struct CappedText: TextOutputStream {
         count += string.count
     }
 
-    /// The text, or when it went past the limit its first `limit - 2` characters and `…)`.
+    /// The text, or when it went past the limit its first `limit - 2` characters and `…)`: only
+    /// for a model name longer than the line, since models cut themselves at a property boundary.
     var result: String {
-        isFull ? String(text.prefix(limit - 2)) + "…)" : text
+        isFull ? String(text.prefix(max(0, limit - 2))) + "…)" : text
     }
 }
 

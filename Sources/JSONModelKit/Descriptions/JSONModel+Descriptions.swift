@@ -21,9 +21,10 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
     ///
     /// Properties show in declaration order; strings are cut after 80 characters
     /// with `…`, nested models show up to 3 levels deep, arrays and dictionaries
-    /// show their size, and the whole line is cut at 500 characters, ending in
-    /// `…)`. Describing never changes what later reads return nor records
-    /// diagnostics. See ``DescriptionLimits``.
+    /// show their size, and the line holds at most 500 characters: it stops at the
+    /// last property that fits and counts the rest (`… 12 more)`), a nested model
+    /// likewise inside the room it has. Describing never changes what later reads
+    /// return nor records diagnostics. See ``DescriptionLimits``.
     public var description: String {
         description(limits: .default)
     }
@@ -33,9 +34,15 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
     /// ```swift
     /// String(reflecting: user)   // User(firstName: "Ann", nickname: nil, age: 18, tags: [])
     /// ```
+    ///
+    /// Strings are cut after 80 characters, collections show their size, and nested models
+    /// show 3 levels deep, every property of each; the line may hold up to 100,000
+    /// characters, 200 times what
+    /// ``description`` allows, so every property shows unless the nested models are enormous.
+    /// Past that the line stops at a property, as ``description`` does.
     public var debugDescription: String {
         var writer = DescriptionWriter(limits: .default, everyProperty: true)
-        var text = CappedText(limit: DescriptionLimits.default.maxLineLength)
+        var text = CappedText(limit: DescriptionLimits.debugLineLength)
         writer.writeLine(model: self, to: &text)
         return text.result
     }
