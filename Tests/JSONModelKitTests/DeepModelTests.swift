@@ -190,7 +190,8 @@ struct DeepModelTests {
         #expect(model.cachedPropertyCount == DeepNode.modelMetadata.properties.count)
         let child: DeepNode? = model.child
         #expect(child?.cachedPropertyCount == DeepNode.modelMetadata.properties.count)
-        #expect(child?.diagnostics.map(\.path.description) == ["name", "count"])
+        // Its own, then those of the nested models validation built for it, by path from it.
+        #expect(child?.diagnostics.map(\.path.description) == ["name", "count", "child.count", "kids[0].count"])
     }
 
     // MARK: - Releasing models

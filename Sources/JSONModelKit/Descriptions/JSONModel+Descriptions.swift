@@ -123,23 +123,23 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
 
     /// Writes the unknown keys, the changes and the diagnostics, each under a heading when it has lines.
     private func writeSections(to out: inout some TextOutputStream, limits: DescriptionLimits) {
-        let unknown = unknownMembers()
+        let unknown = unknownMembersAtAnyDepth(limits: limits.bounded)
         if !unknown.isEmpty {
             out.write("\nunknown keys:")
             for (path, value) in unknown {
                 out.write("\n  \(path): " + DescriptionText.cut(value.jsonValue.description, limit: limits.maxFullStringLength))
             }
         }
-        let changes = changedProperties()
+        let changes = describedChanges(limits: limits.bounded)
         if !changes.isEmpty {
             out.write("\nchanged since the original:")
-            for property in changes {
+            for change in changes {
                 var writer = DescriptionWriter(limits: limits)
-                var text = CappedText(limit: limits.maxLineLength)
-                writer.writeLine(valueForDescription(of: property, from: original), to: &text)
-                text.write(" → ")
-                writer.writeLine(valueForDescription(of: property, from: currentSource), to: &text)
-                out.write("\n  " + property.name + ": " + text.result)
+                var old = CappedText(limit: limits.maxLineLength)
+                writer.writeLine(change.old, to: &old)
+                var new = CappedText(limit: limits.maxLineLength)
+                writer.writeLine(change.new, to: &new)
+                out.write("\n  " + change.label + ": " + old.result + " → " + new.result)
             }
         }
         let diagnostics = diagnostics
@@ -175,17 +175,128 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
         }
     }
 
-    /// The properties whose JSON differs between the original and now, in declaration order.
-    func changedProperties() -> [PropertyMetadata] {
+    /// The unknown members of this model's object, then those of the nested models it shows,
+    /// each with its path from this model's object: a nested model's after its property's
+    /// place, in declaration order, elements of collections up to `limits.maxItems`, models up
+    /// to `limits.maxDepth` deep.
+    func unknownMembersAtAnyDepth(limits: DescriptionLimits) -> [(path: JSONPath, value: JSONInput)] {
+        var result = unknownMembers()
+        guard metadata.hasModelProperties else { return result }
+        var visited: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
+        var pending = describedChildren(limits: limits).reversed().map { (model: $0.model, path: $0.path, depth: 1) }
+        while let (model, path, depth) = pending.popLast() {
+            guard visited.insert(ObjectIdentifier(model)).inserted else { continue }
+            result += model.unknownMembers().map { (path.appending(contentsOf: $0.path), $0.value) }
+            guard depth < limits.maxDepth, model.metadata.hasModelProperties else { continue }
+            pending += model.describedChildren(limits: limits).reversed().map {
+                (model: $0.model, path: path.appending(contentsOf: $0.path), depth: depth + 1)
+            }
+        }
+        return result
+    }
+
+    /// The nested models the full description shows, with their paths in this model's object:
+    /// the values of model properties with something in the JSON, and the first
+    /// `limits.maxItems` elements of collections of models. Values not cached are made on the
+    /// side path, as describing makes them.
+    private func describedChildren(limits: DescriptionLimits) -> [(model: JSONModel, path: JSONPath)] {
+        var found: [(model: JSONModel, path: JSONPath)] = []
+        let source = currentSource
+        for property in metadata.properties where property.type.containsModel {
+            guard let path = property.paths.first(where: { source[$0].map { !$0.isNull } ?? false }) else { continue }
+            JSONModel.collectDescribedModels(
+                in: valueForDescription(at: property.ordinal), at: path.segments, limit: limits.maxItems, into: &found)
+        }
+        return found
+    }
+
+    private static func collectDescribedModels(
+        in value: Any, at segments: [JSONPath.Segment], limit: Int, into found: inout [(model: JSONModel, path: JSONPath)]
+    ) {
+        switch DescribedShape(value) {
+        case .absent, .leaf:
+            return
+        case .model(let model):
+            found.append((model, JSONPath(segments)))
+        case .lazy(let lazy):
+            guard let holder = lazy as? any BuiltModelHolder else { return }
+            for (suffix, model) in holder.describedModels(limit) { found.append((model, JSONPath(segments + suffix))) }
+        case .dictionary(let dictionary):
+            for (key, element) in dictionary.describedEntries(limit) {
+                collectDescribedModels(in: element, at: segments + [.key(key)], limit: limit, into: &found)
+            }
+        case .array(let array):
+            for (index, element) in array.describedElements(limit).enumerated() {
+                collectDescribedModels(in: element, at: segments + [.index(index)], limit: limit, into: &found)
+            }
+        }
+    }
+
+    /// What changed since the model was created, property by property: a nested model (or an
+    /// element of a collection of models that kept its size) whose JSON changed is opened and
+    /// its own properties compared, so a change reads `reblog.favouritesCount: 11 → 12`, not
+    /// the whole nested model twice. Labels are property names, `[2]` for an element.
+    func describedChanges(limits: DescriptionLimits) -> [(label: String, old: any Sendable, new: any Sendable)] {
         guard let current = state.withLock({ $0.current }) else { return [] }
-        let now = JSONInput.value(current)
+        var result: [(label: String, old: any Sendable, new: any Sendable)] = []
+        JSONModel.appendChanges(
+            of: self, from: original, to: .value(current), prefix: "", depth: 0, limits: limits, into: &result)
+        return result
+    }
+
+    /// The changes between `old` and `new`, two objects read as `model`'s class.
+    private static func appendChanges(
+        of model: JSONModel, from old: JSONInput, to new: JSONInput, prefix: String, depth: Int,
+        limits: DescriptionLimits, into result: inout [(label: String, old: any Sendable, new: any Sendable)]
+    ) {
         func firstPresent(_ source: JSONInput, _ property: PropertyMetadata) -> JSONValue? {
             for path in property.paths {
                 if let found = source[path], !found.isNull { return found.jsonValue }
             }
             return nil
         }
-        return metadata.properties.filter { firstPresent(original, $0) != firstPresent(now, $0) }
+        for property in model.metadata.properties where firstPresent(old, property) != firstPresent(new, property) {
+            let before = model.valueForDescription(of: property, from: old)
+            let after = model.valueForDescription(of: property, from: new)
+            let label = prefix + property.name
+            let count = result.count
+            if depth < limits.maxDepth {
+                appendNestedChanges(from: before, to: after, label: label, depth: depth, limits: limits, into: &result)
+            }
+            // Not opened, or opened with nothing to show (only unknown keys changed): the whole value.
+            if result.count == count { result.append((label, before, after)) }
+        }
+    }
+
+    /// Opens two values of a property when both are models of one class, or collections of
+    /// models of one size, and adds the changes inside them.
+    private static func appendNestedChanges(
+        from old: Any, to new: Any, label: String, depth: Int, limits: DescriptionLimits,
+        into result: inout [(label: String, old: any Sendable, new: any Sendable)]
+    ) {
+        switch (DescribedShape(old), DescribedShape(new)) {
+        case (.model(let before), .model(let after)) where before.metadata === after.metadata:
+            appendChanges(
+                of: after, from: before.currentSource, to: after.currentSource, prefix: label + ".", depth: depth + 1,
+                limits: limits, into: &result)
+        case (.lazy(let before), .lazy(let after)) where before.lazyElementCount == after.lazyElementCount:
+            let pairs = zip(before.lazyElements(limits.maxItems), after.lazyElements(limits.maxItems))
+            for (index, (elementBefore, elementAfter)) in pairs.enumerated() {
+                guard case .model(let modelBefore) = DescribedShape(elementBefore),
+                    case .model(let modelAfter) = DescribedShape(elementAfter),
+                    modelBefore.metadata === modelAfter.metadata,
+                    modelBefore.currentSource.jsonValue != modelAfter.currentSource.jsonValue
+                else { continue }
+                let count = result.count
+                let elementLabel = label + "[\(index)]"
+                appendChanges(
+                    of: modelAfter, from: modelBefore.currentSource, to: modelAfter.currentSource,
+                    prefix: elementLabel + ".", depth: depth + 1, limits: limits, into: &result)
+                if result.count == count { result.append((elementLabel, modelBefore, modelAfter)) }
+            }
+        default:
+            break
+        }
     }
 
     // MARK: Values on the side path

@@ -30,7 +30,7 @@ extension ModelArray: LazyDescribable {
 
     /// The element at `index` when it is built; otherwise a model made for the description
     /// only (immutable, unlinked, not kept), so describing leaves the array as lazy as it was.
-    private func elementForDescription(at index: Int) -> Element {
+    func elementForDescription(at index: Int) -> Element {
         if isElementBuilt(at: index) { return self[index] }
         var position = index
         if let changed, case .base(let inBase) = changed[index] { position = inBase }
