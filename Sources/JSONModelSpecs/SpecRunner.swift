@@ -70,7 +70,7 @@ public enum SpecRunner {
     /// A key outside this list fails the case: a misspelt or renamed key would otherwise make
     /// its expectation silently go unchecked.
     static let caseKeys: Set<String> = [
-        "name", "schema", "schemaFile", "model", "input", "mutable", "error", "reads", "diagnostics",
+        "name", "schema", "schemaFile", "model", "input", "mutable", "error", "strictError", "reads", "diagnostics",
         "description", "fullDescription", "writes", "merge", "readsAfterWrites", "output", "outputOptions",
     ]
 
@@ -117,15 +117,17 @@ public enum SpecRunner {
         let mutable = object["mutable"]?.boolValue ?? (!writes.isEmpty || object["merge"] != nil)
 
         // Validation runs on an instance of its own, so it does not touch the counted diagnostics.
-        if let expected = object["error"]?.stringValue {
+        for (key, strict) in [("error", false), ("strictError", true)] {
+            guard let expected = object[key]?.stringValue else { continue }
+            let label = strict ? "a strict validation error" : "a validation error"
             do {
                 let checked = try registry.makeModel(named: modelName, json: input)
-                try checked.validate()
-                failures.append("expected a validation error containing \"\(expected)\", got none")
+                try checked.validate(strict: strict)
+                failures.append("expected \(label) containing \"\(expected)\", got none")
             } catch {
                 let text = "\(error)"
                 if !text.contains(expected) {
-                    failures.append("expected a validation error containing \"\(expected)\", got \"\(text)\"")
+                    failures.append("expected \(label) containing \"\(expected)\", got \"\(text)\"")
                 }
             }
         }

@@ -148,7 +148,7 @@ struct ValidateToolTests {
         ["validate"], ["validate", "x.json"], ["validate", "--schema", "s.json", "x.json"],
         ["validate", "--model", "Order", "x.json"], ["validate", "--schema", "s.json", "--model", "Order"],
         ["validate", "--schema", "s.json", "--model", "Order", "a.json", "b.json"], ["validate", "--schema"],
-        ["validate", "--schema", "s.json", "--model", "Order", "--strict", "x.json"],
+        ["validate", "--schema", "s.json", "--model", "Order", "--strictly", "x.json"],
     ])
     func wrongCommandLinesAreUsageErrors(arguments: [String]) throws {
         guard let result = try Tool.run(arguments) else { return }

@@ -5,9 +5,9 @@ import JSONModelKit
 enum ValidateCommand: Command {
     static let name = "validate"
     static let abstract = "Check a JSON file against a schema model; print every problem with its path."
-    static let spec = ArgumentSpec(flags: [], options: ["schema", "model"])
+    static let spec = ArgumentSpec(flags: ["strict"], options: ["schema", "model"])
     static let exitStatuses = "0 no problems; 1 a problem or FILE not JSON; 2 unreadable file, bad schema, unknown model"
-    static let usageLine = "USAGE: jsonmodel validate --schema <schema.json> --model <name> <file>"
+    static let usageLine = "USAGE: jsonmodel validate [--strict] --schema <schema.json> --model <name> <file>"
     static let usage = """
         OVERVIEW: \(abstract)
 
@@ -17,6 +17,11 @@ enum ValidateCommand: Command {
         text) as 'path: message (Model.property, kind)', then a summary line. A FILE that
         holds an array checks each element; paths then start with its index ([2].price).
         A key that is missing is not a problem: it reads as the property's default.
+
+        With --strict, values are held to their declared types as Codable holds them: a
+        number where a String is declared, a numeric string for a number, "yes" or 1 for a
+        Bool are problems, and so is a missing or null value of a non-optional property
+        without a declared default. Keys the schema does not declare are not problems.
 
         JSON Lines (a FILE ending in .jsonl or .ndjson, one object per line) and standard
         input are read one element at a time, in memory bounded by the largest element,
@@ -33,6 +38,7 @@ enum ValidateCommand: Command {
         OPTIONS:
           --schema <file>   The schema ({"models": [...]}) declaring the model.
           --model <name>    The model to read the file as.
+          --strict          Lenient conversions and missing non-optionals are problems too.
           -h, --help        Show this help.
 
         OUTPUT: problems and the summary go to standard output; errors that stop the
@@ -54,9 +60,10 @@ enum ValidateCommand: Command {
         case .failure(.load(let message)): return setupError(message)
         }
         let (registry, modelName, path) = (input.registry, input.modelName, input.path)
+        let strict = arguments.has("strict")
 
         if ToolFiles.isStreamed(path) {
-            return runStreamed(path: path, model: modelName, registry: registry)
+            return runStreamed(path: path, model: modelName, registry: registry, strict: strict)
         }
         let data: Data
         do {
@@ -80,7 +87,7 @@ enum ValidateCommand: Command {
         switch root.kind {
         case .object:
             checked = 1
-            problems = diagnostics(of: root.value, model: modelName, registry: registry, prefix: .root)
+            problems = diagnostics(of: root.value, model: modelName, registry: registry, prefix: .root, strict: strict)
         case .array:
             for (index, element) in root.elements.enumerated() {
                 guard element.kind == .object else {
@@ -88,7 +95,8 @@ enum ValidateCommand: Command {
                     continue
                 }
                 checked += 1
-                problems += diagnostics(of: element.value, model: modelName, registry: registry, prefix: [.index(index)])
+                problems += diagnostics(
+                    of: element.value, model: modelName, registry: registry, prefix: [.index(index)], strict: strict)
             }
         default:
             problems.append("$: expected an object (\(modelName)) or an array of objects, found \(root.kind.nameWithArticle)")
@@ -106,7 +114,9 @@ enum ValidateCommand: Command {
 
     /// Checks the elements of JSON Lines or standard input one at a time, printing each problem
     /// as it is found, so that memory stays bounded by the largest element.
-    private static func runStreamed(path: String, model modelName: String, registry: ModelRegistry) -> ExitStatus {
+    private static func runStreamed(path: String, model modelName: String, registry: ModelRegistry, strict: Bool)
+        -> ExitStatus
+    {
         let reader: JSONStreamReader
         do {
             reader = try ToolFiles.streamReader(path)
@@ -122,7 +132,8 @@ enum ValidateCommand: Command {
                 var found: [String]
                 if element.kind == .object {
                     checked += 1
-                    found = diagnostics(of: element.value, model: modelName, registry: registry, prefix: [.index(index)])
+                    found = diagnostics(
+                        of: element.value, model: modelName, registry: registry, prefix: [.index(index)], strict: strict)
                 } else {
                     found = ["[\(index)]: expected an object (\(modelName)), found \(element.kind.nameWithArticle)"]
                 }
@@ -152,7 +163,9 @@ enum ValidateCommand: Command {
     }
 
     /// Every diagnostic of one object read as `model`, its path put after `prefix`.
-    private static func diagnostics(of value: JSONValue, model: String, registry: ModelRegistry, prefix: JSONPath) -> [String] {
+    private static func diagnostics(
+        of value: JSONValue, model: String, registry: ModelRegistry, prefix: JSONPath, strict: Bool
+    ) -> [String] {
         let instance: JSONModel
         do {
             instance = try registry.makeModel(named: model, json: value)
@@ -160,7 +173,7 @@ enum ValidateCommand: Command {
             return ["\(prefix.isEmpty ? "$" : prefix.description): \(error)"]
         }
         do {
-            try instance.validate()
+            try instance.validate(strict: strict)
             return []
         } catch {
             return error.diagnostics.map { diagnostic in

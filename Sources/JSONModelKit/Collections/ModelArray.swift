@@ -318,13 +318,13 @@ extension ModelCollectionCreating {
     static func array(over input: JSONInput, options: ModelOptions) throws(JSONModelError) -> ModelArray<Self> {
         guard input.kind == .array else { throw .notAnArray(model: String(describing: self), found: input.kind) }
         let base = ModelArrayBase<Self>(array: input, configuration: .topLevel(mutable: options.mutable))
-        if options.validating {
+        if options.validatesAtCreation {
             // The array's own diagnostics (elements left out) first, then each element's, as
             // `validate()` orders them for an array property.
             var diagnostics = base.diagnostics
             for index in 0..<base.count {
                 let prefix = JSONPath(base.suffix(of: index))
-                diagnostics += base.element(at: index).validationDiagnostics().map { $0.prefixed(by: prefix) }
+                diagnostics += base.element(at: index).validationDiagnostics(strict: options.strict).map { $0.prefixed(by: prefix) }
             }
             if !diagnostics.isEmpty {
                 throw .validationFailed(ModelValidationError(model: "[\(self)]", diagnostics: diagnostics))

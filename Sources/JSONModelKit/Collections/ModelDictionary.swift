@@ -81,13 +81,13 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
         let name = "[String: \(Value.self)]"
         guard object.kind == .object else { throw .notAnObject(model: name, found: object.kind) }
         let base = ModelDictionaryBase<Value>(object: object, configuration: .topLevel(mutable: options.mutable))
-        if options.validating {
+        if options.validatesAtCreation {
             // The dictionary's own diagnostics (members left out) first, then each value's, as
             // `validate()` orders them for a dictionary property.
             var diagnostics = base.diagnostics
             for (index, key) in base.keys.enumerated() {
                 let prefix = JSONPath([.key(key)])
-                diagnostics += base.element(at: index).validationDiagnostics().map { $0.prefixed(by: prefix) }
+                diagnostics += base.element(at: index).validationDiagnostics(strict: options.strict).map { $0.prefixed(by: prefix) }
             }
             if !diagnostics.isEmpty { throw .validationFailed(ModelValidationError(model: name, diagnostics: diagnostics)) }
         }

@@ -233,9 +233,9 @@ extension JSONModel {
 
     /// Converts every property when `options` asks for validation, throwing what was found.
     func validateIfAsked(by options: ModelOptions) throws(JSONModelError) {
-        guard options.validating else { return }
+        guard options.validatesAtCreation else { return }
         do {
-            try validate()
+            try validate(strict: options.strict)
         } catch {
             throw .validationFailed(error)
         }

@@ -225,11 +225,26 @@ extension JSONModel {
 
     /// Converts every property (nested models included) and throws if any value did not convert cleanly.
     ///
+    /// By default validation is as lenient as reads: a number where a `String` is declared, a
+    /// numeric string for a number, `"yes"` or `1` for a `Bool` convert without a problem, and a
+    /// missing or `null` value reads its default. Strict validation holds the JSON to the
+    /// declared types, as `Codable` does: each of those conversions is a problem
+    /// (`typeMismatch`), and so is every missing or `null` value of a non-optional property
+    /// without a declared default (`missingRequired`; a `JSONValue` may hold `null`). Keys no
+    /// property reads are not problems either way: they stay in output. Strict problems fail
+    /// this validation only; the model's ``diagnostics`` and its reads stay lenient.
+    ///
+    /// ```swift
+    /// try user.validate()               // passes for {"age": "31"}
+    /// try user.validate(strict: true)   // throws: age: expected Int, found a string "31" …
+    /// ```
+    ///
+    /// - Parameter strict: Whether lenient conversions and missing non-optionals are problems.
     /// - Throws: ``ModelValidationError`` listing every diagnostic with its path
     ///   from this model's object.
     /// - Complexity: O(*n*) in the size of the JSON.
-    public func validate() throws(ModelValidationError) {
-        let diagnostics = validationDiagnostics()
+    public func validate(strict: Bool = false) throws(ModelValidationError) {
+        let diagnostics = validationDiagnostics(strict: strict)
         if !diagnostics.isEmpty {
             throw ModelValidationError(model: metadata.modelName, diagnostics: diagnostics)
         }
@@ -472,6 +487,10 @@ extension JSONModel {
         if property.isRequired && !blocked {
             context.segments = property.paths[0].segments
             context.record(.missingRequired, sawNull ? "a required value is null" : "a required value is missing")
+        } else if context.strict && !blocked && property.isRequiredWhenStrict(sawNull: sawNull) {
+            context.segments = property.paths[0].segments
+            context.recordStrict(
+                .missingRequired, sawNull ? "a non-optional value is null" : "a non-optional value is missing")
         }
         return defaultValue(of: property, context: &context)
     }
@@ -507,7 +526,7 @@ extension JSONModel {
     /// without recursion (a nested model used to cost 1.8 KiB of stack in an optimized build,
     /// 3.4 KiB in a debug one). The order is that of a depth-first walk: a property's own
     /// diagnostics, then each model it holds, entirely, before the next property.
-    func validationDiagnostics() -> [ModelDiagnostic] {
+    func validationDiagnostics(strict: Bool = false) -> [ModelDiagnostic] {
         enum Step {
             /// A model to validate, at `place`.
             case model(JSONModel, ValidationPlace?)
@@ -526,7 +545,8 @@ extension JSONModel {
                 let properties = model.metadata.properties
                 guard next < properties.count else { continue }
                 steps.append(.properties(model, source: source, generation: generation, next: next + 1, place: place))
-                let nested = model.validateProperty(properties[next], from: source, generation: generation)
+                let nested = model.validateProperty(
+                    properties[next], from: source, generation: generation, strict: strict)
                 if let place, !nested.diagnostics.isEmpty {
                     let prefix = place.path
                     all += nested.diagnostics.map { $0.prefixed(by: prefix) }
@@ -543,12 +563,14 @@ extension JSONModel {
 
     /// Converts one property for ``validationDiagnostics()``, fills its cache slot if empty, and
     /// returns its own diagnostics and the nested models it created, still to validate.
-    private func validateProperty(_ property: PropertyMetadata, from source: JSONInput, generation: Int)
+    private func validateProperty(_ property: PropertyMetadata, from source: JSONInput, generation: Int, strict: Bool)
         -> (diagnostics: [ModelDiagnostic], models: [(model: JSONModel, path: JSONPath)])
     {
         var context = makeContext(for: property, validating: true)
+        context.strict = strict
         let value = convert(property, from: source, context: &context)
-        let own = context.diagnostics
+        // What the model keeps: its reads are lenient whatever the validation was.
+        let own = context.lenientDiagnostics
         switch slots {
         case .some(let slots):
             // A thread that walks the object writes the slots it records without a
@@ -574,7 +596,7 @@ extension JSONModel {
                 }
             }
         }
-        return (own, context.nestedModels)
+        return (context.diagnostics, context.nestedModels)
     }
 
     /// How many properties have a cached value; for tests of laziness.
@@ -703,5 +725,17 @@ extension JSONInput {
     fileprivate var unretainedNode: (document: Unmanaged<JSONDocument>, index: Int)? {
         guard case .node(let node) = self else { return nil }
         return (Unmanaged.passUnretained(node.document), node.index)
+    }
+}
+
+extension PropertyMetadata {
+    /// Whether strict validation holds a missing (or, when `sawNull`, `null`) value of this
+    /// property for a problem: a non-optional without a declared default, as `Codable` would
+    /// refuse it. A property group reads the parent's own object, which is never missing; a
+    /// `JSONValue` may hold `null`.
+    func isRequiredWhenStrict(sawNull: Bool) -> Bool {
+        if type.readsNilWhenMissing || declaredDefault != nil || options.group { return false }
+        if sawNull, case .json = type { return false }
+        return true
     }
 }

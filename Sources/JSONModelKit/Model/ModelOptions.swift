@@ -11,6 +11,7 @@ import JSONModelKitCore
 /// let user = try User(json: data)                              // lazy and immutable
 /// let draft = try User(json: data, options: .mutable)          // accepts writes
 /// let checked = try User(json: data, options: .validating)     // throws on any bad value
+/// let exact = try User(json: data, options: .strict)           // and on "31" for an Int
 /// let lenient = ModelOptions(mutable: true, parseOptions: JSONParseOptions(allowsComments: true))
 /// ```
 ///
@@ -33,6 +34,16 @@ public struct ModelOptions: Sendable, Hashable {
     /// input should be refused at the door rather than read as defaults.
     public var validating: Bool
 
+    /// Whether validation at creation is strict; `false` by default. Setting it validates at
+    /// creation, as ``validating`` does.
+    ///
+    /// Strict validation holds the JSON to the declared types the way `Codable` does: a number
+    /// where a `String` is declared, a numeric string for a number, `"yes"` or `1` for a `Bool`,
+    /// and a missing or `null` value of a non-optional property without a declared default are
+    /// problems, where lenient validation (and every read) converts them or reads the default.
+    /// Keys no property reads are not problems. See ``JSONModel/validate(strict:)``.
+    public var strict: Bool
+
     /// How JSON text is scanned: depth limit and leniency; strict RFC 8259 by default.
     ///
     /// Used only by the forms that parse (`Data`, `String`, `[UInt8]`, `URL`); a ``JSONValue``
@@ -44,10 +55,15 @@ public struct ModelOptions: Sendable, Hashable {
     /// - Parameters:
     ///   - mutable: Whether the model accepts writes.
     ///   - validating: Whether every value is converted, and checked, at creation.
+    ///   - strict: Whether that check is strict (and made even without `validating`).
     ///   - parseOptions: How JSON text is scanned.
-    public init(mutable: Bool = false, validating: Bool = false, parseOptions: JSONParseOptions = JSONParseOptions()) {
+    public init(
+        mutable: Bool = false, validating: Bool = false, strict: Bool = false,
+        parseOptions: JSONParseOptions = JSONParseOptions()
+    ) {
         self.mutable = mutable
         self.validating = validating
+        self.strict = strict
         self.parseOptions = parseOptions
     }
 
@@ -56,4 +72,10 @@ public struct ModelOptions: Sendable, Hashable {
 
     /// A model whose every value is converted and checked at creation, otherwise the defaults.
     public static var validating: ModelOptions { ModelOptions(validating: true) }
+
+    /// A model whose every value is converted and checked strictly at creation, otherwise the defaults.
+    public static var strict: ModelOptions { ModelOptions(validating: true, strict: true) }
+
+    /// Whether creation converts and checks every value.
+    var validatesAtCreation: Bool { validating || strict }
 }

@@ -36,6 +36,12 @@ struct ConversionContext {
     /// Whether `Double` and `Float` read `"NaN"`, `"Infinity"` and `"-Infinity"`
     /// (``ModelMetadata/allowsNonFiniteNumbers``).
     var allowsNonFiniteNumbers = false
+    /// Whether this is a strict validation (``JSONModel/validate(strict:)``): conversions that
+    /// succeed only leniently, and missing or null non-optionals, are problems too.
+    var strict = false
+    /// The positions in ``diagnostics`` of those only strict validation records: they fail the
+    /// validation but are not kept in the model, whose reads stay lenient.
+    var strictPositions: [Int] = []
 
     init(
         modelName: String, property: String, segments: [JSONPath.Segment], mutable: Bool, owner: JSONModel?,
@@ -59,5 +65,28 @@ struct ConversionContext {
 
     mutating func typeMismatch(_ input: JSONInput, expected: String) {
         record(.typeMismatch, "expected \(expected), found \(input.summary)")
+    }
+
+    /// Under strict validation, records that `input` converted to `expected` only leniently;
+    /// does nothing otherwise. Called only where a lenient conversion happens, so lenient reads
+    /// pay nothing for it.
+    @inline(__always)
+    mutating func lenientConversion(_ input: JSONInput, expected: String) {
+        guard strict else { return }
+        strictPositions.append(diagnostics.count)
+        record(.typeMismatch, "expected \(expected), found \(input.summary) (converted only when not strict)")
+    }
+
+    /// Records a problem only strict validation finds (see ``strictPositions``).
+    mutating func recordStrict(_ kind: ModelDiagnostic.Kind, _ message: String) {
+        strictPositions.append(diagnostics.count)
+        record(kind, message)
+    }
+
+    /// The diagnostics a model keeps: all but those only strict validation records.
+    var lenientDiagnostics: [ModelDiagnostic] {
+        guard !strictPositions.isEmpty else { return diagnostics }
+        let strict = Set(strictPositions)
+        return diagnostics.enumerated().filter { !strict.contains($0.offset) }.map(\.element)
     }
 }

@@ -18,7 +18,10 @@ extension NumberText {
             return input.numberText!
         case .string:
             let text = input.stringValue!
-            if isValid(text) { return text }
+            if isValid(text) {
+                context.lenientConversion(input, expected: expected)
+                return text
+            }
             context.typeMismatch(input, expected: expected)
             return nil
         default:
@@ -181,14 +184,22 @@ extension Bool: PropertyValue {
         case .number:
             // Exactly 0 or 1 (`1.0` and `1e0` count); through Double, `1e-400` read as false.
             switch JSONNumber(validatedText: input.numberText!).int64Value {
-            case 0: return false
-            case 1: return true
+            case 0:
+                context.lenientConversion(input, expected: "Bool")
+                return false
+            case 1:
+                context.lenientConversion(input, expected: "Bool")
+                return true
             default: break
             }
         case .string:
             switch input.stringValue!.lowercased() {
-            case "true", "yes", "y", "t", "1": return true
-            case "false", "no", "n", "f", "0": return false
+            case "true", "yes", "y", "t", "1":
+                context.lenientConversion(input, expected: "Bool")
+                return true
+            case "false", "no", "n", "f", "0":
+                context.lenientConversion(input, expected: "Bool")
+                return false
             default: break
             }
         default:
@@ -214,8 +225,12 @@ extension String: PropertyValue {
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> String? {
         switch input.kind {
         case .string: return input.stringValue!
-        case .number: return input.numberText!
-        case .bool: return input.boolValue! ? "true" : "false"
+        case .number:
+            context.lenientConversion(input, expected: "String")
+            return input.numberText!
+        case .bool:
+            context.lenientConversion(input, expected: "String")
+            return input.boolValue! ? "true" : "false"
         default:
             context.typeMismatch(input, expected: "String")
             return nil
