@@ -116,23 +116,70 @@ private struct Fold {
     }
 }
 
-// MARK: - citm_catalog.json, models
+// MARK: - citm_catalog.json, what both sides read
 
-final class CitmCatalog: JSONModel, @unchecked Sendable {
-    override class func properties(_ p: PropertyRegistrar) {
-        p.areaNames([String: String].self)
-        p.audienceSubCategoryNames([String: String].self)
-        p.blockNames([String: String].self)
-        p.events([String: CitmEvent].self)
-        p.performances([CitmPerformance].self)
-        p.seatCategoryNames([String: String].self)
-        p.subTopicNames([String: String].self)
-        p.subjectNames([String: String].self)
-        p.topicNames([String: String].self)
-        p.topicSubTopics([String: [Int]].self)
-        p.venueNames([String: String].self)
-    }
+/// The fields of the catalog, read the same way from the models and from the structs, so that
+/// one checksum serves both.
+protocol CitmCatalogFields {
+    associatedtype Event: CitmEventFields
+    associatedtype Performance: CitmPerformanceFields
+    var areaNames: [String: String] { get }
+    var audienceSubCategoryNames: [String: String] { get }
+    var blockNames: [String: String] { get }
+    var events: [String: Event] { get }
+    var performances: [Performance] { get }
+    var seatCategoryNames: [String: String] { get }
+    var subTopicNames: [String: String] { get }
+    var subjectNames: [String: String] { get }
+    var topicNames: [String: String] { get }
+    var topicSubTopics: [String: [Int]] { get }
+    var venueNames: [String: String] { get }
+}
 
+protocol CitmEventFields {
+    var about: String? { get }
+    var id: Int { get }
+    var logo: String? { get }
+    var name: String { get }
+    var subTopicIds: [Int] { get }
+    var subjectCode: String? { get }
+    var subtitle: String? { get }
+    var topicIds: [Int] { get }
+}
+
+protocol CitmPerformanceFields {
+    associatedtype Price: CitmPriceFields
+    associatedtype SeatCategory: CitmSeatCategoryFields
+    var eventId: Int { get }
+    var id: Int { get }
+    var logo: String? { get }
+    var name: String? { get }
+    var prices: [Price] { get }
+    var seatCategories: [SeatCategory] { get }
+    var seatMapImage: String? { get }
+    var start: Int { get }
+    var venueCode: String { get }
+}
+
+protocol CitmPriceFields {
+    var amount: Int { get }
+    var audienceSubCategoryId: Int { get }
+    var seatCategoryId: Int { get }
+}
+
+protocol CitmSeatCategoryFields {
+    associatedtype Area: CitmAreaFields
+    var areas: [Area] { get }
+    var seatCategoryId: Int { get }
+}
+
+protocol CitmAreaFields {
+    var areaId: Int { get }
+    var blockIds: [Int] { get }
+}
+
+extension CitmCatalogFields {
+    /// Every field read once, folded into one number.
     var checksum: Int {
         var fold = Fold()
         for names in [areaNames, audienceSubCategoryNames, blockNames, seatCategoryNames, subTopicNames, subjectNames, topicNames, venueNames] {
@@ -178,7 +225,25 @@ final class CitmCatalog: JSONModel, @unchecked Sendable {
     }
 }
 
-final class CitmEvent: JSONModel, @unchecked Sendable {
+// MARK: - citm_catalog.json, models
+
+final class CitmCatalog: JSONModel, CitmCatalogFields, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.areaNames([String: String].self)
+        p.audienceSubCategoryNames([String: String].self)
+        p.blockNames([String: String].self)
+        p.events([String: CitmEvent].self)
+        p.performances([CitmPerformance].self)
+        p.seatCategoryNames([String: String].self)
+        p.subTopicNames([String: String].self)
+        p.subjectNames([String: String].self)
+        p.topicNames([String: String].self)
+        p.topicSubTopics([String: [Int]].self)
+        p.venueNames([String: String].self)
+    }
+}
+
+final class CitmEvent: JSONModel, CitmEventFields, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.about(String?.self, jsonPath: "description")
         p.id(Int.self)
@@ -191,7 +256,7 @@ final class CitmEvent: JSONModel, @unchecked Sendable {
     }
 }
 
-final class CitmPerformance: JSONModel, @unchecked Sendable {
+final class CitmPerformance: JSONModel, CitmPerformanceFields, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.eventId(Int.self)
         p.id(Int.self)
@@ -205,7 +270,7 @@ final class CitmPerformance: JSONModel, @unchecked Sendable {
     }
 }
 
-final class CitmPrice: JSONModel, @unchecked Sendable {
+final class CitmPrice: JSONModel, CitmPriceFields, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.amount(Int.self)
         p.audienceSubCategoryId(Int.self)
@@ -213,14 +278,14 @@ final class CitmPrice: JSONModel, @unchecked Sendable {
     }
 }
 
-final class CitmSeatCategory: JSONModel, @unchecked Sendable {
+final class CitmSeatCategory: JSONModel, CitmSeatCategoryFields, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.areas([CitmArea].self)
         p.seatCategoryId(Int.self)
     }
 }
 
-final class CitmArea: JSONModel, @unchecked Sendable {
+final class CitmArea: JSONModel, CitmAreaFields, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.areaId(Int.self)
         p.blockIds([Int].self)
@@ -229,8 +294,8 @@ final class CitmArea: JSONModel, @unchecked Sendable {
 
 // MARK: - citm_catalog.json, structs
 
-struct CitmCatalogStruct: Decodable {
-    struct Event: Decodable {
+struct CitmCatalogStruct: Decodable, CitmCatalogFields {
+    struct Event: Decodable, CitmEventFields {
         var about: String?
         var id: Int
         var logo: String?
@@ -246,15 +311,15 @@ struct CitmCatalogStruct: Decodable {
         }
     }
 
-    struct Performance: Decodable {
-        struct Price: Decodable {
+    struct Performance: Decodable, CitmPerformanceFields {
+        struct Price: Decodable, CitmPriceFields {
             var amount: Int
             var audienceSubCategoryId: Int
             var seatCategoryId: Int
         }
 
-        struct SeatCategory: Decodable {
-            struct Area: Decodable {
+        struct SeatCategory: Decodable, CitmSeatCategoryFields {
+            struct Area: Decodable, CitmAreaFields {
                 var areaId: Int
                 var blockIds: [Int]
             }
@@ -288,48 +353,6 @@ struct CitmCatalogStruct: Decodable {
 
     static func decode(_ data: Data) throws -> CitmCatalogStruct {
         try JSONDecoder().decode(CitmCatalogStruct.self, from: data)
-    }
-
-    var checksum: Int {
-        var fold = Fold()
-        for names in [areaNames, audienceSubCategoryNames, blockNames, seatCategoryNames, subTopicNames, subjectNames, topicNames, venueNames] {
-            fold.add(names)
-        }
-        for key in events.keys.sorted() {
-            guard let event = events[key] else { continue }
-            fold.add(key)
-            fold.add(event.id)
-            fold.add(event.name)
-            fold.add(event.about)
-            fold.add(event.logo)
-            fold.add(event.subjectCode)
-            fold.add(event.subtitle)
-            fold.add(event.subTopicIds)
-            fold.add(event.topicIds)
-        }
-        for performance in performances {
-            fold.add(performance.id)
-            fold.add(performance.eventId)
-            fold.add(performance.logo)
-            fold.add(performance.name)
-            fold.add(performance.seatMapImage)
-            fold.add(performance.start)
-            fold.add(performance.venueCode)
-            for price in performance.prices {
-                fold.add(price.amount)
-                fold.add(price.audienceSubCategoryId)
-                fold.add(price.seatCategoryId)
-            }
-            for category in performance.seatCategories {
-                fold.add(category.seatCategoryId)
-                for area in category.areas {
-                    fold.add(area.areaId)
-                    fold.add(area.blockIds)
-                }
-            }
-        }
-        for key in topicSubTopics.keys.sorted() { fold.add(key); fold.add(topicSubTopics[key] ?? []) }
-        return fold.value
     }
 }
 
