@@ -207,22 +207,6 @@ extension JSONModel {
     /// The name of the model's class (or schema).
     public var modelName: String { metadata.modelName }
 
-    /// The diagnostics recorded by the reads so far: this model's, then those of the nested
-    /// models it holds.
-    ///
-    /// This model's own come first, in the order its reads happened. Then come those of every
-    /// nested model already built (a model property read, an element of a lazy collection
-    /// read), depth first in declaration order, each with its path from this model's object:
-    /// a quantity read badly in the first line of an order shows on the order as `lines[0].qty`,
-    /// and on the line itself as `qty`. Gathering them converts nothing and builds no model;
-    /// ``validate()`` converts everything and finds every problem, read or not.
-    public var diagnostics: [ModelDiagnostic] {
-        let own = ownDiagnostics
-        guard metadata.hasModelProperties else { return own }
-        let nested = nestedDiagnostics()
-        return nested.isEmpty ? own : own + nested
-    }
-
     /// Converts every property (nested models included) and throws if any value did not convert cleanly.
     ///
     /// By default validation is as lenient as reads: a number where a `String` is declared, a

@@ -9,6 +9,22 @@ import JSONModelKitCore
 // Only values already cached are looked at: gathering converts nothing and builds no model.
 
 extension JSONModel {
+    /// The diagnostics recorded by the reads so far: this model's, then those of the nested
+    /// models it holds.
+    ///
+    /// This model's own come first, in the order its reads happened. Then come those of every
+    /// nested model already built (a model property read, an element of a lazy collection
+    /// read), depth first in declaration order, each with its path from this model's object:
+    /// a quantity read badly in the first line of an order shows on the order as `lines[0].qty`,
+    /// and on the line itself as `qty`. Gathering them converts nothing and builds no model;
+    /// ``validate()`` converts everything and finds every problem, read or not.
+    public var diagnostics: [ModelDiagnostic] {
+        let own = ownDiagnostics
+        guard metadata.hasModelProperties else { return own }
+        let nested = nestedDiagnostics()
+        return nested.isEmpty ? own : own + nested
+    }
+
     /// The diagnostics this model's own reads recorded, without its nested models'.
     var ownDiagnostics: [ModelDiagnostic] {
         state.withLockIfMade { $0.diagnostics } ?? []
