@@ -17,7 +17,7 @@ extension JSONModel {
     /// read), depth first in declaration order, each with its path from this model's object:
     /// a quantity read badly in the first line of an order shows on the order as `lines[0].qty`,
     /// and on the line itself as `qty`. Gathering them converts nothing and builds no model;
-    /// ``validate()`` converts everything and finds every problem, read or not.
+    /// ``validate(strict:)`` converts everything and finds every problem, read or not.
     public var diagnostics: [ModelDiagnostic] {
         let own = ownDiagnostics
         guard metadata.hasModelProperties else { return own }

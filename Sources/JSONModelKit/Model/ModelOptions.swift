@@ -30,12 +30,12 @@ public struct ModelOptions: Sendable, Hashable {
     ///
     /// When any value does not convert cleanly, creation throws
     /// ``JSONModelError/validationFailed(_:)`` listing every diagnostic with its path, as
-    /// ``JSONModel/validate()`` does. It costs a full conversion up front, so use it where bad
+    /// ``JSONModel/validate(strict:)`` does. It costs a full conversion up front, so use it where bad
     /// input should be refused at the door rather than read as defaults.
     public var validating: Bool
 
     /// Whether validation at creation is strict; `false` by default. Setting it validates at
-    /// creation, as ``validating`` does.
+    /// creation, as ``validating-property`` does.
     ///
     /// Strict validation holds the JSON to the declared types the way `Codable` does: a number
     /// where a `String` is declared, a numeric string for a number, `"yes"` or `1` for a `Bool`,

@@ -22,7 +22,7 @@ struct ConversionContext {
     let owner: JSONModel?
     /// The ordinal of the property being read in `owner`.
     let ordinal: Int
-    /// Whether nested models are collected for validation as they are created (``JSONModel/validate()``).
+    /// Whether nested models are collected for validation as they are created (``JSONModel/validate(strict:)``).
     var validating = false
     /// While validating: the nested models created, with their paths relative to the model's
     /// object, for ``JSONModel/validationDiagnostics()`` to visit after this conversion.

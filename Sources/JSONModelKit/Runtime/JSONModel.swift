@@ -70,7 +70,7 @@ open class JSONModel: @unchecked Sendable {
     /// unless overridden.
     ///
     /// A required property that is missing or `null` in the JSON reads its default and records
-    /// a ``ModelDiagnostic/Kind/missingRequired`` diagnostic, so ``validate()`` and
+    /// a ``ModelDiagnostic/Kind/missingRequired`` diagnostic, so ``validate(strict:)`` and
     /// a creation with ``ModelOptions/validating-property`` throw. The switch covers the class's inherited properties too, and
     /// subclasses inherit it unless they override it. A single property is made required with
     /// `required: true` in the registration block.

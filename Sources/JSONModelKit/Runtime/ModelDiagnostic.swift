@@ -65,7 +65,7 @@ public struct ModelDiagnostic: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Every diagnostic found while converting every property, with its JSON path: what
-/// ``JSONModel/validate()`` throws, and what a creation with ``ModelOptions/validating-property``
+/// ``JSONModel/validate(strict:)`` throws, and what a creation with ``ModelOptions/validating-property``
 /// carries in ``JSONModelError/validationFailed(_:)``.
 ///
 /// ```swift

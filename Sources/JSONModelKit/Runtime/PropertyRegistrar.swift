@@ -57,7 +57,7 @@ public final class PropertyRegistrar {
     ///     for `"age": "old"`.
     ///   - required: Whether the JSON must hold a value: a missing or `null` value reads the
     ///     default and records a ``ModelDiagnostic/Kind/missingRequired`` diagnostic, so
-    ///     ``JSONModel/validate()`` throws. Declaring an optional required is a declaration problem.
+    ///     ``JSONModel/validate(strict:)`` throws. Declaring an optional required is a declaration problem.
     ///   - serialize: Whether ``JSONOutputOptions/omitNonSerialized`` output includes the property.
     ///   - readOnly: Whether writes are refused.
     ///   - enumValues: Valid strings of a `String` property; known values read as one shared string each.
