@@ -204,32 +204,11 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
         let source = currentSource
         for property in metadata.properties where property.type.containsModel {
             guard let path = property.paths.first(where: { source[$0].map { !$0.isNull } ?? false }) else { continue }
-            JSONModel.collectDescribedModels(
-                in: valueForDescription(at: property.ordinal), at: path.segments, limit: limits.maxItems, into: &found)
+            JSONModel.collectModels(
+                in: valueForDescription(at: property.ordinal), at: path.segments,
+                selecting: .described(limit: limits.maxItems), into: &found)
         }
         return found
-    }
-
-    private static func collectDescribedModels(
-        in value: Any, at segments: [JSONPath.Segment], limit: Int, into found: inout [(model: JSONModel, path: JSONPath)]
-    ) {
-        switch DescribedShape(value) {
-        case .absent, .leaf:
-            return
-        case .model(let model):
-            found.append((model, JSONPath(segments)))
-        case .lazy(let lazy):
-            guard let holder = lazy as? any BuiltModelHolder else { return }
-            for (suffix, model) in holder.describedModels(limit) { found.append((model, JSONPath(segments + suffix))) }
-        case .dictionary(let dictionary):
-            for (key, element) in dictionary.describedEntries(limit) {
-                collectDescribedModels(in: element, at: segments + [.key(key)], limit: limit, into: &found)
-            }
-        case .array(let array):
-            for (index, element) in array.describedElements(limit).enumerated() {
-                collectDescribedModels(in: element, at: segments + [.index(index)], limit: limit, into: &found)
-            }
-        }
     }
 
     /// What changed since the model was created, property by property: a nested model (or an

@@ -59,7 +59,7 @@ extension JSONModel {
             guard let value = cachedValueIfAny(at: property.ordinal) else { continue }
             // Where the value was read: the first path with something other than null.
             let path = property.paths.first { path in source[path].map { !$0.isNull } ?? false } ?? property.paths[0]
-            JSONModel.collectBuiltModels(in: value, at: path.segments, into: &found)
+            JSONModel.collectModels(in: value, at: path.segments, selecting: .built, into: &found)
         }
         return found
     }
@@ -75,31 +75,45 @@ extension JSONModel {
         }
     }
 
-    /// The models in `value` that exist already: the value itself, or the built elements of a
-    /// lazy collection, or those inside a Swift collection, each with its path.
-    private static func collectBuiltModels(
-        in value: Any, at segments: [JSONPath.Segment], into found: inout [(model: JSONModel, path: JSONPath)]
+    /// The models in `value`, each with its path: the value itself, or the elements of a lazy
+    /// collection `selection` picks, or those inside a Swift collection.
+    static func collectModels(
+        in value: Any, at segments: [JSONPath.Segment], selecting selection: ModelSelection,
+        into found: inout [(model: JSONModel, path: JSONPath)]
     ) {
         switch DescribedShape(value) {
         case .absent, .leaf:
             return
         case .model(let model):
             found.append((model, JSONPath(segments)))
-        case .lazy(let lazy):
-            guard let holder = lazy as? any BuiltModelHolder else { return }
-            for (suffix, model) in holder.builtModels() { found.append((model, JSONPath(segments + suffix))) }
+        case .lazy(let collection as any BuiltModelHolder), .dictionary(let collection as any BuiltModelHolder):
+            for (suffix, model) in collection.models(selection) { found.append((model, JSONPath(segments + suffix))) }
+        case .lazy:
+            return
         case .dictionary(let dictionary):
-            if let holder = dictionary as? any BuiltModelHolder {
-                for (suffix, model) in holder.builtModels() { found.append((model, JSONPath(segments + suffix))) }
-                return
-            }
-            for (key, element) in dictionary.describedEntries(dictionary.describedCount) {
-                collectBuiltModels(in: element, at: segments + [.key(key)], into: &found)
+            for (key, element) in dictionary.describedEntries(selection.limit(of: dictionary.describedCount)) {
+                collectModels(in: element, at: segments + [.key(key)], selecting: selection, into: &found)
             }
         case .array(let array):
-            for (index, element) in array.describedElements(array.describedCount).enumerated() {
-                collectBuiltModels(in: element, at: segments + [.index(index)], into: &found)
+            for (index, element) in array.describedElements(selection.limit(of: array.describedCount)).enumerated() {
+                collectModels(in: element, at: segments + [.index(index)], selecting: selection, into: &found)
             }
+        }
+    }
+}
+
+/// Which models of a lazy collection ``JSONModel/collectModels(in:at:selecting:into:)`` takes.
+enum ModelSelection {
+    /// Those built so far, none made: what a model's diagnostics gather.
+    case built
+    /// The first `limit`, made if need be, as descriptions show them.
+    case described(limit: Int)
+
+    /// How many of `count` elements of a Swift collection to look at.
+    func limit(of count: Int) -> Int {
+        switch self {
+        case .built: count
+        case .described(let limit): Swift.min(limit, count)
         }
     }
 }
@@ -111,6 +125,16 @@ protocol BuiltModelHolder {
     /// The first `limit` models as descriptions show them (those not built made for the
     /// description only), each with its path below the collection.
     func describedModels(_ limit: Int) -> [(suffix: [JSONPath.Segment], model: JSONModel)]
+}
+
+extension BuiltModelHolder {
+    /// The models `selection` picks, each with its path below the collection.
+    func models(_ selection: ModelSelection) -> [(suffix: [JSONPath.Segment], model: JSONModel)] {
+        switch selection {
+        case .built: builtModels()
+        case .described(let limit): describedModels(limit)
+        }
+    }
 }
 
 extension ModelArray: BuiltModelHolder {
