@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+#else
+#error("ExactKey needs the C library's memcmp: no Glibc, Musl or Darwin module here")
 #endif
 
 // JSON object keys are compared by their text, byte for byte.
