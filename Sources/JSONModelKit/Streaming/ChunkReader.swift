@@ -57,34 +57,14 @@ final class ChunkReader {
     func readChunk() throws(ReadFailure) {
         count = 0
         guard !atEnd else { return }
-        while true {
-            let read = systemRead(descriptor, buffer.baseAddress!, buffer.count)
-            if read > 0 {
-                count = read
-                return
-            }
-            if read == 0 {
-                atEnd = true
-                close()
-                return
-            }
-            let code = errno
-            if code == EINTR { continue }
-            // A descriptor set non-blocking (a pipe or terminal someone else opened) has no
-            // bytes yet: wait until it has, as a blocking read would.
-            if code == EAGAIN || code == EWOULDBLOCK {
-                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                if poll(&request, 1, -1) >= 0 || errno == EINTR { continue }
-                let failure = ReadFailure(reason: Self.reason(errno))
-                atEnd = true
-                close()
-                throw failure
-            }
-            let failure = ReadFailure(reason: Self.reason(code))
-            atEnd = true
-            close()
-            throw failure
+        let read = readWaiting(descriptor, into: buffer.baseAddress!, count: buffer.count)
+        if read > 0 {
+            count = read
+            return
         }
+        atEnd = true
+        close()
+        if read < 0 { throw ReadFailure(reason: Self.reason(Int32(-read))) }
     }
 
     /// A failed read, with the system's reason.
@@ -107,12 +87,7 @@ final class ChunkReader {
     }
 }
 
-// The C functions, under names that do not clash with the methods above.
-@inline(__always)
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
-}
-
+// The C function, under a name that does not clash with the method above.
 @inline(__always)
 private func systemClose(_ descriptor: Int32) -> Int32 {
     close(descriptor)

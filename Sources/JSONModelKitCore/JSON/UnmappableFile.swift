@@ -46,32 +46,16 @@ package enum UnmappableFile {
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
         defer { chunk.deallocate() }
         while true {
-            let read = systemRead(descriptor, chunk.baseAddress!, chunk.count)
-            if read > 0 {
-                guard bytes.count + read <= limit else {
-                    throw bytes.withUnsafeBufferPointer { read in
-                        JSONParseError(.documentTooLarge, at: 0, in: UnsafeBufferPointer(rebasing: read.prefix(64)))
-                    }
-                }
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<read]))
-                continue
-            }
+            let read = readWaiting(descriptor, into: chunk.baseAddress!, count: chunk.count)
             if read == 0 { return bytes }
-            var failure = errno
-            if failure == EINTR { continue }
-            // A descriptor set non-blocking has no bytes yet: wait until it has.
-            if failure == EAGAIN || failure == EWOULDBLOCK {
-                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                if poll(&request, 1, -1) >= 0 || errno == EINTR { continue }
-                failure = errno
+            guard read > 0 else { throw POSIXError(POSIXErrorCode(rawValue: Int32(-read)) ?? .EIO) }
+            guard bytes.count + read <= limit else {
+                throw bytes.withUnsafeBufferPointer { read in
+                    JSONParseError(.documentTooLarge, at: 0, in: UnsafeBufferPointer(rebasing: read.prefix(64)))
+                }
             }
-            throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<read]))
         }
         #endif
     }
-}
-
-@inline(__always)
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }
