@@ -1,4 +1,5 @@
-import JSONModelNames
+// The generator's state and the model classes it finds in the files, with what each inherits
+// from its superclasses; the members it writes for them are in AccessorGenerator+Members.swift.
 
 /// Generates typed members for the model classes of a target from their registration blocks.
 ///
@@ -55,26 +56,26 @@ package struct AccessorGenerator {
         return generator.run()
     }
 
-    private let summaries: [SourceSummary]
+    let summaries: [SourceSummary]
     /// Every type declared in the files, by qualified name (`Event.Payload`).
-    private var types: [String: TypeDeclaration] = [:]
+    var types: [String: TypeDeclaration] = [:]
     /// The model classes, by qualified name.
-    private var models: [String: TypeDeclaration] = [:]
+    var models: [String: TypeDeclaration] = [:]
     /// What each class's superclass clause names, by the class's qualified name, worked out once.
     private var superclasses: [String: Superclass] = [:]
     /// The last component of every type's qualified name: a name that is none of them names no
     /// type of the files, whatever the scope (most property types: `Int`, `String`).
     private var declaredNames: Set<String> = []
     /// What each class inherits, worked out once from its superclass's (see ``indexHierarchy()``).
-    private var hierarchy: [String: Inheritance] = [:]
+    var hierarchy: [String: Inheritance] = [:]
     /// The classes whose blocks declare each property name.
     private var declarers: [String: [(key: String, location: SourceLocation)]] = [:]
     /// The protocols the extensions of the files add, by the qualified name of the extended type.
     private var extensionConformances: [String: [TypeReference]] = [:]
     /// The lowest access level written on an import of each module the generated file repeats,
     /// when it is below public (`internal import Foundation`).
-    private var restrictedImports: [String: AccessLevel] = [:]
-    private var diagnostics: [Diagnostic] = []
+    var restrictedImports: [String: AccessLevel] = [:]
+    var diagnostics: [Diagnostic] = []
 
     private init(summaries: [SourceSummary]) {
         self.summaries = summaries
@@ -96,7 +97,7 @@ package struct AccessorGenerator {
         indexHierarchy()
     }
 
-    private static func key(_ path: [String]) -> String { path.joined(separator: ".") }
+    static func key(_ path: [String]) -> String { path.joined(separator: ".") }
 
     private mutating func run() -> Output {
         for summary in summaries {
@@ -136,7 +137,7 @@ package struct AccessorGenerator {
     /// each scope from the class outwards, the scope's own member types, then those it inherits
     /// from its superclasses among the files (`Item` in `Sub: Base` is `Base.Item` before any
     /// `Item` around `Sub`).
-    private func resolve(_ path: [String], in model: TypeDeclaration) -> String? {
+    func resolve(_ path: [String], in model: TypeDeclaration) -> String? {
         guard let last = path.last, declaredNames.contains(last) else { return nil }
         for length in stride(from: model.path.count, through: 0, by: -1) {
             let scope = Array(model.path.prefix(length))
@@ -232,7 +233,7 @@ package struct AccessorGenerator {
     }
 
     /// What a class has from its superclasses among the files.
-    private struct Inheritance {
+    struct Inheritance {
         /// Its place in a walk of the inheritance tree, and the place after its last subclass:
         /// a class is an ancestor of another when its span holds the other's.
         var order = 0
@@ -297,12 +298,12 @@ package struct AccessorGenerator {
     }
 
     /// Whether the class or one of its superclasses among the files adopts `DynamicMembers`.
-    private func adoptsDynamicMembers(_ model: TypeDeclaration) -> Bool {
+    func adoptsDynamicMembers(_ model: TypeDeclaration) -> Bool {
         hierarchy[Self.key(model.path)]?.adoptsDynamicMembers ?? false
     }
 
     /// Where the nearest superclass of `model` among the files declares `name`, if one does.
-    private func inheritedDeclaration(of name: String, in model: TypeDeclaration) -> SourceLocation? {
+    func inheritedDeclaration(of name: String, in model: TypeDeclaration) -> SourceLocation? {
         let key = Self.key(model.path)
         guard let place = hierarchy[key] else { return nil }
         var nearest: (order: Int, location: SourceLocation)?
@@ -311,220 +312,5 @@ package struct AccessorGenerator {
             if nearest.map({ span.order > $0.order }) ?? true { nearest = (span.order, declarer.location) }
         }
         return nearest?.location
-    }
-
-    // MARK: Members
-
-    private mutating func report(_ severity: Diagnostic.Severity, at location: SourceLocation, _ message: String) {
-        diagnostics.append(
-            Diagnostic(severity: severity, file: location.file, line: location.line, column: location.column, message: message))
-    }
-
-    /// The lowest access level of a type and the types it is nested in.
-    private func effectiveAccess(of type: TypeDeclaration) -> AccessLevel {
-        var access = min(type.access, type.enclosingAccess)
-        var path = type.scope
-        while !path.isEmpty {
-            if let enclosing = types[Self.key(path)] { access = min(access, enclosing.access) }
-            path.removeLast()
-        }
-        return access
-    }
-
-    /// The extension for one model class, or nil when it declares nothing to generate.
-    private mutating func members(of model: TypeDeclaration) -> String? {
-        guard let block = model.registration, !block.isUnderCondition else { return nil }
-        let name = Self.key(model.path)
-        let spelled = Self.spelling(of: model.path)
-        let classAccess = effectiveAccess(of: model)
-        if model.isConditional {
-            report(.warning, at: model.location,
-                "\(name) is declared under #if, so its typed members are not generated; read its properties by name or move it out of the #if")
-            return nil
-        }
-        if classAccess < .internal {
-            report(.warning, at: model.location,
-                "\(name) is private to its file, so no other file can extend it with typed members; make it internal, or adopt DynamicMembers")
-            return nil
-        }
-        // Where the class's properties start among the model's: after its superclasses', when
-        // every block of the lineage was read whole (otherwise the getters find them by name).
-        let inheritance = hierarchy[name] ?? Inheritance(allRead: false)
-        var ordinal: Int? = inheritance.allRead ? inheritance.propertiesBefore : nil
-        var seen: [String: SourceLocation] = [:]
-        var accessors: [String] = []
-        for property in block.properties {
-            if let accessor = accessor(
-                for: property, ordinal: ordinal, in: model, classAccess: classAccess, seen: &seen)
-            {
-                accessors.append(accessor)
-            }
-            ordinal = ordinal.map { $0 + 1 }
-        }
-        var text = ""
-        if !accessors.isEmpty {
-            text += "extension \(spelled) {\n" + accessors.joined(separator: "\n") + "}\n"
-        }
-        if let first = block.unreadable.first {
-            let more = block.unreadable.count > 1 ? " (and \(block.unreadable.count - 1) more)" : ""
-            let adopts = adoptsDynamicMembers(model)
-            report(.warning, at: first.location,
-                "\(name): the generator cannot read this statement of the registration block (\(first.description))\(more); "
-                    + "properties declared there get no typed member, and \(name) "
-                    + (adopts ? "reads them through DynamicMembers" : "adopts DynamicMembers so they can be read by name"))
-            if !adopts { text += (text.isEmpty ? "" : "\n") + "extension \(spelled): DynamicMembers {}\n" }
-        }
-        return text.isEmpty ? nil : text
-    }
-
-    /// The computed property for one declared property, or nil (with a diagnostic) when there is none.
-    private mutating func accessor(
-        for property: DeclaredProperty, ordinal: Int?, in model: TypeDeclaration, classAccess: AccessLevel,
-        seen: inout [String: SourceLocation]
-    ) -> String? {
-        let className = Self.key(model.path)
-        let name = property.name
-        if let first = seen[name] {
-            report(.error, at: property.location,
-                "\(className).\(name) is declared twice; the first declaration is at line \(first.line)")
-            return nil
-        }
-        seen[name] = property.location
-        if let base = inheritedDeclaration(of: name, in: model) {
-            report(.error, at: property.location,
-                "\(className).\(name) is already declared by a superclass (\(base.file):\(base.line)); declare it once")
-            return nil
-        }
-        guard SwiftNames.isIdentifier(name) else {
-            // Not a Swift name: read with `model[property: "…"]`; nothing to generate.
-            return nil
-        }
-        if ReservedNames.properties.contains(name) {
-            report(.error, at: property.location,
-                "\(className).\(name): '\(name)' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: \"\(name)\"")
-            return nil
-        }
-        if let expression = property.readOnlyExpression {
-            report(.error, at: property.location,
-                "\(className).\(name): readOnly: \(expression) is not a literal, so the generator cannot tell whether to write a setter; pass readOnly: true or readOnly: false")
-            return nil
-        }
-        if let reason = property.type.unsupportedReason {
-            report(.error, at: property.location, "\(className).\(name): \(reason)")
-            return nil
-        }
-        if !property.hasDefault, let type = property.type.typeWithoutNaturalDefault {
-            report(.error, at: property.location,
-                "\(className).\(name): a non-optional \(type) has no natural default; declare a default or make it optional")
-            return nil
-        }
-        var access = classAccess
-        for path in property.type.namedTypes {
-            guard let resolved = resolve(path, in: model), let type = types[resolved] else {
-                // A type of another module: no wider than that module's import.
-                guard let imported = importAccess(of: path) else { continue }
-                if imported < .internal {
-                    report(.warning, at: property.location,
-                        "\(className).\(name) has type \(property.type.source), whose module is imported \(imported) to its file; it gets no typed member (read it with self[property: \"\(name)\"])")
-                    return nil
-                }
-                access = min(access, imported)
-                continue
-            }
-            let typeAccess = effectiveAccess(of: type)
-            if typeAccess < .internal {
-                report(.warning, at: property.location,
-                    "\(className).\(name) has type \(property.type.source), which is private to its file; it gets no typed member (read it with self[property: \"\(name)\"])")
-                return nil
-            }
-            access = min(access, typeAccess)
-        }
-        let modifier: String
-        switch access {
-        case .public, .open: modifier = "@inlinable public "
-        case .package: modifier = "package "
-        default: modifier = ""
-        }
-        let literal = Self.stringLiteral(name)
-        let type = qualified(property.type, in: model).source
-        var text = "    \(modifier)var \(SwiftNames.escaped(name)): \(type) {\n"
-        let place = ordinal.map { ", ordinal: \($0)" } ?? ""
-        text += "        @inline(__always) get { self[property: \(literal)\(place)] }\n"
-        if !property.isReadOnly {
-            text += "        set { self[property: \(literal)] = newValue }\n"
-        }
-        return text + "    }\n"
-    }
-
-    /// `type` with each name of a type of the files written in full: a name the class's body
-    /// finds in an enclosing type (`Address` for `Outer.Address`) is not in scope in an extension.
-    private func qualified(_ type: TypeReference, in model: TypeDeclaration) -> TypeReference {
-        switch type {
-        case .named(let components):
-            let arguments = components.map { component in
-                TypeReference.NameComponent(
-                    name: component.name, arguments: component.arguments.map { qualified($0, in: model) })
-            }
-            guard let resolved = resolve(components.map(\.name), in: model) else { return .named(arguments) }
-            let prefix = resolved.split(separator: ".").dropLast(components.count)
-            return .named(prefix.map { TypeReference.NameComponent(name: String($0), arguments: []) } + arguments)
-        case .optional(let wrapped): return .optional(qualified(wrapped, in: model))
-        case .array(let element): return .array(qualified(element, in: model))
-        case .dictionary(let key, let value): return .dictionary(key: qualified(key, in: model), value: qualified(value, in: model))
-        case .unsupported: return type
-        }
-    }
-
-    // MARK: Names and imports
-
-    /// The imports of the files that declare models, each once, `JSONModelKit` always; notes
-    /// the modules imported below public access.
-    private mutating func imports() -> [String] {
-        var lines: [String] = []
-        var seen: Set<String> = []
-        let modelFiles = Set(models.values.map(\.location.file))
-        for summary in summaries where summary.types.contains(where: { modelFiles.contains($0.location.file) }) {
-            for statement in summary.imports where seen.insert(statement.text).inserted {
-                lines.append(statement.text)
-                if let module = statement.module, let access = statement.access, access < .public {
-                    restrictedImports[module] = min(access, restrictedImports[module] ?? access)
-                }
-            }
-        }
-        if !lines.contains(where: { $0.hasSuffix("import JSONModelKit") }) { lines.append("import JSONModelKit") }
-        return lines
-    }
-
-    /// How far a member may show a type the files do not declare: nil when as far as it likes;
-    /// the access of its module's import when that is below public (a public member cannot show
-    /// a type of a module imported `internal`). A name not qualified with its module may come
-    /// from any imported module but the standard library.
-    private func importAccess(of path: [String]) -> AccessLevel? {
-        guard !restrictedImports.isEmpty, let first = path.first else { return nil }
-        if path.count > 1, first == "Swift" { return nil }
-        if path.count > 1 { return restrictedImports[first] }
-        if Self.standardLibraryNames.contains(first) { return nil }
-        if Self.libraryNames.contains(first) { return restrictedImports["JSONModelKit"] }
-        return restrictedImports.values.min()
-    }
-
-    private static let standardLibraryNames: Set<String> = [
-        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
-        "Float16", "Bool", "String", "Optional", "Array", "Dictionary",
-    ]
-
-    /// The types of JSONModelKit a property can have.
-    private static let libraryNames: Set<String> = [
-        "JSONValue", "JSONNumber", "JSONObject", "JSONArray", "ModelArray", "ModelDictionary", "JSONModel",
-    ]
-
-    /// A qualified name as Swift source, each component in backticks when it needs them.
-    private static func spelling(of path: [String]) -> String {
-        path.map { SwiftNames.escaped($0, asType: true) }.joined(separator: ".")
-    }
-
-    /// `name` as a string literal; an identifier needs no escapes.
-    private static func stringLiteral(_ name: String) -> String {
-        "\"" + name + "\""
     }
 }
