@@ -1,223 +1,7 @@
 import JSONModelKitCore
 
-/// Options of a declared property besides its name, type, paths and default.
-public struct PropertyOptions: Sendable, Hashable {
-    /// Whether output for other systems (``JSONOutputOptions/omitNonSerialized``) includes the property.
-    public var serialize: Bool
-    /// Whether writes are refused; two properties may share a JSON key only if all but one are read-only.
-    public var readOnly: Bool
-    /// The valid strings of a `String` property: known values read as one shared string each.
-    public var enumValues: [String]?
-    /// The date format of a `Date` property (ISO 8601 when nil); `"MM/dd/yyyy"` reads as a pattern.
-    public var dateFormat: DateFormat?
-    /// For an embedded array: where each element's value sits inside the element (`"node"` reads
-    /// `[{"node": {…}}]`).
-    public var embedPath: JSONPath?
-    /// The converter the declaration names: a registered name (`"hexColor"`) or an instance.
-    public var converter: ConverterReference?
-    /// Whether the value is an identifier resolved through the object store registered for its type.
-    public var cachedObject: Bool
-    /// The name under which each child model of this property refers back to its parent
-    /// (weakly; see `JSONModel+Relationships.swift`).
-    public var inverse: String?
-    /// Whether the property is a property group: a submodel over its parent's own object.
-    public var group: Bool
-    /// Whether the JSON must hold a value: a missing or `null` value still reads the default,
-    /// and records a ``ModelDiagnostic/Kind/missingRequired`` diagnostic. An optional cannot be
-    /// required.
-    public var required: Bool
-
-    /// Creates options; every argument has the default a plain declaration gets.
-    public init(
-        serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: DateFormat? = nil,
-        embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
-        inverse: String? = nil, group: Bool = false, required: Bool = false
-    ) {
-        self.serialize = serialize
-        self.readOnly = readOnly
-        self.enumValues = enumValues
-        self.dateFormat = dateFormat
-        self.embedPath = embedPath
-        self.converter = converter
-        self.cachedObject = cachedObject
-        self.inverse = inverse
-        self.group = group
-        self.required = required
-    }
-}
-
-/// One property as declared, before the class's metadata is assembled.
-///
-/// The registration block produces these; a schema loaded at run time can
-/// produce them too, so both end up in the same ``ModelMetadata``.
-public struct PropertyDeclaration: Sendable, Equatable {
-    /// The property's name, used with the member syntax.
-    public var name: String
-    /// The property's type.
-    public var type: PropertyType
-    /// Where the value is: the first present path wins on read, writes go to the first.
-    public var paths: [JSONPath]
-    /// The declared default as JSON, or nil for the type's natural default.
-    public var defaultValue: JSONValue?
-    /// The value read instead when the JSON holds a value that does not convert, as JSON; nil
-    /// when such a value reads ``defaultValue`` too.
-    public var defaultIfInvalid: JSONValue?
-    /// The other options.
-    public var options: PropertyOptions
-
-    /// A problem found while declaring (an unsupported Swift type).
-    var problem: String?
-    /// Whether no path was declared, so the key is the name in the model's ``KeyStyle``.
-    var keyFollowsName: Bool
-
-    /// Creates a declaration; `paths` empty means the property's name as a single key.
-    public init(
-        name: String, type: PropertyType, paths: [JSONPath] = [], defaultValue: JSONValue? = nil,
-        options: PropertyOptions = PropertyOptions(), defaultIfInvalid: JSONValue? = nil
-    ) {
-        self.name = name
-        self.type = type
-        self.paths = paths.isEmpty ? [JSONPath([.key(name)])] : paths
-        self.defaultValue = defaultValue
-        self.defaultIfInvalid = defaultIfInvalid
-        self.options = options
-        self.keyFollowsName = paths.isEmpty
-    }
-
-    public static func == (lhs: PropertyDeclaration, rhs: PropertyDeclaration) -> Bool {
-        lhs.name == rhs.name && lhs.type == rhs.type && lhs.paths == rhs.paths
-            && lhs.defaultValue == rhs.defaultValue && lhs.defaultIfInvalid == rhs.defaultIfInvalid
-            && lhs.options == rhs.options && lhs.problem == rhs.problem
-            && lhs.keyFollowsName == rhs.keyFollowsName
-    }
-
-    /// The declaration with its key in `style`, when no path was declared (and it is not a
-    /// property group, which reads its parent's own object).
-    func keyed(in style: KeyStyle) -> PropertyDeclaration {
-        guard keyFollowsName, style != .camelCase, !options.group else { return self }
-        var keyed = self
-        keyed.paths = [JSONPath([.key(style.key(for: name))])]
-        return keyed
-    }
-}
-
-// The structural options (`group`, `embedPath`), applied and checked as each declaration is made, by
-// the registrar or a schema; how a group reads its parent's object is Model/PropertyGroup.swift.
-
-extension PropertyDeclaration {
-    /// Applies and checks `group` and `embedPath`: a group reads the parent's own object
-    /// (the empty path) and must be a model; an embedded array must be an array of models.
-    func checkingStructure() -> PropertyDeclaration {
-        var declaration = self
-        if options.group {
-            if type.modelType == nil || !type.isModelOrOptionalModel {
-                declaration.problem = "a property group must have a model type, not \(type)"
-            }
-            if options.embedPath != nil {
-                declaration.problem = "a property group cannot have an embedPath"
-            }
-            declaration.paths = [JSONPath([])]
-        } else if options.embedPath != nil && type.modelArrayElement == nil {
-            declaration.problem = "embedPath needs an array of models, not \(type)"
-        }
-        return declaration
-    }
-}
-
-extension PropertyType {
-    /// Whether this is a model or an optional model.
-    var isModelOrOptionalModel: Bool {
-        switch self {
-        case .model, .schemaModel: return true
-        case .optional(let wrapped): return wrapped.isModel
-        default: return false
-        }
-    }
-}
-
-/// Everything the engine knows about one declared property.
-///
-/// A class, so the read path passes one reference around instead of copying a dozen fields.
-public final class PropertyMetadata: Sendable {
-    /// The position of the property in its model's ``ModelMetadata/properties``
-    /// (inherited ones first); also its cache slot.
-    public let ordinal: Int
-    /// The property's name.
-    public let name: String
-    /// The property's type.
-    public let type: PropertyType
-    /// Where the value is: the first present path wins on read, writes go to the first.
-    public let paths: [JSONPath]
-    /// The declared default as JSON, or nil when none was declared.
-    public let declaredDefault: JSONValue?
-    /// The other options.
-    public let options: PropertyOptions
-    /// The class whose registration block declared the property.
-    public let declaringModel: String
-    /// Whether a missing or `null` value records a ``ModelDiagnostic/Kind/missingRequired``
-    /// diagnostic: declared `required`, or a non-optional without a declared default in a model
-    /// that requires non-optionals (``ModelMetadata/requiresNonOptionals``).
-    public let isRequired: Bool
-
-    /// The Swift type that converts values of this property.
-    let valueType: any PropertyValue.Type
-    /// The default as a Swift value when it can be shared; nil when it must be
-    /// converted from `defaultJSON` for each model (defaults holding models).
-    let storedDefault: (any Sendable)?
-    /// The default as JSON, declared or natural; nil for nil (optionals).
-    let defaultJSON: JSONValue?
-    /// What a value that is present but does not convert reads, when declared apart from the
-    /// default (`defaultIfInvalid`); nil when such a value reads the default.
-    let invalidDefault: InvalidValueDefault?
-    /// The schema model the type refers to, resolved by name when read.
-    let schemaModel: SchemaModelReference?
-    /// The converter lookup's cached choice for this property (PropertyConversion.swift).
-    let conversion: PropertyConversion
-    /// The first read without a conversion context, for plain scalars (`ScalarFirstRead.swift`).
-    let scalarFirstRead: ScalarFirstRead?
-    /// The same read storing the value in the model's slots, for values that can be (``InlineLayout``).
-    let inlineFirstRead: InlineFirstRead?
-    /// The class of the property's cache entries (`CacheBox` of its stored type).
-    let entryType: CacheEntry.Type
-
-    init(
-        ordinal: Int, name: String, type: PropertyType, paths: [JSONPath], declaredDefault: JSONValue?,
-        options: PropertyOptions, declaringModel: String, isRequired: Bool, valueType: any PropertyValue.Type,
-        storedDefault: (any Sendable)?, defaultJSON: JSONValue?, schemaModel: SchemaModelReference?,
-        conversion: PropertyConversion, invalidDefault: InvalidValueDefault? = nil
-    ) {
-        self.invalidDefault = invalidDefault
-        self.ordinal = ordinal
-        self.name = name
-        self.type = type
-        self.paths = paths
-        self.declaredDefault = declaredDefault
-        self.options = options
-        self.declaringModel = declaringModel
-        self.isRequired = isRequired
-        self.valueType = valueType
-        self.storedDefault = storedDefault
-        self.defaultJSON = defaultJSON
-        self.schemaModel = schemaModel
-        self.conversion = conversion
-        // With no declared default, an optional's default is nil; not required, nil comes
-        // without a diagnostic.
-        let absentReadsNil = declaredDefault == nil && !isRequired
-        let firstRead = Self.scalarFirstRead(type: type, paths: paths, options: options, absentReadsNil: absentReadsNil)
-        self.scalarFirstRead = firstRead?.boxed
-        self.inlineFirstRead = firstRead?.inline
-        self.entryType = valueType.cacheEntryType
-    }
-}
-
-/// The value a property reads when its JSON holds a value that does not convert, declared apart
-/// from its default with `defaultIfInvalid`.
-struct InvalidValueDefault: Sendable {
-    /// The value, when it can be shared; nil when it holds models, converted for each model.
-    let stored: (any Sendable)?
-    /// The value as JSON.
-    let json: JSONValue
-}
+// The metadata of a model class, assembled from its declarations (PropertyDeclaration.swift)
+// and checked as it is built; what it keeps of each property is PropertyMetadata.swift.
 
 /// The metadata of one model class: its properties, inherited ones included.
 ///
@@ -549,54 +333,38 @@ extension PropertyType {
     }
 }
 
-extension PropertyType {
-    /// The Swift type a property of this type is stored as: lazy collections for arrays and
-    /// dictionaries of models (also when optional), `swiftType` otherwise.
-    var storageType: any PropertyValue.Type {
-        switch self {
-        case .array(.model(let element)): return Self.lazyStorage(of: element).lazyArrayType
-        case .array(.schemaModel): return Self.lazyStorage(of: DynamicModel.self).lazyArrayType
-        case .dictionary(.model(let value)): return Self.lazyStorage(of: value).lazyDictionaryType
-        case .dictionary(.schemaModel): return Self.lazyStorage(of: DynamicModel.self).lazyDictionaryType
-        case .optional(let wrapped):
-            switch wrapped {
-            case .array(.model), .array(.schemaModel), .dictionary(.model), .dictionary(.schemaModel):
-                return Self.optionalStorage(of: wrapped.storageType)
-            default: return swiftType
+// The structural options (`group`, `embedPath`), applied and checked as each declaration is made, by
+// the registrar or a schema; how a group reads its parent's object is Model/PropertyGroup.swift.
+
+extension PropertyDeclaration {
+    /// Applies and checks `group` and `embedPath`: a group reads the parent's own object
+    /// (the empty path) and must be a model; an embedded array must be an array of models.
+    func checkingStructure() -> PropertyDeclaration {
+        var declaration = self
+        if options.group {
+            if type.modelType == nil || !type.isModelOrOptionalModel {
+                declaration.problem = "a property group must have a model type, not \(type)"
             }
-        default: return swiftType
+            if options.embedPath != nil {
+                declaration.problem = "a property group cannot have an embedPath"
+            }
+            declaration.paths = [JSONPath([])]
+        } else if options.embedPath != nil && type.modelArrayElement == nil {
+            declaration.problem = "embedPath needs an array of models, not \(type)"
         }
-    }
-
-    /// The lazy collections of `model`'s class: every model class has them (Collections/).
-    private static func lazyStorage(of model: JSONModel.Type) -> any LazyCollectionStorage.Type {
-        // Found at run time, not assumed here: the conformance is Collections' to declare.
-        let type: Any.Type = model
-        guard let storage = type as? any LazyCollectionStorage.Type else {
-            preconditionFailure("\(model) has no lazy collections: Collections/ makes every model class a LazyCollectionStorage")
-        }
-        return storage
-    }
-
-    private static func optionalStorage<Wrapped: PropertyValue>(of _: Wrapped.Type) -> any PropertyValue.Type {
-        Wrapped?.self
+        return declaration
     }
 }
 
-/// The lazy collections (Collections/) that store arrays and dictionaries of a model class's
-/// models: declared here and adopted there by every model class, so that the metadata chooses
-/// each property's storage without naming the collection types. (Not constrained to
-/// ``JSONModel``: then a call through it would bind to the adopting class's own members.)
-protocol LazyCollectionStorage {
-    /// `ModelArray<Self>`.
-    static var lazyArrayType: any PropertyValue.Type { get }
-    /// `ModelDictionary<Self>`.
-    static var lazyDictionaryType: any PropertyValue.Type { get }
-}
-
-extension PropertyValue {
-    /// `implicitDefault`, boxed.
-    static var implicitDefaultAny: (any Sendable)? { implicitDefault }
+extension PropertyType {
+    /// Whether this is a model or an optional model.
+    var isModelOrOptionalModel: Bool {
+        switch self {
+        case .model, .schemaModel: return true
+        case .optional(let wrapped): return wrapped.isModel
+        default: return false
+        }
+    }
 }
 
 /// Mistakes in a model's declarations, each naming the class and the property.

@@ -1,0 +1,137 @@
+import JSONModelKitCore
+
+// What the engine keeps of one declared property, and the Swift type its values are stored as.
+
+/// Everything the engine knows about one declared property.
+///
+/// A class, so the read path passes one reference around instead of copying a dozen fields.
+public final class PropertyMetadata: Sendable {
+    /// The position of the property in its model's ``ModelMetadata/properties``
+    /// (inherited ones first); also its cache slot.
+    public let ordinal: Int
+    /// The property's name.
+    public let name: String
+    /// The property's type.
+    public let type: PropertyType
+    /// Where the value is: the first present path wins on read, writes go to the first.
+    public let paths: [JSONPath]
+    /// The declared default as JSON, or nil when none was declared.
+    public let declaredDefault: JSONValue?
+    /// The other options.
+    public let options: PropertyOptions
+    /// The class whose registration block declared the property.
+    public let declaringModel: String
+    /// Whether a missing or `null` value records a ``ModelDiagnostic/Kind/missingRequired``
+    /// diagnostic: declared `required`, or a non-optional without a declared default in a model
+    /// that requires non-optionals (``ModelMetadata/requiresNonOptionals``).
+    public let isRequired: Bool
+
+    /// The Swift type that converts values of this property.
+    let valueType: any PropertyValue.Type
+    /// The default as a Swift value when it can be shared; nil when it must be
+    /// converted from `defaultJSON` for each model (defaults holding models).
+    let storedDefault: (any Sendable)?
+    /// The default as JSON, declared or natural; nil for nil (optionals).
+    let defaultJSON: JSONValue?
+    /// What a value that is present but does not convert reads, when declared apart from the
+    /// default (`defaultIfInvalid`); nil when such a value reads the default.
+    let invalidDefault: InvalidValueDefault?
+    /// The schema model the type refers to, resolved by name when read.
+    let schemaModel: SchemaModelReference?
+    /// The converter lookup's cached choice for this property (PropertyConversion.swift).
+    let conversion: PropertyConversion
+    /// The first read without a conversion context, for plain scalars (`ScalarFirstRead.swift`).
+    let scalarFirstRead: ScalarFirstRead?
+    /// The same read storing the value in the model's slots, for values that can be (``InlineLayout``).
+    let inlineFirstRead: InlineFirstRead?
+    /// The class of the property's cache entries (`CacheBox` of its stored type).
+    let entryType: CacheEntry.Type
+
+    init(
+        ordinal: Int, name: String, type: PropertyType, paths: [JSONPath], declaredDefault: JSONValue?,
+        options: PropertyOptions, declaringModel: String, isRequired: Bool, valueType: any PropertyValue.Type,
+        storedDefault: (any Sendable)?, defaultJSON: JSONValue?, schemaModel: SchemaModelReference?,
+        conversion: PropertyConversion, invalidDefault: InvalidValueDefault? = nil
+    ) {
+        self.invalidDefault = invalidDefault
+        self.ordinal = ordinal
+        self.name = name
+        self.type = type
+        self.paths = paths
+        self.declaredDefault = declaredDefault
+        self.options = options
+        self.declaringModel = declaringModel
+        self.isRequired = isRequired
+        self.valueType = valueType
+        self.storedDefault = storedDefault
+        self.defaultJSON = defaultJSON
+        self.schemaModel = schemaModel
+        self.conversion = conversion
+        // With no declared default, an optional's default is nil; not required, nil comes
+        // without a diagnostic.
+        let absentReadsNil = declaredDefault == nil && !isRequired
+        let firstRead = Self.scalarFirstRead(type: type, paths: paths, options: options, absentReadsNil: absentReadsNil)
+        self.scalarFirstRead = firstRead?.boxed
+        self.inlineFirstRead = firstRead?.inline
+        self.entryType = valueType.cacheEntryType
+    }
+}
+
+/// The value a property reads when its JSON holds a value that does not convert, declared apart
+/// from its default with `defaultIfInvalid`.
+struct InvalidValueDefault: Sendable {
+    /// The value, when it can be shared; nil when it holds models, converted for each model.
+    let stored: (any Sendable)?
+    /// The value as JSON.
+    let json: JSONValue
+}
+
+extension PropertyType {
+    /// The Swift type a property of this type is stored as: lazy collections for arrays and
+    /// dictionaries of models (also when optional), `swiftType` otherwise.
+    var storageType: any PropertyValue.Type {
+        switch self {
+        case .array(.model(let element)): return Self.lazyStorage(of: element).lazyArrayType
+        case .array(.schemaModel): return Self.lazyStorage(of: DynamicModel.self).lazyArrayType
+        case .dictionary(.model(let value)): return Self.lazyStorage(of: value).lazyDictionaryType
+        case .dictionary(.schemaModel): return Self.lazyStorage(of: DynamicModel.self).lazyDictionaryType
+        case .optional(let wrapped):
+            switch wrapped {
+            case .array(.model), .array(.schemaModel), .dictionary(.model), .dictionary(.schemaModel):
+                return Self.optionalStorage(of: wrapped.storageType)
+            default: return swiftType
+            }
+        default: return swiftType
+        }
+    }
+
+    /// The lazy collections of `model`'s class: every model class has them (Collections/).
+    private static func lazyStorage(of model: JSONModel.Type) -> any LazyCollectionStorage.Type {
+        // Found at run time, not assumed here: the conformance is Collections' to declare.
+        let type: Any.Type = model
+        guard let storage = type as? any LazyCollectionStorage.Type else {
+            preconditionFailure("\(model) has no lazy collections: Collections/ makes every model class a LazyCollectionStorage")
+        }
+        return storage
+    }
+
+    private static func optionalStorage<Wrapped: PropertyValue>(of _: Wrapped.Type) -> any PropertyValue.Type {
+        Wrapped?.self
+    }
+}
+
+/// The lazy collections (Collections/) that store arrays and dictionaries of a model class's
+/// models: declared here and adopted there by every model class, so that the metadata chooses
+/// each property's storage without naming the collection types. (Not constrained to
+/// ``JSONModel``: then a call through it would bind to the adopting class's own members.)
+protocol LazyCollectionStorage {
+    /// `ModelArray<Self>`.
+    static var lazyArrayType: any PropertyValue.Type { get }
+    /// `ModelDictionary<Self>`.
+    static var lazyDictionaryType: any PropertyValue.Type { get }
+}
+
+extension PropertyValue {
+    /// `implicitDefault`, boxed.
+    static var implicitDefaultAny: (any Sendable)? { implicitDefault }
+}
