@@ -18,9 +18,9 @@ struct ModelSection: BenchSection {
     let name = "model"
     let summary = "JSONModel over JSONDocument vs JSONDecoder into Codable structs (twitter statuses)"
 
-    /// The passes over every model per timed run of (c) and (d), so that one run of the
-    /// struct's reads (about 30 µs) dwarfs the cost of reading the clock (a system call for
-    /// the CPU clock, a fraction of a microsecond).
+    /// The passes over every model per timed run of (c) and (d), so that even one run of the
+    /// struct's reads (plain stored properties) dwarfs the cost of reading the clock (a system
+    /// call for the CPU clock, a fraction of a microsecond).
     let readPasses = 1000
 
     /// When set to `profile`, the section runs only our side of (b) on the first twitter file,

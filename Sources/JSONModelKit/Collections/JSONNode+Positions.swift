@@ -32,8 +32,10 @@ extension JSONNode {
     }
 
     /// The tape positions of an array's elements, noting whether every element is an object
-    /// in the same pass (a second pass over 100,000 elements of an 18 MB document
-    /// cost as much as the first, a cache miss per element).
+    /// in the same pass: on a tape larger than the caches, a second pass would cost a cache miss
+    /// per element again.
+    ///
+    /// PERF: making a lazy array; see jsonmodel-bench --section bulk, row (a).
     func elementTapePositions(allObjects: inout Bool) -> [UInt32] {
         let entry = entry
         guard entry.tag == .array else {

@@ -111,8 +111,9 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
     /// The elements built so far, by index.
     ///
     /// Typed as `JSONModel`, not `Element`: this code runs unspecialized in clients, where every
-    /// use of a generic container of `Element` looked up metadata at run time (8% of the time
-    /// spent reading every property of 100,000 elements).
+    /// use of a generic container of `Element` looks up metadata at run time.
+    ///
+    /// PERF: reading every property of a lazy array's elements; see jsonmodel-bench --section bulk, row (b).
     private let built: BuiltModels
     /// Every element as a Swift `[Element]`, once a read asked for one (``ModelArray/bridged(to:)``);
     /// touched only under the striped lock of this object (``swiftArray(making:)``).
@@ -308,7 +309,8 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
     /// The element at `index` if it has been built (here, or by the storage this one views).
     func builtElement(at index: Int) -> Element? {
         // No `Optional.map` here: in a client this code runs unspecialized, where the generic
-        // `map` cost more than a hundred instructions per call.
+        // `map` goes through metadata at run time on every call.
+        // PERF: every read of a built element; see jsonmodel-bench --section bulk, row (b).
         if let model = built.model(at: index) { return unsafeDowncast(model, to: Element.self) }
         guard let origin, let model = origin.builtModel(at: index) else { return nil }
         return unsafeDowncast(model, to: Element.self)

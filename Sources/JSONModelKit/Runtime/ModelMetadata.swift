@@ -219,8 +219,9 @@ public final class ModelMetadata: Sendable {
         // Inline values follow the slots, each aligned for its type. They are placed by
         // alignment, largest first, and among equal alignments those whose size is a multiple
         // of it first, so a value with a tail (a `Date?` takes 9 bytes) is followed by smaller
-        // ones that fit after it. In declared order, the nine values of the benchmark's bulk
-        // model had 14 bytes of padding, which put its slots in a 176-byte heap block, not 160.
+        // ones that fit after it. In declared order, values would leave padding between them,
+        // which can put a model's slots in a larger heap block.
+        // PERF: the size of a model's slots; see jsonmodel-bench --section bulk, row (c).
         var offset = names.count * MemoryLayout<UInt>.stride
         var layouts = [InlineLayout?](repeating: nil, count: properties.count)
         var inlineModels: UInt64 = 0

@@ -265,7 +265,7 @@ protocol RegistryAttachment: AnyObject, Sendable {
 /// Each place is set once, by compare-and-swap, to a +1 reference to a pair of a class and its
 /// metadata, and is never changed or emptied while the registry lives: a class's metadata is
 /// never replaced, so a reader may use the pair it loads without a reference of its own. A class
-/// whose place another class took first is found under the registry's lock, as before.
+/// whose place another class took first is found under the registry's lock, on every lookup.
 private final class RecentMetadata: @unchecked Sendable {
     // @unchecked Sendable: the places are only touched through atomic operations, and the
     // pairs they point to are immutable.

@@ -3,12 +3,15 @@ import JSONModelKitCore
 /// A ``Locked`` value made on first use: one word until then.
 ///
 /// Most models never change, record no diagnostic and take part in no relationship, so their
-/// mutable state is never touched; keeping it in the model took 72 bytes and its set-up and
-/// tear-down in every model. The first `withLock` makes the value and its lock, once: threads
+/// mutable state is never touched; kept in the model, it would take every model several words
+/// and its set-up and tear-down. The first `withLock` makes the value and its lock, once: threads
 /// that race publish by compare-and-swap and all use the one that won.
 ///
 /// A handle to a word that its owner keeps where it likes (``ModelStateAccess``), and empties
 /// once, with ``release()``, when it goes away: the handle owns nothing.
+///
+/// PERF: the size and making of models that never change; see jsonmodel-bench --section bulk,
+/// rows (b) and (c).
 struct LazyLocked<Value: LazilyMade>: @unchecked Sendable {
     // @unchecked Sendable: the word is only touched atomically, and the box it points to is a
     // `Locked`, reached only through its lock.

@@ -17,9 +17,9 @@ import _Builtin_intrinsics.intel
 /// Swift's SIMD types have no operation that gathers a mask into an integer. On x86-64 the
 /// readers of a mask use SSE2's `pmovmskb` (`_mm_movemask_epi8`, from Clang's intrinsic headers),
 /// which gathers the sixteen lanes into sixteen bits in one instruction; read through its two
-/// 64-bit halves instead, a block took two moves out of the vector unit and a branch on which
-/// half held the first lane, and a mask's bits two multiplies. Elsewhere (Apple silicon among
-/// others) ``isEmpty(_:)`` and ``firstLane(_:)`` narrow a mask to four bits a lane in one 64-bit
+/// 64-bit halves instead, a block would take two moves out of the vector unit and a branch on
+/// which half holds the first lane, and a mask's bits two multiplies. Elsewhere (Apple silicon
+/// among others) ``isEmpty(_:)`` and ``firstLane(_:)`` narrow a mask to four bits a lane in one 64-bit
 /// integer, as NEON's `shrn` does in one instruction (``nibbles(of:)``): an empty mask is a zero
 /// and the first lane a count of trailing zeros, with no branch on which half holds it; and
 /// ``bits(of:)`` gathers each 64-bit half with a multiply. Building with
@@ -210,9 +210,11 @@ package struct ByteBlock {
     /// of the block is not flagged here; the next block, looking back, flags its missing bytes.
     ///
     /// Most rules are tested with a saturating subtraction, which leaves a nonzero byte where a
-    /// byte is above a bound and compiles to one instruction (SSE2's `psubusb`): 28 vector
-    /// instructions a block on x86-64, where masks from unsigned comparisons take 41. Checking
-    /// non-ASCII text is most of what a scan spends on it (PERF: twitter.json's scan).
+    /// byte is above a bound and compiles to one instruction (SSE2's `psubusb`), where a
+    /// comparison of unsigned bytes takes two on x86-64.
+    ///
+    /// PERF: checking non-ASCII text, most of what a scan spends on it; see jsonmodel-bench
+    /// --section parse (twitter.json).
     @inlinable @inline(__always)
     package func utf8Errors(before1: SIMD16<UInt8>, before2: SIMD16<UInt8>, before3: SIMD16<UInt8>) -> Mask {
         let zero = SIMD16<UInt8>(repeating: 0)
@@ -250,7 +252,9 @@ package struct ByteBlock {
     /// the optimizer leaves as a call in some callers (a tree of shuffles and compares, the most
     /// of a name check in the model's reads). Not with the movemask of ``isEmpty(_:)`` either: the
     /// optimizer takes a call of a C function, intrinsic or not, to release anything, and retains
-    /// and releases the model around it (a cached read took four times as long).
+    /// and releases the model around it.
+    ///
+    /// PERF: the name check of a cached read; see jsonmodel-bench --section model, row (c).
     @inlinable @inline(__always)
     package static func allEqual(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> Bool {
         let halves = unsafeBitCast(a .== b, to: SIMD2<UInt64>.self)
@@ -258,7 +262,8 @@ package struct ByteBlock {
     }
 
     /// Whether some lane of `mask` is set, in Swift alone: not `any(_:)`, whose generic
-    /// `SIMD.min()` stayed a call in some callers, nor a movemask (see ``allEqual(_:_:)``).
+    /// `SIMD.min()` the optimizer leaves as a call in some callers, nor a movemask (see
+    /// ``allEqual(_:_:)``).
     @inlinable @inline(__always)
     static func anySet(_ mask: Mask) -> Bool {
         let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)

@@ -3,7 +3,7 @@
 //
 // When the last reference to a Swift `Array` goes away, Swift frees its elements right there,
 // and an element that is an array frees its own elements inside that, one set of stack frames
-// per level: a `JSONValue` 50,000 levels deep overflowed the stack when it was released. Our
+// per level: a `JSONValue` tens of thousands of levels deep would overflow the stack. Our
 // own storage class has a `deinit`, and there it hands the nested containers to
 // `IterativeRelease` instead of freeing them in place (see `ContainerStorage`).
 

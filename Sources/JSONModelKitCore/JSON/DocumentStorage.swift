@@ -23,7 +23,9 @@ import Darwin
 /// Each access goes through ``withUnsafeBufferPointer(_:)``. An array is asked for its bytes
 /// each time (cheap: a load). A `Data` is asked once, when the document is made (see
 /// ``DataBytes``), because asking it costs dynamic exclusivity checks inside Foundation's
-/// accessors: per read, 11% of the instructions of reading every property of a large array.
+/// accessors, on every read.
+///
+/// PERF: reads from a document made from `Data`; see jsonmodel-bench --section bulk, row (b).
 @usableFromInline
 package enum DocumentStorage: Sendable {
     case array([UInt8])

@@ -101,14 +101,16 @@ public final class JSONDocument: Sendable {
     /// Asks Linux to back the tape's storage with transparent huge pages: one page fault per
     /// 2 MiB the scan writes instead of one per 4 KiB.
     ///
-    /// The scan writes a large tape front to back into memory no one has touched, and the page
-    /// faults of a 20 MB document's tape took a sixth of its parse. Only the whole 2 MiB-aligned
+    /// The scan writes a large tape front to back into memory no one has touched, so with 4 KiB
+    /// pages a large part of its parse is page faults. Only the whole 2 MiB-aligned
     /// stretches of the reserved capacity are advised, and untouched ones stay untouched; the
     /// last stretch the scan reaches is taken whole, up to 2 MiB more than a tape of 4 KiB pages,
     /// which is why only documents of 16 MiB or more ask. The advice changes no behaviour: where
     /// transparent huge pages are off (`/sys/kernel/mm/transparent_hugepage/enabled`, or
     /// `prctl(PR_SET_THP_DISABLE)` for one process) it does nothing, and other systems are not
     /// asked.
+    ///
+    /// PERF: the page faults of a large document's scan; see jsonmodel-bench --section bulk, row (a).
     static func adviseHugePages(_ buffer: UnsafeMutableBufferPointer<UInt64>) {
         #if os(Linux) && (canImport(Glibc) || canImport(Musl))
         let hugePage = 2 << 20
@@ -185,12 +187,13 @@ public final class JSONDocument: Sendable {
     @usableFromInline
     init(storage: DocumentStorage, options: JSONParseOptions) throws(JSONParseError) {
         // The scanner writes straight into the tape array's storage, so the tape is never copied
-        // (a copy doubled the tape's share of peak memory on large arrays). The capacity
+        // (a copy would double the tape's share of peak memory). The capacity
         // is reserved but only touched as far as it is used. Below 1 MiB it is one word per four
         // input bytes, and denser input spills into the builder's own storage and is copied once.
         // From 1 MiB, where untouched pages cost nothing, it is one word per two bytes (plus
-        // slack), enough for the densest JSON there is, `[0,0,…]`, so nothing spills (100 MB of
-        // `[0,0,…]` peaked at 11x the input when it spilled; now 5x, the input plus its 4x tape).
+        // slack), enough for the densest JSON there is, `[0,0,…]`, so nothing spills: the peak
+        // is the input and its tape, which for `[0,0,…]` is four times the input.
+        // PERF: peak memory of large and dense input; see HostileInputMemoryTests.
         //
         // Input over the size limit is refused before anything is reserved: its reservation
         // alone could exceed what the system grants, and a failed allocation stops the program.
@@ -213,8 +216,10 @@ public final class JSONDocument: Sendable {
         if byteCount <= Self.copiedTapeLimit {
             // A small document's tape is scanned into a temporary buffer and copied at its size:
             // the copy is a few hundred bytes, where the array initializer that leaves memory
-            // uninitialized is not specialized and finds the array's storage class at run time
-            // (500 instructions for a 200-byte document), and the tape keeps no unused capacity.
+            // uninitialized is not specialized and finds the array's storage class at run time,
+            // and the tape keeps no unused capacity.
+            // PERF: the parse of a small document, such as a JSON line; see jsonmodel-bench
+            // --section stream, rows (c) and (d).
             scan = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: capacity) { buffer in
                 TapeScan(storage, options: options, into: buffer, copying: true)
             }

@@ -31,9 +31,10 @@ extension JSONNode {
     /// A string from UTF-8 the scanner validated.
     ///
     /// With `validated`, the bytes cannot have changed since (``JSONDocument/textIsFixed``), so
-    /// the string is made without the standard library checking them again: that check was a
-    /// third of the cost of reading a long non-ASCII string. Otherwise, and on systems whose
-    /// standard library lacks the unchecked initializer, they are checked.
+    /// the string is made without the standard library checking them again. Otherwise, and on
+    /// systems whose standard library lacks the unchecked initializer, they are checked.
+    ///
+    /// PERF: reading long non-ASCII strings; see jsonmodel-bench --section model, row (b).
     @inline(__always)
     static func string(_ bytes: UnsafeBufferPointer<UInt8>, validated: Bool) -> String {
         // Up to 15 bytes, the standard library keeps the string in its own two words, and checks

@@ -5,9 +5,9 @@
 ///
 /// White space, strings, UTF-8 and digits are scanned a ``ByteBlock`` (16 bytes) at a time: a
 /// block is classified at once and the scanner jumps to its first byte that needs a look, which
-/// the byte-at-a-time code then handles as before. Blocks are loaded only where 16 bytes remain
-/// before the end; the last bytes of the input always go through the byte-at-a-time code, so
-/// nothing past the buffer is read. Errors are always reported by the byte-at-a-time code, at
+/// the byte-at-a-time code then handles as it does any byte. Blocks are loaded only where 16
+/// bytes remain before the end; the last bytes of the input always go through the
+/// byte-at-a-time code, so nothing past the buffer is read. Errors are always reported by the byte-at-a-time code, at
 /// the same position whichever path found them.
 ///
 /// This file holds the value loop, which records; ``Input`` reads each token and returns its
@@ -129,8 +129,9 @@ struct JSONScanner: ~Copyable {
         // Sixteen frames (512 bytes) on the stack hold all but the deepest documents.
         #if compiler(>=6.3) && os(Linux)
         // The closure throws its own error type: the Linux standard library of Swift 6.3 takes
-        // one, and the `Result` below costs a streamed element about 50 instructions more
-        // (callgrind of `JSONMODEL_BENCH_STREAM_CHILD=profile jsonmodel-bench --section stream`).
+        // one, and the `Result` below adds work to every scan, which a stream pays per element.
+        // PERF: a streamed element's scan; see callgrind of
+        // `JSONMODEL_BENCH_STREAM_CHILD=profile jsonmodel-bench --section stream`.
         try withUnsafeTemporaryAllocation(of: Frame.self, capacity: 16) { frames throws(JSONParseError) in
             try scan(frames: frames)
         }
@@ -163,7 +164,8 @@ struct JSONScanner: ~Copyable {
         frames: UnsafeMutableBufferPointer<Frame>, comments: Comments.Type
     ) throws(JSONParseError) {
         // The input and the options as locals: read through `self`, which the loop writes (its
-        // tape), they were loaded again after every call, each through the scanner's address.
+        // tape), they would be loaded again after every call, each through the scanner's address.
+        // PERF: the value loop; see jsonmodel-bench --section parse.
         let input = Input(self.input, allowsComments: Comments.allowed)
         let start = input.start
         let end = input.end
@@ -186,9 +188,10 @@ struct JSONScanner: ~Copyable {
         value: while true {
             member: do {
                 if atKey {
-                    // `"key" :`, read here rather than in a method of `Input`: marked to be
-                    // inlined, such a method stayed a call, which cost a pretty-printed document a
-                    // twentieth of its scan.
+                    // `"key" :`, read here rather than in a method of `Input`: the optimizer
+                    // leaves such a method a call, even marked to be inlined.
+                    // PERF: the members of pretty-printed JSON; see jsonmodel-bench --section
+                    // parse (citm_catalog.json).
                     guard p < end else { throw error(.unexpectedEnd, at: p) }
                     guard p.pointee == UInt8(ascii: "\"") else { throw error(.unexpectedByte(p.pointee), at: p) }
                     let key = try input.scanString(at: p)

@@ -82,7 +82,7 @@ extension JSONValue: ExpressibleByArrayLiteral {
 }
 
 extension JSONValue {
-    /// An array of the elements of a Swift array: `.array(elements)` as before ``JSONArray``.
+    /// An array of the elements of a Swift array: `.array(elements)` for a `[JSONValue]`.
     ///
     /// - Complexity: O(*n*): the elements are copied into the array's own storage.
     public static func array(_ elements: [JSONValue]) -> JSONValue {

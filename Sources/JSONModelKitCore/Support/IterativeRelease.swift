@@ -59,12 +59,13 @@ package enum IterativeRelease {
 /// What the library keeps per thread, in a `pthread` key: nothing is shared, nothing locked.
 @usableFromInline
 package final class ThreadState {
-    // Exclusivity is not checked at run time: only this thread reaches its state, and a check
-    // on every access is a few percent of freeing a parsed document's values (PERF: the bulk
-    // section's callgrind count, `*BulkWorkload*`). The attribute
+    // Exclusivity is not checked at run time: only this thread reaches its state, and freeing
+    // a parsed document's values would pay a check on every access. The attribute
     // holds inside this module only: the models' module, which counts its `deinit`s here, reads
     // and changes the stored values through the inlined accessors of `releasing` and
     // `releaseDepth`, which do not check.
+    // PERF: freeing a document's values; see callgrind of jsonmodel-bench --section bulk
+    // (`--toggle-collect='*BulkWorkload*'`).
 
     @exclusivity(unchecked) @usableFromInline var storedReleasing: [AnyObject] = []
     @exclusivity(unchecked) @usableFromInline var storedReleaseDepth = 0

@@ -11,10 +11,12 @@ import Darwin
 /// Memory for `capacity` values of `T` (at least one) straight from `malloc`, uninitialized; give
 /// it back with ``freePlain(_:)``.
 ///
-/// `UnsafeMutablePointer.allocate` reaches `posix_memalign` on Linux, about 150 instructions
-/// more than `malloc` per allocation: nothing for one large buffer, but a parse of a small
+/// `UnsafeMutablePointer.allocate` reaches `posix_memalign` on Linux, which does more than
+/// `malloc` per allocation: nothing for one large buffer, but a parse of a small
 /// document and every model allocate once each. `malloc` aligns for any type this library
 /// stores (16 bytes).
+///
+/// PERF: the allocation each model and small document makes; see jsonmodel-bench --section bulk, row (b).
 @inlinable @inline(__always)
 package func allocatePlain<T: ~Copyable>(_ type: T.Type, capacity: Int) -> UnsafeMutablePointer<T> {
     precondition(MemoryLayout<T>.alignment <= 16, "malloc does not align \(T.self)")
