@@ -4,7 +4,7 @@ import JSONModelKit
 ///
 /// The JSONModelAccessors plugin gives these classes typed members for the plugin's own code.
 /// The host knows none of them: it creates them by name (`"Vehicle"`) and reads them by name,
-/// through `JSONModel.dynamic`.
+/// through `jsonModel.dynamic`.
 class Vehicle: JSONModel, @unchecked Sendable {
     // @unchecked Sendable: restated from JSONModel, whose state is behind its lock;
     // these classes add no stored properties.

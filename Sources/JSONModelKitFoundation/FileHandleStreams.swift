@@ -22,7 +22,7 @@ extension ModelStreamReader {
     }
 }
 
-extension ModelCollectionCreating {
+extension JSONModelProtocol {
     /// Models one at a time from an open file, pipe or standard input, read to its end in
     /// chunks. The handle is not closed, and is kept alive while it is read. Reads block the
     /// iterating thread while they wait.

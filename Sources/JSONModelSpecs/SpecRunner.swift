@@ -122,7 +122,7 @@ public enum SpecRunner {
             let label = strict ? "a strict validation error" : "a validation error"
             do {
                 let checked = try registry.makeModel(named: modelName, json: input)
-                try checked.validate(strict: strict)
+                try checked.jsonModel.validate(strict: strict)
                 failures.append("expected \(label) containing \"\(expected)\", got none")
             } catch {
                 let text = "\(error)"
@@ -139,19 +139,19 @@ public enum SpecRunner {
             return fail("cannot create \(modelName): \(error)")
         }
         check(reads: object["reads"], on: model, label: "read", into: &failures)
-        if let expected = object["diagnostics"]?.intValue, model.diagnostics.count != expected {
+        if let expected = object["diagnostics"]?.intValue, model.jsonModel.diagnostics.count != expected {
             failures.append(
-                "expected \(expected) diagnostics, got \(model.diagnostics.count): \(model.diagnostics.map(\.description))")
+                "expected \(expected) diagnostics, got \(model.jsonModel.diagnostics.count): \(model.jsonModel.diagnostics.map(\.description))")
         }
-        if let expected = object["description"]?.stringValue, model.description != expected {
-            failures.append("description: expected \(expected.debugDescription), got \(model.description.debugDescription)")
+        if let expected = object["description"]?.stringValue, model.debugDescription != expected {
+            failures.append("description: expected \(expected.debugDescription), got \(model.debugDescription.debugDescription)")
         }
         // A string, or a list of lines (easier to read in a case file).
         if let given = object["fullDescription"],
             let expected = given.stringValue ?? given.arrayValue?.compactMap(\.stringValue).joined(separator: "\n"),
-            model.fullDescription != expected
+            model.jsonModel.fullDescription != expected
         {
-            failures.append("fullDescription: expected \(expected.debugDescription), got \(model.fullDescription.debugDescription)")
+            failures.append("fullDescription: expected \(expected.debugDescription), got \(model.jsonModel.fullDescription.debugDescription)")
         }
         for (index, write) in writes.enumerated() {
             guard let assignments = write.objectValue else {
@@ -160,7 +160,7 @@ public enum SpecRunner {
             }
             for (property, value) in assignments {
                 do {
-                    try model.set(value, forProperty: property)
+                    try model.jsonModel.set(value, forProperty: property)
                 } catch {
                     failures.append("write \(property) = \(value): \(error)")
                 }
@@ -169,7 +169,7 @@ public enum SpecRunner {
         // `merge`: a partial object merged in after the writes, by `update(with:)`.
         if let partial = object["merge"] {
             do {
-                try model.update(with: partial)
+                try model.jsonModel.update(with: partial)
             } catch {
                 failures.append("merge \(partial): \(error)")
             }
@@ -181,7 +181,7 @@ public enum SpecRunner {
             if flags?["includeNulls"]?.boolValue == true { options.insert(.includeNulls) }
             if flags?["onlyDeclared"]?.boolValue == true { options.insert(.onlyDeclared) }
             if flags?["omitNonSerialized"]?.boolValue == true { options.insert(.omitNonSerialized) }
-            let actual = model.json(options: options)
+            let actual = model.jsonModel.json(options: options)
             if actual != expected {
                 failures.append("output: expected \(expected), got \(actual)")
             }
@@ -192,11 +192,11 @@ public enum SpecRunner {
     private static func check(reads: JSONValue?, on model: JSONModel, label: String, into failures: inout [String]) {
         guard let reads = reads?.objectValue else { return }
         for (property, expected) in reads {
-            guard model.hasProperty(property) else {
+            guard model.jsonModel.hasProperty(property) else {
                 failures.append("\(label) \(property): no such property")
                 continue
             }
-            let actual = model.jsonValue(forProperty: property) ?? .null
+            let actual = model.jsonModel.jsonValue(forProperty: property) ?? .null
             if actual != expected {
                 failures.append("\(label) \(property): expected \(expected), got \(actual)")
             }

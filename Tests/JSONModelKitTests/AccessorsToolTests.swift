@@ -86,7 +86,7 @@ struct AccessorsToolTests {
 
             func use(_ data: Data) throws -> Int {
                 let user = try User(json: data)
-                let draft = user.mutableCopy()
+                let draft = user.jsonModel.mutableCopy()
                 draft.login = "ann"
                 return user.login.count + user.followers + (user.home?.city.count ?? 0)
             }
@@ -110,7 +110,7 @@ struct AccessorsToolTests {
             final class Repo: JSONModel, @unchecked Sendable {
                 override class func properties(_ p: PropertyRegistrar) {
                     p.name(String.self)
-                    p.description(String.self)
+                    p.jsonModel(String.self)
                 }
             }
             """
@@ -121,11 +121,11 @@ struct AccessorsToolTests {
         #expect(result.status == 1)
         let lines = result.standardError.split(separator: "\n")
         #expect(lines.count == 1, "\(result.standardError)")
-        #expect(lines.first?.hasPrefix("\(path):6:11: error: Repo.description: 'description' is a member of JSONModel") == true,
+        #expect(lines.first?.hasPrefix("\(path):6:11: error: Repo.jsonModel: 'jsonModel' is a member of JSONModel") == true,
                 "\(result.standardError)")
         // The other members are printed all the same.
         #expect(result.standardOutput.contains("extension Repo {\n    var name: String {\n"))
-        #expect(!result.standardOutput.contains("var description"))
+        #expect(!result.standardOutput.contains("var jsonModel"))
     }
 
     @Test func aWarningIsStatus0() throws {

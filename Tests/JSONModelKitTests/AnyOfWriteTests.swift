@@ -22,7 +22,7 @@ struct AnyOfWriteTests {
     func aWriteGoesWhereTheValueWasRead(input: String, expected: String) throws {
         let ref = try AnyOfRef(json: input, options: .mutable)
         ref.id = 9
-        #expect(ref.jsonString() == expected)
+        #expect(ref.jsonModel.jsonString() == expected)
         #expect(ref.id == 9)
     }
 }

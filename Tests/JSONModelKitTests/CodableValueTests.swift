@@ -71,7 +71,7 @@ struct CodableValueTests {
         let model = try CodableHolder(json: #"{"meta": {"title": "Hi", "tags": ["a", "b"], "rating": 4.5}}"#)
         let meta: CodableMeta = model.meta
         #expect(meta == CodableMeta(title: "Hi", tags: ["a", "b"], rating: 4.5))
-        #expect(model.diagnostics.isEmpty)
+        #expect(model.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func missingValueReadsTheDefault() throws {
@@ -80,7 +80,7 @@ struct CodableValueTests {
         #expect(meta.title == "untitled")
         let author: CodableAuthor? = model.author
         #expect(author == nil)
-        #expect(model.diagnostics.isEmpty)
+        #expect(model.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func nestedStructWithDateDataAndURL() throws {
@@ -95,7 +95,7 @@ struct CodableValueTests {
         #expect(author?.contact.since == Date(timeIntervalSince1970: 1_714_979_289))
         #expect(author?.contact.avatar == Data([1, 2, 3]))
         #expect(author?.contact.site == URL(string: "https://x.org/a"))
-        #expect(model.diagnostics.isEmpty)
+        #expect(model.jsonModel.diagnostics.isEmpty)
 
         let seconds = try CodableHolder(
             json: #"{"author": {"name": "B", "count": 1, "contact": {"email": "", "since": 86400, "avatar": "", "site": "s"}}}"#)
@@ -110,7 +110,7 @@ struct CodableValueTests {
         #expect(shape == .rectangle(width: 2, height: 3))
         let shapes: [CodableShape] = model.shapes
         #expect(shapes == [.circle(radius: 1.5), .empty])
-        #expect(model.diagnostics.isEmpty)
+        #expect(model.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func arraysDictionariesAndOptionals() throws {
@@ -126,7 +126,7 @@ struct CodableValueTests {
         #expect(byName["k"]?.title == "k")
         let maybe: [CodableMeta]? = model.maybeMetas
         #expect(maybe == nil)
-        #expect(model.diagnostics.map(\.path.description) == ["metas[1].title"])
+        #expect(model.jsonModel.diagnostics.map(\.path.description) == ["metas[1].title"])
 
         // Other collections stay unsupported, Decodable or not.
         #expect(CustomValueType.descriptor(for: [Int: CodableMeta].self) == nil)
@@ -141,8 +141,8 @@ struct CodableValueTests {
         let model = try CodableHolder(json: #"{"meta": {"title": "Hi", "tags": ["a", "b", 7]}}"#)
         let meta: CodableMeta = model.meta
         #expect(meta.title == "untitled")
-        #expect(model.diagnostics.count == 1)
-        let diagnostic = try #require(model.diagnostics.first)
+        #expect(model.jsonModel.diagnostics.count == 1)
+        let diagnostic = try #require(model.jsonModel.diagnostics.first)
         #expect(diagnostic.path.description == "meta.tags[2]")
         #expect(diagnostic.kind == .typeMismatch)
         #expect(diagnostic.message == "expected String, found a number 7")
@@ -153,25 +153,25 @@ struct CodableValueTests {
         let missing = try CodableHolder(json: #"{"meta": {"tags": []}}"#)
         let meta: CodableMeta = missing.meta
         #expect(meta.title == "untitled")
-        #expect(missing.diagnostics.map(\.description) == [#"meta.title: missing key "title" (CodableHolder.meta, typeMismatch)"#])
+        #expect(missing.jsonModel.diagnostics.map(\.description) == [#"meta.title: missing key "title" (CodableHolder.meta, typeMismatch)"#])
         // Strings are not numbers inside a Codable value; 2.5 is not an Int.
         let text = try CodableHolder(json: #"{"shape": {"circle": {"radius": "1"}}}"#)
         let shape: CodableShape = text.shape
         #expect(shape == .empty)
-        #expect(text.diagnostics.map(\.path.description) == ["shape.circle.radius"])
+        #expect(text.jsonModel.diagnostics.map(\.path.description) == ["shape.circle.radius"])
         let fraction = try CodableHolder(
             json: #"{"author": {"name": "x", "count": 2.5, "contact": {"email": "", "since": 0, "avatar": "", "site": "s"}}}"#)
         let author: CodableAuthor? = fraction.author
         #expect(author == nil)
-        #expect(fraction.diagnostics.map(\.path.description) == ["author.count"])
-        #expect(fraction.diagnostics.first?.kind == .invalidValue)
+        #expect(fraction.jsonModel.diagnostics.map(\.path.description) == ["author.count"])
+        #expect(fraction.jsonModel.diagnostics.first?.kind == .invalidValue)
     }
 
     @Test func validateListsTheCodableDiagnostic() throws {
         let model = try CodableHolder(json: #"{"meta": {"title": "Hi", "tags": [true]}, "count": 1}"#)
-        #expect(throws: ModelValidationError.self) { try model.validate() }
+        #expect(throws: ModelValidationError.self) { try model.jsonModel.validate() }
         do {
-            try model.validate()
+            try model.jsonModel.validate()
         } catch {
             #expect(error.diagnostics.map(\.path.description) == ["meta.tags[0]"])
         }
@@ -183,28 +183,28 @@ struct CodableValueTests {
         model.meta = CodableMeta(title: "new", tags: ["t"], rating: nil)
         model.shape = CodableShape.circle(radius: 2)
         model.byName = ["b": CodableMeta(title: "b", tags: [], rating: 1)]
-        let json = model.json()
+        let json = model.jsonModel.json()
         #expect(json["extra"] == ["kept": true])
         #expect(json["count"] == 2)
         #expect(json["meta"] == ["title": "new", "tags": ["t"]])
         #expect(json["shape"] == ["circle": ["radius": 2]])
         #expect(json["byName"] == ["b": ["title": "b", "tags": [], "rating": 1]])
 
-        let again = try CodableHolder(json: model.jsonString())
+        let again = try CodableHolder(json: model.jsonModel.jsonString())
         let meta: CodableMeta = again.meta
         #expect(meta == CodableMeta(title: "new", tags: ["t"], rating: nil))
         let shape: CodableShape = again.shape
         #expect(shape == .circle(radius: 2))
-        #expect(again.diagnostics.isEmpty)
+        #expect(again.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func unwritableValueIsRefusedWithTheFieldPath() throws {
         let model = try CodableHolder(json: #"{"meta": {"title": "a", "tags": []}}"#, options: .mutable)
         #expect(throws: JSONModelError.self) {
-            try model.set(CodableMeta(title: "b", tags: [], rating: .nan), forProperty: "meta")
+            try model.jsonModel.set(CodableMeta(title: "b", tags: [], rating: .nan), forProperty: "meta")
         }
         do {
-            try model.set(CodableMeta(title: "b", tags: [], rating: .nan), forProperty: "meta")
+            try model.jsonModel.set(CodableMeta(title: "b", tags: [], rating: .nan), forProperty: "meta")
         } catch {
             #expect("\(error)".contains("rating: nan is not a JSON number"))
         }
@@ -235,7 +235,7 @@ struct CodableValueTests {
                 guard let model = try? CodableNestHolder(json: nest(levels)) else { return "no model" }
                 let nest: CodableNest? = model.nest
                 if let nest { return "depth \(nest.depth)" }
-                return model.diagnostics.map { "\($0.path.segments.count) \($0.message)" }.joined()
+                return model.jsonModel.diagnostics.map { "\($0.path.segments.count) \($0.message)" }.joined()
             }
         }
         #expect(outcome == ["202 nested deeper than 200 levels inside a Codable value", "depth 199"])

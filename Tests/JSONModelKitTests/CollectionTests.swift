@@ -62,8 +62,8 @@ struct CollectionTests {
         #expect(owned.count == 1 && owned[0].id == 3 && owned.jsonIndex(of: 0) == 1)
         let order = try CollOrder(json: #"{"items": [{"id": 1}, true]}"#)
         #expect((order.items as [CollItem]).count == 1)
-        #expect(order.diagnostics.count == 1)
-        #expect(order.diagnostics[0].path == JSONPath([.key("items"), .index(1)]))
+        #expect(order.jsonModel.diagnostics.count == 1)
+        #expect(order.jsonModel.diagnostics[0].path == JSONPath([.key("items"), .index(1)]))
     }
 
     @Test func concurrentReadsGetOneInstancePerElement() async throws {
@@ -118,15 +118,15 @@ struct CollectionTests {
         #expect(swiftArray[0] === first)
         // An element of a mutable model writes through to it.
         first.name = "one"
-        #expect(order.json() == ["items": [["id": 1, "name": "one"], ["id": 2]], "x": 1])
+        #expect(order.jsonModel.json() == ["items": [["id": 1, "name": "one"], ["id": 2]], "x": 1])
         // Writing a changed array back.
         var changed: ModelArray<CollItem> = order.items
         changed.append(try CollItem(json: ["id": 3]))
         order.items = changed
-        #expect(order.json() == ["items": [["id": 1, "name": "one"], ["id": 2], ["id": 3]], "x": 1])
+        #expect(order.jsonModel.json() == ["items": [["id": 1, "name": "one"], ["id": 2], ["id": 3]], "x": 1])
         // A Swift array is accepted too.
         order.items = [try CollItem(json: ["id": 9])]
-        #expect(order.json() == ["items": [["id": 9]], "x": 1])
+        #expect(order.jsonModel.json() == ["items": [["id": 9]], "x": 1])
         let optional: [CollItem]? = order.optionalItems
         #expect(optional == nil)
         order.optionalItems = [try CollItem(json: ["id": 5])]
@@ -137,7 +137,7 @@ struct CollectionTests {
         let order = try CollOrder(json: #"{"by_key": {"a": {"id": 1}, "b": 2, "c": {"id": 3}}}"#, options: .mutable)
         let lazy: ModelDictionary<CollItem> = order.byKey
         #expect(lazy.keys == ["a", "c"])
-        #expect(order.diagnostics.count == 1)
+        #expect(order.jsonModel.diagnostics.count == 1)
         let a = try #require(lazy["a"])
         #expect(lazy["a"] === a && lazy["b"] == nil)
         let swift: [String: CollItem] = order.byKey
@@ -146,7 +146,7 @@ struct CollectionTests {
         changed["d"] = try CollItem(json: ["id": 4])
         changed["a"] = nil
         order.byKey = changed
-        #expect(order.json() == ["by_key": ["c": ["id": 3], "d": ["id": 4]]])
+        #expect(order.jsonModel.json() == ["by_key": ["c": ["id": 3], "d": ["id": 4]]])
         let standalone = try ModelDictionary<CollItem>(json: Data(#"{"x": {"id": 1}}"#.utf8))
         #expect(standalone["x"]?.id == 1 && standalone.count == 1)
     }
@@ -160,15 +160,15 @@ struct CollectionTests {
         #expect(edges.map { $0.id as Int } == [1, 2])
         let deep: [CollItem] = order.deep
         #expect(deep.map { $0.id as Int } == [5])
-        #expect(order.diagnostics.count == 2)
+        #expect(order.jsonModel.diagnostics.count == 2)
         edges[1].name = "two"
-        #expect(order.json()["edges"] == [["node": ["id": 1], "cursor": "a"], ["other": 1], ["node": ["id": 2, "name": "two"]]])
+        #expect(order.jsonModel.json()["edges"] == [["node": ["id": 1], "cursor": "a"], ["other": 1], ["node": ["id": 2, "name": "two"]]])
         var changed: ModelArray<CollItem> = order.edges
         changed.append(try CollItem(json: ["id": 3]))
         order.edges = changed
-        #expect(order.json()["edges"] == [["node": ["id": 1], "cursor": "a"], ["node": ["id": 2, "name": "two"]], ["node": ["id": 3]]])
+        #expect(order.jsonModel.json()["edges"] == [["node": ["id": 1], "cursor": "a"], ["node": ["id": 2, "name": "two"]], ["node": ["id": 3]]])
         order.deep = [try CollItem(json: ["id": 6])]
-        #expect(order.json()["deep"] == [["node": ["info": ["id": 6]]]])
+        #expect(order.jsonModel.json()["deep"] == [["node": ["info": ["id": 6]]]])
     }
 
     @Test func embedPathOnANonArrayIsADeclarationProblem() {

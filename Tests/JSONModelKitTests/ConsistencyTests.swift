@@ -84,7 +84,7 @@ struct ConsistencyTests {
         #expect(lazy.count == 2)
         #expect(optionalLazy?.count == 2)
         #expect(lazy[0] === array[0])  // the same instances
-        #expect(lazy[1].modelName == "Item")
+        #expect(lazy[1].jsonModel.modelName == "Item")
         #expect((lazy[1] as? DynamicModel)?.code as String? == "b")
 
         let dictionary: [String: JSONModel] = basket.byCode
@@ -94,13 +94,13 @@ struct ConsistencyTests {
         #expect(lazyDictionary.keys == ["x", "y"])
         #expect(optionalDictionary?.count == 2)
         #expect(lazyDictionary["y"] === dictionary["y"])
-        #expect(basket.diagnostics.count == 2)  // 7 and 1 left out
+        #expect(basket.jsonModel.diagnostics.count == 2)  // 7 and 1 left out
 
         // Through `dynamic`, on a reference typed JSONModel, likewise.
         let model: JSONModel = basket
-        let viaDynamic: ModelArray<JSONModel> = model.dynamic.items
+        let viaDynamic: ModelArray<JSONModel> = model.jsonModel.dynamic.items
         #expect(viaDynamic.count == 2)
-        let viaDynamicDictionary: ModelDictionary<JSONModel> = model.dynamic.byCode
+        let viaDynamicDictionary: ModelDictionary<JSONModel> = model.jsonModel.dynamic.byCode
         #expect(viaDynamicDictionary.count == 2)
         // A missing optional collection reads nil whichever way it is read.
         let none: ModelArray<JSONModel>? = basket.maybe
@@ -113,11 +113,11 @@ struct ConsistencyTests {
         let basket = try registry.makeModel(named: "Basket", json: Data(#"{"items": [{"code": "a"}, {"code": "b"}]}"#.utf8), options: .mutable)
         var items: ModelArray<JSONModel> = (basket as! DynamicModel).items
         items.removeFirst()
-        try basket.set(items, forProperty: "items")
-        #expect(basket.json()["items"] == [["code": "b"]])
+        try basket.jsonModel.set(items, forProperty: "items")
+        #expect(basket.jsonModel.json()["items"] == [["code": "b"]])
         // An array does not fit a dictionary property.
         let stranger = try registry.makeModel(named: "Basket", json: Data("{}".utf8))
-        #expect(throws: (any Error).self) { try basket.set(ModelArray<JSONModel>([stranger]), forProperty: "byCode") }
+        #expect(throws: (any Error).self) { try basket.jsonModel.set(ModelArray<JSONModel>([stranger]), forProperty: "byCode") }
     }
 
     @Test func compiledCollectionsReadAsJSONModelCollectionsToo() throws {

@@ -100,7 +100,7 @@ struct ConverterLookupTests {
     }
 
     func label(_ model: JSONModel, _ name: String = "label") -> String? {
-        (model.value(forProperty: name) as? TestLabel)?.text
+        (model.jsonModel.value(forProperty: name) as? TestLabel)?.text
     }
 
     @Test func propertyNameBeatsModelTypeBeatsGlobalType() throws {
@@ -151,28 +151,28 @@ struct ConverterLookupTests {
         #expect(try child(["price": "$1.50"]).price as Money == Money(cents: 150))
         let bad = try child(["price": "1.50"])
         #expect(bad.price as Money == Money(cents: 0))
-        #expect(bad.diagnostics.first?.message.contains("expected money") == true)
+        #expect(bad.jsonModel.diagnostics.first?.message.contains("expected money") == true)
         let model = try ConvChild(json: ["price": "$1.50"], options: .mutable)
         model.price = Money(cents: 325)
-        #expect(model.json()["price"] == "$3.25")
+        #expect(model.jsonModel.json()["price"] == "$3.25")
     }
 
     @Test func namedConvertersResolveWhenRegisteredLater() throws {
         let early = try child(["named": "#ff0000"])
         #expect(early.named as Int == 0)
-        #expect(early.diagnostics.first?.message.contains("testHex") == true)
+        #expect(early.jsonModel.diagnostics.first?.message.contains("testHex") == true)
         registry.register(.hexColor, named: "testHex")
         #expect(try child(["named": "#ff0000"]).named as Int == 0xFF0000)
         let missing = try child(["missingName": 3])
         #expect(missing.missingName as Int == 0)
-        #expect(missing.diagnostics.map(\.message) == ["no converter is registered under the name \"neverRegistered\""])
+        #expect(missing.jsonModel.diagnostics.map(\.message) == ["no converter is registered under the name \"neverRegistered\""])
         #expect(try child(["instance": "shout"]).instance as String == "SHOUT")
     }
 
     @Test func typesWithoutAConverterGetADiagnosticNotACrash() throws {
         let model = try child(["color": "#00ff00"])
         #expect((model.color as TestColor?) == nil)
-        #expect(model.diagnostics.first?.message.contains("no converter for TestColor") == true)
+        #expect(model.jsonModel.diagnostics.first?.message.contains("no converter for TestColor") == true)
         let colors = JSONConverters.Closure<TestColor>(
             read: { json in json.stringValue.flatMap { Int($0.dropFirst(), radix: 16) }.map(TestColor.init) },
             write: { .string("#" + String($0.rgb, radix: 16)) })
@@ -180,16 +180,16 @@ struct ConverterLookupTests {
         let converted = try ConvChild(json: ["color": "#00ff00"], options: .mutable)
         #expect(converted.color as TestColor? == TestColor(rgb: 0x00FF00))
         converted.color = TestColor(rgb: 0xABCDEF)
-        #expect(converted.json()["color"] == "#abcdef")
+        #expect(converted.jsonModel.json()["color"] == "#abcdef")
         converted.color = nil as TestColor?
-        #expect(converted.json()["color"] == nil)
+        #expect(converted.jsonModel.json()["color"] == nil)
     }
 
     @Test func typeConvertersApplyInsideCollections() throws {
         registry.register(.millisecondsSince1970, for: Date.self, in: ConvChild.self)
         let model = try child(["dates": [1_000, nil, "x"]])
         #expect(model.dates as [Date?] == [Date(timeIntervalSince1970: 1), nil, nil])
-        #expect(model.diagnostics.count == 1)
+        #expect(model.jsonModel.diagnostics.count == 1)
     }
 
     @Test func cachedValuesAreValidatedOnEveryRead() throws {
@@ -267,18 +267,18 @@ extension ConverterLookupTests {
         let bob = try Customer(json: ["id": 2, "name": "Bob"])
         let none = try Invoice(json: ["customer_id": 1])
         #expect((none.customer as Customer?) == nil)
-        #expect(none.diagnostics.first?.message.contains("no object store") == true)
+        #expect(none.jsonModel.diagnostics.first?.message.contains("no object store") == true)
 
         ModelRegistry.shared.register(objectStore: CustomerStore([ann, bob]))
         let invoice = try Invoice(json: ["customer_id": 1, "payer": 2, "total": 5], options: .mutable)
         #expect((invoice.customer as Customer?) === ann)
         #expect((invoice.payer as Customer) === bob)
         invoice.customer = bob
-        #expect(invoice.json() == ["customer_id": 2, "payer": 2, "total": 5])
+        #expect(invoice.jsonModel.json() == ["customer_id": 2, "payer": 2, "total": 5])
 
         let missing = try Invoice(json: ["customer_id": 99])
         #expect((missing.customer as Customer?) == nil)
-        #expect(missing.diagnostics.map(\.message) == ["no Customer with id 99 in the object store"])
+        #expect(missing.jsonModel.diagnostics.map(\.message) == ["no Customer with id 99 in the object store"])
         ModelRegistry.shared.resetConverters()
     }
 }

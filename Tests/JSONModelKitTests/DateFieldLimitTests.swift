@@ -84,8 +84,8 @@ struct DateFieldLimitTests {
         #expect(stamped.zoned as Date? == nil)
         #expect(stamped.plain as Date? == nil)
         #expect(stamped.day as Date? == Date(timeIntervalSince1970: -62_167_219_200))
-        #expect(stamped.diagnostics.count == 2)
-        #expect(stamped.diagnostics.allSatisfy { $0.message.contains("out of range") }, "\(stamped.diagnostics)")
+        #expect(stamped.jsonModel.diagnostics.count == 2)
+        #expect(stamped.jsonModel.diagnostics.allSatisfy { $0.message.contains("out of range") }, "\(stamped.jsonModel.diagnostics)")
     }
 
     @Test func theWritableRangeOfEachFormat() {
@@ -124,14 +124,14 @@ struct DateFieldLimitTests {
         for seconds in [Double.nan, .infinity, 1e12, -1e12, 1e300] {
             for property in ["day", "zoned", "plain", "seconds"] {
                 #expect(throws: JSONModelError.self, "\(property) \(seconds)") {
-                    try stamped.set(Date(timeIntervalSince1970: seconds), forProperty: property)
+                    try stamped.jsonModel.set(Date(timeIntervalSince1970: seconds), forProperty: property)
                 }
             }
         }
-        #expect(stamped.json() == [:])
-        #expect(!stamped.hasMutations)
+        #expect(stamped.jsonModel.json() == [:])
+        #expect(!stamped.jsonModel.hasMutations)
         do {
-            try stamped.set(Date(timeIntervalSince1970: 1e12), forProperty: "day")
+            try stamped.jsonModel.set(Date(timeIntervalSince1970: 1e12), forProperty: "day")
             Issue.record("expected an error")
         } catch {
             #expect(error == .unwritable(
@@ -139,9 +139,9 @@ struct DateFieldLimitTests {
                 reason: "the date 1000000000000.0 seconds since 1970 is outside what yyyy-MM-dd writes (years 0000 to 9999)"))
         }
         // The last writable instant of each format writes.
-        try stamped.set(Date(timeIntervalSince1970: 253_402_300_799), forProperty: "day")
-        try stamped.set(Date(timeIntervalSince1970: 253_402_300_799), forProperty: "seconds")
-        #expect(stamped.json() == ["day": "9999-12-31", "seconds": 253_402_300_799])
+        try stamped.jsonModel.set(Date(timeIntervalSince1970: 253_402_300_799), forProperty: "day")
+        try stamped.jsonModel.set(Date(timeIntervalSince1970: 253_402_300_799), forProperty: "seconds")
+        #expect(stamped.jsonModel.json() == ["day": "9999-12-31", "seconds": 253_402_300_799])
     }
 
     // Exit tests run child processes, which Swift Testing offers on macOS, Linux and Windows only.
@@ -159,9 +159,9 @@ struct DateFieldLimitTests {
 
     @Test func describingADateNoFormatWritesShowsItsSeconds() throws {
         let model = try FarAway(json: #"{"when": "x", "never": "y"}"#)
-        #expect(model.description.contains("Date(1e+300 seconds since 1970)"), "\(model.description)")
-        #expect(model.description.contains("Date(nan seconds since 1970)"), "\(model.description)")
-        #expect(model.fullDescription.contains("1e+300 seconds since 1970"), "\(model.fullDescription)")
-        _ = model.json()
+        #expect(model.debugDescription.contains("Date(1e+300 seconds since 1970)"), "\(model.debugDescription)")
+        #expect(model.debugDescription.contains("Date(nan seconds since 1970)"), "\(model.debugDescription)")
+        #expect(model.jsonModel.fullDescription.contains("1e+300 seconds since 1970"), "\(model.jsonModel.fullDescription)")
+        _ = model.jsonModel.json()
     }
 }

@@ -21,33 +21,33 @@ struct DateNumberUnderPatternTests {
         #expect(model.day as Date? == Self.feb15)
         #expect(model.stamp as Date? == Self.feb15.addingTimeInterval(3600 + 30 * 60 + 5))
         #expect(model.days as [Date] == [Self.feb15, Self.feb15.addingTimeInterval(86_400)])
-        #expect(model.diagnostics.isEmpty)
+        #expect(model.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func aNumberTheDigitOnlyPatternCannotReadIsADiagnosticNotAnEpochDate() throws {
         for number in ["20181345", "1518652800", "2018021.5", "-20180215", "2.0180215e7"] {
             let model = try CompactDated(json: #"{"day": \#(number)}"#)
             #expect(model.day as Date? == nil, "\(number)")
-            #expect(model.diagnostics.count == 1, "\(number)")
-            #expect(model.diagnostics.first?.kind == .invalidValue, "\(number)")
-            #expect(model.diagnostics.first?.message.contains("yyyyMMdd") == true, "\(number)")
+            #expect(model.jsonModel.diagnostics.count == 1, "\(number)")
+            #expect(model.jsonModel.diagnostics.first?.kind == .invalidValue, "\(number)")
+            #expect(model.jsonModel.diagnostics.first?.message.contains("yyyyMMdd") == true, "\(number)")
         }
     }
 
     @Test func aDateReadFromANumberIsWrittenBackAsANumber() throws {
         let model = try CompactDated(json: #"{"day": 20180215}"#, options: .mutable)
-        try model.set(Self.feb15.addingTimeInterval(86_400), forProperty: "day")
-        #expect(model.json()["day"] == .number(JSONNumber(20180216)))
+        try model.jsonModel.set(Self.feb15.addingTimeInterval(86_400), forProperty: "day")
+        #expect(model.jsonModel.json()["day"] == .number(JSONNumber(20180216)))
         let fromText = try CompactDated(json: #"{"day": "20180215"}"#, options: .mutable)
-        try fromText.set(Self.feb15, forProperty: "day")
-        #expect(fromText.json()["day"] == "20180215")
+        try fromText.jsonModel.set(Self.feb15, forProperty: "day")
+        #expect(fromText.jsonModel.json()["day"] == "20180215")
     }
 
     @Test func aNumberUnderAPatternThatCannotSpellOneReadsAsSecondsAndSaysSo() throws {
         let model = try CompactDated(json: #"{"us": 1518652800}"#)
         #expect(model.us as Date? == Self.feb15)
-        #expect(model.diagnostics.count == 1)
-        let diagnostic = try #require(model.diagnostics.first)
+        #expect(model.jsonModel.diagnostics.count == 1)
+        let diagnostic = try #require(model.jsonModel.diagnostics.first)
         #expect(diagnostic.kind == .typeMismatch)
         #expect(diagnostic.message.contains("MM/dd/yyyy"))
         #expect(diagnostic.message.contains("seconds since 1970"))
@@ -58,7 +58,7 @@ struct DateNumberUnderPatternTests {
         #expect(event.plain as Date? == DateFormatTests.may6)
         #expect(event.seconds as Date? == DateFormatTests.may6)
         #expect(event.millis as Date? == DateFormatTests.may6)
-        #expect(event.diagnostics.isEmpty)
+        #expect(event.jsonModel.diagnostics.isEmpty)
     }
 }
 
@@ -69,6 +69,6 @@ extension DateNumberUnderPatternTests {
         #expect(DateFormat.iso8601.dateTryingFallbacks(from: "1518652800") == Self.feb15)
         let model = try CompactDated(json: #"{"day": "1518652800"}"#)
         #expect(model.day as Date? == nil)
-        #expect(model.diagnostics.map(\.kind) == [.invalidValue])
+        #expect(model.jsonModel.diagnostics.map(\.kind) == [.invalidValue])
     }
 }

@@ -52,8 +52,8 @@ struct DatePatternShortFieldTests {
         let event = try DatedEvent(json: #"{"us": "7/4/1776", "eu": "4/7/1776"}"#, options: .mutable)
         #expect(event.us as Date? == Self.utc(1776, 7, 4))
         #expect(event.eu as Date? == Self.utc(1776, 7, 4))
-        #expect(event.diagnostics.isEmpty)
-        try event.set(Self.utc(1776, 7, 4), forProperty: "us")
-        #expect(event.json()["us"] == "07/04/1776")
+        #expect(event.jsonModel.diagnostics.isEmpty)
+        try event.jsonModel.set(Self.utc(1776, 7, 4), forProperty: "us")
+        #expect(event.jsonModel.json()["us"] == "07/04/1776")
     }
 }

@@ -120,7 +120,7 @@ struct DeepModelTests {
     /// The paths of the diagnostics `validate()` throws, or none.
     static func validationPaths(_ model: JSONModel) -> [String] {
         do {
-            try model.validate()
+            try model.jsonModel.validate()
             return []
         } catch {
             return error.diagnostics.map { short($0.path) }
@@ -177,7 +177,7 @@ struct DeepModelTests {
             """#
         let model = try DeepNode(json: json)
         do {
-            try model.validate()
+            try model.jsonModel.validate()
             Issue.record("validated")
         } catch {
             // Properties in declaration order: name, count, child, kids, byName.
@@ -191,7 +191,7 @@ struct DeepModelTests {
         let child: DeepNode? = model.child
         #expect(child?.cachedPropertyCount == DeepNode.modelMetadata.properties.count)
         // Its own, then those of the nested models validation built for it, by path from it.
-        #expect(child?.diagnostics.map(\.path.description) == ["name", "count", "child.count", "kids[0].count"])
+        #expect(child?.jsonModel.diagnostics.map(\.path.description) == ["name", "count", "child.count", "kids[0].count"])
     }
 
     // MARK: - Releasing models
@@ -297,7 +297,7 @@ struct DeepModelTests {
             if let document = try? JSONDocument(string: objectsText, options: options),
                 let model = try? DeepNode(json: document.root.value)
             {
-                counts.append(Self.levels(of: model.json(options: .onlyDeclared)))
+                counts.append(Self.levels(of: model.jsonModel.json(options: .onlyDeclared)))
                 var current: DeepNode? = model
                 var count = 0
                 while let node = current {
@@ -333,7 +333,7 @@ struct DeepModelTests {
         let outcome = Self.onSmallStack("json(options:) with every option at depth \(Self.depth)") { () -> [[String]] in
             guard let model = try? DeepNode(json: text) else { return [["no model"]] }
             let options: [JSONOutputOptions] = [[], .onlyDeclared, .includeNulls, .omitNonSerialized, [.onlyDeclared, .includeNulls, .omitNonSerialized]]
-            return options.map { Self.keysByLevel(model.json(options: $0)) }
+            return options.map { Self.keysByLevel(model.jsonModel.json(options: $0)) }
         }
         let objects = Self.depth - 2
         #expect(outcome == [
@@ -361,9 +361,9 @@ struct DeepModelTests {
             default: 1
             }
         }
-        let input = count(model.json())
+        let input = count(model.jsonModel.json())
         for options: JSONOutputOptions in [[], [.includeNulls], [.onlyDeclared, .includeNulls]] {
-            let output = model.json(options: options)
+            let output = model.jsonModel.json(options: options)
             #expect(count(output) <= 2 * input, "\(options)")
             #expect(output["0"]?["0"]?["n"] == 2)
         }
@@ -390,9 +390,9 @@ struct DeepModelTests {
         let outcome = Self.onSmallStack("merging(_:) and update(with:) at depth \(Self.depth)") { () -> [String] in
             guard let model = try? DeepNode(json: text), let mutable = try? DeepNode(json: text, options: .mutable),
                 let patchValue = try? JSONDocument(string: patch).root.value,
-                let merged = try? model.merging(patchValue)
+                let merged = try? model.jsonModel.merging(patchValue)
             else { return ["no model"] }
-            guard (try? mutable.update(with: patchValue)) != nil else { return ["no update"] }
+            guard (try? mutable.jsonModel.update(with: patchValue)) != nil else { return ["no update"] }
             return [merged, mutable].map { model in
                 var current: DeepNode = model
                 var count = 0
@@ -403,7 +403,7 @@ struct DeepModelTests {
                 let kids: [DeepNode] = current.kids
                 let name: String = current.name
                 let number: Int = current.count
-                return "\(count) \(name) \(number) \(kids.count) \(Self.keysByLevel(model.json()).joined(separator: "; "))"
+                return "\(count) \(name) \(number) \(kids.count) \(Self.keysByLevel(model.jsonModel.json()).joined(separator: "; "))"
             }
         }
         let objects = Self.depth - 2
@@ -493,13 +493,13 @@ struct DeepModelTests {
             var dumped = ""
             dump(model, to: &dumped)
             let unbounded = DescriptionLimits(maxLineLength: 1_000_000, maxLineNesting: 1_000, maxDepth: 1_000)
-            let line = model.description(limits: unbounded)
-            let full = model.fullDescription(limits: unbounded)
+            let line = model.jsonModel.description(limits: unbounded)
+            let full = model.jsonModel.fullDescription(limits: unbounded)
             return [
                 dumped.components(separatedBy: "▿ child: DeepNode(").count - 1,
                 line.components(separatedBy: "child: DeepNode(").count - 1,
                 full.components(separatedBy: "child: DeepNode(").count - 1,
-                model.description.isEmpty || model.debugDescription.isEmpty || model.fullDescription.isEmpty ? 0 : 1,
+                model.debugDescription.isEmpty || model.debugDescription.isEmpty || model.jsonModel.fullDescription.isEmpty ? 0 : 1,
             ]
         }
         // dump opens every level (509 nested models under the root); the descriptions stop at
@@ -553,9 +553,9 @@ struct DeepModelTests {
             let nextOfNext: SelfTypedNode = next.next
             let name: String = nextOfNext.name
             return [
-                empty.description, named.description, "\(empty.debugDescription.count <= DescriptionLimits.debugLineLength)",
+                empty.debugDescription, named.debugDescription, "\(empty.debugDescription.count <= DescriptionLimits.default.maxLineLength)",
                 "\(mirror.children.count)", "[\(name)]", "\(Self.validationPaths(empty).count)",
-                empty.jsonString(options: .includeNulls), empty.fullDescription, named.fullDescription,
+                empty.jsonModel.jsonString(options: .includeNulls), empty.jsonModel.fullDescription, named.jsonModel.fullDescription,
             ]
         }
         #expect(outcome.prefix(7) == [

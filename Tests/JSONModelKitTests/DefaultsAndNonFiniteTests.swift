@@ -57,13 +57,13 @@ struct InvalidValueDefaultTests {
         #expect(missing.score as Double == 1)
         #expect(missing.tags as [String] == [])
         #expect(missing.color as InvalidDefaultColor == .red)
-        #expect(missing.diagnostics.isEmpty)
+        #expect(missing.jsonModel.diagnostics.isEmpty)
 
         let null = try InvalidDefaults(json: #"{"age": null, "score": null, "tags": null, "color": null}"#)
         #expect(null.age as Int? == nil)
         #expect(null.score as Double == 1)
         #expect(null.color as InvalidDefaultColor == .red)
-        #expect(null.diagnostics.isEmpty)
+        #expect(null.jsonModel.diagnostics.isEmpty)
 
         let invalid = try InvalidDefaults(
             json: #"{"age": "old", "score": [1], "tags": "x", "plain": "five", "color": "mauve"}"#)
@@ -73,8 +73,8 @@ struct InvalidValueDefaultTests {
         #expect(invalid.plain as Int == 5)  // no defaultIfInvalid: the default, as before
         #expect(invalid.color as InvalidDefaultColor == .unknown)
         // Every invalid value is still a diagnostic, and validation still fails.
-        #expect(invalid.diagnostics.count == 5)
-        #expect(throws: ModelValidationError.self) { try invalid.validate() }
+        #expect(invalid.jsonModel.diagnostics.count == 5)
+        #expect(throws: ModelValidationError.self) { try invalid.jsonModel.validate() }
 
         let valid = try InvalidDefaults(json: #"{"age": 30, "score": 2.5, "tags": ["a"], "color": "green"}"#)
         #expect(valid.age as Int? == 30)
@@ -85,9 +85,9 @@ struct InvalidValueDefaultTests {
     @Test func anInvalidDefaultIsNotWrittenOrOutput() throws {
         let model = try InvalidDefaults(json: #"{"age": "old"}"#, options: .mutable)
         #expect(model.age as Int? == -1)
-        #expect(model.json() == ["age": "old"])  // reading changes nothing
+        #expect(model.jsonModel.json() == ["age": "old"])  // reading changes nothing
         model.age = 4
-        #expect(model.json() == ["age": "4"])  // a write keeps the stored JSON type
+        #expect(model.jsonModel.json() == ["age": "4"])  // a write keeps the stored JSON type
     }
 
     @Test func aDefaultIfInvalidThatDoesNotConvertIsADeclarationProblem() {
@@ -108,16 +108,16 @@ struct InvalidValueDefaultTests {
               {"name": "friend", "type": "Person?", "defaultIfInvalid": {"nick": "ghost"}}]}]}
             """#))
         let missing = try registry.makeModel(named: "Person", json: Data("{}".utf8))
-        #expect(missing.value(forProperty: "age") == nil)
-        #expect(missing.value(forProperty: "nick") as? String == "none")
+        #expect(missing.jsonModel.value(forProperty: "age") == nil)
+        #expect(missing.jsonModel.value(forProperty: "nick") as? String == "none")
         let invalid = try registry.makeModel(named: "Person", json: Data(#"{"age": true, "nick": [3]}"#.utf8))
-        #expect(invalid.value(forProperty: "age") as? Int == -1)
-        #expect(invalid.value(forProperty: "nick") as? String == "?")
-        #expect(missing.value(forProperty: "friend") == nil)
+        #expect(invalid.jsonModel.value(forProperty: "age") as? Int == -1)
+        #expect(invalid.jsonModel.value(forProperty: "nick") as? String == "?")
+        #expect(missing.jsonModel.value(forProperty: "friend") == nil)
         let ghost = try registry.makeModel(named: "Person", json: Data(#"{"friend": 7}"#.utf8))
-        let friend = try #require(ghost.value(forProperty: "friend") as? JSONModel)
-        #expect(friend.value(forProperty: "nick") as? String == "ghost")
-        #expect(ghost.diagnostics.count == 1)
+        let friend = try #require(ghost.jsonModel.value(forProperty: "friend") as? JSONModel)
+        #expect(friend.jsonModel.value(forProperty: "nick") as? String == "ghost")
+        #expect(ghost.jsonModel.diagnostics.count == 1)
         // A defaultIfInvalid that does not convert, or of the wrong kind, registers nothing.
         #expect(throws: ModelSchemaError.self) {
             try registry.register(ModelSchema(string: #"""
@@ -143,7 +143,7 @@ struct NonFiniteNumberTests {
         #expect(model.byName as [String: Double] == ["a": -.infinity])
         // Integers are not concerned.
         #expect(model.count as Int == 0)
-        #expect(model.diagnostics.count == 1)
+        #expect(model.jsonModel.diagnostics.count == 1)
         #expect(try NonFiniteSubReading(json: #"{"level": "Infinity"}"#).level as Double == .infinity)
     }
 
@@ -151,7 +151,7 @@ struct NonFiniteNumberTests {
         for text in ["nan", "inf", "+Infinity", "Infinity ", "INFINITY", "-NaN"] {
             let model = try NonFiniteReading(json: .object(["level": .string(text)]))
             #expect(model.level as Double == 0, "\(text)")
-            #expect(model.diagnostics.count == 1, "\(text)")
+            #expect(model.jsonModel.diagnostics.count == 1, "\(text)")
         }
     }
 
@@ -160,9 +160,9 @@ struct NonFiniteNumberTests {
         model.level = Double.nan
         model.small = -Float.infinity
         model.series = [1, .infinity]
-        #expect(model.json() == ["level": "NaN", "small": "-Infinity", "series": [1, "Infinity"]])
+        #expect(model.jsonModel.json() == ["level": "NaN", "small": "-Infinity", "series": [1, "Infinity"]])
         // And read back.
-        let again = try NonFiniteReading(json: model.jsonString())
+        let again = try NonFiniteReading(json: model.jsonModel.jsonString())
         #expect((again.level as Double).isNaN)
         #expect(again.series as [Double] == [1, .infinity])
     }
@@ -172,10 +172,10 @@ struct NonFiniteNumberTests {
         #expect(model.level as Double == 2)
         #expect(model.small as Float? == nil)
         #expect(model.series as [Double] == [2])
-        #expect(model.diagnostics.count == 3)
-        #expect(throws: JSONModelError.self) { try model.set(Double.nan, forProperty: "level") }
-        #expect(throws: JSONModelError.self) { try model.set([Double.infinity], forProperty: "series") }
-        #expect(model.json()["level"] == "NaN")  // unchanged
+        #expect(model.jsonModel.diagnostics.count == 3)
+        #expect(throws: JSONModelError.self) { try model.jsonModel.set(Double.nan, forProperty: "level") }
+        #expect(throws: JSONModelError.self) { try model.jsonModel.set([Double.infinity], forProperty: "series") }
+        #expect(model.jsonModel.json()["level"] == "NaN")  // unchanged
     }
 
     @Test func schemaModelsAndTheRegistryOption() throws {
@@ -188,14 +188,14 @@ struct NonFiniteNumberTests {
         let registry = ModelRegistry()
         try registry.register(ModelSchema(string: schema))
         let input = Data(#"{"level": "Infinity"}"#.utf8)
-        #expect(try registry.makeModel(named: "Reading", json: input).value(forProperty: "level") as? Double == .infinity)
-        #expect(try registry.makeModel(named: "Child", json: input).value(forProperty: "level") as? Double == .infinity)
-        #expect(try registry.makeModel(named: "Strict", json: input).value(forProperty: "level") as? Double == 0)
+        #expect(try registry.makeModel(named: "Reading", json: input).jsonModel.value(forProperty: "level") as? Double == .infinity)
+        #expect(try registry.makeModel(named: "Child", json: input).jsonModel.value(forProperty: "level") as? Double == .infinity)
+        #expect(try registry.makeModel(named: "Strict", json: input).jsonModel.value(forProperty: "level") as? Double == 0)
 
         let lenient = ModelRegistry()
         lenient.allowsNonFiniteNumbers = true
         try lenient.register(ModelSchema(string: schema))
-        #expect(try lenient.makeModel(named: "Strict", json: input).value(forProperty: "level") as? Double == .infinity)
+        #expect(try lenient.makeModel(named: "Strict", json: input).jsonModel.value(forProperty: "level") as? Double == .infinity)
 
         #expect(throws: ModelSchemaError.self) {
             try ModelSchema(string: #"{"models": [{"name": "R", "allowNonFiniteNumbers": 1, "properties": []}]}"#)

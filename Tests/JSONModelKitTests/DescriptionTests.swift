@@ -82,17 +82,17 @@ struct DescriptionTests {
 
     @Test func oneLineShowsOnlyPropertiesThatDifferFromDefaultsInDeclarationOrder() throws {
         let user = try DescribedUser(json: #"{"first_name": "Ann", "age": 31, "addresses": [{"city": "Rome"}, {"city": "Oslo"}]}"#)
-        #expect(user.description == #"DescribedUser(firstName: "Ann", age: 31, addresses: [2 items])"#)
-        #expect("\(user)" == user.description)
+        #expect(user.debugDescription == #"DescribedUser(firstName: "Ann", age: 31, addresses: [2 items])"#)
+        #expect("\(user)" == user.debugDescription)
         // A value equal to its default is left out, even when present in the JSON.
         let plain = try DescribedUser(json: #"{"first_name": "Bo", "age": 18.0, "score": 0, "tags": [], "address": {}}"#)
-        #expect(plain.description == #"DescribedUser(firstName: "Bo")"#)
-        #expect(try DescribedUser(json: "{}").description == "DescribedUser()")
+        #expect(plain.debugDescription == #"DescribedUser(firstName: "Bo")"#)
+        #expect(try DescribedUser(json: "{}").debugDescription == "DescribedUser()")
     }
 
     @Test func oneLineShowsNestedModelsAndCollections() throws {
         let user = try DescribedUser(json: Self.richJSON)
-        #expect(user.description == #"""
+        #expect(user.debugDescription == #"""
             DescribedUser(firstName: "Zoë \"Z\" Łukasiewicz", age: 31, score: 2.5, active: true, \#
             address: DescribedAddress(city: "Rome", zip: "00184"), addresses: [2 items], tags: [5 items], \#
             counts: [3 entries], matrix: [3 items], homepage: URL(https://example.org/~ann), extra: {"z":[1,2],"a":null})
@@ -102,10 +102,10 @@ struct DescriptionTests {
     @Test func longStringsAreCutAtEightyCharacters() throws {
         let long = String(repeating: "é", count: 100)
         let user = try DescribedUser(json: .object(["first_name": .string(long)]))
-        #expect(user.description == "DescribedUser(firstName: \"" + String(repeating: "é", count: 80) + "…\")")
+        #expect(user.debugDescription == "DescribedUser(firstName: \"" + String(repeating: "é", count: 80) + "…\")")
         let exact = String(repeating: "x", count: 80)
         let fits = try DescribedUser(json: .object(["first_name": .string(exact)]))
-        #expect(fits.description == "DescribedUser(firstName: \"\(exact)\")")
+        #expect(fits.debugDescription == "DescribedUser(firstName: \"\(exact)\")")
     }
 
     @Test func theWholeLineIsCappedAtFiveHundredCharactersAtAPropertyBoundary() throws {
@@ -116,7 +116,7 @@ struct DescriptionTests {
         var object = JSONObject()
         for name in names { object[name] = .string(String(repeating: "w", count: 200)) }
         let wide = try registry.makeModel(named: "Wide", json: .object(object))
-        let line = wide.description
+        let line = wide.debugDescription
         // Five properties of 94 characters fit; the rest are counted, none is cut inside.
         #expect(line.count <= 500)
         #expect(line.hasSuffix("…\", … 5 more)"))
@@ -124,45 +124,41 @@ struct DescriptionTests {
         #expect(line.hasPrefix("Wide(field0: \"" + String(repeating: "w", count: 80) + "…\", field1: "))
         var limits = DescriptionLimits.default
         limits.maxLineLength = 40
-        #expect(wide.description(limits: limits) == "Wide(… 10 more)")
+        #expect(wide.jsonModel.description(limits: limits) == "Wide(… 10 more)")
     }
 
     @Test func escapesAndUnicodeInOneLine() throws {
         let text = "q\" b\\ n\n t\t r\r nul\u{0} esc\u{1B} del\u{7F} ls\u{2028} é 👩‍👩‍👧 🇮🇹"
         let tag = try DescribedTag(json: .object(["label": .string(text)]))
-        #expect(tag.description == #"""
+        #expect(tag.debugDescription == #"""
             DescribedTag(label: "q\" b\\ n\n t\t r\r nul\0 esc\u{1B} del\u{7F} ls\u{2028} é 👩‍👩‍👧 🇮🇹")
             """#)
         // Cutting counts characters, so a flag or family emoji is never split.
         let flags = try DescribedTag(json: .object(["label": .string(String(repeating: "🇮🇹", count: 90))]))
-        #expect(flags.description == "DescribedTag(label: \"" + String(repeating: "🇮🇹", count: 80) + "…\")")
+        #expect(flags.debugDescription == "DescribedTag(label: \"" + String(repeating: "🇮🇹", count: 80) + "…\")")
     }
 
     @Test func nestedModelsInOneLineStopAtThreeLevels() throws {
         let node = try DescribedNode(json: Self.chain(depth: 6))
-        #expect(node.description == #"""
+        #expect(node.debugDescription == #"""
             DescribedNode(name: "n0", child: DescribedNode(name: "n1", child: DescribedNode(name: "n2", \#
             child: DescribedNode(name: "n3", child: DescribedNode(…)))))
             """#)
     }
 
-    @Test func debugDescriptionShowsEveryPropertyOnOneLine() throws {
+    @Test func printAndDebuggersShowTheOneLine() throws {
         let address = try DescribedAddress(json: #"{"city": "Rome"}"#)
-        #expect(address.debugDescription == #"DescribedAddress(city: "Rome", zip: nil)"#)
+        #expect(address.debugDescription == #"DescribedAddress(city: "Rome")"#)
         #expect(String(reflecting: address) == address.debugDescription)
-        let user = try DescribedUser(json: #"{"first_name": "Ann"}"#)
-        #expect(user.debugDescription == #"""
-            DescribedUser(firstName: "Ann", nickname: nil, age: 18, score: 0.0, active: false, \#
-            address: DescribedAddress(city: "", zip: nil), addresses: [], tags: [], counts: [:], matrix: [], \#
-            homepage: nil, extra: nil)
-            """#)
+        #expect(String(describing: address) == address.debugDescription)
+        #expect(address.jsonModel.description(limits: .default) == address.debugDescription)
     }
 
     // MARK: fullDescription
 
     @Test func fullDescriptionOfARichModel() throws {
         let user = try DescribedUser(json: Self.richJSON)
-        Snapshot.expect(user.fullDescription, named: "rich")
+        Snapshot.expect(user.jsonModel.fullDescription, named: "rich")
     }
 
     @Test func fullDescriptionShowsChangesAndDiagnostics() throws {
@@ -173,40 +169,40 @@ struct DescriptionTests {
         user.nickname = "Annie"
         let address: DescribedAddress = user.address
         address.city = "Rome"
-        Snapshot.expect(user.fullDescription, named: "changes-and-diagnostics")
-        #expect(user.description == #"DescribedUser(firstName: "Ann", nickname: "Annie", age: 31, address: DescribedAddress(city: "Rome"), tags: [2 items])"#)
+        Snapshot.expect(user.jsonModel.fullDescription, named: "changes-and-diagnostics")
+        #expect(user.debugDescription == #"DescribedUser(firstName: "Ann", nickname: "Annie", age: 31, address: DescribedAddress(city: "Rome"), tags: [2 items])"#)
     }
 
     @Test func emptyCollectionsAndNils() throws {
         let user = try DescribedUser(json: #"{"first_name": "", "addresses": [], "counts": {}, "matrix": [[]], "homepage": null}"#)
-        Snapshot.expect(user.fullDescription, named: "empty-and-nil")
+        Snapshot.expect(user.jsonModel.fullDescription, named: "empty-and-nil")
         let tag = try DescribedTag(json: #"{"label": "solo"}"#)
-        #expect(tag.fullDescription == #"DescribedTag(label: "solo")"#)
+        #expect(tag.jsonModel.fullDescription == #"DescribedTag(label: "solo")"#)
     }
 
     @Test func tenThousandElementsShowTheFirstHundred() throws {
         let tags = (0..<10_000).map { JSONValue.string("t\($0)") }
         let addresses = (0..<10_000).map { JSONValue.object(["city": .string("c\($0)")]) }
         let user = try DescribedUser(json: .object(["tags": .array(tags), "addresses": .array(addresses)]))
-        #expect(user.description == "DescribedUser(addresses: [10,000 items], tags: [10,000 items])")
-        let full = user.fullDescription
+        #expect(user.debugDescription == "DescribedUser(addresses: [10,000 items], tags: [10,000 items])")
+        let full = user.jsonModel.fullDescription
         Snapshot.expect(full, named: "ten-thousand")
         #expect(full.contains("    [99]: \"t99\",\n    … 9,900 more\n  ],"))
         #expect(!full.contains("[100]"))
         var limits = DescriptionLimits.default
         limits.maxItems = 2
-        #expect(user.fullDescription(limits: limits).contains("    [1]: \"t1\",\n    … 9,998 more\n  ],"))
+        #expect(user.jsonModel.fullDescription(limits: limits).contains("    [1]: \"t1\",\n    … 9,998 more\n  ],"))
     }
 
     @Test func depthIsLimited() throws {
         let node = try DescribedNode(json: Self.chain(depth: 20))
-        let full = node.fullDescription
+        let full = node.jsonModel.fullDescription
         Snapshot.expect(full, named: "depth-limit")
         #expect(full.contains("child: DescribedNode(…)"))
         #expect(!full.contains("n13"))
         var limits = DescriptionLimits.default
         limits.maxDepth = 2
-        #expect(node.fullDescription(limits: limits) == #"""
+        #expect(node.jsonModel.fullDescription(limits: limits) == #"""
             DescribedNode(
               name: "n0",
               child: DescribedNode(
@@ -234,17 +230,17 @@ struct DescriptionTests {
     @Test func cyclesThroughInverseRelationshipsAreMarked() throws {
         let order = try DescribedOrder(json: #"{"number": "A1", "lines": [{"sku": "x"}, {"sku": "y", "qty": 2}]}"#)
         // From the order down, each line refers back to the order being written.
-        Snapshot.expect(order.fullDescription, named: "inverse-from-parent")
-        #expect(order.description == #"DescribedOrder(number: "A1", lines: [2 items])"#)
+        Snapshot.expect(order.jsonModel.fullDescription, named: "inverse-from-parent")
+        #expect(order.debugDescription == #"DescribedOrder(number: "A1", lines: [2 items])"#)
         // From a line up: its order, whose lines include this very line.
         let lines: ModelArray<DescribedLine> = order.lines
         let first = lines[0]
-        #expect(first.inverse("order", as: DescribedOrder.self) === order)
-        let full = first.fullDescription
+        #expect(first.jsonModel.inverse("order", as: DescribedOrder.self) === order)
+        let full = first.jsonModel.fullDescription
         Snapshot.expect(full, named: "inverse-from-child")
         #expect(full.contains("[0]: ↻ DescribedLine"))
         #expect(full.contains("order (inverse): ↻ DescribedOrder"))
-        #expect(first.description == #"DescribedLine(sku: "x")"#)
+        #expect(first.debugDescription == #"DescribedLine(sku: "x")"#)
         #expect(!lines.isElementBuilt(at: 1))
     }
 
@@ -264,20 +260,20 @@ struct DescriptionTests {
             "number": "A-1", "total": "12.50", "lines": [["sku": "x"], ["sku": "y", "qty": 3]],
             "parent": ["number": "A-0"],
         ])
-        #expect(invoice.description == #"Invoice(number: "A-1", total: 12.5, lines: [2 items], parent: Invoice(number: "A-0"))"#)
-        Snapshot.expect(invoice.fullDescription, named: "schema-model")
+        #expect(invoice.debugDescription == #"Invoice(number: "A-1", total: 12.5, lines: [2 items], parent: Invoice(number: "A-0"))"#)
+        Snapshot.expect(invoice.jsonModel.fullDescription, named: "schema-model")
     }
 
     // MARK: Side effects and threads
 
     @Test func describingChangesNoReadAndRecordsNoDiagnostic() throws {
         let user = try DescribedUser(json: #"{"first_name": "Ann", "age": "old", "tags": [1, null], "address": 5}"#)
-        _ = user.description
         _ = user.debugDescription
-        let before = user.fullDescription
+        _ = user.debugDescription
+        let before = user.jsonModel.fullDescription
         var dumped = ""
         dump(user, to: &dumped)
-        #expect(user.diagnostics.isEmpty)
+        #expect(user.jsonModel.diagnostics.isEmpty)
         #expect(user.cachedPropertyCount == 0)
         #expect(!before.contains("diagnostics:"))
         // Reads still convert and record as if nothing had been described.
@@ -285,27 +281,27 @@ struct DescriptionTests {
         #expect(user.tags == ["1"])
         let address: DescribedAddress = user.address
         #expect(address.city == "")
-        #expect(user.diagnostics.count == 3)
-        let after = user.fullDescription
+        #expect(user.jsonModel.diagnostics.count == 3)
+        let after = user.jsonModel.fullDescription
         #expect(after.hasPrefix(before.components(separatedBy: "\ndiagnostics:")[0]))
         #expect(after.contains("diagnostics:\n  age: expected"))
-        _ = user.description
-        #expect(user.diagnostics.count == 3)
+        _ = user.debugDescription
+        #expect(user.jsonModel.diagnostics.count == 3)
         #expect(user.age == 18)
     }
 
     @Test func describingFromEightThreadsGivesTheSameText() throws {
         let user = try DescribedUser(json: Self.richJSON)
-        let expectedLine = user.description
-        let expectedFull = user.fullDescription
+        let expectedLine = user.debugDescription
+        let expectedFull = user.jsonModel.fullDescription
         #expect(user.cachedPropertyCount == 0)
         let results = TextCollector()
         DispatchQueue.concurrentPerform(iterations: 8) { index in
             var texts: [String] = []
             for round in 0..<50 {
                 if (round + index) % 3 == 0 { _ = user.age as Int }  // some threads fill the cache meanwhile
-                texts.append(user.description)
-                texts.append(user.fullDescription)
+                texts.append(user.debugDescription)
+                texts.append(user.jsonModel.fullDescription)
                 texts.append(user.debugDescription)
             }
             results.append(texts)
@@ -314,7 +310,7 @@ struct DescriptionTests {
         #expect(all.count == 8 * 150)
         #expect(all.allSatisfy { $0 == expectedLine || $0 == expectedFull || $0 == user.debugDescription })
         #expect(all.filter { $0 == expectedFull }.count == 400)
-        #expect(user.diagnostics.isEmpty)
+        #expect(user.jsonModel.diagnostics.isEmpty)
     }
 
     // MARK: Lazy model arrays
@@ -342,13 +338,13 @@ struct DescriptionTests {
     @Test func modelArrayPropertiesShowAsArraysAndStayLazy() throws {
         let user = try DescribedUser(json: #"{"addresses": [{"city": "Oslo"}, {"city": "Pisa"}, 7]}"#)
         let lazy: ModelArray<DescribedAddress> = user.addresses
-        #expect(user.description == "DescribedUser(addresses: [2 items])")
-        let full = user.fullDescription
+        #expect(user.debugDescription == "DescribedUser(addresses: [2 items])")
+        let full = user.jsonModel.fullDescription
         #expect(full.contains("  addresses: [\n    [0]: DescribedAddress(\n      city: \"Oslo\","))
         #expect(!lazy.isElementBuilt(at: 0) && !lazy.isElementBuilt(at: 1))
         // The element left out was recorded when the property was read, not by describing.
         #expect(full.contains("\ndiagnostics:\n  addresses[2]: "))
-        #expect(user.diagnostics.count == 1)
+        #expect(user.jsonModel.diagnostics.count == 1)
     }
 
     // MARK: Mirror
@@ -361,7 +357,7 @@ struct DescriptionTests {
         var text = ""
         dump(address, to: &text)
         #expect(text == """
-            ▿ DescribedAddress(city: "Rome", zip: nil) #0
+            ▿ DescribedAddress(city: "Rome") #0
               - city: "Rome"
               - zip: nil
 
@@ -369,7 +365,7 @@ struct DescriptionTests {
         let user = try DescribedUser(json: #"{"first_name": "Ann", "addresses": [{"city": "Oslo"}]}"#)
         var userText = ""
         dump(user, to: &userText)
-        #expect(userText.contains("  ▿ addresses: 1 element\n    ▿ DescribedAddress(city: \"Oslo\", zip: nil) #"))
+        #expect(userText.contains("  ▿ addresses: 1 element\n    ▿ DescribedAddress(city: \"Oslo\") #"))
         #expect(userText.contains("  - firstName: \"Ann\""))
     }
 

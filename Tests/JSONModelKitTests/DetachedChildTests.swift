@@ -51,12 +51,12 @@ struct DetachedChildTests {
         let old: Home = resident.home
         resident.home = try Home(json: #"{"city": "Oslo"}"#)
         old.zip = "00100"
-        #expect(resident.json()["home"] == ["city": "Oslo"])
+        #expect(resident.jsonModel.json()["home"] == ["city": "Oslo"])
         #expect((resident.home as Home).city as String? == "Oslo")
         // Its writes stay its own.
         #expect(old.zip as String? == "00100")
         #expect(old.city as String? == "Rome")
-        #expect(old.json() == ["city": "Rome", "postal_code": "00100", "geo": ["lat": 41.9]])
+        #expect(old.jsonModel.json() == ["city": "Rome", "postal_code": "00100", "geo": ["lat": 41.9]])
     }
 
     @Test func aRemovedChildNoLongerWritesThrough() throws {
@@ -64,7 +64,7 @@ struct DetachedChildTests {
         let old: Home? = resident.second
         resident.second = nil as Home?
         old!.city = "Lecce"
-        #expect(resident.json()["second"] == nil)
+        #expect(resident.jsonModel.json()["second"] == nil)
         #expect(old!.city as String? == "Lecce")
     }
 
@@ -74,8 +74,8 @@ struct DetachedChildTests {
         let geo: Geo? = home.geo
         resident.home = try Home(json: #"{"city": "Oslo"}"#)
         geo!.lat = 59.9  // reaches the old home, which keeps it
-        #expect(resident.json()["home"] == ["city": "Oslo"])
-        #expect(home.json()["geo"] == ["lat": 59.9])
+        #expect(resident.jsonModel.json()["home"] == ["city": "Oslo"])
+        #expect(home.jsonModel.json()["geo"] == ["lat": 59.9])
     }
 
     @Test func anElementOfAReplacedArrayNoLongerWritesThrough() throws {
@@ -84,7 +84,7 @@ struct DetachedChildTests {
         resident.homes = [try Home(json: #"{"city": "C"}"#)]
         homes[0].city = "Z"
         homes[1].city = "Y"
-        #expect(resident.json()["homes"] == [["city": "C"]])
+        #expect(resident.jsonModel.json()["homes"] == [["city": "C"]])
         #expect(homes[0].city as String? == "Z")
     }
 
@@ -93,7 +93,7 @@ struct DetachedChildTests {
         let home: Home = resident.home
         resident.homeCity = "Milan"
         home.zip = "20100"  // would put "Rome" back if it still wrote its whole object through
-        #expect(resident.json()["home"] == ["city": "Milan", "postal_code": "00118", "geo": ["lat": 41.9]])
+        #expect(resident.jsonModel.json()["home"] == ["city": "Milan", "postal_code": "00118", "geo": ["lat": 41.9]])
         #expect(resident.homeCity as String? == "Milan")
     }
 
@@ -101,16 +101,16 @@ struct DetachedChildTests {
         let resident = try Resident(json: Self.json, options: .mutable)
         let home: Home = resident.home
         let second: Home? = resident.second
-        try resident.update(with: ["second": ["city": "Lecce"], "name": "Bea"])
+        try resident.jsonModel.update(with: ["second": ["city": "Lecce"], "name": "Bea"])
         home.city = "Turin"      // the merge left home alone: still linked
         second!.city = "Foggia"  // the merge changed second: detached
-        #expect(resident.json()["home"]?["city"] == "Turin")
-        #expect(resident.json()["second"] == ["city": "Lecce"])
+        #expect(resident.jsonModel.json()["home"]?["city"] == "Turin")
+        #expect(resident.jsonModel.json()["second"] == ["city": "Lecce"])
 
-        resident.clearMutations()
+        resident.jsonModel.clearMutations()
         home.zip = "10100"       // the clear put the original home back: detached
         let original = try JSONDocument(data: Data(Self.json.utf8)).root.value
-        #expect(resident.json() == original)
+        #expect(resident.jsonModel.json() == original)
     }
 
     @Test func untouchedChildrenKeepWritingThrough() throws {
@@ -125,14 +125,14 @@ struct DetachedChildTests {
         home.city = "Palermo"
         spot.floor = 3
         homes[0].city = "E"
-        #expect(resident.json() == [
+        #expect(resident.jsonModel.json() == [
             "name": "Bea", "home": ["city": "Palermo", "postal_code": "00118", "geo": ["lat": 41.9]],
             "homes": [["city": "E"], ["city": "D"]], "floor": 3,
         ])
         // Writing a child's own value back over it changes nothing, so it stays linked.
         resident.home = home
         home.zip = "90100"
-        #expect(resident.json()["home"]?["postal_code"] == "90100")
+        #expect(resident.jsonModel.json()["home"]?["postal_code"] == "90100")
     }
 
     @Test(.timeLimit(.minutes(10))) func writingEveryElementOfALargeArrayStaysLinear() throws {
@@ -141,7 +141,7 @@ struct DetachedChildTests {
         let resident = try Resident(json: #"{"homes": [\#(homes)]}"#, options: .mutable)
         let elements: [Home] = resident.homes
         for (index, home) in elements.enumerated() { home.zip = "\(index)" }
-        let written = try #require(resident.json()["homes"]?.arrayValue)
+        let written = try #require(resident.jsonModel.json()["homes"]?.arrayValue)
         #expect(written.count == count)
         #expect(written[count - 1]["city"] == .string("c\(count - 1)"))
         #expect(written[count - 1]["postal_code"] == .string("\(count - 1)"))
@@ -161,6 +161,6 @@ struct DetachedChildTests {
         #expect(second !== first)
         second.zip = "20121"
         first.zip = "00000"
-        #expect(resident.json()["home"] == ["city": "Milan", "postal_code": "20121", "geo": ["lat": 41.9]])
+        #expect(resident.jsonModel.json()["home"] == ["city": "Milan", "postal_code": "20121", "geo": ["lat": 41.9]])
     }
 }

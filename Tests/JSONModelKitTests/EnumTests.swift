@@ -43,7 +43,7 @@ struct EnumTests {
         #expect(first.value.storage === second.value.storage)
         #expect(first.value.storage === TicketStatus.closed.value.storage)
         #expect(Set([first, second, .open]).count == 2)
-        #expect(a.diagnostics.isEmpty)
+        #expect(a.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func unknownInternedValuesAreKeptAndRoundTrip() throws {
@@ -53,10 +53,10 @@ struct EnumTests {
         #expect(status != .open && status != .closed)
         #expect(status == TicketStatus(rawValue: "escalated"))
         #expect(!status.value.isInterned)
-        #expect(ticket.diagnostics.count == 1)
-        #expect(ticket.json() == ["status": "escalated", "x": 1])
+        #expect(ticket.jsonModel.diagnostics.count == 1)
+        #expect(ticket.jsonModel.json() == ["status": "escalated", "x": 1])
         ticket.status = TicketStatus.closed
-        #expect(ticket.json()["status"] == "closed_after_long_review")
+        #expect(ticket.jsonModel.json()["status"] == "closed_after_long_review")
         #expect(try Ticket(json: "{}").status as TicketStatus == .open)
     }
 
@@ -70,7 +70,7 @@ struct EnumTests {
         #expect(unsafeBitCast(first, to: (UInt64, UInt64).self) == unsafeBitCast(second, to: (UInt64, UInt64).self))
         let odd = try Ticket(json: #"{"stage": "weird"}"#)
         #expect(odd.stage as String == "weird")
-        #expect(odd.diagnostics.map(\.message) == ["\"weird\" is not one of the enumValues"])
+        #expect(odd.jsonModel.diagnostics.map(\.message) == ["\"weird\" is not one of the enumValues"])
     }
 
     @Test func requiredWithDefault() throws {
@@ -79,20 +79,20 @@ struct EnumTests {
         let unknown = try Ticket(json: #"{"shape": "hexagon", "level": 9}"#)
         #expect(unknown.shape as Shape == .circle)
         #expect(unknown.level as Level == .low)
-        #expect(unknown.diagnostics.count == 2)
+        #expect(unknown.jsonModel.diagnostics.count == 2)
         #expect(try Ticket(json: "{}").shape as Shape == .circle)
     }
 
     @Test func requiredWithAnUnknownCaseNeverWrittenBack() throws {
         let ticket = try Ticket(json: #"{"kind": "gamma"}"#, options: .mutable)
         #expect(ticket.kind as Kind == .unknown)
-        #expect(ticket.diagnostics.count == 1)
+        #expect(ticket.jsonModel.diagnostics.count == 1)
         #expect(try Ticket(json: "{}").kind as Kind == .unknown)
-        #expect(ticket.json() == ["kind": "gamma"])  // an unread unknown value stays as it was
+        #expect(ticket.jsonModel.json() == ["kind": "gamma"])  // an unread unknown value stays as it was
         ticket.kind = Kind.beta
-        #expect(ticket.json() == ["kind": "beta"])
+        #expect(ticket.jsonModel.json() == ["kind": "beta"])
         ticket.kind = Kind.unknown
-        #expect(ticket.json() == [:])
+        #expect(ticket.jsonModel.json() == [:])
     }
 
     @Test func optionalIsNilWhenMissingOrUnknown() throws {
@@ -103,9 +103,9 @@ struct EnumTests {
         #expect(unknown.maybe as Shape? == nil)
         #expect(unknown.maybeLevel as Level? == nil)
         unknown.maybeLevel = Level.high
-        #expect(unknown.json()["maybeLevel"] == 2)
+        #expect(unknown.jsonModel.json()["maybeLevel"] == 2)
         unknown.maybe = nil as Shape?
-        #expect(unknown.json()["maybe"] == nil)
+        #expect(unknown.jsonModel.json()["maybe"] == nil)
     }
 
     @Test func requiredEnumWithoutDefaultIsADeclarationProblem() {

@@ -28,7 +28,7 @@ struct FastReadTests {
             let label: String? = model.label
             #expect([short, fifteen, sixteen] == [1, 2, 3] as [Int])
             #expect(label == "x")
-            #expect((model.value(forProperty: "naïveCafé") as? Int) == 4)
+            #expect((model.jsonModel.value(forProperty: "naïveCafé") as? Int) == 4)
         }
         #expect(model.cachedPropertyCount == 5)
     }
@@ -38,11 +38,11 @@ struct FastReadTests {
         let first: Int = model.short  // caches through the literal
         let built = String(["s", "h", "o", "r", "t"])
         let long = String(repeating: "sixteenBytesLong", count: 1)
-        #expect(model.value(forProperty: built) as? Int == first)
-        #expect(model.value(forProperty: long) as? Int == 3)
-        #expect(model.value(forProperty: "shor") == nil)
-        #expect(model.value(forProperty: "shortt") == nil)
-        #expect(model.value(forProperty: "") == nil)
+        #expect(model.jsonModel.value(forProperty: built) as? Int == first)
+        #expect(model.jsonModel.value(forProperty: long) as? Int == 3)
+        #expect(model.jsonModel.value(forProperty: "shor") == nil)
+        #expect(model.jsonModel.value(forProperty: "shortt") == nil)
+        #expect(model.jsonModel.value(forProperty: "") == nil)
     }
 
     @Test func rawBitsFindOnlyExactNames() {
@@ -183,7 +183,7 @@ struct FastReadTests {
         #expect(after == 10)
         // The empty slots the fast read consults for mutable models stay empty.
         #expect(CacheSlots(base: model.readSlots.base, count: NameLengths.modelMetadata.properties.count).filledCount == 0)
-        let frozen = model.copy()
+        let frozen = model.jsonModel.copy()
         let copied: Int = frozen.short
         #expect(copied == 10)
     }
@@ -254,15 +254,15 @@ struct ScalarFirstReadTests {
         let json = "{" + keys.map { "\"\($0)\": \(value)" }.joined(separator: ", ") + "}"
         let fast = try PlainScalars(json: json)
         let general = try PlainScalars(json: json, options: .mutable)
-        for name in fast.propertyNames {
-            let lhs = fast.jsonValue(forProperty: name)
-            let rhs = general.jsonValue(forProperty: name)
+        for name in fast.jsonModel.propertyNames {
+            let lhs = fast.jsonModel.jsonValue(forProperty: name)
+            let rhs = general.jsonModel.jsonValue(forProperty: name)
             #expect(lhs == rhs, "\(name) from \(value)")
-            #expect(String(describing: fast.value(forProperty: name)) == String(describing: general.value(forProperty: name)))
+            #expect(String(describing: fast.jsonModel.value(forProperty: name)) == String(describing: general.jsonModel.value(forProperty: name)))
         }
-        let shapes = [fast.value(forProperty: "shape"), general.value(forProperty: "shape")].map { $0.map { "\(type(of: $0))" } }
+        let shapes = [fast.jsonModel.value(forProperty: "shape"), general.jsonModel.value(forProperty: "shape")].map { $0.map { "\(type(of: $0))" } }
         #expect(shapes[0] == shapes[1], "the nested model's class from \(value)")
-        #expect(fast.diagnostics.map(\.description) == general.diagnostics.map(\.description), "\(value)")
+        #expect(fast.jsonModel.diagnostics.map(\.description) == general.jsonModel.diagnostics.map(\.description), "\(value)")
     }
 
     @Test func missingKeysAndNullTakeTheGeneralPath() throws {
@@ -273,7 +273,7 @@ struct ScalarFirstReadTests {
         let date: Date = model.date
         let shape: PolyShape = model.shape
         #expect(date == Date(timeIntervalSince1970: 7))
-        #expect(shape.json() == [:])
+        #expect(shape.jsonModel.json() == [:])
         #expect(int == 0)
         #expect(maybe == nil)
         #expect(string == "")
@@ -289,7 +289,7 @@ struct ScalarFirstReadTests {
             let slots = try #require(model.slots)
             for name in ["bool", "string", "double", "date"] {
                 let ordinal = try #require(AbsentOptionals.modelMetadata.property(named: name)).ordinal
-                #expect(model.value(forProperty: name).map { "\($0)" } == general.value(forProperty: name).map { "\($0)" })
+                #expect(model.jsonModel.value(forProperty: name).map { "\($0)" } == general.jsonModel.value(forProperty: name).map { "\($0)" })
                 guard case .inline = slots.content(at: ordinal, lock: model.state) else {
                     Issue.record("\(name) from \(json) is not inline")
                     continue
@@ -308,9 +308,9 @@ struct ScalarFirstReadTests {
             if case .inline = slots.content(at: defaultedOrdinal, lock: model.state) {
                 Issue.record("a declared default took the shortcut")
             }
-            #expect(model.diagnostics.isEmpty)
-            #expect(general.diagnostics.isEmpty)
-            #expect(model.json() == general.json())
+            #expect(model.jsonModel.diagnostics.isEmpty)
+            #expect(general.jsonModel.diagnostics.isEmpty)
+            #expect(model.jsonModel.json() == general.jsonModel.json())
         }
     }
 
@@ -376,7 +376,7 @@ struct MemberIndexTests {
             let document = try JSONDocument(string: json)
             let model = try GuessedMembers(json: json)
             for (property, key) in keys.sorted(by: { $0.key < $1.key }) {
-                let value = model.value(forProperty: property)
+                let value = model.jsonModel.value(forProperty: property)
                 guard let node = document.root[key] else {
                     #expect(value == nil, "\(property) in \(json)")
                     continue
@@ -398,7 +398,7 @@ struct MemberIndexTests {
         #expect(a == 2)
         #expect(b == "second")
         #expect(alias == "second")
-        #expect(model.json(options: .omitNonSerialized) != nil)
+        #expect(model.jsonModel.json(options: .omitNonSerialized) != nil)
         #expect(try JSONDocument(string: #"{"a": 1, "a": 2}"#).root["a"]?.intValue == 2)
     }
 
@@ -442,7 +442,7 @@ struct MemberIndexTests {
             let model = try KeyedMembers(json: json)
             let order = Array(names[shift...] + names[..<shift])
             var values: [String: String] = [:]
-            for name in order { values[name] = String(describing: model.value(forProperty: name)) }
+            for name in order { values[name] = String(describing: model.jsonModel.value(forProperty: name)) }
             let listed = names.map { values[$0]! }
             if let expected { #expect(listed == expected) } else { expected = listed }
         }

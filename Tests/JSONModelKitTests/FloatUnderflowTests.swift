@@ -23,17 +23,17 @@ struct FloatUnderflowTests {
     func doubleUnderflowIsLossy(text: String, diagnostics: Int) throws {
         for options in [ModelOptions(), .mutable] {
             let model = try TinyNumbers(json: #"{"amount": \#(text)}"#, options: options)
-            let value = model.value(forProperty: "amount") as? Double
+            let value = model.jsonModel.value(forProperty: "amount") as? Double
             #expect(value == Double(text.replacingOccurrences(of: "\"", with: "")))
-            #expect(model.diagnostics.count == diagnostics, "\(model.diagnostics)")
-            #expect(model.diagnostics.allSatisfy { $0.kind == .lossy && $0.description.contains("too small") })
+            #expect(model.jsonModel.diagnostics.count == diagnostics, "\(model.jsonModel.diagnostics)")
+            #expect(model.jsonModel.diagnostics.allSatisfy { $0.kind == .lossy && $0.description.contains("too small") })
         }
     }
 
     @Test(arguments: [("1e-50", 1), ("1e-40", 0), ("0", 0)])
     func floatUnderflowIsLossy(text: String, diagnostics: Int) throws {
         let model = try TinyNumbers(json: #"{"single": \#(text)}"#)
-        #expect(model.value(forProperty: "single") as? Float == Float(text))
-        #expect(model.diagnostics.count == diagnostics, "\(model.diagnostics)")
+        #expect(model.jsonModel.value(forProperty: "single") as? Float == Float(text))
+        #expect(model.jsonModel.diagnostics.count == diagnostics, "\(model.jsonModel.diagnostics)")
     }
 }

@@ -181,8 +181,8 @@ struct GenerateInferenceTests {
         let archive = try #require(try JSONValue(json: Self.organizations).objectValue)
         for (key, value) in archive {
             let model = try registry.makeModel(named: "Org", json: value)
-            #expect(model.json() == value, "\(key)")
-            try model.validate()
+            #expect(model.jsonModel.json() == value, "\(key)")
+            try model.jsonModel.validate()
         }
     }
 
@@ -378,29 +378,32 @@ struct GenerateInferenceTests {
             {"description": 1, "value": 2, "json": 3, "self": 4, "init": 5, "model": 6, "class": 7, "default": 8,
              "add": 9, "type": 10}
             """).models[0]
+        // Only Swift's own member names and the model's few are renamed; `description`, `value`
+        // and `json` are free.
         #expect(root.properties.map(\.name) == [
-            "descriptionField", "valueField", "jsonField", "selfField", "initField", "modelField", "class", "default",
+            "description", "value", "json", "selfField", "initField", "model", "class", "default",
             "add", "type",
         ])
-        #expect(root.properties[0].jsonPath == ["description"])
+        #expect(root.properties[0].jsonPath == nil)
+        #expect(root.properties[3].jsonPath == ["self"])
         #expect(root.properties[6].jsonPath == nil)
         let swift = try infer(#"{"add": 1}"#).swiftSource
         #expect(swift.contains(#"p.add("add", Int.self)"#))
     }
 
     @Test func keysNamedLikeMembersOfJSONModelGetOtherNames() throws {
-        let inferred = try infer(#"{"description": "x", "hash": "y", "modelName": "z", "isMutable": true}"#)
+        let inferred = try infer(#"{"description": "x", "hash": "y", "jsonModel": "z", "isMutable": true}"#)
         let root = inferred.models[0]
-        #expect(root.properties.map(\.name) == ["descriptionField", "hashField", "modelNameField", "isMutableField"])
+        #expect(root.properties.map(\.name) == ["description", "hashField", "jsonModelField", "isMutable"])
         #expect(root.properties.allSatisfy { !JSONModel.reservedPropertyNames.contains($0.name) })
-        #expect(root.properties.map(\.jsonPath) == [["description"], ["hash"], ["modelName"], ["isMutable"]])
+        #expect(root.properties.map(\.jsonPath) == [nil, ["hash"], ["jsonModel"], nil])
         #expect(inferred.swiftSource.contains(#"p.hashField(String.self, jsonPath: "hash")"#))
         // The schema it writes registers, and reads the keys.
         let registry = ModelRegistry()
         try registry.register(inferred.schema)
         let model = try registry.makeModel(named: "Root", json: ["description": "x", "hash": "y"])
-        #expect(model.value(forProperty: "descriptionField") as? String == "x")
-        #expect(model.value(forProperty: "hashField") as? String == "y")
+        #expect(model.jsonModel.value(forProperty: "description") as? String == "x")
+        #expect(model.jsonModel.value(forProperty: "hashField") as? String == "y")
     }
 
     @Test func keysThatMeetOnOneNameAreNumbered() throws {

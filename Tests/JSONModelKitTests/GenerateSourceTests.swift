@@ -135,16 +135,16 @@ enum GeneratedRoundTrip {
     ) {
         for property in inferredModel.properties {
             let original = object[property.key] ?? .null
-            guard let read = model.jsonValue(forProperty: property.name) else {
-                Issue.record("\(context): \(model.modelName) has no property \(property.name)", sourceLocation: sourceLocation)
+            guard let read = model.jsonModel.jsonValue(forProperty: property.name) else {
+                Issue.record("\(context): \(model.jsonModel.modelName) has no property \(property.name)", sourceLocation: sourceLocation)
                 continue
             }
             #expect(normalized(read, as: property.type, in: schema) == normalized(original, as: property.type, in: schema),
                     "\(context).\(property.name): read \(read), sample \(original)", sourceLocation: sourceLocation)
         }
-        #expect(model.json() == .object(object), "\(context): output differs from the input", sourceLocation: sourceLocation)
+        #expect(model.jsonModel.json() == .object(object), "\(context): output differs from the input", sourceLocation: sourceLocation)
         do {
-            try model.validate()
+            try model.jsonModel.validate()
         } catch {
             Issue.record("\(context): \(error)", sourceLocation: sourceLocation)
         }

@@ -142,7 +142,7 @@ struct HostileInputMemoryTests {
             let score: Double = last.score
             let active: Bool = last.active
             let id: Int = last.id
-            return ok && tags == ["a", "b"] && score == 12.5 && active && id == 12345 && last.diagnostics.isEmpty
+            return ok && tags == ["a", "b"] && score == 12.5 && active && id == 12345 && last.jsonModel.diagnostics.isEmpty
         case .longString:
             let holder = try Holder(node: document.root)
             let text: String = holder.text

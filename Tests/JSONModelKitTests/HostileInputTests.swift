@@ -45,7 +45,7 @@ struct HostileInputTests {
             ok = false
         }
         let all: [String: Int] = model.values
-        return ok && all.count == count && all["k\(count - 1)"] == count - 1 && model.diagnostics.isEmpty
+        return ok && all.count == count && all["k\(count - 1)"] == count - 1 && model.jsonModel.diagnostics.isEmpty
     }
 
     /// A million keys: in a debug build the document lookups and a few model reads (the
@@ -108,7 +108,7 @@ struct HostileInputTests {
         let all: [String: Int] = model.values
         #expect(all == ["a": count - 1])
         model.tail = "changed"
-        let output = try JSONDocument(bytes: model.jsonBytes())
+        let output = try JSONDocument(bytes: model.jsonModel.jsonBytes())
         #expect(output.root["values"]?.count == count)
         #expect(output.root["tail"]?.stringValue == "changed")
     }
@@ -149,10 +149,10 @@ struct HostileInputTests {
             // Nested models: each level is a lazily created Deep, read 100 levels down.
             var current: Deep? = model
             for _ in 0..<100 { current = current?.inner }
-            results.append(current?.jsonString().count == (levels - 100) * 6 + 1 ? "nested ok" : "nested \(current?.jsonString().count ?? -1)")
-            results.append(model.fullDescription.isEmpty ? "no description" : "described")
+            results.append(current?.jsonModel.jsonString().count == (levels - 100) * 6 + 1 ? "nested ok" : "nested \(current?.jsonModel.jsonString().count ?? -1)")
+            results.append(model.jsonModel.fullDescription.isEmpty ? "no description" : "described")
             model.n = 6
-            let output = model.jsonBytes()
+            let output = model.jsonModel.jsonBytes()
             let again = try? JSONDocument(bytes: output)
             results.append(again?.depth == levels ? "written" : "lost depth \(again?.depth ?? -1)")
             return results
@@ -189,7 +189,7 @@ struct HostileInputTests {
         let model = try Text(json: bytes)
         let text: String = model.text
         #expect(text == expected)
-        #expect(model.jsonBytes() == Array(#"{"text":""#.utf8) + Array(bytes[10..<(bytes.count - 10)]) + Array(#"","n":1}"#.utf8))
+        #expect(model.jsonModel.jsonBytes() == Array(#"{"text":""#.utf8) + Array(bytes[10..<(bytes.count - 10)]) + Array(#"","n":1}"#.utf8))
         // Written back by the value writer (escapes only where JSON needs them) and read again.
         let rewritten = try JSONDocument(bytes: JSONValue.string(expected).jsonBytes())
         #expect(rewritten.root.stringValue == expected)
@@ -309,9 +309,9 @@ struct HostileInputTests {
             #expect(string == text && raw.numberValue?.text == text, "\(name)")
             #expect(date == nil, "\(name): 100,000 digits are no date")
             #expect(bool == (int64 == 1 ? true : int64 == 0 ? false : nil), "\(name)")
-            #expect(!model.diagnostics.isEmpty && model.diagnostics.allSatisfy { $0.path == "n" }, "\(name)")
-            #expect(model.jsonString() == #"{"n":"# + text + "}", "\(name)")
-            print("hostile: 100,000-digit \(name): Decimal \(decimal.map { "\($0)".prefix(24) + "…" } ?? "nil"), \(model.diagnostics.count) diagnostics, \(HostileInputs.format(seconds)) s CPU")
+            #expect(!model.jsonModel.diagnostics.isEmpty && model.jsonModel.diagnostics.allSatisfy { $0.path == "n" }, "\(name)")
+            #expect(model.jsonModel.jsonString() == #"{"n":"# + text + "}", "\(name)")
+            print("hostile: 100,000-digit \(name): Decimal \(decimal.map { "\($0)".prefix(24) + "…" } ?? "nil"), \(model.jsonModel.diagnostics.count) diagnostics, \(HostileInputs.format(seconds)) s CPU")
         }
     }
 

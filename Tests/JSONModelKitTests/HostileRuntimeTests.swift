@@ -36,13 +36,13 @@ struct HostileRuntimeTests {
         let meter = try registry.makeModel(named: "Meter", json: ["level": 4])
         weak var firstEntry: CacheEntry?
         do {
-            let level: Int = meter.dynamic.level
+            let level: Int = meter.jsonModel.dynamic.level
             #expect(level == 4)
             firstEntry = meter.entry(at: 0, revalidate: false)
         }
         #expect(firstEntry != nil)
         for _ in 0..<100 {
-            let level: Int = meter.dynamic.level
+            let level: Int = meter.jsonModel.dynamic.level
             #expect(level == 4)
         }
         #expect(conversions.withLock { $0 } == 101)
@@ -61,7 +61,7 @@ struct HostileRuntimeTests {
                 JSONConverters.Closure<Int>(read: { ($0.intValue ?? 0) + step }, write: { .number(JSONNumber($0)) }),
                 forProperty: "angle", ofModelNamed: "Dial")
             let dial = try registry.makeModel(named: "Dial", json: ["angle": 1])
-            let angle: Int = dial.dynamic.angle
+            let angle: Int = dial.jsonModel.dynamic.angle
             #expect(angle == 1 + step)
         }
         #expect(conversion.publishedBoxCount == PropertyConversion.publishedLimit)
@@ -77,8 +77,8 @@ struct HostileRuntimeTests {
         do {
             let registry = try Self.orderRegistry()
             let order = try registry.makeModel(named: "Order", json: Orders.orderJSON)
-            let name: String = order.dynamic.customer.name
-            let total: Int = order.dynamic.total
+            let name: String = order.jsonModel.dynamic.customer.name
+            let total: Int = order.jsonModel.dynamic.total
             #expect(name == "Ann" && total == 1250)
             weakRegistry = registry
             weakCustomer = registry.schemaMetadata(named: "Customer")
@@ -99,14 +99,14 @@ struct HostileRuntimeTests {
         var order: JSONModel? = try makeOrder()
         #expect(weakRegistry != nil)
         do {
-            let referrer: String = order!.dynamic.customer.referrer.name
-            let total: Int = order!.dynamic.total
+            let referrer: String = order!.jsonModel.dynamic.customer.referrer.name
+            let total: Int = order!.jsonModel.dynamic.total
             #expect(referrer == "Bob" && total == 1250)
-            let lines = try #require(models(in: order!.value(forProperty: "lines")))
-            #expect(lines.map(\.modelName) == ["Line", "Gift"])
-            let note: String = lines[1].dynamic.note
+            let lines = try #require(models(in: order!.jsonModel.value(forProperty: "lines")))
+            #expect(lines.map(\.jsonModel.modelName) == ["Line", "Gift"])
+            let note: String = lines[1].jsonModel.dynamic.note
             #expect(note == "for you")
-            #expect(order!.diagnostics.isEmpty)
+            #expect(order!.jsonModel.diagnostics.isEmpty)
         }
         // The nested models read above hold the registry too, and are gone with the order.
         order = nil
@@ -120,11 +120,11 @@ struct HostileRuntimeTests {
             let registry = try Self.orderRegistry()
             weakRegistry = registry
             let order = try registry.makeModel(named: "Order", json: Orders.orderJSON)
-            return try #require(order.value(forProperty: "lines") as? ModelArray<DynamicModel>)
+            return try #require(order.jsonModel.value(forProperty: "lines") as? ModelArray<DynamicModel>)
         }
         var lines: ModelArray<DynamicModel>? = try makeLines()
         #expect(weakRegistry != nil)
-        #expect(lines!.map(\.modelName) == ["Line", "Gift"])
+        #expect(lines!.map(\.jsonModel.modelName) == ["Line", "Gift"])
         let note: String = lines![1].note
         #expect(note == "for you")
         lines = nil
@@ -141,7 +141,7 @@ struct HostileRuntimeTests {
             registry.register(Orders.centsConverter(), named: "cents")
             try registry.register(schema)
             let order = try registry.makeModel(named: "Order", json: Orders.orderJSON)
-            let name: String = order.dynamic.customer.name
+            let name: String = order.jsonModel.dynamic.customer.name
             #expect(name == "Ann")
         }
         // Other tests register conversions in the shared registry meanwhile; far fewer than 2,000 × 8.

@@ -82,10 +82,10 @@ struct HostileSchemaFuzzFindingsTests {
             """#)
         let person = try registry.makeModel(
             named: "Person", json: ["name": "Ann", "city": "Rome", "resident": ["name": "Bo", "city": "Oslo"]])
-        try person.validate()
-        let address = try #require(person.value(forProperty: "address") as? JSONModel)
-        #expect(address.value(forProperty: "city") as? String == "Rome")
-        #expect(person.json(options: .onlyDeclared) == ["name": "Ann", "city": "Rome", "resident": ["name": "Bo", "city": "Oslo"]])
+        try person.jsonModel.validate()
+        let address = try #require(person.jsonModel.value(forProperty: "address") as? JSONModel)
+        #expect(address.jsonModel.value(forProperty: "city") as? String == "Rome")
+        #expect(person.jsonModel.json(options: .onlyDeclared) == ["name": "Ann", "city": "Rome", "resident": ["name": "Bo", "city": "Oslo"]])
     }
 
     // MARK: - What a freed registry leaves behind
@@ -101,9 +101,9 @@ struct HostileSchemaFuzzFindingsTests {
                 """#)
             let first = try registry.makeModel(named: "M", json: ["s": .string(value)])
             let second = try registry.makeModel(named: "M", json: ["s": .string(value)])
-            #expect(first.value(forProperty: "s") as? String == value && first.diagnostics.isEmpty)
+            #expect(first.jsonModel.value(forProperty: "s") as? String == value && first.jsonModel.diagnostics.isEmpty)
             // Still one string for every model of the property.
-            let (a, b) = (first.value(forProperty: "s") as! String, second.value(forProperty: "s") as! String)
+            let (a, b) = (first.jsonModel.value(forProperty: "s") as! String, second.jsonModel.value(forProperty: "s") as! String)
             #expect(unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self))
         }
         #expect(InternTable.shared.lookUp(value) == nil)
@@ -126,7 +126,7 @@ struct HostileSchemaFuzzFindingsTests {
             (["left": ["right": [:]], "right": ["left": ["left": [:]]]], "Node()"),
         ] {
             let node = try registry.makeModel(named: "Node", json: document)
-            #expect(node.description == expected)
+            #expect(node.debugDescription == expected)
             #expect(node.debugDescription.utf8.count < 2_000, "\(node.debugDescription.utf8.count) bytes")
         }
     }
@@ -141,7 +141,7 @@ struct HostileSchemaFuzzFindingsTests {
         let node = try registry.makeModel(named: "Node", json: [:])
         // Each of the 8 properties a line, each holding a default on one line: a bounded text
         // where opening defaults inside defaults made 7 × 10^10 models.
-        let text = node.fullDescription
+        let text = node.jsonModel.fullDescription
         #expect(text.utf8.count < 4_000, "fullDescription is \(text.utf8.count) bytes")
     }
 

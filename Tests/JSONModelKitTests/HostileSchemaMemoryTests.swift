@@ -109,7 +109,7 @@ struct HostileSchemaMemoryTests {
                 let level: Int = gauge.level
                 sum &+= level
             }
-            return sum == 7 * steps && gauge.diagnostics.isEmpty
+            return sum == 7 * steps && gauge.jsonModel.diagnostics.isEmpty
         case .reregisteredConverter:
             let document = try JSONDocument(string: #"{"hue": 3}"#)
             var ok = true
@@ -131,10 +131,10 @@ struct HostileSchemaMemoryTests {
                 registry.register(centsConverter(), named: "cents")
                 try registry.register(schema)
                 let order = try registry.makeModel(named: "Order", json: orderJSON)
-                let total: Int = order.dynamic.total
-                let referrer: String = order.dynamic.customer.referrer.name
-                let lines = models(in: order.value(forProperty: "lines")) ?? []
-                ok = ok && total == 1250 && referrer == "Bob" && lines.map(\.modelName) == ["Line", "Gift"]
+                let total: Int = order.jsonModel.dynamic.total
+                let referrer: String = order.jsonModel.dynamic.customer.referrer.name
+                let lines = models(in: order.jsonModel.value(forProperty: "lines")) ?? []
+                ok = ok && total == 1250 && referrer == "Bob" && lines.map(\.jsonModel.modelName) == ["Line", "Gift"]
                 last = registry
             }
             return ok && last == nil

@@ -99,11 +99,11 @@ struct HostileSchemaTests {
             var value: JSONValue = inner == "A?" ? ["n": 7] : 7
             for _ in 0..<levels { value = ["k": value] }
             let model = try registry.makeModel(named: "M", json: ["x": value])
-            #expect(model.value(forProperty: "x") != nil)
-            #expect(model.diagnostics.isEmpty)
+            #expect(model.jsonModel.value(forProperty: "x") != nil)
+            #expect(model.jsonModel.diagnostics.isEmpty)
             let copy = try registry.makeModel(named: "M", json: ["x": value], options: .mutable)
-            try copy.set(copy.value(forProperty: "x"), forProperty: "x")
-            #expect(copy.json() == ["x": value], "\(type)")
+            try copy.jsonModel.set(copy.jsonModel.value(forProperty: "x"), forProperty: "x")
+            #expect(copy.jsonModel.json() == ["x": value], "\(type)")
         }
     }
 
@@ -167,8 +167,8 @@ struct HostileSchemaTests {
         let registry = try Self.register(Self.schema(type: type, default: value)).get()
         let model = try registry.makeModel(named: "M", json: [:])
         let json = try JSONDocument(data: Data(expected.utf8)).root.value
-        #expect(model.jsonValue(forProperty: "x") == json, "\(type)")
-        #expect(model.diagnostics.isEmpty)
+        #expect(model.jsonModel.jsonValue(forProperty: "x") == json, "\(type)")
+        #expect(model.jsonModel.diagnostics.isEmpty)
     }
 
     /// The same check guards compiled declarations: the registration block cannot express such a
@@ -249,9 +249,9 @@ struct HostileSchemaTests {
               {"name": "Leaf", "extends": "Middle", "properties": [{"name": "depth", "type": "Int"}]}]}
             """#))
         let leaf = try registry.makeModel(named: "Root", json: ["kind": "leaf", "depth": 2])
-        #expect(leaf.modelName == "Leaf")
-        #expect(leaf.value(forProperty: "depth") as? Int == 2)
-        #expect(try registry.makeModel(named: "Root", json: ["kind": "root"]).modelName == "Root")
+        #expect(leaf.jsonModel.modelName == "Leaf")
+        #expect(leaf.jsonModel.value(forProperty: "depth") as? Int == 2)
+        #expect(try registry.makeModel(named: "Root", json: ["kind": "root"]).jsonModel.modelName == "Root")
     }
 
     /// A child declaring a property its parent declares is refused on the child. It used to be
@@ -309,7 +309,7 @@ struct HostileSchemaTests {
         }
         let last = length - 1
         let model = try registry.makeModel(named: "C0_\(last)", json: ["p0": 1, "p\(last)": 2])
-        #expect(model.value(forProperty: "p0") as? Int == 1 && model.value(forProperty: "p\(last)") as? Int == 2)
+        #expect(model.jsonModel.value(forProperty: "p0") as? Int == 1 && model.jsonModel.value(forProperty: "p\(last)") as? Int == 2)
         #expect(registry.schemaMetadata(named: "C0_\(last)")?.properties.count == length)
     }
 

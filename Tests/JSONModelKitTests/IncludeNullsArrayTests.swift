@@ -15,10 +15,10 @@ struct IncludeNullsArrayTests {
     /// the output says what the JSON holds, and the `null` reads back as the same `[]`.
     @Test func aMissingArrayIsWrittenNullAndReadsBackEmpty() throws {
         let model = try NullsTagged(json: "{}")
-        let output = model.json(options: .includeNulls)
+        let output = model.jsonModel.json(options: .includeNulls)
         #expect(output == JSONValue.object(JSONObject([(key: "tags", value: JSONValue.null)])))
         let again = try NullsTagged(json: output.jsonString())
         #expect((again.tags as [String]) == [])
-        #expect(again.diagnostics.isEmpty)
+        #expect(again.jsonModel.diagnostics.isEmpty)
     }
 }

@@ -81,9 +81,9 @@ struct InlineValueTests {
         let optional: String? = model.text
         #expect(again == text)
         #expect(optional == text)
-        #expect(model.value(forProperty: "text") as? String == text)
-        #expect(model.jsonValue(forProperty: "text") == .string(text))
-        #expect(model.description.contains(text))
+        #expect(model.jsonModel.value(forProperty: "text") as? String == text)
+        #expect(model.jsonModel.jsonValue(forProperty: "text") == .string(text))
+        #expect(model.debugDescription.contains(text))
         let tags: [String] = model.tags
         let when: Date? = model.when
         let note: String? = model.note
@@ -98,7 +98,7 @@ struct InlineValueTests {
         let childText: String? = child?.text
         #expect(childText == "inner")
         #expect(model.cachedPropertyCount == 7)
-        try model.validate()
+        try model.jsonModel.validate()
     }
 
     /// A nested model read the first time is kept in its parent's slots as a reference: every
@@ -109,14 +109,14 @@ struct InlineValueTests {
             let model = try InlineMix(json: Self.json(5))
             let child: InlineMix? = model.child
             let again: InlineMix? = model.child
-            let untyped = model.value(forProperty: "child") as? InlineMix
+            let untyped = model.jsonModel.value(forProperty: "child") as? InlineMix
             let asBase: JSONModel? = model[property: "child"]
             #expect(child != nil)
             #expect(child === again)
             #expect(child === untyped)
             #expect(child === asBase)
-            #expect(model.jsonValue(forProperty: "child")?["text"] == .string("inner"))
-            #expect(model.fullDescription.contains("inner"))
+            #expect(model.jsonModel.jsonValue(forProperty: "child")?["text"] == .string("inner"))
+            #expect(model.jsonModel.fullDescription.contains("inner"))
             weakChild = child
         }
         #expect(weakChild == nil)
@@ -207,10 +207,10 @@ struct InlineValueTests {
     /// a clean model, describing it and writing it out make none; a diagnostic or a write does.
     @Test func cleanImmutableModelsMakeNoLockedState() throws {
         let model = try InlineMix(json: Self.json(3))
-        for name in model.propertyNames { _ = model.value(forProperty: name) }
-        _ = model.description
-        _ = model.json()
-        #expect(model.diagnostics.isEmpty)
+        for name in model.jsonModel.propertyNames { _ = model.jsonModel.value(forProperty: name) }
+        _ = model.debugDescription
+        _ = model.jsonModel.json()
+        #expect(model.jsonModel.diagnostics.isEmpty)
         let cleanIsMade = model.state.isMade
         #expect(!cleanIsMade)
         let bad = try InlineMix(json: #"{"id": "x"}"#)
@@ -218,7 +218,7 @@ struct InlineValueTests {
         #expect(id == 0)
         let badIsMade = bad.state.isMade
         #expect(badIsMade)
-        #expect(bad.diagnostics.count == 1)
+        #expect(bad.jsonModel.diagnostics.count == 1)
         let mutable = try InlineMix(json: Self.json(4), options: .mutable)
         mutable.text = "t"
         let mutableIsMade = mutable.state.isMade
@@ -238,13 +238,13 @@ struct InlineValueTests {
         #expect(when == Date(timeIntervalSince1970: 0))
         #expect(tags == ["a"])
         #expect(note == nil)
-        #expect(model.diagnostics.count == 1)  // the object in the string array
+        #expect(model.jsonModel.diagnostics.count == 1)  // the object in the string array
     }
 
     @Test func copiesAndMutableModelsReadTheSameValues() throws {
         let model = try InlineMix(json: Self.json(2))
         let text: String = model.text
-        let copy = model.mutableCopy()
+        let copy = model.jsonModel.mutableCopy()
         let copied: String = copy.text
         #expect(copied == text)
         copy.text = "changed"
@@ -316,7 +316,7 @@ struct InlineValueTests {
             return sum
         }
         #expect(Set(sums) == [3 * 200 + (0..<200).reduce(0, +)])
-        #expect(models.allSatisfy { $0.diagnostics.isEmpty })
+        #expect(models.allSatisfy { $0.jsonModel.diagnostics.isEmpty })
     }
 
     /// Strings read inline are freed with their model: 200 rounds of 100 models, each reading

@@ -202,7 +202,7 @@ struct ScanningTests {
             let reader = ModelStreamReader<JSONModel>(bytes: element)
             var read = 0
             while let model = try reader.read() {
-                #expect(model.json() == document.root.value, "\(levels) levels, element \(read)")
+                #expect(model.jsonModel.json() == document.root.value, "\(levels) levels, element \(read)")
                 read += 1
             }
             #expect(read == 2, "\(levels) levels")

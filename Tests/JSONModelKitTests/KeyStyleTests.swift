@@ -87,14 +87,14 @@ struct KeyStyleTests {
         #expect(user.userID == 5)
         #expect(user.login == "ada")
         #expect(user.nickname == "A")
-        #expect(user.diagnostics.isEmpty)
+        #expect(user.jsonModel.diagnostics.isEmpty)
         #expect(SnakeUser.modelMetadata.properties.map(\.paths) == [["avatar_url"], ["user_id"], ["LOGIN"], ["nick", "nickName"]])
     }
 
     @Test func writesGoToTheStyledKey() throws {
         let user = try SnakeUser(json: "{}", options: .mutable)
         user.userID = 7
-        #expect(user.json() == ["user_id": 7])
+        #expect(user.jsonModel.json() == ["user_id": 7])
     }
 
     @Test func subclassesInheritOrOverrideTheStyle() throws {
@@ -135,8 +135,8 @@ struct KeyStyleTests {
         #expect(registry.schemaMetadata(named: "Child")?.properties.map(\.paths) == [["first_name"], ["avatar_url"], ["LOGIN"]])
         #expect(registry.schemaMetadata(named: "Kebab")?.properties.map(\.paths) == [["first_name"], ["last-name"]])
         let child = try registry.makeModel(named: "Child", json: Data(#"{"first_name": "Ada", "avatar_url": "a.png"}"#.utf8))
-        #expect(child.value(forProperty: "firstName") as? String == "Ada")
-        #expect(child.value(forProperty: "avatarURL") as? String == "a.png")
+        #expect(child.jsonModel.value(forProperty: "firstName") as? String == "Ada")
+        #expect(child.jsonModel.value(forProperty: "avatarURL") as? String == "a.png")
     }
 
     @Test func registryDefaultAppliesToSchemaModelsWithoutAStyle() throws {
@@ -199,9 +199,9 @@ struct KeyStyleTests {
         let registry = ModelRegistry()
         try registry.register(ModelSchema(string: inferred.schemaText))
         let order = try registry.makeModel(named: "Order", json: Data(sample.utf8))
-        try order.validate()
-        #expect(order.value(forProperty: "orderID") as? Int == 1)
-        #expect(order.json() == (try JSONDocument(data: Data(sample.utf8)).root.value))
+        try order.jsonModel.validate()
+        #expect(order.jsonModel.value(forProperty: "orderID") as? Int == 1)
+        #expect(order.jsonModel.json() == (try JSONDocument(data: Data(sample.utf8)).root.value))
     }
 }
 
@@ -224,7 +224,7 @@ struct DecoderKeyStrategyTests {
         let user = try JSONDecoder().decode(SnakeUser.self, from: json)
         #expect(user.avatarURL as String? == "a.png")
         #expect(user.userID as Int == 7)
-        #expect(user.json()["avatar_url"] == "a.png")  // the JSON as it came
+        #expect(user.jsonModel.json()["avatar_url"] == "a.png")  // the JSON as it came
         // And it encodes back with the same keys, through a plain encoder.
         let again = try JSONDecoder().decode(SnakeUser.self, from: JSONEncoder().encode(user))
         #expect(again == user)
@@ -234,12 +234,12 @@ struct DecoderKeyStrategyTests {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let snake = try decoder.decode(SnakeUser.self, from: json)
-        #expect(snake.json()["avatarUrl"] == "a.png")
-        #expect(snake.json()["avatar_url"] == nil)
+        #expect(snake.jsonModel.json()["avatarUrl"] == "a.png")
+        #expect(snake.jsonModel.json()["avatar_url"] == nil)
         // The style looks for "avatar_url", gone: the optional reads nil, the Int its default.
         #expect(snake.avatarURL as String? == nil)
         #expect(snake.userID as Int == 0)
-        #expect(snake.diagnostics.isEmpty)  // nothing to diagnose: the keys are simply missing
+        #expect(snake.jsonModel.diagnostics.isEmpty)  // nothing to diagnose: the keys are simply missing
         // A camelCase model sees "avatarUrl" and "userId": `avatarURL` still reads nil.
         let camel = try decoder.decode(ConvertedKeysUser.self, from: json)
         #expect(camel.avatarURL as String? == nil)
@@ -255,7 +255,7 @@ struct DecoderKeyStrategyTests {
         #expect(back.avatarURL as String? == "a.png")
         #expect(back.userID as Int == 7)
         // The declared key "LOGIN" is renamed on the way out, so the copy no longer finds it.
-        let keys = try #require(back.json().objectValue?.keys)
+        let keys = try #require(back.jsonModel.json().objectValue?.keys)
         #expect(!keys.contains("LOGIN"))
         #expect(back.login as String == "")
     }

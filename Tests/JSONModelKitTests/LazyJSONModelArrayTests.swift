@@ -30,7 +30,7 @@ struct LazyJSONModelArrayTests {
         let rex = animals[1]
         #expect(Self.builtCount(animals) == 1)
         #expect(animals.isElementBuilt(at: 1))
-        #expect(rex.modelName == "Dog")
+        #expect(rex.jsonModel.modelName == "Dog")
         #expect((rex as? DynamicModel)?.barks as Bool? == true)
         #expect(animals[1] === rex)
 
@@ -40,7 +40,7 @@ struct LazyJSONModelArrayTests {
         #expect(Self.builtCount(again) == 1)
         let array: [JSONModel] = pen.animals
         #expect(array[1] === rex)
-        #expect(array[0].modelName == "Animal")
+        #expect(array[0].jsonModel.modelName == "Animal")
         #expect(again[0] === array[0])
     }
 
@@ -71,8 +71,8 @@ struct LazyJSONModelArrayTests {
         #expect(shapes.json() == [["type": "square", "side": 2], ["type": "circle", "radius": 1]])
         #expect(Self.builtCount(shapes) == 0)
         shapes.removeFirst()
-        try drawing.set(shapes, forProperty: "shapes")
-        #expect(drawing.json()["shapes"] == [["type": "circle", "radius": 1]])
+        try drawing.jsonModel.set(shapes, forProperty: "shapes")
+        #expect(drawing.jsonModel.json()["shapes"] == [["type": "circle", "radius": 1]])
         let typed: ModelArray<PolyShape> = drawing.shapes
         #expect(typed[0] is PolyCircle)
     }

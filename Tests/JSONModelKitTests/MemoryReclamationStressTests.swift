@@ -35,18 +35,18 @@ struct MemoryReclamationStressTests {
         StressTests.hammer(rounds: 2_000) { thread, round in
             switch (thread + round) % 4 {
             case 0, 1:
-                let level: Int = meter.dynamic.level
+                let level: Int = meter.jsonModel.dynamic.level
                 if level != 4 { wrong.add(1) }
             case 2:
-                let flaky: Int = meter.dynamic.flaky
-                let label: String = meter.dynamic.label
+                let flaky: Int = meter.jsonModel.dynamic.flaky
+                let label: String = meter.jsonModel.dynamic.label
                 if flaky != 10 || label != "gauge" { wrong.add(1) }
             default:
                 if !"\(meter)".contains("level: 4") { wrong.add(1) }
             }
         }
         #expect(wrong.count == 0)
-        #expect(meter.diagnostics.isEmpty)
+        #expect(meter.jsonModel.diagnostics.isEmpty)
     }
 
     /// One thread registers converter after converter for a property (well past the number of
@@ -68,7 +68,7 @@ struct MemoryReclamationStressTests {
                 wrong.add(1)
                 return
             }
-            let level: Int = meter.dynamic.level
+            let level: Int = meter.jsonModel.dynamic.level
             if level % 1000 != 3 { wrong.add(1) }
         }
         #expect(wrong.count == 0)
@@ -101,7 +101,7 @@ struct MemoryReclamationStressTests {
     static func readWhileRegistriesComeAndGo(_ shared: JSONModel, schema: ModelSchema) -> Int {
         let wrong = SharedWord()
         StressTests.hammer(rounds: 60) { thread, round in
-            let referrer: String = shared.dynamic.customer.referrer.name
+            let referrer: String = shared.jsonModel.dynamic.customer.referrer.name
             if referrer != "Bob" { wrong.add(1) }
             if (thread + round) % 3 == 0 {
                 let registry = ModelRegistry()
@@ -112,7 +112,7 @@ struct MemoryReclamationStressTests {
                     wrong.add(1)
                     return
                 }
-                let total: Int = own.dynamic.total
+                let total: Int = own.jsonModel.dynamic.total
                 if total != 1250 { wrong.add(1) }
             }
         }

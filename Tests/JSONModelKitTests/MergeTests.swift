@@ -24,25 +24,25 @@ struct MergeTests {
 
     @Test func mergingReturnsANewImmutableModel() throws {
         let user = try MergeUser(json: Self.json)
-        let merged = try user.merging(["age": 31, "tags": ["c"], "address": ["city": "Milan"]])
+        let merged = try user.jsonModel.merging(["age": 31, "tags": ["c"], "address": ["city": "Milan"]])
         #expect(!merged.isMutable && merged !== user)
         #expect(merged.age == 31 && merged.name == "Ann")
         #expect(merged.tags == ["c"])  // arrays are replaced
         #expect(merged.address.city == "Milan")
         #expect((merged.address as MergeAddress).zip == "00100")  // nested models merge
-        #expect(merged.json()["x"] == 1)
+        #expect(merged.jsonModel.json()["x"] == 1)
         #expect(user.age == 30)
     }
 
     @Test func nullRemovesAndNonObjectsAreRefused() throws {
         let user = try MergeUser(json: Self.json)
-        let merged = try user.merging(["address": ["zip": nil], "x": nil])
+        let merged = try user.jsonModel.merging(["address": ["zip": nil], "x": nil])
         #expect((merged.address as MergeAddress).zip == nil)
-        #expect(merged.json()["x"] == nil)
+        #expect(merged.jsonModel.json()["x"] == nil)
         #expect(throws: JSONModelError.notAnObject(model: "MergeUser", found: .array)) {
-            try user.merging([1, 2])
+            try user.jsonModel.merging([1, 2])
         }
-        let fromData = try user.merging(Data(#"{"name": "Bo"}"#.utf8))
+        let fromData = try user.jsonModel.merging(Data(#"{"name": "Bo"}"#.utf8))
         #expect(fromData.name == "Bo")
     }
 
@@ -50,7 +50,7 @@ struct MergeTests {
     @Test func patchesThatAreNotJSONGiveInvalidJSON() throws {
         let user = try MergeUser(json: Self.json, options: .mutable)
         do {
-            _ = try user.merging(Data("{".utf8))
+            _ = try user.jsonModel.merging(Data("{".utf8))
             Issue.record("a truncated patch merged")
         } catch {
             let typed: JSONModelError = error
@@ -60,29 +60,29 @@ struct MergeTests {
             }
             #expect(typed.description == parse.description)
         }
-        #expect(throws: JSONModelError.self) { try user.update(with: Data("[1,".utf8)) }
+        #expect(throws: JSONModelError.self) { try user.jsonModel.update(with: Data("[1,".utf8)) }
         #expect(throws: JSONModelError.notAnObject(model: "MergeUser", found: .array)) {
-            try user.update(with: Data("[1]".utf8))
+            try user.jsonModel.update(with: Data("[1]".utf8))
         }
-        #expect(user.json() == (try MergeUser(json: Self.json)).json())
+        #expect(user.jsonModel.json() == (try MergeUser(json: Self.json)).jsonModel.json())
     }
 
     @Test func updateChangesAMutableModelInPlace() throws {
         let user = try MergeUser(json: Self.json, options: .mutable)
         let address: MergeAddress = user.address
         #expect(address.city == "Rome")
-        try user.update(with: ["address": ["city": "Turin"], "age": 40])
+        try user.jsonModel.update(with: ["address": ["city": "Turin"], "age": 40])
         #expect(user.age == 40)
         #expect(user.address.city == "Turin")
-        #expect(user.json()["address"] == ["city": "Turin", "zip": "00100"])
+        #expect(user.jsonModel.json()["address"] == ["city": "Turin", "zip": "00100"])
         let immutable = try MergeUser(json: Self.json)
-        #expect(throws: JSONModelError.self) { try immutable.update(with: ["age": 1]) }
+        #expect(throws: JSONModelError.self) { try immutable.jsonModel.update(with: ["age": 1]) }
     }
 
     @Test func updateOfANestedModelWritesThroughToItsParent() throws {
         let user = try MergeUser(json: Self.json, options: .mutable)
         let address: MergeAddress = user.address
-        try address.update(with: Data(#"{"zip": "10100"}"#.utf8))
-        #expect(user.json()["address"] == ["city": "Rome", "zip": "10100"])
+        try address.jsonModel.update(with: Data(#"{"zip": "10100"}"#.utf8))
+        #expect(user.jsonModel.json()["address"] == ["city": "Rome", "zip": "10100"])
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Model conversion rules")
 struct ModelConversionTests {
-    func kinds(_ model: JSONModel) -> [ModelDiagnostic.Kind] { model.diagnostics.map(\.kind) }
+    func kinds(_ model: JSONModel) -> [ModelDiagnostic.Kind] { model.jsonModel.diagnostics.map(\.kind) }
 
     // MARK: Integers
 
@@ -14,7 +14,7 @@ struct ModelConversionTests {
         let exponent = try scalars(#"{"int": 1e2, "int64": 2.0}"#)
         #expect(exponent.int as Int? == 100)
         #expect(exponent.int64 as Int64? == 2)
-        #expect(exponent.diagnostics.isEmpty)
+        #expect(exponent.jsonModel.diagnostics.isEmpty)
     }
 
     @Test(arguments: [("2.5", 3), ("-2.5", -3), ("2.4", 2), ("0.5", 1), ("-0.5", -1), ("2.6", 3)])
@@ -22,8 +22,8 @@ struct ModelConversionTests {
         let model = try scalars(#"{"int": \#(text)}"#)
         #expect(model.int as Int? == expected)
         #expect(kinds(model) == [.lossy])
-        #expect(model.diagnostics.first?.path == "int")
-        #expect(model.diagnostics.first?.property == "int")
+        #expect(model.jsonModel.diagnostics.first?.path == "int")
+        #expect(model.jsonModel.diagnostics.first?.property == "int")
     }
 
     @Test func intFromNumericString() throws {
@@ -41,7 +41,7 @@ struct ModelConversionTests {
     func integersOutOfRangeGiveDefaultAndDiagnostic(json: String) throws {
         let model = try scalars(json)
         let key = String(json.dropFirst(2).prefix { $0 != "\"" })
-        #expect(model.value(forProperty: key) == nil, "\(key)")
+        #expect(model.jsonModel.value(forProperty: key) == nil, "\(key)")
         #expect(kinds(model) == [.outOfRange])
     }
 
@@ -66,7 +66,7 @@ struct ModelConversionTests {
         #expect(model.double as Double? == 3.5)
         #expect(model.float as Float? == 0.1)
         #expect(model.plainDouble == 100.0 as Double)
-        #expect(model.diagnostics.isEmpty)
+        #expect(model.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func doubleBadInput() throws {
@@ -95,7 +95,7 @@ struct ModelConversionTests {
     func boolSpellings(json: String, expected: Bool) throws {
         let model = try scalars(#"{"bool": \#(json)}"#)
         #expect(model.bool as Bool? == expected)
-        #expect(model.diagnostics.isEmpty)
+        #expect(model.jsonModel.diagnostics.isEmpty)
     }
 
     @Test(arguments: ["2", #""maybe""#, #""""#, "[]", "{}"])
@@ -166,7 +166,7 @@ struct ModelConversionTests {
         let model = try scalars(#"{"ints": [1, "2", 2.5, "x", null, true]}"#)
         #expect(model.ints == [1, 2, 3] as [Int])
         #expect(kinds(model) == [.lossy, .typeMismatch, .typeMismatch, .typeMismatch])
-        #expect(model.diagnostics.map(\.path.description) == ["ints[2]", "ints[3]", "ints[4]", "ints[5]"])
+        #expect(model.jsonModel.diagnostics.map(\.path.description) == ["ints[2]", "ints[3]", "ints[4]", "ints[5]"])
     }
 
     @Test func optionalElementsReadAsNil() throws {
@@ -179,7 +179,7 @@ struct ModelConversionTests {
         let model = try scalars(#"{"intsByName": {"a": 1, "b": "x", "c": "3"}, "plainDict": {"k": 5}}"#)
         #expect(model.intsByName == ["a": 1, "c": 3] as [String: Int])
         #expect(model.plainDict == ["k": "5"] as [String: String])
-        #expect(model.diagnostics.map(\.path) == [JSONPath(["intsByName", "b"])])
+        #expect(model.jsonModel.diagnostics.map(\.path) == [JSONPath(["intsByName", "b"])])
     }
 
     @Test func collectionsFromWrongKinds() throws {
@@ -187,7 +187,7 @@ struct ModelConversionTests {
         #expect(model.ints == [Int]())
         #expect(model.intsByName == [String: Int]())
         let address: TestAddress = model.plainModel
-        #expect(address.json() == [:])
+        #expect(address.jsonModel.json() == [:])
         #expect(kinds(model) == [.typeMismatch, .typeMismatch, .typeMismatch])
     }
 
@@ -195,7 +195,7 @@ struct ModelConversionTests {
         let user = try TestUser(json: #"{"homes": [{"city": "A"}, 5, {"city": "B"}]}"#)
         let homes: [TestAddress] = user.homes
         #expect(homes.count == 2)
-        #expect(user.diagnostics.map(\.path.description) == ["homes[1]"])
+        #expect(user.jsonModel.diagnostics.map(\.path.description) == ["homes[1]"])
     }
 
     // MARK: Validation

@@ -61,9 +61,9 @@ final class OddNames: JSONModel, DynamicMembers, @unchecked Sendable {
 class MemberNames: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.login(String.self)
-        p.description(String.self)
-        p.modelName(String.self)
-        p.json(JSONValue.self, jsonPath: "raw")
+        p.jsonModel(String.self)
+        p.debugDescription(String.self)
+        p.customMirror(JSONValue.self, jsonPath: "raw")
         p.hashValue(Int.self)
         p.add("hash", Int.self)
     }
@@ -143,19 +143,19 @@ struct ModelDeclarationTests {
 
     @Test func namesOfJSONModelMembersAreDeclarationProblems() throws {
         let error = try #require(throws: ModelDeclarationError.self) { try MemberNames.validateDeclarations() }
-        #expect(error.problems.map(\.property) == ["description", "modelName", "json", "hashValue", "hash"])
+        #expect(error.problems.map(\.property) == ["jsonModel", "debugDescription", "customMirror", "hashValue", "hash"])
         #expect(error.problems.allSatisfy { $0.model == "MemberNames" && $0.message.hasPrefix("'\($0.property)' is a member of JSONModel") })
-        #expect(error.problems[0].message == #"'description' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: "description""#)
+        #expect(error.problems[0].message == #"'jsonModel' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: "jsonModel""#)
         // Declared with a path of its own, the name alone is the problem.
-        #expect(error.problems[2].message == "'json' is a member of JSONModel; name the property otherwise")
-        #expect(error.description.contains("MemberNames.description: 'description' is a member of JSONModel"))
+        #expect(error.problems[2].message == "'customMirror' is a member of JSONModel; name the property otherwise")
+        #expect(error.description.contains("MemberNames.jsonModel: 'jsonModel' is a member of JSONModel"))
         #expect(names(MemberNames.self) == ["login"])
     }
 
     @Test func aSubclassInheritsTheProblemsOfMemberNames() throws {
         let error = try #require(throws: ModelDeclarationError.self) { try MoreMemberNames.validateDeclarations() }
         // The subclass has the properties too, so it cannot be instantiated either.
-        #expect(error.problems.map(\.property) == ["description", "modelName", "json", "hashValue", "hash"])
+        #expect(error.problems.map(\.property) == ["jsonModel", "debugDescription", "customMirror", "hashValue", "hash"])
         #expect(names(MoreMemberNames.self) == ["login", "nickname"])
     }
 
@@ -164,18 +164,18 @@ struct ModelDeclarationTests {
         let profile = try Profile(json: #"{"description": "Writes parsers", "hash": "9f2c"}"#)
         #expect(profile.bio == "Writes parsers")
         #expect(profile.checksum as String? == "9f2c")
-        #expect(profile.description.hasPrefix("Profile("))
-        #expect(profile.value(forProperty: "bio") as? String == "Writes parsers")
-        let copy = profile.mutableCopy()
+        #expect(profile.debugDescription.hasPrefix("Profile("))
+        #expect(profile.jsonModel.value(forProperty: "bio") as? String == "Writes parsers")
+        let copy = profile.jsonModel.mutableCopy()
         copy.bio = "Writes generators"
-        #expect(copy.json()["description"] == "Writes generators")
+        #expect(copy.jsonModel.json()["description"] == "Writes generators")
     }
 
     @Test func namesThatAreNotIdentifiers() throws {
         try OddNames.validateDeclarations()
         let model = try OddNames(json: #"{"with-dash": 3, "add": true}"#)
-        #expect(model.value(forProperty: "with-dash") as? Int == 3)
-        #expect(model.value(forProperty: "add") as? Bool == true)
+        #expect(model.jsonModel.value(forProperty: "with-dash") as? Int == 3)
+        #expect(model.jsonModel.value(forProperty: "add") as? Bool == true)
     }
 
     @Test func metadataDescribesEachProperty() throws {
@@ -200,9 +200,9 @@ struct ModelDeclarationTests {
         let type = try #require(ModelRegistry.shared.modelType(named: "Canine"))
         let dog = try type.make(json: Data(#"{"name": "Rex"}"#.utf8))
         #expect(dog is Dog)
-        #expect(dog.value(forProperty: "name") as? String == "Rex")
+        #expect(dog.jsonModel.value(forProperty: "name") as? String == "Rex")
         let made = try ModelRegistry.shared.makeModel(named: "Canine", json: ["name": "Max"])
-        #expect(made is Dog && made.value(forProperty: "name") as? String == "Max")
+        #expect(made is Dog && made.jsonModel.value(forProperty: "name") as? String == "Max")
         #expect(throws: JSONModelError.unknownModel(name: "Nope")) {
             try ModelRegistry.shared.makeModel(named: "Nope", json: [:])
         }

@@ -153,29 +153,29 @@ struct ModelOptionsCreationTests {
     @Test(arguments: CreationForm.allCases)
     func defaultOptionsGiveAnImmutableModelThatConvertsOnRead(_ form: CreationForm) throws {
         let account = try form.create(Self.good)
-        #expect(!account.isMutable)
+        #expect(!account.jsonModel.isMutable)
         #expect(account.name as String == "Ann")
         #expect(account.age as Int == 31)
         #expect(account.homeCity == "Rome")
-        #expect(account.json()["x-trace"] == "a1")
+        #expect(account.jsonModel.json()["x-trace"] == "a1")
         #expect(throws: JSONModelError.immutable(model: "CreationAccount", property: "age")) {
-            try account.set(32, forProperty: "age")
+            try account.jsonModel.set(32, forProperty: "age")
         }
         // Nothing is checked at creation: a bad value reads its default, with a diagnostic.
         let lenient = try form.create(Self.bad)
         #expect(lenient.age as Int == 0)
-        #expect(lenient.diagnostics.map(\.path) == ["age"])
+        #expect(lenient.jsonModel.diagnostics.map(\.path) == ["age"])
     }
 
     @Test(arguments: CreationForm.allCases)
     func mutableModelsAcceptWrites(_ form: CreationForm) throws {
         let account = try form.create(Self.good, options: .mutable)
-        #expect(account.isMutable)
-        try account.set(32, forProperty: "age")
+        #expect(account.jsonModel.isMutable)
+        try account.jsonModel.set(32, forProperty: "age")
         account.name = "Bo"
         let home: CreationHome = try #require(account.home)
         home.city = "Oslo"  // children of a mutable model are mutable and write through
-        #expect(account.json() == [
+        #expect(account.jsonModel.json() == [
             "name": "Bo", "age": 32, "home": ["city": "Oslo", "floors": 2], "x-trace": "a1",
         ])
     }
@@ -195,12 +195,12 @@ struct ModelOptionsCreationTests {
     @Test(arguments: CreationForm.allCases)
     func validatingAcceptsAGoodDocument(_ form: CreationForm) throws {
         let account = try form.create(Self.good, options: .validating)
-        #expect(!account.isMutable)
-        #expect(account.diagnostics.isEmpty)
+        #expect(!account.jsonModel.isMutable)
+        #expect(account.jsonModel.diagnostics.isEmpty)
         let home: CreationHome? = account.home
         #expect(home?.floors as Int? == 2)
         let both = try form.create(Self.good, options: ModelOptions(mutable: true, validating: true))
-        #expect(both.isMutable)
+        #expect(both.jsonModel.isMutable)
         both.age = 40
         #expect(both.age as Int == 40)
     }
@@ -229,7 +229,7 @@ struct ModelOptionsCreationTests {
         let lenient = JSONParseOptions(allowsTrailingCommas: true, allowsComments: true)
         let account = try form.create(commented, options: ModelOptions(mutable: true, parseOptions: lenient))
         #expect(account.age as Int == 3)
-        #expect(account.isMutable)
+        #expect(account.jsonModel.isMutable)
     }
 
     @Test(arguments: CreationForm.anyTopLevel)
@@ -255,7 +255,7 @@ struct ModelOptionsCreationTests {
             let dog = try #require(pet as? CreationDog)
             #expect(dog.barks as Int == 3)
         }
-        #expect(made[5].isMutable)
+        #expect(made[5].jsonModel.isMutable)
         // An initializer cannot return a subclass.
         let plain = try CreationPet(json: text)
         #expect(Swift.type(of: plain) == CreationPet.self)
@@ -273,7 +273,7 @@ struct ModelOptionsCreationTests {
         registry.register(CreationPet.self, name: "Pet")
         let dog = try registry.makeModel(named: "Pet", json: Data(#"{"kind": "dog", "barks": 1}"#.utf8), options: .mutable)
         #expect(dog is CreationDog)
-        #expect(dog.isMutable)
+        #expect(dog.jsonModel.isMutable)
         #expect(throws: JSONModelError.unknownModel(name: "Cat")) {
             try registry.makeModel(named: "Cat", json: Data("{".utf8))
         }
@@ -311,10 +311,10 @@ struct ModelOptionsCreationTests {
         #expect(lazy.count == 2)
         #expect(!lazy.isElementBuilt(at: 0))
         #expect(lazy[1] is CreationDog)
-        #expect(!lazy[0].isMutable)
+        #expect(!lazy[0].jsonModel.isMutable)
 
         let mutable = try form.create(text, options: .mutable)
-        try mutable[0].set("cat", forProperty: "kind")
+        try mutable[0].jsonModel.set("cat", forProperty: "kind")
         #expect(mutable[0].kind as String == "cat")
 
         // Validating builds every element; the first one's kind is not a string.
@@ -360,8 +360,8 @@ struct ModelOptionsCreationTests {
         let lazy = try form.create(text)
         #expect(lazy.keys == ["a", "b"])
         #expect(lazy["b"] is CreationDog)
-        #expect(lazy["a"]?.isMutable == false)
-        #expect(try form.create(text, options: .mutable)["a"]?.isMutable == true)
+        #expect(lazy["a"]?.jsonModel.isMutable == false)
+        #expect(try form.create(text, options: .mutable)["a"]?.jsonModel.isMutable == true)
         let error = try #require(throws: JSONModelError.self) { try form.create(text, options: .validating) }
         #expect(error.validationError?.model == "[String: CreationPet]")
         #expect(error.validationError?.diagnostics.map(\.path) == ["c", "b.barks"])

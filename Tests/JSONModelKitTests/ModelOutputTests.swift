@@ -8,42 +8,42 @@ struct ModelOutputTests {
 
     @Test func outputKeepsUnknownKeysAndExactNumberText() throws {
         let user = try TestUser(json: text)
-        #expect(user.jsonString() == text)
-        let mutable = user.mutableCopy()
+        #expect(user.jsonModel.jsonString() == text)
+        let mutable = user.jsonModel.mutableCopy()
         mutable.age = 5
-        #expect(mutable.jsonString().contains(#""big":12345678901234567890,"price":1.10"#))
-        #expect(String(decoding: user.jsonData(), as: UTF8.self) == text)
-        #expect(try TestUser(json: user.jsonBytes()) == user)
+        #expect(mutable.jsonModel.jsonString().contains(#""big":12345678901234567890,"price":1.10"#))
+        #expect(String(decoding: user.jsonModel.jsonData(), as: UTF8.self) == text)
+        #expect(try TestUser(json: user.jsonModel.jsonBytes()) == user)
     }
 
     @Test func prettyOutput() throws {
         let user = try TestUser(json: #"{"age": 1, "tags": []}"#)
-        #expect(user.jsonString(format: .prettyPrinted) == "{\n  \"age\": 1,\n  \"tags\": []\n}")
+        #expect(user.jsonModel.jsonString(format: .prettyPrinted) == "{\n  \"age\": 1,\n  \"tags\": []\n}")
     }
 
     @Test func onlyDeclared() throws {
         let user = try TestUser(json: text)
-        #expect(user.json(options: .onlyDeclared) == ["first_name": "Ann", "address": ["city": "Paris", "secret": "s"]])
+        #expect(user.jsonModel.json(options: .onlyDeclared) == ["first_name": "Ann", "address": ["city": "Paris", "secret": "s"]])
     }
 
     @Test func omitNonSerializedLeavesOutNonSerializedPropertiesInNestedModelsToo() throws {
         let user = try TestUser(json: text)
-        let json = user.json(options: .omitNonSerialized)
+        let json = user.jsonModel.json(options: .omitNonSerialized)
         #expect(json["address"] == ["city": "Paris", "other": 1])
         #expect(json["big"] != nil)
     }
 
     @Test func includeNulls() throws {
         let address = try TestAddress(json: #"{"city": "Paris"}"#)
-        #expect(address.json(options: .includeNulls) == ["city": "Paris", "postal_code": nil, "secret": nil])
-        #expect(address.json(options: [.includeNulls, .omitNonSerialized]) == ["city": "Paris", "postal_code": nil])
+        #expect(address.jsonModel.json(options: .includeNulls) == ["city": "Paris", "postal_code": nil, "secret": nil])
+        #expect(address.jsonModel.json(options: [.includeNulls, .omitNonSerialized]) == ["city": "Paris", "postal_code": nil])
         let kept = try TestAddress(json: #"{"city": null}"#)
-        #expect(kept.json() == ["city": nil])   // an original null is kept
+        #expect(kept.jsonModel.json() == ["city": nil])   // an original null is kept
     }
 
     @Test func description() throws {
         let address = try TestAddress(json: #"{"city": "Paris"}"#)
-        #expect(address.description == #"TestAddress(city: "Paris")"#)
+        #expect(address.debugDescription == #"TestAddress(city: "Paris")"#)
         #expect("\(address)" == #"TestAddress(city: "Paris")"#)
     }
 
@@ -56,9 +56,9 @@ struct ModelOutputTests {
         #expect(a != c)
         #expect((a as JSONModel) != (d as JSONModel))
         #expect(Set<JSONModel>([a, b, c, d]).count == 3)
-        let changed = a.mutate { $0.city = "Rome" as String? }
+        let changed = a.jsonModel.mutate { $0.city = "Rome" as String? }
         #expect(changed != a)
-        #expect(changed.mutate { $0.city = "Paris" as String? } == a)
+        #expect(changed.jsonModel.mutate { $0.city = "Paris" as String? } == a)
     }
 
     struct Envelope: Codable, Equatable {
@@ -92,15 +92,15 @@ struct ModelCreationTests {
     @Test func fromEveryInput() throws {
         let text = #"{"city": "Paris"}"#
         let expected: JSONValue = ["city": "Paris"]
-        #expect(try TestAddress(json: text).json() == expected)
-        #expect(try TestAddress(json: Data(text.utf8)).json() == expected)
-        #expect(try TestAddress(json: Array(text.utf8)).json() == expected)
-        #expect(try TestAddress(json: expected).json() == expected)
-        #expect(try TestAddress(dictionary: ["city": "Paris"]).json() == expected)
+        #expect(try TestAddress(json: text).jsonModel.json() == expected)
+        #expect(try TestAddress(json: Data(text.utf8)).jsonModel.json() == expected)
+        #expect(try TestAddress(json: Array(text.utf8)).jsonModel.json() == expected)
+        #expect(try TestAddress(json: expected).jsonModel.json() == expected)
+        #expect(try TestAddress(dictionary: ["city": "Paris"]).jsonModel.json() == expected)
         let document = try JSONDocument(string: #"{"items": [{"city": "Paris"}]}"#)
         let node = document.root["items"]![0]!
         let fromNode = try TestAddress(node: node)
-        #expect(fromNode.json() == expected)
+        #expect(fromNode.jsonModel.json() == expected)
         #expect(fromNode.city as String? == "Paris")
     }
 

@@ -95,7 +95,7 @@ struct ModelReadingTests {
         #expect(id == 7)
         #expect(active)
         #expect(tags == ["a", "b"])
-        #expect(user.diagnostics.isEmpty)
+        #expect(user.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func typeInferredFromUse() throws {
@@ -114,7 +114,7 @@ struct ModelReadingTests {
         #expect("\(user.firstName)" == "Ann")
         #expect("\(user.nickname)" == "nil")
         let value = user.age
-        #expect(value.description == "30")
+        #expect(value.debugDescription == "30")
         #expect(value.value as? Int == 30)
         print(user.age, user.firstName)   // compiles and prints
     }
@@ -167,9 +167,9 @@ struct ModelReadingTests {
         #expect(user.tags == [String]())
         #expect(user.id == 0 as Int64)
         let address: TestAddress = user.address   // empty model
-        #expect(address.json() == [:])
+        #expect(address.jsonModel.json() == [:])
         #expect(user.nickname as String? == nil)
-        #expect(user.diagnostics.isEmpty)
+        #expect(user.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func missingAndNullReadAlike() throws {
@@ -180,7 +180,7 @@ struct ModelReadingTests {
         #expect(null.firstName == "")
         #expect(null.nickname as String? == nil)
         #expect(null.tags == [String]())
-        #expect(null.diagnostics.isEmpty)
+        #expect(null.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func alternativesFirstPresentWins() throws {
@@ -200,30 +200,30 @@ struct ModelReadingTests {
 
     @Test func dynamicAPI() throws {
         let user = try TestUser(json: userJSON)
-        #expect(user.value(forProperty: "age") as? Int == 30)
-        #expect(user.value(forProperty: "nickname") == nil)
-        #expect(user.value(forProperty: "nope") == nil)
-        #expect(user.jsonValue(forProperty: "age") == 30)
-        #expect(user.jsonValue(forProperty: "nickname") == .null)
-        #expect(user.jsonValue(forProperty: "address") == ["city": "Paris", "postal_code": "75001"])
-        #expect(user.jsonValue(forProperty: "nope") == nil)
-        #expect(user.hasProperty("firstName"))
-        #expect(!user.hasProperty("first_name"))
-        #expect(user.propertyNames.first == "firstName")
-        #expect(user.modelName == "TestUser")
+        #expect(user.jsonModel.value(forProperty: "age") as? Int == 30)
+        #expect(user.jsonModel.value(forProperty: "nickname") == nil)
+        #expect(user.jsonModel.value(forProperty: "nope") == nil)
+        #expect(user.jsonModel.jsonValue(forProperty: "age") == 30)
+        #expect(user.jsonModel.jsonValue(forProperty: "nickname") == .null)
+        #expect(user.jsonModel.jsonValue(forProperty: "address") == ["city": "Paris", "postal_code": "75001"])
+        #expect(user.jsonModel.jsonValue(forProperty: "nope") == nil)
+        #expect(user.jsonModel.hasProperty("firstName"))
+        #expect(!user.jsonModel.hasProperty("first_name"))
+        #expect(user.jsonModel.propertyNames.first == "firstName")
+        #expect(user.jsonModel.modelName == "TestUser")
     }
 
     @Test func nothingConvertsAtInit() throws {
         let model = try Scalars(json: #"{"int": "x", "bool": "maybe", "url": 5}"#)
         #expect(model.cachedPropertyCount == 0)
-        #expect(model.diagnostics.isEmpty)
+        #expect(model.jsonModel.diagnostics.isEmpty)
         #expect((model.int as Int?).isNone)
         #expect(model.cachedPropertyCount == 1)
-        #expect(model.diagnostics.count == 1)
+        #expect(model.jsonModel.diagnostics.count == 1)
         #expect((model.int as Int?).isNone)   // cached: no second diagnostic
-        #expect(model.diagnostics.count == 1)
+        #expect(model.jsonModel.diagnostics.count == 1)
         #expect((model.bool as Bool?).isNone)
-        #expect(model.diagnostics.count == 2)
+        #expect(model.jsonModel.diagnostics.count == 2)
     }
 
     @Test func concurrentReadsOfOneImmutableModel() throws {
@@ -240,7 +240,7 @@ struct ModelReadingTests {
         }
         let seen = results.values
         #expect(seen.count == 1, "every thread saw the same values and the same nested instance: \(seen)")
-        #expect(user.diagnostics.isEmpty)
+        #expect(user.jsonModel.diagnostics.isEmpty)
     }
 }
 

@@ -32,7 +32,7 @@ struct ModelStateTests {
             let name: String? = good.name
             let child: StatefulItem? = good.child
             #expect(id == 1 && name == "a" && child?.id == 2)
-            #expect(good.diagnostics.isEmpty)
+            #expect(good.jsonModel.diagnostics.isEmpty)
             let made = (good.state.isMade, child!.state.isMade)
             #expect(made == (false, false))
             #expect(good.stateWord(making: false) == nil)
@@ -41,7 +41,7 @@ struct ModelStateTests {
             let bad = try StatefulItem(json: #"{"id": "one"}"#)
             let id0: Int = bad.id  // not a number: the default, and a diagnostic
             #expect(id0 == 0)
-            #expect(bad.diagnostics.count == 1)
+            #expect(bad.jsonModel.diagnostics.count == 1)
             #expect(bad.state.isMade)
             badID = ObjectIdentifier(bad)
             #expect(ImmutableModelStates.hasWord(badID))
@@ -49,7 +49,7 @@ struct ModelStateTests {
             // Read again: the diagnostic stays one.
             let again: Int = bad.id
             #expect(again == 0)
-            #expect(bad.diagnostics.count == 1)
+            #expect(bad.jsonModel.diagnostics.count == 1)
         }
         #expect(!ImmutableModelStates.hasWord(badID))
     }
@@ -69,7 +69,7 @@ struct ModelStateTests {
             let child: StatefulItem? = model.child
             #expect(child?.parentLink?.parent === model)
             child?.id = 3
-            #expect(model.json()["child"] == ["id": 3])
+            #expect(model.jsonModel.json()["child"] == ["id": 3])
             #expect(!ImmutableModelStates.hasWord(ObjectIdentifier(model)))
         }
     }
@@ -87,13 +87,13 @@ struct ModelStateTests {
                             let id: Int = model.id
                             let name: String? = model.name
                             precondition(id == 0 && name == nil)
-                            _ = model.diagnostics
+                            _ = model.jsonModel.diagnostics
                         }
                     }
                 }
             }
             for model in models {
-                #expect(model.diagnostics.count == 2)
+                #expect(model.jsonModel.diagnostics.count == 2)
             }
             #expect(models.allSatisfy { $0.state.isMade })
             identities = models.map(ObjectIdentifier.init)

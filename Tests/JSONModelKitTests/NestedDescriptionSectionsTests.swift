@@ -31,7 +31,7 @@ struct NestedDescriptionSectionsTests {
 
     @Test func unknownKeysOfNestedModelsAreListedWithTheirPaths() throws {
         let status = try SectionStatus(json: Self.json)
-        let full = status.fullDescription
+        let full = status.jsonModel.fullDescription
         let unknown = try #require(full.components(separatedBy: "\nunknown keys:\n").last)
         #expect(unknown == """
               top_extra: 1
@@ -50,7 +50,7 @@ struct NestedDescriptionSectionsTests {
         reblog?.favouritesCount = 12
         let media: ModelArray<SectionMedia> = status.media
         media[1].width = 30
-        let full = status.fullDescription
+        let full = status.jsonModel.fullDescription
         let changes = try #require(full.components(separatedBy: "\nchanged since the original:\n").last)
         #expect(changes == """
               reblog.favouritesCount: 11 → 12
@@ -62,7 +62,7 @@ struct NestedDescriptionSectionsTests {
         let status = try SectionStatus(json: Self.json, options: .mutable)
         status[property: "reblog"] = SectionStatus?.none
         status.favouritesCount = 4
-        let full = status.fullDescription
+        let full = status.jsonModel.fullDescription
         let changes = try #require(full.components(separatedBy: "\nchanged since the original:\n").last)
         #expect(changes.hasPrefix("  favouritesCount: 3 → 4\n  reblog: SectionStatus(id: 2, favouritesCount: 11, media: [1 item]) → nil"))
     }

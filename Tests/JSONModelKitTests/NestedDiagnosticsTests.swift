@@ -49,17 +49,17 @@ struct NestedDiagnosticsTests {
         _ = byCode["k"]?.qty as Int?
 
         // The child keeps its own, with its own paths.
-        #expect(lines[0].diagnostics.map(\.path.description) == ["qty"])
+        #expect(lines[0].jsonModel.diagnostics.map(\.path.description) == ["qty"])
         // The parent: its own first, then its children's, in declaration order, with full paths.
-        #expect(order.diagnostics.map(\.path.description) == [
+        #expect(order.jsonModel.diagnostics.map(\.path.description) == [
             "number", "customer.age", "customer.favourite.line.qty", "lines[0].qty", "byCode.k.qty",
         ])
-        #expect(order.diagnostics[3].model == "NestedDiagnosticsLine")
-        #expect(order.diagnostics[3].kind == .lossy)
+        #expect(order.jsonModel.diagnostics[3].model == "NestedDiagnosticsLine")
+        #expect(order.jsonModel.diagnostics[3].kind == .lossy)
         // The second line was never read: its problem is for validate() to find.
-        #expect(!order.diagnostics.contains { $0.path.description == "lines[1].qty" })
+        #expect(!order.jsonModel.diagnostics.contains { $0.path.description == "lines[1].qty" })
 
-        let full = order.fullDescription
+        let full = order.jsonModel.fullDescription
         #expect(full.contains("\n  lines[0].qty: 2.5 rounded to 3 to fit Int (NestedDiagnosticsLine.qty, lossy)"))
         #expect(full.contains("\n  customer.age: expected Int"))
     }
@@ -67,7 +67,7 @@ struct NestedDiagnosticsTests {
     @Test func gatheringBuildsNothing() throws {
         let order = try NestedDiagnosticsOrder(json: Self.json)
         let lines: ModelArray<NestedDiagnosticsLine> = order.lines
-        #expect(order.diagnostics.isEmpty)
+        #expect(order.jsonModel.diagnostics.isEmpty)
         #expect(!lines.isElementBuilt(at: 0))
         #expect(order.cachedPropertyCount == 1)
     }
@@ -77,7 +77,7 @@ struct NestedDiagnosticsTests {
         let lines: ModelArray<NestedDiagnosticsLine> = order.lines
         _ = lines[0].qty as Int
         do {
-            try order.validate()
+            try order.jsonModel.validate()
             Issue.record("validation passed")
         } catch {
             let paths = error.diagnostics.map(\.path.description)

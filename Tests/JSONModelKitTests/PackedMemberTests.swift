@@ -136,7 +136,7 @@ struct PackedMemberTests {
             ]
             reads.shuffle(using: &generator)
             for read in reads { read() }
-            #expect(model.json() == document.root.value)
+            #expect(model.jsonModel.json() == document.root.value)
         }
     }
 }

@@ -66,7 +66,7 @@ struct PathLimitTests {
         try AtTheLimit.validateDeclarations()
         let model = try AtTheLimit(json: #"{"a": [1]}"#, options: .mutable)
         model.last = 7
-        let array = try #require(model.json()["a"]?.arrayValue)
+        let array = try #require(model.jsonModel.json()["a"]?.arrayValue)
         #expect(array.count == JSONPath.maximumIndex + 1)
         #expect(array.last == 7)
         #expect(model.last as Int? == 7)
@@ -182,9 +182,9 @@ struct PathLimitTests {
                 {"name": "place", "type": "Place", "group": true}]}]}
             """#))
         let person = try registry.makeModel(named: "Person", json: ["name": "Ann", "city": "Rome"], options: .mutable)
-        try person.set("Bob", forProperty: "name")
-        let place = try #require(person.value(forProperty: "place") as? JSONModel)
-        try place.set("Oslo", forProperty: "city")
-        #expect(person.json() == ["name": "Bob", "city": "Oslo"])
+        try person.jsonModel.set("Bob", forProperty: "name")
+        let place = try #require(person.jsonModel.value(forProperty: "place") as? JSONModel)
+        try place.jsonModel.set("Oslo", forProperty: "city")
+        #expect(person.jsonModel.json() == ["name": "Bob", "city": "Oslo"])
     }
 }

@@ -29,23 +29,23 @@ struct PathWriteConflictTests {
     ])
     func aModelWriteThroughAScalarThrowsAndChangesNothing(input: String) throws {
         let model = try DeepWriter(json: input, options: .mutable)
-        let before = model.json()
-        #expect(throws: JSONModelError.self) { try model.set("made", forProperty: "y") }
-        #expect(model.json() == before)
-        #expect(!model.hasMutations)
+        let before = model.jsonModel.json()
+        #expect(throws: JSONModelError.self) { try model.jsonModel.set("made", forProperty: "y") }
+        #expect(model.jsonModel.json() == before)
+        #expect(!model.jsonModel.hasMutations)
     }
 
     @Test func anIndexIntoAnObjectThrows() throws {
         let model = try DeepWriter(json: #"{"list": {"a": 1}}"#, options: .mutable)
-        #expect(throws: JSONModelError.self) { try model.set("made", forProperty: "first") }
-        #expect(model.json() == ["list": ["a": 1]])
+        #expect(throws: JSONModelError.self) { try model.jsonModel.set("made", forProperty: "first") }
+        #expect(model.jsonModel.json() == ["list": ["a": 1]])
     }
 
     @Test func nullAndMissingLevelsAreStillCreated() throws {
         let model = try DeepWriter(json: #"{"x": null}"#, options: .mutable)
-        try model.set("made", forProperty: "y")
-        try model.set("one", forProperty: "first")
-        #expect(model.json() == ["x": ["y": "made"], "list": ["one"]])
+        try model.jsonModel.set("made", forProperty: "y")
+        try model.jsonModel.set("one", forProperty: "first")
+        #expect(model.jsonModel.json() == ["x": ["y": "made"], "list": ["one"]])
     }
 
     @Test func setValueThrowsAndTheSubscriptChangesNothing() {
@@ -64,7 +64,7 @@ struct PathWriteConflictTests {
     @Test func aWholeGroupWriteThroughAScalarThrows() throws {
         let model = try DeepWriterGrouped(json: #"{"address": "str"}"#, options: .mutable)
         let place = try DeepWriterPlace(json: #"{"address": {"city": "Rome"}}"#)
-        #expect(throws: JSONModelError.self) { try model.set(place, forProperty: "place") }
-        #expect(model.json() == ["address": "str"])
+        #expect(throws: JSONModelError.self) { try model.jsonModel.set(place, forProperty: "place") }
+        #expect(model.jsonModel.json() == ["address": "str"])
     }
 }

@@ -301,16 +301,16 @@ struct PluginTests {
         // Polymorphic by name: "Vehicle" gives a Car or a Truck, chosen by the plugin's code.
         let car = try registry.makeModel(named: "Vehicle", json: Self.json(#"{"id": 1, "kind": "car", "seats": 2}"#))
         #expect(ObjectIdentifier(type(of: car)) == ObjectIdentifier(carType))
-        #expect(car.modelName == "Car")
-        let seats: Int = car.dynamic.seats
-        let wheels: Int = car.dynamic.wheels
+        #expect(car.jsonModel.modelName == "Car")
+        let seats: Int = car.jsonModel.dynamic.seats
+        let wheels: Int = car.jsonModel.dynamic.wheels
         #expect(seats == 2 && wheels == 4)
         #expect("\(car)".hasPrefix("Car("))
 
         let truck = try registry.makeModel(named: "Vehicle", json: Self.json(#"{"id": 2, "kind": "truck", "wheels": 6, "payload_kg": 5000}"#))
-        #expect(truck.modelName == "Truck")
-        let payload: Double = truck.dynamic.payload
-        let truckWheels: Int = truck.dynamic.wheels
+        #expect(truck.jsonModel.modelName == "Truck")
+        let payload: Double = truck.jsonModel.dynamic.payload
+        let truckWheels: Int = truck.jsonModel.dynamic.wheels
         #expect(payload == 5000 && truckWheels == 6)
 
         // The plugin's schema model, over its classes, with a value through its converter.
@@ -321,21 +321,21 @@ struct PluginTests {
                  "vehicles": [{"id": 1, "kind": "car"}, {"id": 2, "kind": "truck", "payload_kg": 900}, {"id": 3, "kind": "bike"}],
                  "flagship": {"id": 2, "kind": "truck"}}
                 """#))
-        #expect(fleet.modelName == "Fleet")
-        let budget: Double = fleet.dynamic.budget
+        #expect(fleet.jsonModel.modelName == "Fleet")
+        let budget: Double = fleet.jsonModel.dynamic.budget
         #expect(budget == 1250.5)
-        let owner: String = fleet.dynamic.owner
+        let owner: String = fleet.jsonModel.dynamic.owner
         #expect(owner == "Ann")
         // A lazy ModelArray<Vehicle>; the program cannot name Vehicle, so it reads the elements as JSONModels.
-        let vehicles = try #require(models(in: fleet.value(forProperty: "vehicles")))
-        #expect(vehicles.map(\.modelName) == ["Car", "Truck", "Vehicle"])
-        let flagship = try #require(fleet.value(forProperty: "flagship") as? JSONModel)
-        #expect(flagship.modelName == "Truck")
-        #expect(fleet.diagnostics.isEmpty)
+        let vehicles = try #require(models(in: fleet.jsonModel.value(forProperty: "vehicles")))
+        #expect(vehicles.map(\.jsonModel.modelName) == ["Car", "Truck", "Vehicle"])
+        let flagship = try #require(fleet.jsonModel.value(forProperty: "flagship") as? JSONModel)
+        #expect(flagship.jsonModel.modelName == "Truck")
+        #expect(fleet.jsonModel.diagnostics.isEmpty)
 
         // Writes go back through the converter.
-        let cheaper = fleet.mutate { $0.dynamic.budget = 99.99 }
-        #expect(cheaper.json()["budget"] == 9999)
+        let cheaper = fleet.jsonModel.mutate { $0.jsonModel.dynamic.budget = 99.99 }
+        #expect(cheaper.jsonModel.json()["budget"] == 9999)
     }
 
     /// The hand build compiles the typed members the JSONModelAccessors plugin gives the

@@ -97,13 +97,13 @@ struct PolymorphismTests {
 
     @Test func copiesKeepTheSubclass() throws {
         let shape = try PolyShape.make(json: ["type": "circle", "radius": 1])
-        let mutable = shape.mutableCopy()
+        let mutable = shape.jsonModel.mutableCopy()
         #expect(mutable is PolyCircle)
-        let changed = shape.mutate { $0.name = "c" }
+        let changed = shape.jsonModel.mutate { $0.name = "c" }
         #expect(changed is PolyCircle)
-        #expect(changed.copy() is PolyCircle)
+        #expect(changed.jsonModel.copy() is PolyCircle)
         // A copy refines downward when its JSON now calls for a subclass.
-        let ring = try shape.merging(["ring": true])
+        let ring = try shape.jsonModel.merging(["ring": true])
         #expect(ring is PolyRing)
     }
 
@@ -130,16 +130,16 @@ struct PolymorphismTests {
                     ]
                 ]))
         let dog = try registry.makeModel(named: "Animal", json: ["kind": "dog", "name": "Rex", "barks": true])
-        #expect(dog.modelName == "Dog")
-        #expect(dog.value(forProperty: "barks") as? Bool == true)
+        #expect(dog.jsonModel.modelName == "Dog")
+        #expect(dog.jsonModel.value(forProperty: "barks") as? Bool == true)
         let unknown = try registry.makeModel(named: "Animal", json: ["kind": "cow"])
-        #expect(unknown.modelName == "Animal")
+        #expect(unknown.jsonModel.modelName == "Animal")
         let zoo = try registry.makeModel(
             named: "Zoo", json: ["animals": [["kind": "cat", "lives": 9], ["kind": "emu"]], "star": ["kind": "dog"]])
-        let animals = try #require(zoo.value(forProperty: "animals") as? ModelArray<DynamicModel>)
-        #expect(animals.map(\.modelName) == ["Cat", "Animal"])
-        #expect((zoo.value(forProperty: "star") as? JSONModel)?.modelName == "Dog")
-        #expect(animals[0].value(forProperty: "lives") as? Int == 9)
-        #expect(animals[0].mutableCopy().modelName == "Cat")
+        let animals = try #require(zoo.jsonModel.value(forProperty: "animals") as? ModelArray<DynamicModel>)
+        #expect(animals.map(\.jsonModel.modelName) == ["Cat", "Animal"])
+        #expect((zoo.jsonModel.value(forProperty: "star") as? JSONModel)?.jsonModel.modelName == "Dog")
+        #expect(animals[0].jsonModel.value(forProperty: "lives") as? Int == 9)
+        #expect(animals[0].jsonModel.mutableCopy().jsonModel.modelName == "Cat")
     }
 }

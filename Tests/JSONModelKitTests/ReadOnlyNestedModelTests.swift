@@ -34,16 +34,16 @@ struct ReadOnlyNestedModelTests {
 
     @Test func writesToAReadOnlyModelPropertysChildrenAreRefused() throws {
         let user = try LockedUser(json: Self.json, options: .mutable)
-        let before = user.json()
+        let before = user.jsonModel.json()
         let address: LockedAddress = user.address
         let addresses: [LockedAddress] = user.addresses
         let byName: [String: LockedAddress] = user.byName
         let place: LockedPlace = user.place
-        #expect(throws: JSONModelError.self) { try address.set("changed", forProperty: "city") }
-        #expect(throws: JSONModelError.self) { try addresses[0].set("changed", forProperty: "city") }
-        #expect(throws: JSONModelError.self) { try byName["home"]!.set("changed", forProperty: "city") }
-        #expect(throws: JSONModelError.self) { try place.set("changed", forProperty: "city") }
-        #expect(user.json() == before)
+        #expect(throws: JSONModelError.self) { try address.jsonModel.set("changed", forProperty: "city") }
+        #expect(throws: JSONModelError.self) { try addresses[0].jsonModel.set("changed", forProperty: "city") }
+        #expect(throws: JSONModelError.self) { try byName["home"]!.jsonModel.set("changed", forProperty: "city") }
+        #expect(throws: JSONModelError.self) { try place.jsonModel.set("changed", forProperty: "city") }
+        #expect(user.jsonModel.json() == before)
         #expect((user.address as LockedAddress).city == "Rome")
         #expect((user.place as LockedPlace).city == "Lecce")
     }
@@ -53,7 +53,7 @@ struct ReadOnlyNestedModelTests {
         user.name = "Bo"
         #expect(user.name == "Bo")
         // A copy of the read-only child is the caller's own to change.
-        let copy = (user.address as LockedAddress).mutableCopy()
+        let copy = (user.address as LockedAddress).jsonModel.mutableCopy()
         copy.city = "Oslo"
         #expect(copy.city == "Oslo")
         #expect((user.address as LockedAddress).city == "Rome")

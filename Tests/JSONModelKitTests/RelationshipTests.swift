@@ -40,11 +40,11 @@ struct RelationshipTests {
     @Test func childrenReferBackToTheirParent() throws {
         let order = try RelOrder(json: Self.json)
         let lines: ModelArray<RelLine> = order.lines
-        #expect(lines[1].inverse("order", as: RelOrder.self) === order)
+        #expect(lines[1].jsonModel.inverse("order", as: RelOrder.self) === order)
         let customer: RelCustomer? = order.customer
-        #expect(customer?.inverse("order", as: RelOrder.self) === order)
-        #expect(customer?.inverse("other", as: RelOrder.self) == nil)
-        #expect(customer?.inverse("order", as: RelLine.self) == nil)
+        #expect(customer?.jsonModel.inverse("order", as: RelOrder.self) === order)
+        #expect(customer?.jsonModel.inverse("other", as: RelOrder.self) == nil)
+        #expect(customer?.jsonModel.inverse("order", as: RelLine.self) == nil)
     }
 
     @Test func nothingLeaksAndTheBackReferenceIsWeak() throws {
@@ -58,11 +58,11 @@ struct RelationshipTests {
             weakOrder = order
             weakLine = first
             line = first
-            #expect(first.inverse("order", as: RelOrder.self) === order)
+            #expect(first.jsonModel.inverse("order", as: RelOrder.self) === order)
         }
         // The child is alive (held here); the parent is gone, and the back-reference with it.
         #expect(weakOrder == nil)
-        #expect(line?.inverse("order", as: RelOrder.self) == nil)
+        #expect(line?.jsonModel.inverse("order", as: RelOrder.self) == nil)
         line = nil
         #expect(weakLine == nil)
     }
@@ -71,7 +71,7 @@ struct RelationshipTests {
         let order = try RelOrder(json: #"{"lines": {"sku": "solo"}}"#)
         let lines: [RelLine] = order.lines
         #expect(lines.count == 1 && lines[0].sku == "solo")
-        #expect(order.diagnostics.isEmpty)
+        #expect(order.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func groupsReadTheParentsLevel() throws {
@@ -85,19 +85,19 @@ struct RelationshipTests {
         let order = try RelOrder(json: Self.json, options: .mutable)
         let address: RelAddress = order.address
         address.city = "Milan"
-        #expect(order.json()["city"] == "Milan")
-        #expect(order.json()["number"] == "A1")
+        #expect(order.jsonModel.json()["city"] == "Milan")
+        #expect(order.jsonModel.json()["number"] == "A1")
         // A write through the parent in between is not lost by a later group write.
         order.number = "A2"
         address.street = "Corso 2"
-        let json = order.json()
+        let json = order.jsonModel.json()
         #expect(json["number"] == "A2" && json["street"] == "Corso 2" && json["city"] == "Milan")
         #expect((order.address as RelAddress).street == "Corso 2")
     }
 
     @Test func groupOutputWithOnlyDeclaredKeepsTheGroupsKeys() throws {
         let order = try RelOrder(json: #"{"number": "A1", "city": "Rome", "junk": 1}"#)
-        #expect(order.json(options: .onlyDeclared) == ["number": "A1", "city": "Rome"])
+        #expect(order.jsonModel.json(options: .onlyDeclared) == ["number": "A1", "city": "Rome"])
     }
 
     @Test func aGroupMustBeAModel() {

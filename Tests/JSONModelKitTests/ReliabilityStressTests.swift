@@ -90,15 +90,15 @@ struct ReliabilityStressTests {
         StressTests.hammer(rounds: 40) { thread, round in
             let index = (thread * 17 + round) % Self.count
             switch (thread + round) % 4 {
-            case 0: #expect(shapes[index].debugDescription.contains("size: \(index)"))
-            case 1: #expect(index == 0 || shapes[index].fullDescription.contains("size: \(index)"))
+            case 0: #expect(index == 0 || shapes[index].debugDescription.contains("size: \(index)"))
+            case 1: #expect(index == 0 || shapes[index].jsonModel.fullDescription.contains("size: \(index)"))
             case 2: _ = shapes[index].size as Int
             default:
-                _ = drawing.description
+                _ = drawing.debugDescription
                 #expect(drawing.debugDescription.hasPrefix("Drawing("))
             }
         }
         // Describing recorded nothing and cached nothing the reads did not.
-        #expect(drawing.diagnostics.isEmpty)
+        #expect(drawing.jsonModel.diagnostics.isEmpty)
     }
 }

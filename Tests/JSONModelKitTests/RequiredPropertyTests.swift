@@ -59,14 +59,14 @@ struct RequiredPropertyTests {
     @Test func presentValueReadsWithoutDiagnostics() throws {
         let user = try RequiredLogin(json: #"{"user_login": "ada", "name": "Ada"}"#, options: .validating)
         #expect(user.login == "ada")
-        #expect(user.diagnostics.isEmpty)
+        #expect(user.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func nullReadsDefaultAndRecordsMissingRequired() throws {
         let user = try RequiredLogin(json: #"{"user_login": null}"#)
         #expect(user.login == "")
-        #expect(user.diagnostics.count == 1)
-        let diagnostic = try #require(user.diagnostics.first)
+        #expect(user.jsonModel.diagnostics.count == 1)
+        let diagnostic = try #require(user.jsonModel.diagnostics.first)
         #expect(diagnostic.kind == .missingRequired)
         #expect(diagnostic.path == "user_login")
         #expect(diagnostic.property == "login")
@@ -77,11 +77,11 @@ struct RequiredPropertyTests {
     @Test func missingKeyRecordsMissingRequired() throws {
         let user = try RequiredLogin(json: "{}")
         #expect(user.login == "")
-        #expect(user.diagnostics.map(\.message) == ["a required value is missing"])
+        #expect(user.jsonModel.diagnostics.map(\.message) == ["a required value is missing"])
         // Not required: missing reads quietly.
         #expect(user.name == "")
         #expect(user.nickname == nil)
-        #expect(user.diagnostics.count == 1)
+        #expect(user.jsonModel.diagnostics.count == 1)
     }
 
     @Test func validatingCreationThrows() throws {
@@ -103,26 +103,26 @@ struct RequiredPropertyTests {
     @Test func valueOfTheWrongTypeIsATypeMismatchNotMissing() throws {
         let user = try RequiredLogin(json: #"{"user_login": {}}"#)
         _ = user.login as String
-        #expect(user.diagnostics.map(\.kind) == [.typeMismatch])
+        #expect(user.jsonModel.diagnostics.map(\.kind) == [.typeMismatch])
     }
 
     @Test func pathCutShortRecordsOneDiagnostic() throws {
         let blocked = try RequiredNested(json: #"{"address": 3}"#)
         #expect(blocked.city == "")
-        #expect(blocked.diagnostics.map(\.kind) == [.typeMismatch])
+        #expect(blocked.jsonModel.diagnostics.map(\.kind) == [.typeMismatch])
         let missing = try RequiredNested(json: #"{"address": {}}"#)
         #expect(missing.city == "")
-        #expect(missing.diagnostics.map(\.kind) == [.missingRequired])
-        #expect(missing.diagnostics.first?.path == "address.city")
+        #expect(missing.jsonModel.diagnostics.map(\.kind) == [.missingRequired])
+        #expect(missing.jsonModel.diagnostics.first?.path == "address.city")
     }
 
     @Test func outputAndWritesAreUnchanged() throws {
         let user = try RequiredLogin(json: #"{"user_login": null, "x": 1}"#, options: .mutable)
-        #expect(user.json() == ["user_login": nil, "x": 1])
+        #expect(user.jsonModel.json() == ["user_login": nil, "x": 1])
         user.login = "grace"
         #expect(user.login == "grace")
-        try user.validate()
-        #expect(user.json() == ["user_login": "grace", "x": 1])
+        try user.jsonModel.validate()
+        #expect(user.jsonModel.json() == ["user_login": "grace", "x": 1])
     }
 
     @Test func requiresNonOptionalsListsEveryMissingProperty() throws {
@@ -152,8 +152,8 @@ struct RequiredPropertyTests {
     @Test func missingRequiredModelReadsAnEmptyModel() throws {
         let account = try StrictAccount(json: #"{"id": 1, "tags": []}"#)
         let owner: RequiredLogin = account.owner
-        #expect(owner.json() == [:])
-        #expect(account.diagnostics.map(\.path) == ["owner"])
+        #expect(owner.jsonModel.json() == [:])
+        #expect(account.jsonModel.diagnostics.map(\.path) == ["owner"])
     }
 
     @Test func metadataSaysWhichPropertiesAreRequired() {
@@ -168,9 +168,9 @@ struct RequiredPropertyTests {
         #expect(StrictTeamAccount.modelMetadata.properties.filter(\.isRequired).map(\.name) == ["id", "team"])
         let team = try StrictTeamAccount(json: "{}")
         #expect(team.team == "")
-        try #require(throws: ModelValidationError.self) { try team.validate() }
+        try #require(throws: ModelValidationError.self) { try team.jsonModel.validate() }
         #expect(LenientAccount.modelMetadata.properties.filter(\.isRequired).isEmpty)
-        try LenientAccount(json: "{}", options: .validating).validate()
+        try LenientAccount(json: "{}", options: .validating).jsonModel.validate()
     }
 
     @Test func anOptionalCannotBeRequired() {
@@ -206,7 +206,7 @@ struct RequiredPropertyTests {
 
         let child = try registry.makeModel(named: "Child", json: Data(#"{"label": null}"#.utf8))
         do {
-            try child.validate()
+            try child.jsonModel.validate()
             Issue.record("expected a validation error")
         } catch {
             #expect(error.diagnostics.map(\.property) == ["id", "label"])

@@ -98,7 +98,7 @@ struct RoundTripTests {
         }
         // Read some properties first, so writes meet a warm cache.
         for name in Envelope.modelMetadata.properties.map(\.name) where random.chance(0.5) {
-            _ = model.value(forProperty: name)
+            _ = model.jsonModel.value(forProperty: name)
         }
 
         var writes = RoundTripWrites()
@@ -106,7 +106,7 @@ struct RoundTripTests {
         for _ in 0..<writeCount { writes.apply(random: &random, to: model) }
         stats.writes += writes.log.count
 
-        let output = model.jsonString()
+        let output = model.jsonModel.jsonString()
         let context = "\ninput:  \(input)\noutput: \(output)\nwrites: \(writes.log.joined(separator: "; "))"
         guard let outputMembers = RawJSON.members(ofObject: output) else {
             return ["the output is not one object" + context]
@@ -114,7 +114,7 @@ struct RoundTripTests {
         let inputMembers = RawJSON.members(ofObject: RawJSON.compact(input))!
 
         // A model never written to writes its original JSON: escapes keep their spelling.
-        let written = model.hasMutations
+        let written = model.jsonModel.hasMutations
         if !written {
             stats.unwrittenDocuments += 1
             if output != RawJSON.compact(input) { failures.append("unwritten model changed its JSON" + context) }
@@ -132,7 +132,7 @@ struct RoundTripTests {
             let reread = try Envelope(json: output)
             for (name, expected) in writes.expected.sorted(by: { $0.key < $1.key }) {
                 for (label, source) in [("the model", model), ("the output", reread)] {
-                    let actual = source.jsonValue(forProperty: name)
+                    let actual = source.jsonModel.jsonValue(forProperty: name)
                     if actual != expected {
                         failures.append("\(name) reads from \(label) as \(actual.map { "\($0)" } ?? "nothing"), written \(expected)" + context)
                     }
@@ -282,11 +282,11 @@ struct RoundTripWrites {
             let child: RoundTripTests.Child? = model.child
             if let child {
                 let label: String? = remove ? nil : "new label é"
-                let present = child.json()["label"] != nil
+                let present = child.jsonModel.json()["label"] != nil
                 child.label = label
                 log.append("child.label = \(label.debugDescription)")
                 if !touchedKeys.contains("child") && (label != nil || present) { nestedTouches["child", default: []].insert("label") }
-                expected["child"] = model.jsonValue(forProperty: "child")
+                expected["child"] = model.jsonModel.jsonValue(forProperty: "child")
             } else {
                 let value: RoundTripTests.Child? = remove ? nil : try? RoundTripTests.Child(json: ["label": "made", "n": 3])
                 write("child", value, model, removing: value == nil) { $0.child = value }
@@ -304,16 +304,16 @@ struct RoundTripWrites {
         case 16, 17, 18:
             // Through an array index: a write replaces element 0, nil removes it.
             if labels == nil {
-                if case .array(let elements)? = model.originalJSON["labels"] {
+                if case .array(let elements)? = model.jsonModel.originalJSON["labels"] {
                     labels = Labels(elements: Array(0..<elements.count))
                 } else {
                     labels = Labels(elements: [], changed: false)
                 }
             }
             let value: String? = remove || random.chance(0.3) ? nil : "label \(random.next(below: 100)) ✓"
-            if value != nil, let holder = model.json()["labels"], holder.arrayValue == nil, !holder.isNull {
+            if value != nil, let holder = model.jsonModel.json()["labels"], holder.arrayValue == nil, !holder.isNull {
                 // An index into a string, number, bool or object is refused and changes nothing.
-                if (try? model.set(value, forProperty: "firstLabel")) != nil {
+                if (try? model.jsonModel.set(value, forProperty: "firstLabel")) != nil {
                     Issue.record("a write of labels[0] through \(holder) was not refused")
                 }
                 log.append("firstLabel = \(value.debugDescription) (refused)")
@@ -336,7 +336,7 @@ struct RoundTripWrites {
         default:
             // The dynamic API, with a value that converts (text for an integer).
             let value = String(random.next(below: 1_000))
-            write("count", value, model) { try? $0.set(value, forProperty: "count") }
+            write("count", value, model) { try? $0.jsonModel.set(value, forProperty: "count") }
             expected["count"] = .number(JSONNumber(Int(value)!))
         }
     }
@@ -360,17 +360,17 @@ struct RoundTripWrites {
     /// The written value as the property turns it into JSON.
     private static func json(of value: Any, for name: String) -> JSONValue {
         let property = RoundTripTests.Envelope.modelMetadata.properties.first { $0.name == name }!
-        if let model = value as? JSONModel { return model.json() }
+        if let model = value as? JSONModel { return model.jsonModel.json() }
         return (property.valueType.jsonValue(ofAny: value, replacing: nil) ?? nil) ?? .null
     }
 
     /// Writes `address.city` or `address.zip`.
     private mutating func writeNested<T>(_ name: String, _ value: T?, _ model: RoundTripTests.Envelope, _ body: (RoundTripTests.Envelope) -> Void) {
         // Removing a value that is not there changes nothing, duplicates of "address" included.
-        let present = model.json()[JSONPath([.key("address"), .key(name)])] != nil
-        if value != nil, let holder = model.json()["address"], holder.objectValue == nil, !holder.isNull {
+        let present = model.jsonModel.json()[JSONPath([.key("address"), .key(name)])] != nil
+        if value != nil, let holder = model.jsonModel.json()["address"], holder.objectValue == nil, !holder.isNull {
             // A path through a string, number, bool or array is refused and changes nothing.
-            if (try? model.set(value, forProperty: name)) != nil {
+            if (try? model.jsonModel.set(value, forProperty: name)) != nil {
                 Issue.record("a write of address.\(name) through \(holder) was not refused")
             }
             log.append("address.\(name) = \(value.map { "\($0)" } ?? "nil") (refused)")

@@ -46,25 +46,25 @@ struct SchemaLoadingStressTests {
                 registry.register(cents, named: "stressCents")
                 registry.register(Probe.self, name: "Probe\(round)")
             default:
-                let n: Int = model.dynamic.n
+                let n: Int = model.jsonModel.dynamic.n
                 #expect(n == 7)
-                _ = model.value(forProperty: "amount")  // the converter may or may not be registered yet
+                _ = model.jsonModel.value(forProperty: "amount")  // the converter may or may not be registered yet
                 let latest = (0..<rounds).reversed().first { registry.schemaMetadata(named: "Kind\($0)") != nil }
                 if let latest {
                     let kind = try? registry.makeModel(named: "Kind\(latest)", json: ["n": .number(JSONNumber(thread)), "k": "x", "amount": 100])
-                    let k: String? = kind?.dynamic.k
+                    let k: String? = kind?.jsonModel.dynamic.k
                     #expect(k == "x")
-                    #expect(kind?.jsonValue(forProperty: "n") == .number(JSONNumber(thread)))
+                    #expect(kind?.jsonModel.jsonValue(forProperty: "n") == .number(JSONNumber(thread)))
                 }
                 if round > 0, let use = try? registry.makeModel(named: "Use\(round - 1)", json: ["base": ["n": 3], "list": [["n": 1]]]) {
-                    #expect(use.jsonValue(forProperty: "base") == ["n": 3])
+                    #expect(use.jsonModel.jsonValue(forProperty: "base") == ["n": 3])
                 }
                 _ = registry.modelType(named: "Probe\(round)")
             }
         }
         #expect((0..<rounds).allSatisfy { registry.schemaMetadata(named: "Use\($0)") != nil && registry.schemaMetadata(named: "Kind\($0)") != nil })
         // A model made now reads through the converter (the first one may have cached its read before).
-        let amount: Double? = try registry.makeModel(named: "Base", json: ["n": 7, "amount": 250]).dynamic.amount
+        let amount: Double? = try registry.makeModel(named: "Base", json: ["n": 7, "amount": 250]).jsonModel.dynamic.amount
         #expect(amount == 2.5)
     }
 
@@ -82,7 +82,7 @@ struct SchemaLoadingStressTests {
         }
         #expect(failures.withLock { $0 } == 0)
         let more = try registry.makeModel(named: "More", json: ["n": 1])
-        let n: Int = more.dynamic.n
+        let n: Int = more.jsonModel.dynamic.n
         #expect(n == 1)
     }
 
@@ -98,11 +98,11 @@ struct SchemaLoadingStressTests {
                     loads.withLock { _ = $0.insert(plugin) }
                 }
             } else if let truck = try? registry.makeModel(named: "Vehicle", json: ["kind": "truck", "payload_kg": .number(JSONNumber(round))]) {
-                #expect(truck.modelName == "Truck")
-                let payload: Double = truck.dynamic.payload
+                #expect(truck.jsonModel.modelName == "Truck")
+                let payload: Double = truck.jsonModel.dynamic.payload
                 #expect(payload == Double(round))
                 if let fleet = try? registry.makeModel(named: "Fleet", json: ["budget": 100, "vehicles": [["kind": "car"]]]) {
-                    let budget: Double = fleet.dynamic.budget
+                    let budget: Double = fleet.jsonModel.dynamic.budget
                     #expect(budget == 1)
                 }
             }

@@ -67,14 +67,14 @@ struct SchemaLoadingTests {
             named: "Drawing",
             json: ["shapes": [["type": "circle", "radius": 2], ["type": "square", "side": 3], ["type": "blob"]],
                    "createdAt": "2024-02-29"])
-        let shapes = try #require(models(in: drawing.value(forProperty: "shapes")))
-        #expect(shapes.map(\.modelName) == ["Circle", "Square", "Shape"])
-        let radius: Double = shapes[0].dynamic.radius
+        let shapes = try #require(models(in: drawing.jsonModel.value(forProperty: "shapes")))
+        #expect(shapes.map(\.jsonModel.modelName) == ["Circle", "Square", "Shape"])
+        let radius: Double = shapes[0].jsonModel.dynamic.radius
         #expect(radius == 2)
-        let createdAt: Date? = drawing.dynamic.createdAt
+        let createdAt: Date? = drawing.jsonModel.dynamic.createdAt
         #expect(createdAt == Date(timeIntervalSince1970: 1_709_164_800))  // 2024-02-29, by the declared pattern
         let circle = try registry.makeModel(named: "Shape", json: ["type": "circle", "radius": 1.5])
-        #expect(circle.modelName == "Circle")
+        #expect(circle.jsonModel.modelName == "Circle")
     }
 
     @Test func loadsOneFile() throws {
@@ -94,8 +94,8 @@ struct SchemaLoadingTests {
         // Circle and Square extend, and Drawing uses, Shape from the earlier load.
         try registry.loadSchemas(at: second.url)
         let square = try registry.makeModel(named: "Square", json: ["type": "square", "side": 4, "label": "a"])
-        let side: Double = square.dynamic.side
-        let label: String? = square.dynamic.label
+        let side: Double = square.jsonModel.dynamic.side
+        let label: String? = square.jsonModel.dynamic.label
         #expect(label == "a" && side == 4)
     }
 
@@ -185,7 +185,7 @@ struct SchemaLoadingTests {
         defer { folder.remove() }
         try registry.loadSchemas(at: folder.url)
         let team = try registry.makeModel(named: "Team", json: ["members": [["login": "ann"]]])
-        let members: ModelArray<Account> = team.dynamic.members
+        let members: ModelArray<Account> = team.jsonModel.dynamic.members
         let login: String = members[0].login
         #expect(login == "ann")
     }
@@ -269,11 +269,11 @@ struct SchemaLoadingTests {
 
     @Test func aPropertyNamedLikeAMemberOfJSONModelIsRefused() throws {
         let schema = try ModelSchema(json: ["models": [["name": "Switch", "properties": [
-            ["name": "label", "type": "String"], ["name": "isMutable", "type": "Bool"]]]]])
+            ["name": "label", "type": "String"], ["name": "jsonModel", "type": "Bool"]]]]])
         let registry = ModelRegistry()
         #expect(throws: ModelSchemaError(
-            #"'isMutable' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: "isMutable""#,
-            model: "Switch", property: "isMutable")
+            #"'jsonModel' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: "jsonModel""#,
+            model: "Switch", property: "jsonModel")
         ) {
             try registry.register(schema)
         }
@@ -283,20 +283,20 @@ struct SchemaLoadingTests {
     @Test func aFileWithMemberNamesNamesFileModelAndProperty() throws {
         let text = #"""
             {"models": [
-              {"name": "Article", "properties": [{"name": "description", "type": "String"}, {"name": "title", "type": "String"}]},
+              {"name": "Article", "properties": [{"name": "debugDescription", "type": "String"}, {"name": "title", "type": "String"}]},
               {"name": "Digest", "extends": "Article", "properties": [{"name": "hash", "type": "String", "jsonPath": "sha"}]}]}
             """#
         let (problems, folder) = try problems(loading: ["articles.json": text])
         defer { folder.remove() }
         let file = folder.path("articles.json")
-        // The inherited `description` is reported once, on the model that declares it.
+        // The inherited `debugDescription` is reported once, on the model that declares it.
         #expect(problems == [
             ModelSchemaError(
-                #"'description' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: "description""#,
-                model: "Article", property: "description", file: file),
+                #"'debugDescription' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: "debugDescription""#,
+                model: "Article", property: "debugDescription", file: file),
             ModelSchemaError("'hash' is a member of JSONModel; name the property otherwise", model: "Digest", property: "hash", file: file),
         ])
-        #expect("\(problems[0])".hasPrefix("schema error: \(file): Article.description: 'description' is a member of JSONModel"))
+        #expect("\(problems[0])".hasPrefix("schema error: \(file): Article.debugDescription: 'debugDescription' is a member of JSONModel"))
     }
 
     @Test func theKeyOfAMemberNameIsReadUnderAnotherName() throws {
@@ -307,9 +307,9 @@ struct SchemaLoadingTests {
         let registry = ModelRegistry()
         try registry.loadSchemas(at: folder.url)
         let article = try registry.makeModel(named: "Article", json: ["description": "Short"])
-        let summary: String = article.dynamic.summary
+        let summary: String = article.jsonModel.dynamic.summary
         #expect(summary == "Short")
-        #expect(article.description.hasPrefix("Article("))
+        #expect(article.debugDescription.hasPrefix("Article("))
     }
 
     @Test func missingPathsAndEmptyFolders() throws {

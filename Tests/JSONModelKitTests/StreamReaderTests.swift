@@ -150,8 +150,8 @@ struct StreamReaderTests {
         let first = try #require(try reader.read())
         let id: Int = first.id
         #expect(id == 0)
-        #expect(first.diagnostics.map(\.path) == [JSONPath(["id"])])
-        #expect(throws: ModelValidationError.self) { try first.validate() }
+        #expect(first.jsonModel.diagnostics.map(\.path) == [JSONPath(["id"])])
+        #expect(throws: ModelValidationError.self) { try first.jsonModel.validate() }
         #expect(try reader.read()?.id == 8)  // the stream goes on
     }
 

@@ -65,13 +65,13 @@ struct StressTests {
                 let login: String? = owner?.login
                 #expect(login == "ann")
             }
-            _ = item.json()
-            _ = item.diagnostics
+            _ = item.jsonModel.json()
+            _ = item.jsonModel.diagnostics
         }
         // Two diagnostics (tags[2] and the lossy size) are recorded once, however many threads raced.
         let size: Int = item.size
         #expect(size == 3)
-        #expect(item.diagnostics.count == 2)
+        #expect(item.jsonModel.diagnostics.count == 2)
     }
 
     @Test func freshModelsOverOneDocument() throws {
@@ -153,7 +153,7 @@ struct StressTests {
             case 2: #expect(model.name as String == "n\(round)")
             case 3: #expect(model.ratio as Double == Double(round) + 0.5)
             case 4: #expect(model.missing as Int == 4)
-            default: #expect(throws: ModelValidationError.self) { try model.validate() }
+            default: #expect(throws: ModelValidationError.self) { try model.jsonModel.validate() }
             }
             let login: String? = (model.owner as Owner?)?.login
             #expect(login == "o\(round)")
@@ -163,7 +163,7 @@ struct StressTests {
             #expect(owners.withLock { $0[index] } == [ObjectIdentifier(owner!)])
             #expect(model.id as Int == index)
             #expect(model.odd as Bool == false)
-            #expect(model.diagnostics.count == 1, "model \(index): \(model.diagnostics)")
+            #expect(model.jsonModel.diagnostics.count == 1, "model \(index): \(model.jsonModel.diagnostics)")
         }
     }
 
@@ -202,10 +202,10 @@ struct StressTests {
                 let schema = #"{"models": [{"name": "M\#(round)", "properties": [{"name": "n", "type": "Base"}]}]}"#
                 #expect(throws: Never.self) { try registry.register(ModelSchema(string: schema)) }
             } else {
-                let n: Int = base.dynamic.n
+                let n: Int = base.jsonModel.dynamic.n
                 #expect(n == 7)
                 if round > 0, let model = try? registry.makeModel(named: "M\(round - 1)", json: ["n": ["n": 3]]) {
-                    #expect(model.jsonValue(forProperty: "n") == ["n": 3])
+                    #expect(model.jsonModel.jsonValue(forProperty: "n") == ["n": 3])
                 }
             }
         }
@@ -214,7 +214,7 @@ struct StressTests {
     @Test func mutableModelsArePerThread() throws {
         let item = try Item(json: Self.itemJSON)
         Self.hammer(rounds: 50) { thread, round in
-            let copy = item.mutate { $0.size = thread * 1000 + round }
+            let copy = item.jsonModel.mutate { $0.size = thread * 1000 + round }
             let size: Int = copy.size
             #expect(size == thread * 1000 + round)
         }

@@ -42,10 +42,10 @@ struct StrictValidationTests {
     func lenientPassesStrictFails(case index: Int) throws {
         let (json, path, kind) = Self.lenientOnly[index]
         let person = try StrictPerson(json: json)
-        #expect(throws: Never.self) { try person.validate() }
+        #expect(throws: Never.self) { try person.jsonModel.validate() }
         #expect(throws: Never.self) { try StrictPerson(json: json, options: .validating) }
         do {
-            try person.validate(strict: true)
+            try person.jsonModel.validate(strict: true)
             Issue.record("strict validation passed for \(json)")
         } catch {
             #expect(error.diagnostics.map(\.path.description) == [path], "\(json)")
@@ -55,7 +55,7 @@ struct StrictValidationTests {
         #expect(throws: JSONModelError.self) { try StrictPerson(json: json, options: .strict) }
         #expect(throws: JSONModelError.self) { try StrictPerson(json: json, options: ModelOptions(strict: true)) }
         // Reads stay lenient, and strict problems are not kept in the model.
-        #expect(person.diagnostics.isEmpty)
+        #expect(person.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func strictAcceptsExactTypesOptionalsDefaultsAndUnknownKeys() throws {
@@ -64,20 +64,20 @@ struct StrictValidationTests {
              "home": {"city": "Rome", "scores": [1, 2.5]}}
             """#
         let person = try StrictPerson(json: json, options: .strict)
-        try person.validate(strict: true)
+        try person.jsonModel.validate(strict: true)
         #expect(person.age == 3)
     }
 
     @Test func strictProblemsComeWithLenientOnes() throws {
         let person = try StrictPerson(json: #"{"name": 1, "age": "x", "extra": 1}"#)
         do {
-            try person.validate(strict: true)
+            try person.jsonModel.validate(strict: true)
             Issue.record("strict validation passed")
         } catch {
             #expect(error.diagnostics.map(\.path.description) == ["name", "age"])
         }
         // The lenient problem stays with the model; the strict one does not.
-        #expect(person.diagnostics.map(\.path.description) == ["age"])
+        #expect(person.jsonModel.diagnostics.map(\.path.description) == ["age"])
     }
 
     @Test func collectionsValidateStrictlyAtCreation() throws {

@@ -30,34 +30,34 @@ struct UnwritableValueTests {
             default: bad
             }
             #expect(throws: JSONModelError.self, "\(property) \(bad)") {
-                try model.set(value, forProperty: property)
+                try model.jsonModel.set(value, forProperty: property)
             }
         }
-        #expect(model.json() == ["ratio": 1.5])
-        #expect(!model.hasMutations)
+        #expect(model.jsonModel.json() == ["ratio": 1.5])
+        #expect(!model.jsonModel.hasMutations)
     }
 
     @Test func theErrorSaysWhatJSONCannotHold() throws {
         let model = try Measures(json: "{}", options: .mutable)
         #expect(throws: JSONModelError.unwritable(model: "Measures", property: "ratio", reason: "JSON has no number for nan")) {
-            try model.set(Double.nan, forProperty: "ratio")
+            try model.jsonModel.set(Double.nan, forProperty: "ratio")
         }
         #expect(throws: JSONModelError.unwritable(model: "Measures", property: "small", reason: "JSON has no number for -inf")) {
-            try model.set(-Float.infinity, forProperty: "small")
+            try model.jsonModel.set(-Float.infinity, forProperty: "small")
         }
         #expect(throws: JSONModelError.unwritable(model: "Measures", property: "exact", reason: "JSON has no number for NaN")) {
-            try model.set(Decimal.nan, forProperty: "exact")
+            try model.jsonModel.set(Decimal.nan, forProperty: "exact")
         }
         #expect(throws: JSONModelError.unwritable(
             model: "Measures", property: "series", reason: "[1]: JSON has no number for inf")) {
-            try model.set([0, Double.infinity], forProperty: "series")
+            try model.jsonModel.set([0, Double.infinity], forProperty: "series")
         }
         #expect(throws: JSONModelError.unwritable(
             model: "Measures", property: "when",
             reason: "the date nan seconds since 1970 is outside what iso8601 writes (years 0000 to 9999)")) {
-            try model.set(Date(timeIntervalSince1970: .nan), forProperty: "when")
+            try model.jsonModel.set(Date(timeIntervalSince1970: .nan), forProperty: "when")
         }
-        #expect(model.json() == [:])
+        #expect(model.jsonModel.json() == [:])
     }
 
     @Test func finiteExtremesStillWrite() throws {
@@ -68,8 +68,8 @@ struct UnwritableValueTests {
         model.series = [0, -0.0, .leastNonzeroMagnitude]
         model.when = Date(timeIntervalSince1970: 0)
         #expect(model.ratio as Double == .greatestFiniteMagnitude)
-        #expect(model.json()["when"] == "1970-01-01T00:00:00Z")
-        #expect(model.json()["series"]?.arrayValue?.count == 3)
+        #expect(model.jsonModel.json()["when"] == "1970-01-01T00:00:00Z")
+        #expect(model.jsonModel.json()["series"]?.arrayValue?.count == 3)
     }
 
     // Exit tests run child processes, which Swift Testing offers on macOS, Linux and Windows only.
@@ -100,9 +100,9 @@ struct UnwritableValueTests {
               {"name": "amount", "type": "Double"}, {"name": "at", "type": "Date?", "dateFormat": "millisecondsSince1970"}]}]}
             """#))
         let reading = try registry.makeModel(named: "Reading", json: [:], options: .mutable)
-        #expect(throws: JSONModelError.self) { try reading.set(Double.infinity, forProperty: "amount") }
-        #expect(throws: JSONModelError.self) { try reading.set(Date(timeIntervalSince1970: 1e15), forProperty: "at") }
-        try reading.set(Date(timeIntervalSince1970: 1), forProperty: "at")
-        #expect(reading.json() == ["at": 1000])
+        #expect(throws: JSONModelError.self) { try reading.jsonModel.set(Double.infinity, forProperty: "amount") }
+        #expect(throws: JSONModelError.self) { try reading.jsonModel.set(Date(timeIntervalSince1970: 1e15), forProperty: "at") }
+        try reading.jsonModel.set(Date(timeIntervalSince1970: 1), forProperty: "at")
+        #expect(reading.jsonModel.json() == ["at": 1000])
     }
 }

@@ -201,7 +201,7 @@ struct AccessorGeneratorTests {
                     p.id(Int.self)
                     p.name(String.self)
                     p.name(String.self)
-                    p.description(String.self)
+                    p.jsonModel(String.self)
                     p.point((Int, Int).self)
                     p.tags(Set<String>.self)
                     p.byNumber([Int: String].self)
@@ -218,7 +218,7 @@ struct AccessorGeneratorTests {
             diagnostics == [
                 "Broken.swift:3:11: error: Broken.id is already declared by a superclass (Base.swift:2); declare it once",
                 "Broken.swift:5:11: error: Broken.name is declared twice; the first declaration is at line 4",
-                "Broken.swift:6:11: error: Broken.description: 'description' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: \"description\"",
+                "Broken.swift:6:11: error: Broken.jsonModel: 'jsonModel' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: \"jsonModel\"",
                 "Broken.swift:7:11: error: Broken.point: (Int, Int) is not a type a property can have",
                 "Broken.swift:8:11: error: Broken.tags: Set<String> is not supported; declare an array",
                 "Broken.swift:9:11: error: Broken.byNumber: [Int: String] has Int keys; JSON object keys are strings, so declare [String: String]",

@@ -68,14 +68,14 @@ struct GeneratedModelTests {
             let context = "\(generated.sample)[\(index)]"
             let compiled = try generated.rootClass.make(json: .object(object))
             let schemaModel = try registry.makeModel(named: generated.name, json: .object(object))
-            #expect(compiled.modelName == generated.name)
+            #expect(compiled.jsonModel.modelName == generated.name)
             for property in root.properties {
-                let read = compiled.jsonValue(forProperty: property.name)
+                let read = compiled.jsonModel.jsonValue(forProperty: property.name)
                 #expect(read != nil, "\(context): no property \(property.name)")
-                #expect(read == schemaModel.jsonValue(forProperty: property.name), "\(context).\(property.name)")
+                #expect(read == schemaModel.jsonModel.jsonValue(forProperty: property.name), "\(context).\(property.name)")
             }
-            #expect(compiled.json() == .object(object), "\(context): output differs from the input")
-            #expect(throws: Never.self, "\(context)") { try compiled.validate() }
+            #expect(compiled.jsonModel.json() == .object(object), "\(context): output differs from the input")
+            #expect(throws: Never.self, "\(context)") { try compiled.jsonModel.validate() }
         }
     }
 
@@ -103,15 +103,16 @@ struct GeneratedModelTests {
         #expect(record.firstName2 == "Ann")
         #expect(record.firstName3 == "ANN")
         #expect(record.displayName == "Ann Lee")
-        // Keywords are members after a dot; names JSONModel takes were renamed.
+        // Keywords are members after a dot; Swift's own member names were renamed, and the
+        // names of JSONModel's API outside `jsonModel` are the properties' own.
         #expect(record.class == "first")
         #expect(record.default == 0)
         #expect(record.in == "x")
         #expect(record.selfField == "me")
         #expect(record.initField == "start")
-        #expect(record.descriptionField == "A record with awkward keys")
-        #expect(record.valueField == 3.5)
-        #expect(record.modelField == "X1")
+        #expect(record.description == "A record with awkward keys")
+        #expect(record.value == 3.5)
+        #expect(record.model == "X1")
         #expect(record.add == "plus")
         #expect(record.aB == "dotted")
         #expect(record.withQuotes == "q")
@@ -120,7 +121,7 @@ struct GeneratedModelTests {
         #expect(record.名前 == "名")
         #expect(record._2faEnabled == false)
         #expect(record._3d.y == 2.5)
-        #expect(record.jsonField.raw == true)
+        #expect(record.json.raw == true)
         #expect(record.userIDs == [1, 2])
         #expect(record.byYear["2020"]?.note == "busy")
         #expect(record.scoresByID["0b0a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d"] == 2)
@@ -135,7 +136,7 @@ struct GeneratedModelTests {
         #expect(record.updatedTimestamp.map { ($0.timeIntervalSince1970 * 1000).rounded() } == 1_710_000_000_123)
         #expect(record.code == "20250531")
         #expect(record.count == 1_710_000_000)
-        #expect(record.diagnostics.isEmpty, "\(record.diagnostics)")
+        #expect(record.jsonModel.diagnostics.isEmpty, "\(record.jsonModel.diagnostics)")
     }
 
     @Test func feedPageReadsThroughTypedMembers() throws {

@@ -30,10 +30,10 @@ struct ReadmeExamplesTests {
         #expect(user.firstName == "Ann")
         #expect(user.address.city == "Rome")
         #expect(user.age == 18)
-        let moved = user.mutate { $0.address.city = "Oslo" }
-        #expect(moved.jsonString() == #"{"first_name":"Ann","login":"ann","address":{"city":"Oslo"},"x-id":7}"#)
+        let moved = user.jsonModel.mutate { $0.address.city = "Oslo" }
+        #expect(moved.jsonModel.jsonString() == #"{"first_name":"Ann","login":"ann","address":{"city":"Oslo"},"x-id":7}"#)
         #expect(user.address.city == "Rome")
-        #expect(user.description == #"User(firstName: "Ann", login: "ann", address: Address(city: "Rome"))"#)
+        #expect(user.debugDescription == #"User(firstName: "Ann", login: "ann", address: Address(city: "Rome"))"#)
     }
 
     @Test func declarationsAreValid() throws {
@@ -52,40 +52,40 @@ struct ReadmeExamplesTests {
         for tag in user.tags { #expect(tag == "a") }
         #expect(user.id == 7)
         #expect(user[property: "age"] as Int == 36)
-        #expect(user.dynamic.address.city == "London")
-        #expect(user.value(forProperty: "age") as? Int == 36)
-        #expect(user.value(forProperty: "nope") == nil)
-        #expect(user.jsonValue(forProperty: "tags") == .array(["a"]))
-        #expect(user.json()["extra"] == .bool(true))
+        #expect(user.jsonModel.dynamic.address.city == "London")
+        #expect(user.jsonModel.value(forProperty: "age") as? Int == 36)
+        #expect(user.jsonModel.value(forProperty: "nope") == nil)
+        #expect(user.jsonModel.jsonValue(forProperty: "tags") == .array(["a"]))
+        #expect(user.jsonModel.json()["extra"] == .bool(true))
     }
 
     @Test func elementsThatDoNotConvertAreLeftOutWithADiagnostic() throws {
         let user = try User(json: #"{"tags": ["a", 2, {}]}"#)
         #expect(user.tags == ["a", "2"])
-        #expect(user.diagnostics.map(\.path.description) == ["tags[2]"])
+        #expect(user.jsonModel.diagnostics.map(\.path.description) == ["tags[2]"])
     }
 
     @Test func writing() throws {
         let user = try User(json: #"{"age": "31", "address": {"city": "Rome"}}"#)
-        let older = user.mutate { $0.age = 40; $0.address.city = "Milan" }
-        #expect(older.jsonString() == #"{"age":"40","address":{"city":"Milan"}}"#)
+        let older = user.jsonModel.mutate { $0.age = 40; $0.address.city = "Milan" }
+        #expect(older.jsonModel.jsonString() == #"{"age":"40","address":{"city":"Milan"}}"#)
         #expect(user.age == 31)
 
-        let draft = user.mutableCopy()
+        let draft = user.jsonModel.mutableCopy()
         draft.age = 41
-        try draft.set("42", forProperty: "age")
+        try draft.jsonModel.set("42", forProperty: "age")
         #expect(draft.age == 42)
-        #expect(draft.originalJSON["age"] == .string("31"))
-        draft.clearMutations()
+        #expect(draft.jsonModel.originalJSON["age"] == .string("31"))
+        draft.jsonModel.clearMutations()
         #expect(draft.age == 31)
     }
 
     @Test func nothingLost() throws {
         let user = try User(json: #"{"id": 12345678901234567890, "age": 30, "x-trace": "caf\u00e9"}"#)
-        let older = user.mutate { $0.age = 31 }
-        #expect(older.jsonString() == #"{"id":12345678901234567890,"age":31,"x-trace":"café"}"#)
+        let older = user.jsonModel.mutate { $0.age = 31 }
+        #expect(older.jsonModel.jsonString() == #"{"id":12345678901234567890,"age":31,"x-trace":"café"}"#)
         // Never written to: compact, every string escaped as it came.
-        #expect(user.jsonString() == #"{"id":12345678901234567890,"age":30,"x-trace":"caf\u00e9"}"#)
+        #expect(user.jsonModel.jsonString() == #"{"id":12345678901234567890,"age":30,"x-trace":"caf\u00e9"}"#)
     }
 
     @Test func aParseErrorSaysWhere() {

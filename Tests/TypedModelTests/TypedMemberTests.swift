@@ -104,7 +104,7 @@ struct TypedMemberTests {
 
     @Test func writesOnMutableModels() throws {
         let event = try Event.make(json: Data(Self.pushJSON.utf8))
-        let changed = event.mutate { event in
+        let changed = event.jsonModel.mutate { event in
             event.repo.name = "ann/renamed"
             event.kind = .watch
             event.org = nil
@@ -112,6 +112,6 @@ struct TypedMemberTests {
         #expect(changed.repo.name == "ann/renamed")
         #expect(changed.kind == .watch)
         #expect(event.repo.name == "ann/tools")
-        #expect(changed.json()["unknown"] == [1, 2])
+        #expect(changed.jsonModel.json()["unknown"] == [1, 2])
     }
 }

@@ -66,22 +66,22 @@ enum DemoCommand: Command {
         section("3. description: one line, for logs")
         let item = items[0]
         let shippingOfFirst = first.shipping
-        rows([("print(orders[0].items[0])", item.description), ("print(orders[0].shipping)", shippingOfFirst.description)])
+        rows([("print(orders[0].items[0])", item.debugDescription), ("print(orders[0].shipping)", shippingOfFirst.debugDescription)])
 
         section("4. fullDescription: every property, nested models opened")
         let customer = orders[1].customer
-        Console.out(indented(customer.fullDescription))
+        Console.out(indented(customer.jsonModel.fullDescription))
 
         section("5. Polymorphism: each payment's \"method\" picks its class")
         rows(orders.indices.map { index in
-            ("orders[\(index)].payment", orders[index].payment?.description ?? "nil")
+            ("orders[\(index)].payment", orders[index].payment?.debugDescription ?? "nil")
         })
 
         section("6. A value that does not convert reads as the default and leaves a diagnostic")
         let shipping = orders[2].shipping
         rows([("let price: Double = orders[2].shipping.price", "\(shipping.price)")])
         do {
-            try orders[2].validate()
+            try orders[2].jsonModel.validate()
             Console.out("  (no diagnostics)")
         } catch {
             for diagnostic in error.diagnostics { Console.out("  orders[2].validate(): " + diagnostic.description) }

@@ -94,12 +94,12 @@ enum DescribeCommand: Command {
 
     /// The one-line description, or the full one followed by the problems validation finds.
     private static func describe(_ model: JSONModel, short: Bool) -> String {
-        if short { return model.description }
+        if short { return model.debugDescription }
         // Describing reads nothing into the model, so it has no diagnostics yet; validation
         // then converts everything and lists every problem, nested ones with their full path.
-        var text = model.fullDescription
+        var text = model.jsonModel.fullDescription
         do {
-            try model.validate()
+            try model.jsonModel.validate()
         } catch {
             text += "\nproblems:"
             for diagnostic in error.diagnostics { text += "\n  \(diagnostic)" }

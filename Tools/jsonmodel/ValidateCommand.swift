@@ -173,7 +173,7 @@ enum ValidateCommand: Command {
             return ["\(prefix.isEmpty ? "$" : prefix.description): \(error)"]
         }
         do {
-            try instance.validate(strict: strict)
+            try instance.jsonModel.validate(strict: strict)
             return []
         } catch {
             return error.diagnostics.map { diagnostic in

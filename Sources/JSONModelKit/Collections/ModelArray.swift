@@ -163,12 +163,7 @@ extension ModelArray: Equatable {
 
 // MARK: - Creating from JSON
 
-/// Lets every model class create lazy collections of itself: `Shape.array(from: data)`.
-public protocol ModelCollectionCreating: JSONModel {}
-
-extension JSONModel: ModelCollectionCreating {}
-
-extension ModelCollectionCreating {
+extension JSONModelProtocol {
     /// Parses a JSON array and returns a lazy array of models over it.
     ///
     /// ```swift

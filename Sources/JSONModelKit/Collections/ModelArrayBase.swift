@@ -329,10 +329,10 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         var original: JSONInput?
         switch slot {
         case .base(let index):
-            inner = builtElement(at: index)?.json() ?? input(at: index).jsonValue
+            inner = builtElement(at: index)?.jsonModel.json() ?? input(at: index).jsonValue
             if !isSingleObject { original = array?[jsonIndex(of: index)] } else { original = array }
         case .model(let model):
-            inner = model.json()
+            inner = model.jsonModel.json()
         }
         guard let embed = embedPath else { return inner }
         var wrapper: JSONValue = .object(JSONObject())

@@ -10,7 +10,7 @@ import JSONModelKitCore
 
 extension ModelArray: Codable {
     /// Decodes a JSON array; each element is created through ``JSONModel/modelClass(for:)``
-    /// when first read, as for ``ModelCollectionCreating/array(from:options:)-(Data,ModelOptions)``.
+    /// when first read, as for ``JSONModelProtocol/array(from:options:)-(Data,ModelOptions)``.
     ///
     /// ```swift
     /// struct Feed: Decodable { var events: ModelArray<Event> }

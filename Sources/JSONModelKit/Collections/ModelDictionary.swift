@@ -138,8 +138,8 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
         for key in keys {
             let slot: ModelArraySlot<Value> = changedKeys == nil ? .base(base.index(of: key)!) : changedSlots[key]!
             switch slot {
-            case .base(let index): object[key] = base.builtElement(at: index)?.json() ?? base.input(at: index).jsonValue
-            case .model(let model): object[key] = model.json()
+            case .base(let index): object[key] = base.builtElement(at: index)?.jsonModel.json() ?? base.input(at: index).jsonValue
+            case .model(let model): object[key] = model.jsonModel.json()
             }
         }
         return .object(object)

@@ -4,10 +4,10 @@
 ///
 /// ```swift
 /// print(user)                                   // one line, at most 500 characters
-/// print(user.fullDescription)                   // every property, 100 items per array
+/// print(user.jsonModel.fullDescription)                   // every property, 100 items per array
 /// var limits = DescriptionLimits.default
 /// limits.maxItems = 10
-/// print(user.fullDescription(limits: limits))
+/// print(user.jsonModel.fullDescription(limits: limits))
 /// ```
 public struct DescriptionLimits: Sendable, Hashable {
     /// The longest string `description` shows, in characters; longer ones end in `…` inside the quotes.
@@ -44,10 +44,6 @@ public struct DescriptionLimits: Sendable, Hashable {
     /// Strings of 80 characters, lines of 500, nested models 3 deep in one line;
     /// 1,000-character strings, 100 items and 12 levels in a full description.
     public static let `default` = DescriptionLimits()
-
-    /// The longest `debugDescription`, in characters: 100,000, so that it shows every
-    /// property of any model but one whose nested models are enormous, yet stays bounded.
-    static let debugLineLength = 100_000
 
     /// The deepest ``maxDepth`` and ``maxLineNesting`` that apply: 32.
     ///

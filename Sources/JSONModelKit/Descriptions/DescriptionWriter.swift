@@ -22,16 +22,13 @@ struct DescriptionWriter {
     let limits: DescriptionLimits
     /// The models being written, outermost first; meeting one of them again is a cycle (`↻ User`).
     var ancestors: [ObjectIdentifier] = []
-    /// One line: whether every property shows, or only those whose value differs from the default.
-    var everyProperty = false
     /// Full layout: whether the value being written is (inside) a model property's default, made
     /// because the JSON has nothing for the property. A model's default can hold the model again
     /// (`p.child(Node.self)`), so a default met inside a default is written on one line.
     private var insideDefault = false
 
-    init(limits: DescriptionLimits, everyProperty: Bool = false) {
+    init(limits: DescriptionLimits) {
         self.limits = limits.bounded
-        self.everyProperty = everyProperty
     }
 
     // MARK: One line
@@ -81,12 +78,12 @@ struct DescriptionWriter {
         var pieces: [String] = []
         var used = out.count
         var hidden = 0
-        let source = everyProperty ? nil : Optional(model.currentSource)
+        let source = model.currentSource
         for property in model.metadata.properties {
             // A property with nothing in the JSON holds its default: left out without making it.
-            if let source, !model.hasJSON(for: property, in: source) { continue }
+            if !model.hasJSON(for: property, in: source) { continue }
             let value = model.valueForDescription(at: property.ordinal)
-            if !everyProperty && !model.differsFromDefault(value, of: property, nesting: ancestors.count) { continue }
+            if !model.differsFromDefault(value, of: property, nesting: ancestors.count) { continue }
             if hidden > 0 {
                 hidden += 1
                 continue

@@ -1,7 +1,7 @@
 import JSONModelKitCore
 
-// Descriptions for logs and debuggers: `description`, `debugDescription`,
-// `fullDescription`, and a mirror for `dump` and debuggers.
+// Descriptions for logs and debuggers: `debugDescription`, the full description, and a
+// mirror for `dump` and debuggers.
 //
 // Describing reads nothing into the model. A property already in the cache shows
 // its cached value; any other is converted on a side path: from the same JSON,
@@ -12,108 +12,36 @@ import JSONModelKitCore
 // happened, and describing an immutable model from many threads at once only
 // takes the model's lock to look at the cache.
 
-extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
+extension JSONModel: CustomDebugStringConvertible {
     /// One line for logs: the model name and the properties whose values differ from their defaults.
     ///
     /// ```swift
     /// print(user)   // User(firstName: "Ann", age: 31, address: Address(city: "Rome"), tags: [2 items])
     /// ```
     ///
+    /// `print`, string interpolation and debuggers all show this line: a model conforms to
+    /// `CustomDebugStringConvertible` alone, which they fall back to, so that `description` stays
+    /// free for a property (a repository, a product and many other objects have one).
+    ///
     /// Properties show in declaration order; strings are cut after 80 characters
     /// with `…`, nested models show up to 3 levels deep, arrays and dictionaries
     /// show their size, and the line holds at most 500 characters: it stops at the
     /// last property that fits and counts the rest (`… 12 more)`), a nested model
     /// likewise inside the room it has. Describing never changes what later reads
-    /// return nor records diagnostics. See ``DescriptionLimits``.
-    public var description: String {
-        description(limits: .default)
-    }
-
-    /// One line like ``description`` but with every declared property, defaults included.
-    ///
-    /// ```swift
-    /// String(reflecting: user)   // User(firstName: "Ann", nickname: nil, age: 18, tags: [])
-    /// ```
-    ///
-    /// Strings are cut after 80 characters, collections show their size, and nested models
-    /// show 3 levels deep, every property of each; the line may hold up to 100,000
-    /// characters, 200 times what
-    /// ``description`` allows, so every property shows unless the nested models are enormous.
-    /// Past that the line stops at a property, as ``description`` does.
+    /// return nor records diagnostics. See ``DescriptionLimits``, and
+    /// ``JSONModelView/fullDescription`` for every property.
     public var debugDescription: String {
-        var writer = DescriptionWriter(limits: .default, everyProperty: true)
-        var text = CappedText(limit: DescriptionLimits.debugLineLength)
-        writer.writeLine(model: self, to: &text)
-        return text.result
+        lineDescription(limits: .default)
     }
 
-    /// The one-line description with limits of your own.
-    ///
-    /// - Parameter limits: String length, line length and nesting shown.
-    /// - Complexity: O(*p*) in the number of properties shown, plus their conversion when not cached.
-    public func description(limits: DescriptionLimits) -> String {
+    func lineDescription(limits: DescriptionLimits) -> String {
         var writer = DescriptionWriter(limits: limits)
         var text = CappedText(limit: limits.maxLineLength)
         writer.writeLine(model: self, to: &text)
         return text.result
     }
 
-    /// Every property, nested models and collections opened, then what else the model knows.
-    ///
-    /// ```swift
-    /// print(user.fullDescription)
-    /// // User(
-    /// //   firstName: "Ann",
-    /// //   age: 31,
-    /// //   address: Address(city: "Rome"),
-    /// //   tags: [
-    /// //     [0]: "a",
-    /// //     [1]: "b"
-    /// //   ]
-    /// // )
-    /// // unknown keys:
-    /// //   legacy_id: 7
-    /// // changed since the original:
-    /// //   age: 30 → 31
-    /// // diagnostics:
-    /// //   age: expected a number, found a string "x" (User.age, typeMismatch)
-    /// ```
-    ///
-    /// The layout is swift-custom-dump's: two spaces per level, `label: value`
-    /// per line, a model with a single simple property on one line. Arrays show
-    /// 100 elements and then `… 9,900 more`; dictionaries are sorted by key;
-    /// empty ones read `[]` and `[:]`. The parents a model refers back to through
-    /// inverse relationships follow its properties (`order (inverse): …`). A model
-    /// met again inside itself reads `↻ User`; past 12 levels a model reads
-    /// `Node(…)` and a collection its size. The sections after the model appear only when they have lines:
-    /// keys of the JSON no property reads (kept in output), properties written
-    /// since the model was created with their original and current values, and
-    /// the diagnostics recorded by reads so far (describing records none).
-    public var fullDescription: String {
-        fullDescription(limits: .default)
-    }
-
-    /// The full description with limits of your own.
-    ///
-    /// - Parameter limits: Items per collection, depth and string length shown.
-    /// - Complexity: O(*n*) in the size of what is shown.
-    public func fullDescription(limits: DescriptionLimits) -> String {
-        var text = ""
-        writeFullDescription(to: &text, limits: limits)
-        return text
-    }
-
-    /// Writes the full description into a stream, without building it as one string first.
-    ///
-    /// ```swift
-    /// var log = ""
-    /// user.writeFullDescription(to: &log)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - output: Where the text goes.
-    ///   - limits: Items per collection, depth and string length shown.
-    public func writeFullDescription(to output: inout some TextOutputStream, limits: DescriptionLimits = .default) {
+    func writeFull(to output: inout some TextOutputStream, limits: DescriptionLimits) {
         var writer = DescriptionWriter(limits: limits)
         writer.writeFull(model: self, to: &output, indent: 0)
         writeSections(to: &output, limits: limits)
@@ -142,7 +70,7 @@ extension JSONModel: CustomStringConvertible, CustomDebugStringConvertible {
                 out.write("\n  " + change.label + ": " + old.result + " → " + new.result)
             }
         }
-        let diagnostics = diagnostics
+        let diagnostics = allDiagnostics
         if !diagnostics.isEmpty {
             out.write("\ndiagnostics:")
             for diagnostic in diagnostics { out.write("\n  \(diagnostic)") }

@@ -18,7 +18,7 @@ extension JSONModel {
     /// a quantity read badly in the first line of an order shows on the order as `lines[0].qty`,
     /// and on the line itself as `qty`. Gathering them converts nothing and builds no model;
     /// ``validate(strict:)`` converts everything and finds every problem, read or not.
-    public var diagnostics: [ModelDiagnostic] {
+    var allDiagnostics: [ModelDiagnostic] {
         let own = ownDiagnostics
         guard metadata.hasModelProperties else { return own }
         let nested = nestedDiagnostics()

@@ -167,11 +167,9 @@ enum InferenceNames {
     // MARK: Names that would not work
 
     /// Names a generated property must not take: ``JSONModel/reservedPropertyNames``, which a
-    /// registration block or schema may not declare, and the members of `ModelValue`, which
-    /// chained reads return (`user.owner.model` would read the `ModelValue`'s model name).
-    static let reservedPropertyNames: Set<String> = JSONModel.reservedPropertyNames.union([
-        "model", "property", "nestedModel",
-    ])
+    /// registration block or schema may not declare. `ModelValue`, which chained reads
+    /// return, has no public member those leave out.
+    static let reservedPropertyNames: Set<String> = JSONModel.reservedPropertyNames
 
     /// Suffix added to a property name that is reserved.
     static let reservedPropertySuffix = "Field"

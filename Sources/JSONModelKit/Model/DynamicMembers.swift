@@ -18,7 +18,7 @@
 ///
 /// Reading an undeclared name, or a declared one as the wrong type, stops the program
 /// with a message that names the class and property (Objective-C's "unrecognized
-/// selector"). For a reference typed ``JSONModel``, use ``JSONModel/dynamic``.
+/// selector"). For a reference typed ``JSONModel``, use ``JSONModelView/dynamic``.
 @dynamicMemberLookup
 public protocol DynamicMembers: JSONModel {}
 
@@ -47,3 +47,5 @@ extension DynamicMembers {
 /// here rather than with the class: the member syntax reads through the model's API, which
 /// builds on the engine that declares ``DynamicModel``.
 extension DynamicModel: DynamicMembers {}
+
+

@@ -10,13 +10,13 @@ extension JSONModel: Codable {
     ///
     /// Its JSON goes through ``JSONValue``'s `Codable` conformance, so at most
     /// ``JSONValue/codingDepthLimit`` arrays and objects deep; deeper JSON is an `EncodingError`
-    /// (decoding likewise throws a `DecodingError`). ``jsonBytes(options:format:)`` has no limit.
+    /// (decoding likewise throws a `DecodingError`). ``JSONModelView/jsonBytes(options:format:)`` has no limit.
     ///
     /// ```swift
     /// struct Envelope: Codable { var user: User }
     /// let data = try JSONEncoder().encode(Envelope(user: user))
     /// ```
     public func encode(to encoder: any Encoder) throws {
-        try json().encode(to: encoder)
+        try jsonModel.json().encode(to: encoder)
     }
 }

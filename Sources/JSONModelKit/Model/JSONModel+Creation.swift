@@ -133,7 +133,7 @@ extension JSONModel {
     /// ```swift
     /// let user = User()
     /// user.firstName = "Ann"
-    /// user.json()   // {"first_name":"Ann"}
+    /// user.jsonModel.json()   // {"first_name":"Ann"}
     /// ```
     public convenience init() {
         self.init(ModelStorage(source: .value(.object(JSONObject())), mutable: true))
@@ -235,7 +235,7 @@ extension JSONModel {
     func validateIfAsked(by options: ModelOptions) throws(JSONModelError) {
         guard options.validatesAtCreation else { return }
         do {
-            try validate(strict: options.strict)
+            try jsonModel.validate(strict: options.strict)
         } catch {
             throw .validationFailed(error)
         }

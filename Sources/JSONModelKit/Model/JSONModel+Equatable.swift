@@ -13,9 +13,9 @@ extension JSONModel: Hashable {
         guard type(of: lhs) == type(of: rhs) else { return false }
         if lhs.metadata.comparesDeclaredPropertiesOnly {
             return lhs.metadata.modelName == rhs.metadata.modelName
-                && lhs.json(options: .onlyDeclared) == rhs.json(options: .onlyDeclared)
+                && lhs.jsonModel.json(options: .onlyDeclared) == rhs.jsonModel.json(options: .onlyDeclared)
         }
-        return lhs.json() == rhs.json()
+        return lhs.jsonModel.json() == rhs.jsonModel.json()
     }
 
     /// Hashes the class and the JSON that equality compares.
@@ -23,9 +23,9 @@ extension JSONModel: Hashable {
         hasher.combine(ObjectIdentifier(type(of: self)))
         if metadata.comparesDeclaredPropertiesOnly {
             hasher.combine(metadata.modelName)
-            hasher.combine(json(options: .onlyDeclared))
+            hasher.combine(jsonModel.json(options: .onlyDeclared))
         } else {
-            hasher.combine(json())
+            hasher.combine(jsonModel.json())
         }
     }
 }

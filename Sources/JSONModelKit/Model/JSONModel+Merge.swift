@@ -18,7 +18,7 @@ extension JSONModel {
     ///
     /// ```swift
     /// let user = try User(json: #"{"name": "Ann", "address": {"city": "Rome", "zip": "00100"}}"#)
-    /// let moved = try user.merging(["address": ["city": "Milan"]])
+    /// let moved = try user.jsonModel.merging(["address": ["city": "Milan"]])
     /// moved.address.city   // "Milan"; name and zip stay
     /// ```
     ///
@@ -29,24 +29,17 @@ extension JSONModel {
     /// - Returns: A new immutable model; this one is unchanged.
     /// - Throws: ``JSONModelError/notAnObject(model:found:)`` when `partialJSON` is not an object.
     /// - Complexity: O(*n*) in the size of the model's JSON (it is copied once).
-    public func merging(_ partialJSON: JSONValue) throws(JSONModelError) -> Self {
+    func merged(with partialJSON: JSONValue) throws(JSONModelError) -> Self {
         let merged = try mergedJSON(with: partialJSON)
         return makeCopy(source: .value(merged), mutable: false)
     }
 
-    /// Parses `data` and merges it; see ``merging(_:)-(JSONValue)``.
-    ///
-    /// - Throws: ``JSONModelError/invalidJSON(_:)`` for text that is not JSON, or
-    ///   ``JSONModelError/notAnObject(model:found:)``.
-    public func merging(_ partialJSON: Data) throws(JSONModelError) -> Self {
-        try merging(Self.parsedPatch(partialJSON))
-    }
 
     /// Merges `partialJSON` into this mutable model, in place.
     ///
     /// ```swift
     /// let user = try User(json: data, options: .mutable)
-    /// try user.update(with: ["age": 31, "address": ["zip": "20100"]])
+    /// try user.jsonModel.update(with: ["age": 31, "address": ["zip": "20100"]])
     /// ```
     ///
     /// Cached values are dropped; a nested model of a mutable parent passes the change up.
@@ -54,7 +47,7 @@ extension JSONModel {
     /// - Parameter partialJSON: A JSON object.
     /// - Throws: ``JSONModelError/immutable(model:property:)`` for an immutable model,
     ///   ``JSONModelError/notAnObject(model:found:)`` when `partialJSON` is not an object.
-    public func update(with partialJSON: JSONValue) throws(JSONModelError) {
+    func applyPatch(_ partialJSON: JSONValue) throws(JSONModelError) {
         guard isMutable else { throw .immutable(model: metadata.modelName, property: "update(with:)") }
         syncWithGroupParent()
         replaceCurrent(with: try mergedJSON(with: partialJSON))
@@ -72,16 +65,9 @@ extension JSONModel {
         propagate(object, changed: [.root])
     }
 
-    /// Parses `data` and merges it in place; see ``update(with:)-(JSONValue)``.
-    ///
-    /// - Throws: ``JSONModelError/invalidJSON(_:)`` for text that is not JSON, and the errors of
-    ///   ``update(with:)-(JSONValue)``.
-    public func update(with partialJSON: Data) throws(JSONModelError) {
-        try update(with: Self.parsedPatch(partialJSON))
-    }
 
     /// The JSON of a patch given as text, with a parse error as the creation API reports it.
-    private static func parsedPatch(_ data: Data) throws(JSONModelError) -> JSONValue {
+    static func parsedPatch(_ data: Data) throws(JSONModelError) -> JSONValue {
         do {
             return try JSONDocument(data: data).root.value
         } catch {

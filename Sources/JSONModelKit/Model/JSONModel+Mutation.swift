@@ -33,7 +33,7 @@ extension JSONModel {
     /// dictionary for a model). nil removes the property's JSON.
     ///
     /// ```swift
-    /// try user.set(31, forProperty: "age")
+    /// try user.jsonModel.set(31, forProperty: "age")
     /// ```
     ///
     /// - Parameters:
@@ -44,7 +44,7 @@ extension JSONModel {
     ///   (``JSONModelError/unwritable(model:property:reason:)``: NaN, an infinity, a date
     ///   its format cannot write), or the property's path meets a value of another kind on the
     ///   way (`x.y` where `x` is a string; also `unwritable`, and nothing is written).
-    public func set(_ value: Any?, forProperty name: String) throws(JSONModelError) {
+    func assign(_ value: Any?, forProperty name: String) throws(JSONModelError) {
         guard let ordinal = metadata.ordinal(of: name) else {
             throw .unknownProperty(model: metadata.modelName, property: name)
         }
@@ -65,7 +65,7 @@ extension JSONModel {
         }
         var json: JSONValue?
         if let model = value as? JSONModel {
-            json = model.json()
+            json = model.jsonModel.json()
         } else if let given = value as? JSONValue {
             json = given
         } else {
@@ -217,7 +217,7 @@ extension JSONModel {
     /// An immutable model returns itself.
     ///
     /// - Complexity: O(1): the copy shares the JSON.
-    public func copy() -> Self {
+    func immutableCopy() -> Self {
         if !isMutable { return self }
         return makeCopy(source: currentSource, mutable: false)
     }
@@ -225,26 +225,13 @@ extension JSONModel {
     /// A mutable model of the same class with this model's current JSON.
     ///
     /// - Complexity: O(1): the copy shares the JSON until its first write.
-    public func mutableCopy() -> Self {
+    func writableCopy() -> Self {
         makeCopy(source: currentSource, mutable: true)
     }
 
-    /// Returns an immutable copy changed by `body`, which gets a mutable copy.
-    ///
-    /// ```swift
-    /// let older = user.mutate { $0.age = 31 }
-    /// ```
-    ///
-    /// - Parameter body: Changes the mutable copy.
-    /// - Returns: An immutable model of the same class.
-    public func mutate(_ body: (Self) throws -> Void) rethrows -> Self {
-        let mutable = mutableCopy()
-        try body(mutable)
-        return mutable.copy()
-    }
 
     /// Drops every write, returning the model to its original JSON.
-    public func clearMutations() {
+    func dropMutations() {
         let hadChanges = state.withLock { state in
             let had = state.current != nil
             let touched = had ? childrenTouched(by: [.root], in: state) : []
@@ -257,15 +244,7 @@ extension JSONModel {
         if hadChanges { propagate(original.jsonValue, changed: [.root]) }
     }
 
-    /// Whether the model has been written to since it was created or last cleared.
-    public var hasMutations: Bool {
-        state.withLock { $0.current != nil }
-    }
 
-    /// The JSON object the model was created from, unchanged by writes.
-    public var originalJSON: JSONValue {
-        original.jsonValue
-    }
 }
 
 extension PropertyMetadata {

@@ -28,15 +28,15 @@ extension JSONModel {
     /// The model's current JSON object: the original with writes applied.
     ///
     /// ```swift
-    /// user.json()                          // every key, unknown ones too
-    /// user.json(options: .onlyDeclared)    // declared properties only
+    /// user.jsonModel.json()                          // every key, unknown ones too
+    /// user.jsonModel.json(options: .onlyDeclared)    // declared properties only
     /// ```
     ///
     /// Numbers keep their exact text. Options apply to nested models too.
     ///
     /// - Parameter options: What to include.
     /// - Complexity: O(*n*) in the size of the object.
-    public func json(options: JSONOutputOptions = []) -> JSONValue {
+    func currentJSON(options: JSONOutputOptions = []) -> JSONValue {
         let object = currentSource.jsonValue
         if options.isEmpty { return object }
         return JSONModel.shape(object, metadata: metadata, options: options)
@@ -45,29 +45,21 @@ extension JSONModel {
     /// The model's current JSON as UTF-8 bytes.
     ///
     /// ```swift
-    /// user.jsonBytes()                                              // compact, keys as they are
-    /// user.jsonBytes(options: .onlyDeclared, format: [.prettyPrinted, .sortedKeys])
+    /// user.jsonModel.jsonBytes()                                              // compact, keys as they are
+    /// user.jsonModel.jsonBytes(options: .onlyDeclared, format: [.prettyPrinted, .sortedKeys])
     /// ```
     ///
     /// - Parameters:
     ///   - options: What to include.
     ///   - format: How to write it: compact and in member order by default; see ``JSONWriteOptions``.
-    public func jsonBytes(options: JSONOutputOptions = [], format: JSONWriteOptions = []) -> [UInt8] {
+    func currentJSONBytes(options: JSONOutputOptions = [], format: JSONWriteOptions = []) -> [UInt8] {
         if options.isEmpty, case .node(let node) = currentSource {
             return node.jsonBytes(options: format)
         }
-        return json(options: options).jsonBytes(options: format)
+        return currentJSON(options: options).jsonBytes(options: format)
     }
 
-    /// The model's current JSON as UTF-8 `Data`; see ``jsonBytes(options:format:)``.
-    public func jsonData(options: JSONOutputOptions = [], format: JSONWriteOptions = []) -> Data {
-        Data(jsonBytes(options: options, format: format))
-    }
 
-    /// The model's current JSON as text; see ``jsonBytes(options:format:)``.
-    public func jsonString(options: JSONOutputOptions = [], format: JSONWriteOptions = []) -> String {
-        String(decoding: jsonBytes(options: options, format: format), as: UTF8.self)
-    }
 
     /// Applies output options to an object of the model described by `metadata`.
     ///

@@ -18,7 +18,7 @@ extension JSONModel {
     /// Reading an undeclared name, or with a Swift type the property does not
     /// have, is a programmer error and stops the program with a message that
     /// names the class and property. Writing to an immutable model stops the
-    /// program too; use ``set(_:forProperty:)`` to get an error instead. A
+    /// program too; use ``JSONModelView/set(_:forProperty:)`` to get an error instead. A
     /// written value of another type is accepted when it converts exactly
     /// (`user.id = 6` for an `Int64` property).
     ///
@@ -58,20 +58,6 @@ extension JSONModel {
             if known, let value: T = _cachedValue(at: ordinal) { return value }
             return _uncachedValue(forMember: name, ordinal: known ? ordinal : -1)
         }
-    }
-
-    /// The model as a ``ModelValue``, whose dynamic members read its properties by name.
-    ///
-    /// For a reference typed `JSONModel` (a model made by name, a plugin's model), where the
-    /// compiler knows no property names:
-    ///
-    /// ```swift
-    /// let car = try registry.makeModel(named: "Car", json: data)
-    /// let wheels: Int = car.dynamic.wheels
-    /// print(car.dynamic.owner.name)
-    /// ```
-    public var dynamic: ModelValue {
-        ModelValue(model: metadata.modelName, property: "", value: self)
     }
 
     /// The cached value of an immutable model's property `ordinal` (found by the bits of the
@@ -167,67 +153,9 @@ extension JSONModel {
         return ModelValue(model: metadata.modelName, property: name, value: unwrappedValue(value(at: ordinal)))
     }
 
-    /// The value of a declared property, or nil when the name is not declared or the value is nil.
-    ///
-    /// Never stops the program; for code that knows property names only at run time.
-    ///
-    /// ```swift
-    /// user.value(forProperty: "age") as? Int   // 30
-    /// ```
-    ///
-    /// - Parameter name: The property name.
-    /// - Returns: The converted value (optionals unwrapped), or nil.
-    public func value(forProperty name: String) -> Any? {
-        guard let ordinal = metadata.ordinal(of: name) else { return nil }
-        return unwrappedValue(value(at: ordinal))
-    }
-
-    /// The value of a declared property turned back into JSON, or nil when the name is not declared.
-    ///
-    /// A nil value gives `.null`; a model gives its current JSON object.
-    ///
-    /// - Parameter name: The property name.
-    public func jsonValue(forProperty name: String) -> JSONValue? {
-        guard let ordinal = metadata.ordinal(of: name) else { return nil }
-        let property = metadata.properties[ordinal]
-        let value = value(at: ordinal)
-        return (property.valueType.jsonValue(ofAny: value, replacing: nil) ?? nil) ?? .null
-    }
-
-    /// Whether `name` is a declared property of this model.
-    public func hasProperty(_ name: String) -> Bool {
-        metadata.ordinal(of: name) != nil
-    }
-
-    /// The names of the declared properties, inherited ones first.
-    public var propertyNames: [String] {
-        metadata.properties.map(\.name)
-    }
-
-    /// The name of the model's class (or schema).
-    public var modelName: String { metadata.modelName }
-
-    /// Converts every property (nested models included) and throws if any value did not convert cleanly.
-    ///
-    /// By default validation is as lenient as reads: a number where a `String` is declared, a
-    /// numeric string for a number, `"yes"` or `1` for a `Bool` convert without a problem, and a
-    /// missing or `null` value reads its default. Strict validation holds the JSON to the
-    /// declared types, as `Codable` does: each of those conversions is a problem
-    /// (`typeMismatch`), and so is every missing or `null` value of a non-optional property
-    /// without a declared default (`missingRequired`; a `JSONValue` may hold `null`). Keys no
-    /// property reads are not problems either way: they stay in output. Strict problems fail
-    /// this validation only; the model's ``diagnostics`` and its reads stay lenient.
-    ///
-    /// ```swift
-    /// try user.validate()               // passes for {"age": "31"}
-    /// try user.validate(strict: true)   // throws: age: expected Int, found a string "31" …
-    /// ```
-    ///
-    /// - Parameter strict: Whether lenient conversions and missing non-optionals are problems.
-    /// - Throws: ``ModelValidationError`` listing every diagnostic with its path
-    ///   from this model's object.
-    /// - Complexity: O(*n*) in the size of the JSON.
-    public func validate(strict: Bool = false) throws(ModelValidationError) {
+    /// Converts every property, nested models included; throws the problems found (see
+    /// ``JSONModelView/validate(strict:)``).
+    func validateAll(strict: Bool = false) throws(ModelValidationError) {
         let diagnostics = validationDiagnostics(strict: strict)
         if !diagnostics.isEmpty {
             throw ModelValidationError(model: metadata.modelName, diagnostics: diagnostics)
@@ -618,7 +546,6 @@ final class ValidationPlace {
     }
 }
 
-
 /// A property value read without a stated type: printable, and chainable
 /// into nested models.
 ///
@@ -628,18 +555,21 @@ final class ValidationPlace {
 /// let total: Decimal = invoice.total         // typed reads need no ModelValue
 /// ```
 ///
-/// Dynamic members (``DynamicMembers``, ``JSONModel/dynamic``) return it when no type is stated.
+/// Dynamic members (``DynamicMembers``, ``JSONModelView/dynamic``) return it when no type is stated.
 @dynamicMemberLookup
-public struct ModelValue: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct ModelValue: Sendable, CustomDebugStringConvertible {
+    // Internal, like everything but the dynamic members: a public name here would hide the
+    // property of that name one link further down a chain (`invoice.customer.value`).
+
     /// The model class the value was read from.
-    public let model: String
-    /// The property read (a dotted path when chained); empty for ``JSONModel/dynamic``.
-    public let property: String
+    let model: String
+    /// The property read (a dotted path when chained); empty for ``JSONModelView/dynamic``.
+    let property: String
     /// The value, nil for nil.
-    public let value: (any Sendable)?
+    let value: (any Sendable)?
 
     /// The value as a nested model, or nil.
-    public var nestedModel: JSONModel? { value as? JSONModel }
+    var nestedModel: JSONModel? { value as? JSONModel }
 
     /// Reads (or writes) a property of the nested model this value holds.
     ///
@@ -691,14 +621,9 @@ public struct ModelValue: Sendable, CustomStringConvertible, CustomDebugStringCo
     }
 
     /// The value as `print` would show it unwrapped; `nil` for nil.
-    public var description: String {
-        guard let value else { return "nil" }
-        return String(describing: value)
-    }
-
     public var debugDescription: String {
         guard let value else { return "nil" }
-        return String(reflecting: value)
+        return String(describing: value)
     }
 }
 

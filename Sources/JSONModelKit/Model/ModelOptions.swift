@@ -22,7 +22,7 @@ public struct ModelOptions: Sendable, Hashable {
     /// Whether the model (or each element of a collection) accepts writes; `false` by default.
     ///
     /// Writes to an immutable model throw ``JSONModelError/immutable(model:property:)`` through
-    /// ``JSONModel/set(_:forProperty:)``; `mutableCopy()` and `mutate(_:)` work on either.
+    /// ``JSONModelView/set(_:forProperty:)``; `mutableCopy()` and `mutate(_:)` work on either.
     public var mutable: Bool
 
     /// Whether every property, nested models and collection elements included, is converted at
@@ -30,7 +30,7 @@ public struct ModelOptions: Sendable, Hashable {
     ///
     /// When any value does not convert cleanly, creation throws
     /// ``JSONModelError/validationFailed(_:)`` listing every diagnostic with its path, as
-    /// ``JSONModel/validate(strict:)`` does. It costs a full conversion up front, so use it where bad
+    /// ``JSONModelView/validate(strict:)`` does. It costs a full conversion up front, so use it where bad
     /// input should be refused at the door rather than read as defaults.
     public var validating: Bool
 
@@ -41,7 +41,7 @@ public struct ModelOptions: Sendable, Hashable {
     /// where a `String` is declared, a numeric string for a number, `"yes"` or `1` for a `Bool`,
     /// and a missing or `null` value of a non-optional property without a declared default are
     /// problems, where lenient validation (and every read) converts them or reads the default.
-    /// Keys no property reads are not problems. See ``JSONModel/validate(strict:)``.
+    /// Keys no property reads are not problems. See ``JSONModelView/validate(strict:)``.
     public var strict: Bool
 
     /// How JSON text is scanned: depth limit and leniency; strict RFC 8259 by default.

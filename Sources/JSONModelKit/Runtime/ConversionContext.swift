@@ -22,7 +22,7 @@ struct ConversionContext {
     let owner: JSONModel?
     /// The ordinal of the property being read in `owner`.
     let ordinal: Int
-    /// Whether nested models are collected for validation as they are created (``JSONModel/validate(strict:)``).
+    /// Whether nested models are collected for validation as they are created (``JSONModelView/validate(strict:)``).
     var validating = false
     /// While validating: the nested models created, with their paths relative to the model's
     /// object, for ``JSONModel/validationDiagnostics()`` to visit after this conversion.
@@ -36,7 +36,7 @@ struct ConversionContext {
     /// Whether `Double` and `Float` read `"NaN"`, `"Infinity"` and `"-Infinity"`
     /// (``ModelMetadata/allowsNonFiniteNumbers``).
     var allowsNonFiniteNumbers = false
-    /// Whether this is a strict validation (``JSONModel/validate(strict:)``): conversions that
+    /// Whether this is a strict validation (``JSONModelView/validate(strict:)``): conversions that
     /// succeed only leniently, and missing or null non-optionals, are problems too.
     var strict = false
     /// The positions in ``diagnostics`` of those only strict validation records: they fail the

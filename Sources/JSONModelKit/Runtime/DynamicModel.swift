@@ -6,13 +6,13 @@
 ///
 /// You do not subclass it or create it directly: register a schema, then ask the registry for
 /// a model by name. It reads, writes, copies and outputs exactly like a compiled model, through
-/// the same engine; ``JSONModel/modelName`` is the schema's name for it.
+/// the same engine; ``JSONModelView/modelName`` is the schema's name for it.
 ///
 /// ```swift
 /// try ModelRegistry.shared.register(ModelSchema(data: schemaData))
 /// let invoice = try ModelRegistry.shared.makeModel(named: "Invoice", json: data)
 /// let total: Decimal = invoice.total
-/// invoice.value(forProperty: "total")       // for code that knows names only at run time
+/// invoice.jsonModel.value(forProperty: "total")       // for code that knows names only at run time
 /// ```
 public final class DynamicModel: JSONModel, @unchecked Sendable {
     // @unchecked Sendable: restated from JSONModel, whose state is behind its lock;

@@ -4,27 +4,29 @@
 internal import JSONModelNames
 
 extension JSONModel {
-    /// The names no declared property may have: every public member of `JSONModel`, by base
-    /// name, and the member names Swift itself keeps.
+    /// The twelve names no declared property may have: the model's own instance members and
+    /// the member names Swift itself keeps.
     ///
-    /// A property is read with the member syntax (`user.login`), and typed accessors generated
-    /// for it are members of the model class. A property named like a member of `JSONModel`
-    /// would be shadowed by that member, or would shadow it: `user.description` would read the
-    /// model's description, `user.modelName` its class name. So a registration block or a
-    /// schema that declares one of these names is a declaration problem
-    /// (``validateDeclarations()``, ``ModelSchemaError``). The JSON key stays usable: name the
-    /// property otherwise and keep the key with `jsonPath`.
+    /// A property is read with the member syntax (`user.login`), and the typed members
+    /// generated for it are members of the model class. So a property may take any name but a
+    /// member every model has:
+    ///
+    /// - `jsonModel`, under which the library's API lives (``JSONModelProtocol/jsonModel``):
+    ///   `user.jsonModel.json()`, `user.jsonModel.diagnostics`, `user.jsonModel.copy()`;
+    /// - what the standard library's protocols require of a model: `debugDescription`
+    ///   (printing), `customMirror` (`dump` and debuggers), `hash` and `hashValue`, `encode`;
+    /// - `self`, `Type`, `Protocol`, `init`, `deinit` and `subscript`.
+    ///
+    /// Everything else is free, `value`, `json`, `description`, `properties` and `diagnostics`
+    /// included: class members such as ``properties(_:)`` and ``array(from:options:)`` do not
+    /// share a namespace with instance members. A registration block or a schema that declares
+    /// a reserved name is a declaration problem (``validateDeclarations()``,
+    /// ``ModelSchemaError``); keep the JSON key and name the property otherwise:
     ///
     /// ```swift
     /// override class func properties(_ p: PropertyRegistrar) {
-    ///     p.bio(String.self, jsonPath: "description")   // not p.description(String.self)
+    ///     p.hashCode(String.self, jsonPath: "hash")
     /// }
     /// ```
-    ///
-    /// The set holds the base names of the public instance and class members of `JSONModel`
-    /// and its extensions (`json` for `json(options:)`, `value` for `value(forProperty:)`),
-    /// those it gets from the protocols it conforms to (`hashValue`, `debugDescription`,
-    /// `customMirror`, `array` from ``ModelCollectionCreating``), `dynamic`, and `self`,
-    /// `Type`, `Protocol`, `init`, `deinit` and `subscript`. Operators are not names.
     public static let reservedPropertyNames: Set<String> = ReservedNames.properties
 }

@@ -17,7 +17,7 @@ import JSONModelKitCore
 /// let user = try User(json: #"{"first_name": "Ann", "age": 30}"#)
 /// let name = user.firstName           // a String, converted now, then cached
 /// let next = user.age + 1             // 31
-/// let older = user.mutate { $0.age = 31 }
+/// let older = user.jsonModel.mutate { $0.age = 31 }
 /// ```
 ///
 /// A model keeps the JSON it was created from (a view into a parsed
@@ -25,8 +25,10 @@ import JSONModelKitCore
 /// property is read; each converted value is cached by the property's
 /// ordinal. Models are immutable unless created mutable, and immutable
 /// models may be read from any number of threads at once. Names known only
-/// at run time read through ``subscript(property:)``, ``dynamic``,
-/// ``value(forProperty:)`` or, for a class that adopts it, ``DynamicMembers``.
+/// at run time read through ``subscript(property:)`` or, for a class that adopts it,
+/// ``DynamicMembers``. Everything else a model offers, its JSON, copies, validation,
+/// diagnostics, is under one member, ``JSONModelProtocol/jsonModel``, so that every other name is
+/// free for a property.
 open class JSONModel: @unchecked Sendable {
     // @unchecked Sendable: every stored property is an immutable `let` of a
     // Sendable type; the slots and a state's word change only atomically, and the state that
@@ -38,7 +40,7 @@ open class JSONModel: @unchecked Sendable {
     /// The JSON object the model was created from; never changed.
     let original: JSONInput
     /// Whether the model accepts writes.
-    public let isMutable: Bool
+    let isMutable: Bool
     /// Where the fast read looks: the slots of an immutable model, owned here and freed when the
     /// model is (``slots``); for a mutable model, empty slots of its own followed by the word of its
     /// state (``stateWord(making:)``). All live
@@ -70,7 +72,7 @@ open class JSONModel: @unchecked Sendable {
     /// unless overridden.
     ///
     /// A required property that is missing or `null` in the JSON reads its default and records
-    /// a ``ModelDiagnostic/Kind/missingRequired`` diagnostic, so ``validate(strict:)`` and
+    /// a ``ModelDiagnostic/Kind/missingRequired`` diagnostic, so ``JSONModelView/validate(strict:)`` and
     /// a creation with ``ModelOptions/validating-property`` throw. The switch covers the class's inherited properties too, and
     /// subclasses inherit it unless they override it. A single property is made required with
     /// `required: true` in the registration block.

@@ -9,12 +9,12 @@ import JSONModelKitCore
 ///
 /// Reads never throw. When a value does not convert, the read gives the
 /// property's default (nil for optionals) and the model records a diagnostic;
-/// ``JSONModel/diagnostics`` lists the ones recorded so far.
+/// ``JSONModelView/diagnostics`` lists the ones recorded so far.
 ///
 /// ```swift
 /// let user = try User(json: #"{"age": "old"}"#)
 /// user.age                       // 0, the default
-/// user.diagnostics.first?.path   // age
+/// user.jsonModel.diagnostics.first?.path   // age
 /// ```
 public struct ModelDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
@@ -65,7 +65,7 @@ public struct ModelDiagnostic: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Every diagnostic found while converting every property, with its JSON path: what
-/// ``JSONModel/validate(strict:)`` throws, and what a creation with ``ModelOptions/validating-property``
+/// ``JSONModelView/validate(strict:)`` throws, and what a creation with ``ModelOptions/validating-property``
 /// carries in ``JSONModelError/validationFailed(_:)``.
 ///
 /// ```swift

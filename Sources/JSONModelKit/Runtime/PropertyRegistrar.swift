@@ -57,7 +57,7 @@ public final class PropertyRegistrar {
     ///     for `"age": "old"`.
     ///   - required: Whether the JSON must hold a value: a missing or `null` value reads the
     ///     default and records a ``ModelDiagnostic/Kind/missingRequired`` diagnostic, so
-    ///     ``JSONModel/validate(strict:)`` throws. Declaring an optional required is a declaration problem.
+    ///     ``JSONModelView/validate(strict:)`` throws. Declaring an optional required is a declaration problem.
     ///   - serialize: Whether ``JSONOutputOptions/omitNonSerialized`` output includes the property.
     ///   - readOnly: Whether writes are refused.
     ///   - enumValues: Valid strings of a `String` property; known values read as one shared string each.
@@ -68,7 +68,7 @@ public final class PropertyRegistrar {
     ///   - converter: A registered converter's name (`"hexColor"`), or `.using(someConverter)`.
     ///   - cachedObject: Whether the JSON holds an id resolved by the ``JSONObjectStore`` registered for the type.
     ///   - inverse: For a model or `[Model]` property: the name under which each child refers
-    ///     back to this model (weakly), read with ``JSONModel/inverse(_:as:)``.
+    ///     back to this model (weakly), read with ``JSONModelView/inverse(_:as:)``.
     ///   - group: For a model property: a property group, reading the parent's own object.
     public func add<T: Sendable>(
         _ name: String, _ type: T.Type, jsonPath: JSONPath? = nil, anyOf: [JSONPath]? = nil, default: T? = nil,

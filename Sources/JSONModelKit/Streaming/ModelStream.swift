@@ -204,7 +204,7 @@ extension ChunkReader: ChunkSource {
 
 // MARK: - Creating streams
 
-extension ModelCollectionCreating {
+extension JSONModelProtocol {
     /// Models one at a time from an async sequence of bytes (such as `URLSession.bytes`):
     /// a top-level JSON array or JSON Lines.
     ///

@@ -12,7 +12,7 @@ func summary(of user: User) -> String {
 }
 
 func birthday(of user: User) -> User {
-    user.mutate { user in
+    user.jsonModel.mutate { user in
         user.age += 1
         user.tags.append("older")
         user.bio = nil

@@ -1,7 +1,7 @@
 import JSONModelKit
 
 func renumbered(_ user: User) -> User {
-    user.mutate { user in
+    user.jsonModel.mutate { user in
         user.id = 2
     }
 }

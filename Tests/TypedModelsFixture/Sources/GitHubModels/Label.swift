@@ -6,8 +6,7 @@ public final class Label: JSONModel, @unchecked Sendable {
         p.id(Int64.self, readOnly: true)
         p.name(String.self)
         p.color(String.self)
-        // `description` is a member of JSONModel: the property takes another name, the key stays.
-        p.summary(String?.self, jsonPath: "description")
+        p.description(String?.self)
         p.isDefault(Bool.self, jsonPath: "default")
     }
 }

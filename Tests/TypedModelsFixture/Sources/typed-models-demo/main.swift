@@ -37,7 +37,7 @@ for event in events {
         let issue = opened.issue
         print("\(time) \(opened.action.rawValue) issue #\(issue.number) in \(place): \(issue.title)")
         for label in issue.labels {
-            print("    label \(label.name) #\(label.color)" + (label.summary.map { ": \($0)" } ?? ""))
+            print("    label \(label.name) #\(label.color)" + (label.description.map { ": \($0)" } ?? ""))
         }
     default:
         print("\(time) \(event.kind.rawValue) in \(place)")
@@ -49,7 +49,7 @@ for event in events {
 
 // A write: models read from JSON are immutable; `mutate` changes a mutable copy.
 let opened = events.compactMap { $0 as? IssuesEvent }[0]
-let closed = opened.issue.mutate { issue in
+let closed = opened.issue.jsonModel.mutate { issue in
     issue.state = .closed
     issue.closedAt = opened.createdAt.addingTimeInterval(3600)
     issue.comments += 1
@@ -60,9 +60,9 @@ print("issue #\(closed.number) closed in a copy: \(closed.state.rawValue), \(clo
 let pushes = events.compactMap { $0 as? PushEvent }
 let expected = pushes.map(\.commits.count) == [2, 1] && pushes[0].size == 2
     && events.map(\.kind) == [.push, .watch, .issues, .fork, .push]
-    && opened.issue.labels.map(\.name) == ["bug", "charts"] && opened.issue.labels[1].summary == nil
+    && opened.issue.labels.map(\.name) == ["bug", "charts"] && opened.issue.labels[1].description == nil
     && events.filter { $0.org?.login == "quay-labs" }.count == 3
-    && closed.state == .closed && closed.json()["comments"] == 1 && opened.issue.state == .open
+    && closed.state == .closed && closed.jsonModel.json()["comments"] == 1 && opened.issue.state == .open
 guard expected else {
     print("typed-models-demo: the page did not read as expected")
     exit(1)

@@ -703,7 +703,7 @@ struct Exerciser {
         for name in names {
             let value = model.value(forProperty: name)
             _ = model.jsonValue(forProperty: name)
-            let dynamic = model.dynamic[dynamicMember: name] as ModelValue
+            let dynamic = model.jsonModel.dynamic[dynamicMember: name] as ModelValue
             _ = (dynamic.description, dynamic.debugDescription, dynamic == nil)
             touch(value)
         }
