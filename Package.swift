@@ -53,8 +53,9 @@ let package = Package(
         .target(
             name: "ExampleModelsPlugin", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings,
             plugins: ["JSONModelAccessors"]),
-        // What the test targets share (test targets cannot share sources); in no product.
-        .target(name: "JSONModelKitTestSupport", swiftSettings: swiftSettings),
+        // What the test targets share (test targets cannot share sources): the build and toolchain,
+        // child test processes, shared data, snapshots, the tool's runner; in no product.
+        .target(name: "JSONModelKitTestSupport", dependencies: ["JSONModelKitCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "JSONModelKitTests",
             dependencies: [

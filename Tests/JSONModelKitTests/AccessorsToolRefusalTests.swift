@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import JSONModelKitTestSupport
 
 /// `jsonmodel accessors` on valid Swift the generator cannot read correctly: it exits 1 with an
 /// error at the line, rather than printing members that are wrong.

@@ -1,6 +1,7 @@
 import Testing
 @testable import JSONModelKit
 @testable import JSONModelKitCore
+import JSONModelKitTestSupport
 
 /// The scanner reads white space, strings, UTF-8 and digits 16 bytes at a time and hands the
 /// rest to byte-at-a-time code. These tests put every kind of content at every position

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import JSONModelKitTestSupport
 
 /// `jsonmodel check-specs` given a folder or file that does not exist stops with status 2, as
 /// every command does for input it cannot read.

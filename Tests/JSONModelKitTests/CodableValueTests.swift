@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// A plain Codable struct: no converter, no JSONConvertible.
 struct CodableMeta: Codable, Sendable, Equatable {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 import JSONModelKitFoundation
+import JSONModelKitTestSupport
 
 /// The JSONTestSuite corpus (https://github.com/nst/JSONTestSuite), its `test_parsing` folder read
 /// in place: `y_` files must be accepted, `n_` files rejected, `i_` files may go either way.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 @testable import JSONModelKitCore
+import JSONModelKitTestSupport
 
 // Models that contain themselves, walked at the deepest nesting the parser accepts by default
 // (511 objects inside the root, `JSONParseOptions.maxDepth` 512), on a 512 KiB stack.

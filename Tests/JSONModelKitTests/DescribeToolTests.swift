@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import JSONModelKitTestSupport
 
 /// End-to-end tests of `jsonmodel describe`: they run the built binary.
 @Suite("jsonmodel describe")
@@ -166,65 +167,6 @@ private struct Files {
     }
 }
 
-/// Runs the built `jsonmodel` binary: `JSONMODEL_TOOL` if set, else beside the test executable
-/// or in the package's `.build/debug`.
-private enum DescribeTool {
-    struct Output {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-    }
-
-    static var binary: URL? {
-        var candidates: [URL] = []
-        if let override = ProcessInfo.processInfo.environment["JSONMODEL_TOOL"] {
-            candidates.append(URL(fileURLWithPath: override))
-        }
-        for bundle in [Bundle.main.bundleURL, Bundle(for: Token.self).bundleURL] {
-            let folder = bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
-            candidates.append(folder.appendingPathComponent("jsonmodel"))
-        }
-        if let executable = CommandLine.arguments.first {
-            candidates.append(
-                URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
-                    .appendingPathComponent("jsonmodel"))
-        }
-        candidates.append(SharedData.packageRoot.appendingPathComponent(".build/debug/jsonmodel"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
-    /// The exit status and output of the tool, or nil (with an issue recorded) when it was not built.
-    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Output? {
-        guard let binary else {
-            Issue.record("jsonmodel binary not found; run `swift build` first", sourceLocation: sourceLocation)
-            return nil
-        }
-        let folder = FileManager.default.temporaryDirectory
-        let outURL = folder.appendingPathComponent("describe-out-\(UUID().uuidString)")
-        let errURL = folder.appendingPathComponent("describe-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
-        }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return Output(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
-    }
-
-    private final class Token {}
-}
+/// The built `jsonmodel` binary, run by the harness every tool test uses, under the name these
+/// tests call it by.
+private typealias DescribeTool = Tool

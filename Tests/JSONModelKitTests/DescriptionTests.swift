@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 import JSONModelKitFoundation
+import JSONModelKitTestSupport
 
 // MARK: - Fixture models
 
@@ -390,53 +391,4 @@ final class TextCollector: Sendable {
     }
 
     var texts: [String] { storage.withLock { $0 } }
-}
-
-/// Expected long text kept in files beside the tests.
-///
-/// A snapshot named `name` for a test in `Tests/JSONModelKitTests/DescriptionTests.swift`
-/// lives in `Tests/JSONModelKitTests/__Snapshots__/DescriptionTests/name.txt`. Run the tests
-/// with `RECORD_SNAPSHOTS=1` to write every snapshot afresh from the actual text; a missing
-/// snapshot is written too, and the test fails so the new file gets a look before it is trusted.
-enum Snapshot {
-    /// The environment variable that re-records snapshots.
-    static let recordVariable = "RECORD_SNAPSHOTS"
-
-    static var isRecording: Bool {
-        ProcessInfo.processInfo.environment[recordVariable] == "1"
-    }
-
-    /// The file of snapshot `name` for the test file at `filePath`.
-    static func url(named name: String, filePath: String) -> URL {
-        let testFile = URL(fileURLWithPath: filePath)
-        return testFile.deletingLastPathComponent()
-            .appendingPathComponent("__Snapshots__")
-            .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent)
-            .appendingPathComponent(name + ".txt")
-    }
-
-    /// Checks `actual` against the snapshot `name`, or records it.
-    static func expect(
-        _ actual: String, named name: String, filePath: String = #filePath,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        let url = url(named: name, filePath: filePath)
-        let stored = try? String(contentsOf: url, encoding: .utf8)
-        if isRecording || stored == nil {
-            do {
-                try FileManager.default.createDirectory(
-                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(actual.utf8).write(to: url)
-            } catch {
-                Issue.record("cannot write snapshot \(url.path): \(error)", sourceLocation: sourceLocation)
-                return
-            }
-            if stored == nil && !isRecording {
-                Issue.record("recorded a new snapshot at \(url.path); check it and run again", sourceLocation: sourceLocation)
-            }
-            return
-        }
-        #expect(actual == stored!, "differs from snapshot \(url.path) (re-record with \(recordVariable)=1)",
-                sourceLocation: sourceLocation)
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// Red-team item 12: a nested model that its parent no longer holds must not write through.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import JSONModelKit
+import JSONModelKitTestSupport
 
 /// A sample under `Fixtures/Generate/` and what `jsonmodel generate` makes of it: the Swift source
 /// checked in under `Tests/TypedModelTests/Generated/` and the schema beside the sample.
@@ -45,8 +46,6 @@ enum GenerateFixtures {
     /// from the generator.
     static let recordVariable = "RECORD_GENERATED"
 
-    static var isRecording: Bool { ProcessInfo.processInfo.environment[recordVariable] == "1" }
-
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let folder = testsFolder.appendingPathComponent("Fixtures/Generate")
     /// In the TypedModelTests target, whose plugin gives the classes their typed members.
@@ -59,31 +58,9 @@ enum GenerateFixtures {
         GenerateFixture(sample: "org-archive.json", name: "Org", prefix: "Org"),
     ]
 
-    /// Checks `actual` against the file at `url` byte for byte, or records it.
+    /// Checks `actual` against the file at `url` byte for byte, or records it (``Snapshot``).
     static func expect(_ actual: String, equalsFileAt url: URL, sourceLocation: SourceLocation = #_sourceLocation) {
-        let stored = try? Data(contentsOf: url)
-        if isRecording || stored == nil {
-            do {
-                try Data(actual.utf8).write(to: url)
-            } catch {
-                Issue.record("cannot write \(url.path): \(error)", sourceLocation: sourceLocation)
-            }
-            if !isRecording {
-                Issue.record("recorded \(url.path); check it, rebuild and run again", sourceLocation: sourceLocation)
-            }
-            return
-        }
-        guard Data(actual.utf8) != stored! else { return }
-        let expected = String(decoding: stored!, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        let lines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        let line = zip(lines, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-            ?? min(lines.count, expected.count)
-        Issue.record(
-            """
-            generated output differs from \(url.lastPathComponent) at line \(line + 1) (re-record with \(recordVariable)=1):
-              file:      \(line < expected.count ? expected[line] : "(end)")
-              generated: \(line < lines.count ? lines[line] : "(end)")
-            """, sourceLocation: sourceLocation)
+        Snapshot.expect(actual, matchesFileAt: url, recordVariable: recordVariable, sourceLocation: sourceLocation)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import JSONModelKit
+import JSONModelKitTestSupport
 
 /// End-to-end tests of `jsonmodel generate`: they run the built binary.
 @Suite("jsonmodel generate")

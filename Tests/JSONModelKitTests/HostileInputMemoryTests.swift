@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// 100 MB documents, parsed and read through models, within three times their size in memory.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// Memory that converters, registrations and registries could make grow without bound: a cached
 /// value whose converter keeps rejecting it, a converter registered again and again, registries

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// Schemas from third parties: whatever loads works, and whatever would not work is refused when
 /// loading, naming the file, model and property; never a trap, a stack overflow, a hang, or memory

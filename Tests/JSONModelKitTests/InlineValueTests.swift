@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// Values of every inline kind: trivial (numbers, a Bool, a Date) and holding references
 /// (strings, optional strings, string arrays), and a nested model, kept as its reference.

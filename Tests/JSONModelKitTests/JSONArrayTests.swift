@@ -1,5 +1,6 @@
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// `JSONArray`, the storage of `JSONValue.array`: `Array`'s behaviour (checked against an
 /// `Array` doing the same), copy on write, and release without recursion.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 @testable import JSONModelKitCore
+import JSONModelKitTestSupport
 
 @Suite("Scanning and validation")
 struct ScanningTests {

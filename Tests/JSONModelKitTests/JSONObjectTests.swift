@@ -1,6 +1,7 @@
 import Testing
 @testable import JSONModelKit
 @testable import JSONModelKitCore
+import JSONModelKitTestSupport
 
 @Suite("JSONObject")
 struct JSONObjectTests {

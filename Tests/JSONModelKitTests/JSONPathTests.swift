@@ -1,5 +1,6 @@
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 @Suite("JSONPath")
 struct JSONPathTests {

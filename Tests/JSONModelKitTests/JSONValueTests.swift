@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 import JSONModelKitFoundation
+import JSONModelKitTestSupport
 
 @Suite("JSONValue")
 struct JSONValueTests {

@@ -3,6 +3,7 @@ import Testing
 @testable import JSONModelKit
 @testable import JSONModelKitCore
 import JSONModelKitFoundation
+import JSONModelKitTestSupport
 
 @Suite("JSONWriter")
 struct JSONWriterTests {

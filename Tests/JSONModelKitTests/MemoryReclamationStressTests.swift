@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// The memory the engine frees while other threads may be using it: cache entries a converter
 /// rejects, converter choices replaced by registrations, registries dropped while their models

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import JSONModelKitCore
+import JSONModelKitTestSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// "Nothing lost": random JSON → model → write some properties → output → parse, and
 /// every member no write touched is byte for byte what it was.

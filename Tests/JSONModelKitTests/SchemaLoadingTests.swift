@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// A temporary folder of schema files.
 struct SchemaFolder {

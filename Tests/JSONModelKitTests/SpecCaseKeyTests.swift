@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelSpecs
+import JSONModelKitTestSupport
 
 /// A case file is data another implementation may run; a key the runner does not know would
 /// otherwise leave its expectation unchecked while the case still passes.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 import JSONModelSpecs
+import JSONModelKitTestSupport
 
 /// Runs every case in `Specs/`, one test case per file.
 @Suite("Specs")

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import JSONModelKit
 import JSONModelKitFoundation
+import JSONModelKitTestSupport
 
 /// Bytes handed out one at a time, suspending before each byte or only where `breaks` says.
 struct SlowBytes: AsyncSequence, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import JSONModelKitTestSupport
 
 /// End-to-end tests of `jsonmodel validate` and `describe` on streamed input: JSON Lines and
 /// standard input. They run the built binary.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// Many threads on shared objects with wide race windows; run under
 /// `swift test --sanitize=thread --filter Stress` to prove the absence of data races.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKitCore
+import JSONModelKitTestSupport
 
 @Suite("Striped locks")
 struct StripedLocksTests {

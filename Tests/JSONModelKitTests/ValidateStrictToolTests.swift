@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import JSONModelKitTestSupport
 
 /// `jsonmodel validate --strict`: lenient conversions and missing non-optionals are problems.
 @Suite("jsonmodel validate --strict")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import JSONModelKitTestSupport
 
 /// End-to-end tests of `jsonmodel validate`: they run the built binary.
 @Suite("jsonmodel validate")

@@ -10,26 +10,25 @@ import Foundation
 /// Without a variable, its data is looked for in a folder named `shared` beside the package
 /// root, holding `JSONTestSuite` and `bench-data`; CI places the data there. Tests that need
 /// data that is not found are disabled with a printed reason.
-enum SharedData {
+package enum SharedData {
     /// The package root, derived from this file's path.
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // JSONModelKitTests
-        .deletingLastPathComponent()  // Tests
+    package static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // JSONModelKitTestSupport
+        .deletingLastPathComponent()  // Sources
         .deletingLastPathComponent()
 
     /// The environment variable naming a JSONTestSuite checkout.
-    static let testSuiteVariable = "JSONTESTSUITE_DIR"
+    package static let testSuiteVariable = "JSONTESTSUITE_DIR"
     /// The environment variable naming a folder of benchmark documents.
-    static let benchDataVariable = "JSONMODEL_BENCH_DATA"
+    package static let benchDataVariable = "JSONMODEL_BENCH_DATA"
 
-    static let testParsing = folder(variable: testSuiteVariable, fallback: "JSONTestSuite")
+    package static let testParsing = folder(variable: testSuiteVariable, fallback: "JSONTestSuite")
         .appendingPathComponent("test_parsing")
-    static let benchData = folder(variable: benchDataVariable, fallback: "bench-data")
+    package static let benchData = folder(variable: benchDataVariable, fallback: "bench-data")
 
     /// The folder `variable` names in `environment`, else `fallback` inside the folder named
     /// `shared` beside the package root.
-    static func folder(
+    package static func folder(
         variable: String, fallback: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
         if let path = environment[variable], !path.isEmpty {
@@ -38,13 +37,13 @@ enum SharedData {
         return packageRoot.deletingLastPathComponent().appendingPathComponent("shared").appendingPathComponent(fallback)
     }
 
-    static func exists(_ url: URL) -> Bool {
+    package static func exists(_ url: URL) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    static var hasTestSuite: Bool { report(testParsing, variable: testSuiteVariable) }
-    static var hasBenchData: Bool { report(benchData, variable: benchDataVariable) }
+    package static var hasTestSuite: Bool { report(testParsing, variable: testSuiteVariable) }
+    package static var hasBenchData: Bool { report(benchData, variable: benchDataVariable) }
 
     /// Whether `url` exists; prints why the dependent tests are skipped when it does not.
     private static func report(_ url: URL, variable: String) -> Bool {
@@ -54,7 +53,7 @@ enum SharedData {
     }
 
     /// The files in `url` whose names have `prefix` and end in `.json`, sorted.
-    static func files(in url: URL, prefix: String = "") -> [URL] {
+    package static func files(in url: URL, prefix: String = "") -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }.sorted()
             .map { url.appendingPathComponent($0) }

@@ -9,42 +9,42 @@ import Testing
 /// where the child writes its report as `name value` lines (``write(_:)``).
 ///
 /// A measuring test takes the ``available`` trait; its child test takes ``child(_:)``.
-enum ChildTestProcess {
-    static let workloadVariable = "JSONMODELKIT_CHILD_WORKLOAD"
-    static let reportVariable = "JSONMODELKIT_CHILD_REPORT"
+package enum ChildTestProcess {
+    package static let workloadVariable = "JSONMODELKIT_CHILD_WORKLOAD"
+    package static let reportVariable = "JSONMODELKIT_CHILD_REPORT"
 
     /// Whether this system can start this binary again and read its memory: Linux's `/proc`.
-    static let isAvailable = FileManager.default.fileExists(atPath: "/proc/self/exe")
+    package static let isAvailable = FileManager.default.fileExists(atPath: "/proc/self/exe")
         && FileManager.default.fileExists(atPath: "/proc/self/status")
 
     /// The trait of a test that measures a child: skipped, saying why, where that cannot be done.
-    static var available: ConditionTrait {
+    package static var available: ConditionTrait {
         .enabled(if: isAvailable, "needs /proc to start this test binary again and read its memory")
     }
 
     /// The trait of a child test: it runs only in a child started for it, where the workload
     /// variable is set.
-    static func child(_ comment: Comment = "runs only in a child process started by its suite") -> ConditionTrait {
+    package static func child(_ comment: Comment = "runs only in a child process started by its suite") -> ConditionTrait {
         .enabled(if: requestedWorkload != nil, comment)
     }
 
     /// The workload this process was started to run; nil when it is not a child.
-    static var requestedWorkload: String? { ProcessInfo.processInfo.environment[workloadVariable] }
+    package static var requestedWorkload: String? { ProcessInfo.processInfo.environment[workloadVariable] }
 
     /// Writes this child's report: one `name value` line per field.
-    static func write(_ fields: KeyValuePairs<String, any CustomStringConvertible>) throws {
+    package static func write(_ fields: KeyValuePairs<String, any CustomStringConvertible>) throws {
         guard let path = ProcessInfo.processInfo.environment[reportVariable] else { return }
         let text = fields.map { "\($0.key) \($0.value)\n" }.joined()
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
     /// The fields a child reported.
-    struct Report {
-        var fields: [String: String]
-        let label: String
+    package struct Report {
+        package var fields: [String: String]
+        package let label: String
 
         /// The field `name` as a number; records an issue and gives nil when it is missing.
-        func number<Number: LosslessStringConvertible>(_ name: String, as type: Number.Type = Int.self) -> Number? {
+        package func number<Number: LosslessStringConvertible>(_ name: String, as type: Number.Type = Int.self) -> Number? {
             guard let value = fields[name].flatMap(Number.init) else {
                 Issue.record("\(label): no number \"\(name)\" in its report \(fields)")
                 return nil
@@ -53,13 +53,13 @@ enum ChildTestProcess {
         }
 
         /// Whether the child's own checks held (its `passed` field).
-        var passed: Bool { fields["passed"] == "true" }
+        package var passed: Bool { fields["passed"] == "true" }
     }
 
     /// Runs the test `filter` (`Suite/test`) of this binary for `workload`, and returns its
     /// report; nil, with a recorded issue, when the child failed, hung or wrote nothing readable.
     /// A child gets four minutes. Call it only from a test with the ``available`` trait.
-    static func run(filter: String, workload: String, label: String) throws -> Report? {
+    package static func run(filter: String, workload: String, label: String) throws -> Report? {
         guard isAvailable else {
             Issue.record("\(label): a child process needs /proc; give the test the ChildTestProcess.available trait")
             return nil
@@ -109,14 +109,14 @@ enum ChildTestProcess {
 
 /// This process's memory as Linux reports it; 0 where `/proc` is missing (tests that rely on
 /// it take ``ChildTestProcess/available``).
-enum ProcessMemory {
+package enum ProcessMemory {
     /// Resets `VmHWM` to the current resident size (Linux 4.0 and later).
-    static func resetPeak() {
+    package static func resetPeak() {
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     }
 
     /// A `/proc/self/status` field in bytes (`VmRSS`, `VmHWM`).
-    static func status(_ field: String) -> Int {
+    package static func status(_ field: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
             let kilobytes = line.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ").first
@@ -126,7 +126,7 @@ enum ProcessMemory {
     }
 
     /// The resident memory in bytes: `/proc/self/statm`'s second field, in pages.
-    static func resident() -> Int {
+    package static func resident() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }

@@ -7,9 +7,9 @@ import Testing
 /// larger to take less than eight times as long: linear work takes about four times as long,
 /// quadratic work sixteen. A slow or busy machine slows both sizes alike, so the ratio holds
 /// where a deadline would not.
-enum Scaling {
+package enum Scaling {
     /// The CPU time of `work(4 * size)` over that of `work(size)`, the best of `runs` each.
-    static func growth(from size: Int, runs: Int = 3, _ work: (Int) throws -> Void) rethrows -> Double {
+    package static func growth(from size: Int, runs: Int = 3, _ work: (Int) throws -> Void) rethrows -> Double {
         func best(_ n: Int) throws -> Double {
             var fastest = Double.infinity
             for _ in 0..<runs {
@@ -23,7 +23,7 @@ enum Scaling {
     }
 
     /// Records an issue unless `work` grows less than eight times from `size` to four times it.
-    static func expectLinear(
+    package static func expectLinear(
         from size: Int, _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ work: (Int) throws -> Void
     ) rethrows {
         let ratio = try growth(from: size, work)

@@ -1,12 +1,12 @@
 // A seedable random number generator shared by the tests that generate data.
 
 /// SplitMix64 (Steele, Lea and Flood, 2014): a tiny, fast, seedable generator.
-struct SplitMix64: RandomNumberGenerator {
+package struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,10 +15,10 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// A number in `0..<bound`.
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    package mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
     /// True with probability `p`.
-    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
+    package mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
 
-    mutating func pick<T>(_ choices: [T]) -> T { choices[next(below: choices.count)] }
+    package mutating func pick<T>(_ choices: [T]) -> T { choices[next(below: choices.count)] }
 }
