@@ -40,6 +40,17 @@ package struct BuildProducts: Sendable {
     /// The build and toolchain of this program, located once.
     package static let current: Result<BuildProducts, Unavailable> = Result { () throws(Unavailable) in try locate() }
 
+    /// Whether the toolchain was located, for the trait of a test that compiles against the
+    /// build: false, printing why, where it cannot be (elsewhere than Linux, or no `swiftc`). A
+    /// build laid out unexpectedly leaves it true, so that the test runs and fails saying so.
+    package static let hasToolchain: Bool = {
+        if case .failure(let reason) = current, reason.isToolchainMissing {
+            print("note: tests that compile against the build are skipped: \(reason)")
+            return false
+        }
+        return true
+    }()
+
     /// The toolchain program named `name`, when the toolchain has it.
     package func tool(_ name: String) throws(Unavailable) -> URL {
         let url = toolchain.appendingPathComponent(name)
