@@ -56,6 +56,11 @@ let package = Package(
         // What the test targets share (test targets cannot share sources): the build and toolchain,
         // child test processes, shared data, snapshots, the tool's runner; in no product.
         .target(name: "JSONModelKitTestSupport", dependencies: ["JSONModelKitCore"], swiftSettings: swiftSettings),
+        // The JSON core alone: parsing, scanning, documents, values, paths, the writer, the
+        // JSONTestSuite corpus and the benchmark documents.
+        .testTarget(
+            name: "JSONModelKitCoreTests", dependencies: ["JSONModelKitCore", "JSONModelKitTestSupport"],
+            path: "Tests/JSONModelKitCoreTests", swiftSettings: swiftSettings),
         .testTarget(
             name: "JSONModelKitTests",
             dependencies: [

@@ -56,9 +56,11 @@ package enum ChildTestProcess {
         package var passed: Bool { fields["passed"] == "true" }
     }
 
-    /// Runs the test `filter` (`Suite/test`) of this binary for `workload`, and returns its
-    /// report; nil, with a recorded issue, when the child failed, hung or wrote nothing readable.
-    /// A child gets four minutes. Call it only from a test with the ``available`` trait.
+    /// Runs the test `filter` of this binary for `workload`, and returns its report; nil, with a
+    /// recorded issue, when the child failed, hung or wrote nothing readable. The filter is a
+    /// regular expression, as `--filter` reads it, naming the test with its module
+    /// (`JSONModelKitTests\.Suite/test`): the binary holds every test target. A child gets four
+    /// minutes. Call it only from a test with the ``available`` trait.
     package static func run(filter: String, workload: String, label: String) throws -> Report? {
         guard isAvailable else {
             Issue.record("\(label): a child process needs /proc; give the test the ChildTestProcess.available trait")

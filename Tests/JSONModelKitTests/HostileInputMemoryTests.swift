@@ -194,7 +194,7 @@ enum MemoryChild {
     static func measure(_ workload: HostileInputMemoryTests.Workload) throws -> Report? {
         guard
             let report = try ChildTestProcess.run(
-                filter: "HostileInputMemoryTests/childRunsOneWorkload", workload: workload.rawValue,
+                filter: #"JSONModelKitTests\.HostileInputMemoryTests/childRunsOneWorkload"#, workload: workload.rawValue,
                 label: "the \(workload.rawValue) child"),
             let input = report.number("input"), let baseline = report.number("baseline"),
             let before = report.number("before"), let peak = report.number("peak"),

@@ -164,7 +164,7 @@ enum RuntimeMemoryChild {
     static func measure(_ workload: HostileSchemaMemoryTests.Workload) throws -> Report? {
         guard
             let report = try ChildTestProcess.run(
-                filter: "HostileSchemaMemoryTests/childRunsOneWorkload", workload: workload.rawValue,
+                filter: #"JSONModelKitTests\.HostileSchemaMemoryTests/childRunsOneWorkload"#, workload: workload.rawValue,
                 label: "the \(workload.rawValue) child"),
             let before = report.number("before"), let after = report.number("after"),
             let seconds = report.number("seconds", as: Double.self)

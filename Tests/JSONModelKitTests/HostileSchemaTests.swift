@@ -318,7 +318,7 @@ struct HostileSchemaTests {
     @Test(ChildTestProcess.available) func loadingLongChainsTakesMemoryInProportion() throws {
         guard
             let report = try ChildTestProcess.run(
-                filter: "HostileSchemaTests/childLoadsLongChains", workload: "chains", label: "the schema memory child"),
+                filter: #"JSONModelKitTests\.HostileSchemaTests/childLoadsLongChains"#, workload: "chains", label: "the schema memory child"),
             let growth = report.number("growth")
         else { return }
         print("hostile schemas: memory: peak growth \(growth / 1_000_000) MB, checks \(report.passed ? "passed" : "failed")")

@@ -325,7 +325,7 @@ struct InlineValueTests {
     @Test(ChildTestProcess.available) func inlineStringsAreFreedWithTheirModels() throws {
         guard
             let report = try ChildTestProcess.run(
-                filter: "InlineValueTests/childReadsAndDropsStrings", workload: "strings", label: "the inline strings child"),
+                filter: #"JSONModelKitTests\.InlineValueTests/childReadsAndDropsStrings"#, workload: "strings", label: "the inline strings child"),
             let growth = report.number("growth")
         else { return }
         print("inline values: 200 rounds of 3 MB of strings read and dropped, peak growth \(growth / 1_000_000) MB")

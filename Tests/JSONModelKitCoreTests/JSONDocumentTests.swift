@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import JSONModelKit
 @testable import JSONModelKitCore
 import JSONModelKitTestSupport
 

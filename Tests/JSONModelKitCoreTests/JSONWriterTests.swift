@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-@testable import JSONModelKit
 @testable import JSONModelKitCore
-import JSONModelKitFoundation
 import JSONModelKitTestSupport
 
 @Suite("JSONWriter")

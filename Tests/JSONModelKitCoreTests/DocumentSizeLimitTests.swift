@@ -56,7 +56,7 @@ struct DocumentSizeLimitTests {
         #if os(Linux)
         guard
             let report = try ChildTestProcess.run(
-                filter: "DocumentSizeLimitTests/childParsesUnderALimit", workload: "limit", label: "the address-space limit child")
+                filter: #"JSONModelKitCoreTests\.DocumentSizeLimitTests/childParsesUnderALimit"#, workload: "limit", label: "the address-space limit child")
         else { return }
         #expect(report.fields["result"] == "error", "\(report.fields)")
         #endif

@@ -1,5 +1,5 @@
 import Testing
-@testable import JSONModelKit
+@testable import JSONModelKitCore
 import JSONModelKitTestSupport
 
 @Suite("JSONPath")

@@ -1,5 +1,4 @@
 import Testing
-@testable import JSONModelKit
 @testable import JSONModelKitCore
 import JSONModelKitTestSupport
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import JSONModelKit
+@testable import JSONModelKitCore
 import JSONModelKitTestSupport
 
 /// `JSONArray`, the storage of `JSONValue.array`: `Array`'s behaviour (checked against an

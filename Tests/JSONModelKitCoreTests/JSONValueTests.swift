@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-@testable import JSONModelKit
-import JSONModelKitFoundation
+@testable import JSONModelKitCore
 import JSONModelKitTestSupport
 
 @Suite("JSONValue")

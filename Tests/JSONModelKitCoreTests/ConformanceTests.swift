@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-@testable import JSONModelKit
-import JSONModelKitFoundation
+@testable import JSONModelKitCore
 import JSONModelKitTestSupport
 
 /// The JSONTestSuite corpus (https://github.com/nst/JSONTestSuite), its `test_parsing` folder read
