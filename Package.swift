@@ -68,11 +68,19 @@ let package = Package(
                 "JSONModelKitTestSupport",
             ],
             path: "Tests/JSONModelKitTests",
-            exclude: ["__Snapshots__", "Fixtures"],  // expected texts and samples the tests read by path
+            exclude: ["__Snapshots__"],  // expected texts the tests read by path
             swiftSettings: swiftSettings,
             // The plugin tests load plugins that leave JSONModelKit's symbols to the test program,
             // which must export them. Test targets are in no product, so dependents are unaffected.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]),
+        // The generators (typed members; models and schemas inferred from samples) and the `jsonmodel`
+        // tool, run as a program: it is found beside the test program, built by `swift build` as by
+        // `swift test`.
+        .testTarget(
+            name: "GeneratorAndToolTests", dependencies: ["JSONModelKit", "AccessorGeneration", "JSONModelKitTestSupport"],
+            path: "Tests/GeneratorAndToolTests",
+            exclude: ["__Snapshots__", "Fixtures"],  // expected texts and samples the tests read by path
+            swiftSettings: swiftSettings),
         // Models read through the members the JSONModelAccessors plugin generates, and the generator itself.
         .testTarget(
             name: "TypedModelTests", dependencies: ["JSONModelKit", "AccessorGeneration", "JSONModelKitTestSupport"],

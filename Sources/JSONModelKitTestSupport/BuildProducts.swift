@@ -60,6 +60,21 @@ package struct BuildProducts: Sendable {
         return url
     }
 
+    /// Runs `program` (one of the toolchain's, or one a test built) with `arguments`; returns
+    /// its exit status and its standard output and error, together.
+    package static func run(_ program: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
     private static func locate() throws(Unavailable) -> BuildProducts {
         #if os(Linux)
         let program = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()

@@ -518,10 +518,10 @@ struct PluginTests {
             }
             """.write(to: source, atomically: true, encoding: .utf8)
         let host = source.deletingPathExtension()
-        let build = try Self.run(plugins.toolchain.swiftc, ["-swift-version", "6", "-I", plugins.toolchain.modules.path]
+        let build = try BuildProducts.run(plugins.toolchain.swiftc, ["-swift-version", "6", "-I", plugins.toolchain.modules.path]
             + plugins.toolchain.flags + [source.path] + plugins.toolchain.objects.map(\.path) + ["-o", host.path])
         try #require(build.status == 0, "\(build.output)")
-        let run = try Self.run(host, [plugins.example.path])
+        let run = try BuildProducts.run(host, [plugins.example.path])
         #expect(run.output.contains("undefined symbol"), "\(run.output)")
         #expect(run.output.contains("does not export JSONModelKit's symbols"), "\(run.output)")
     }
@@ -536,19 +536,6 @@ struct PluginTests {
         #expect(PluginTable.exportHint(for: "undefined symbol: $s5Other1XCMn") == "")
         #expect(PluginTable.exportHint(for: "Symbol not found: _strlcpy") == "")
         #expect(PluginTable.exportHint(for: "not a shared object: 12JSONModelKit") == "")
-    }
-
-    static func run(_ program: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
     }
 }
 

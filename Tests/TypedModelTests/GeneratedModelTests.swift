@@ -3,7 +3,7 @@ import JSONModelKit
 import Testing
 
 /// A class of `Generated/`, the Swift source `jsonmodel generate` prints for a sample of
-/// `Tests/JSONModelKitTests/Fixtures/Generate/` (whose tests check the files are that output).
+/// `Tests/GeneratorAndToolTests/Fixtures/Generate/` (whose tests check the files are that output).
 struct GeneratedClass: Sendable, CustomTestStringConvertible {
     /// The sample's file name.
     let sample: String
@@ -17,7 +17,7 @@ struct GeneratedClass: Sendable, CustomTestStringConvertible {
     static let samples = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // TypedModelTests
         .deletingLastPathComponent()  // Tests
-        .appendingPathComponent("JSONModelKitTests/Fixtures/Generate")
+        .appendingPathComponent("GeneratorAndToolTests/Fixtures/Generate")
 
     static let all: [GeneratedClass] = [
         GeneratedClass(sample: "shop-orders.json", name: "ShopOrder", prefix: "Shop", rootClass: ShopOrder.self),
@@ -51,7 +51,7 @@ struct GeneratedClass: Sendable, CustomTestStringConvertible {
 /// member syntax with no type annotations.
 @Suite("Generated models, compiled")
 struct GeneratedModelTests {
-    /// Every property reads as the checked-in schema's model reads it (the JSONModelKitTests
+    /// Every property reads as the checked-in schema's model reads it (the GeneratorAndToolTests
     /// check that one against the sample, dates as instants); the output is the sample; and
     /// validating finds nothing.
     @Test(arguments: GeneratedClass.all)

@@ -90,7 +90,7 @@ struct AccessorsToolTests {
         guard let result = try Tool.run(["accessors", folder.path("User.swift"), folder.path("Place.swift")]) else { return }
         try #require(result.status == 0, "stderr: \(result.standardError)")
         try Data(result.standardOutput.utf8).write(to: folder.url.appendingPathComponent("Accessors.swift"))
-        let compile = try PluginTests.run(
+        let compile = try BuildProducts.run(
             swiftc,
             ["-typecheck", "-swift-version", "6"] + build.importFlags
                 + ["User.swift", "Place.swift", "Use.swift", "Accessors.swift"].map(folder.path))
