@@ -61,11 +61,12 @@ let package = Package(
         .testTarget(
             name: "JSONModelKitCoreTests", dependencies: ["JSONModelKitCore", "JSONModelKitTestSupport"],
             path: "Tests/JSONModelKitCoreTests", swiftSettings: swiftSettings),
+        // Models: reading, writing, conversion, dates, enums, collections, descriptions, diagnostics,
+        // schemas, plugins (their typed members generated as the plugin does), streams, stress.
         .testTarget(
             name: "JSONModelKitTests",
             dependencies: [
-                "JSONModelKit", "JSONModelKitCore", "JSONModelKitFoundation", "JSONModelSpecs", "AccessorGeneration",
-                "JSONModelKitTestSupport",
+                "JSONModelKit", "JSONModelKitCore", "JSONModelKitFoundation", "AccessorGeneration", "JSONModelKitTestSupport",
             ],
             path: "Tests/JSONModelKitTests",
             exclude: ["__Snapshots__"],  // expected texts the tests read by path
@@ -81,6 +82,11 @@ let package = Package(
             path: "Tests/GeneratorAndToolTests",
             exclude: ["__Snapshots__", "Fixtures"],  // expected texts and samples the tests read by path
             swiftSettings: swiftSettings),
+        // Through every layer: the conformance cases of Specs/ (and their runner), and random documents
+        // read, written and read back; the one target that needs JSONModelSpecs.
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["JSONModelKit", "JSONModelSpecs", "JSONModelKitTestSupport"],
+            path: "Tests/EndToEndTests", swiftSettings: swiftSettings),
         // Models read through the members the JSONModelAccessors plugin generates, and the generator itself.
         .testTarget(
             name: "TypedModelTests", dependencies: ["JSONModelKit", "AccessorGeneration", "JSONModelKitTestSupport"],
