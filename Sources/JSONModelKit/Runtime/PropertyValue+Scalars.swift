@@ -88,6 +88,10 @@ extension Double: PropertyValue {
 
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> Double? {
         if context.allowsNonFiniteNumbers, let value = NonFiniteNumber.value(of: input) { return value }
+        // A number of the document, read from its bytes where it needs no diagnostic
+        // (`plainValue(of:)`): the value `Double(text)` below gives.
+        // PERF: no String per number; see jsonmodel-bench --section documents.
+        if case .node(let node) = input, let value = plainValue(of: node) { return value }
         guard let text = NumberText.text(of: input, expected: "Double", context: &context) else { return nil }
         guard let value = Double(text), value.isFinite else {
             context.record(.outOfRange, "\(text) does not fit in Double")

@@ -1,4 +1,5 @@
-/// Reading JSON number text: grammar checks, exact integers, correctly rounded doubles.
+/// Reading JSON number text: grammar checks, exact integers, correctly rounded doubles
+/// (NumberParsing+Double.swift).
 ///
 /// Every function takes the number's text as bytes; none goes through `Double` to read an
 /// integer, so `9007199254740993` and `12345678901234567890` stay exact.
@@ -121,65 +122,5 @@ package enum NumberParsing {
             magnitude = times10
         }
         return (negative, magnitude)
-    }
-
-    private static let exactPowersOfTen: [Double] = (0...22).map { power in
-        (0..<power).reduce(1.0) { value, _ in value * 10 }
-    }
-
-    /// The nearest `Double` to the number (ties to even); infinity when it is too large.
-    ///
-    /// Numbers with at most 15 significant digits and a small exponent take an exact fast path
-    /// (one multiplication or division of two exactly representable doubles); the rest go to
-    /// the C library's correctly rounded `strtod` through the standard library.
-    @usableFromInline
-    package static func double(_ text: UnsafeBufferPointer<UInt8>) -> Double {
-        let count = text.count
-        var index = 0
-        let negative = count > 0 && text[0] == UInt8(ascii: "-")
-        if negative { index = 1 }
-        var mantissa: UInt64 = 0
-        var significantDigits = 0
-        var scale = 0
-        var fastPath = true
-        while index < count {
-            let byte = text[index]
-            if byte &- UInt8(ascii: "0") < 10 {
-                if mantissa != 0 || byte != UInt8(ascii: "0") { significantDigits += 1 }
-                mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
-                index += 1
-            } else if byte == UInt8(ascii: ".") {
-                index += 1
-                while index < count, text[index] &- UInt8(ascii: "0") < 10 {
-                    if mantissa != 0 || text[index] != UInt8(ascii: "0") { significantDigits += 1 }
-                    mantissa = mantissa &* 10 &+ UInt64(text[index] &- UInt8(ascii: "0"))
-                    scale -= 1
-                    index += 1
-                }
-            } else {
-                // An exponent: only small ones stay on the fast path.
-                index += 1
-                var exponentNegative = false
-                if index < count && (text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) {
-                    exponentNegative = text[index] == UInt8(ascii: "-")
-                    index += 1
-                }
-                var exponent = 0
-                while index < count, text[index] &- UInt8(ascii: "0") < 10 {
-                    exponent = min(exponent * 10 + Int(text[index] &- UInt8(ascii: "0")), 100_000)
-                    index += 1
-                }
-                scale += exponentNegative ? -exponent : exponent
-                break
-            }
-        }
-        if significantDigits > 15 || scale < -22 || scale > 22 { fastPath = false }
-        if fastPath {
-            var value = Double(mantissa)
-            value = scale < 0 ? value / exactPowersOfTen[-scale] : value * exactPowersOfTen[scale]
-            return negative ? -value : value
-        }
-        let string = String(decoding: text, as: UTF8.self)
-        return Double(string) ?? .nan
     }
 }
