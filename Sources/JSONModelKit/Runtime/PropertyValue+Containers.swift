@@ -75,29 +75,7 @@ extension Array: PropertyValue where Element: PropertyValue {
             context.typeMismatch(input, expected: "an array of \(Element.propertyType)")
             return nil
         }
-        // Strings from the document in one pass: what the loop below gives when every element is
-        // a string, without its per-element node, path segment and generic call.
-        if Element.self == String.self, case .node(let node) = input, let strings = node.stringElements() {
-            return unsafeBitCast(strings, to: [Element].self)
-        }
-        var result: [Element] = []
-        // Sized once: growing by doubling holds the old and new storage at once (PERF: peak
-        // memory of the numbers workload in HostileInputMemoryTests).
-        switch input {
-        case .node(let node): result.reserveCapacity(node.count)
-        case .value(.array(let elements)): result.reserveCapacity(elements.count)
-        case .value: break
-        }
-        input.forEachElement { index, element in
-            context.segments.append(.index(index))
-            defer { context.segments.removeLast() }
-            if let value = Element.convert(element, context: &context) {
-                result.append(value)
-            } else if let fallback = Element.failedElementValue {
-                result.append(fallback)
-            }
-        }
-        return result
+        return Element.convertElements(of: input, as: Element.self, context: &context)
     }
 
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {

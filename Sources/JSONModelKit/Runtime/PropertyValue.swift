@@ -29,6 +29,18 @@ protocol PropertyValue: Sendable {
     static var failedElementValue: Self? { get }
     /// Reads a value from non-null JSON, or records a diagnostic and returns nil.
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> Self?
+    /// Reads the elements of a JSON array as `convert` reads each one at its index, leaving out
+    /// those that do not convert (or giving them ``failedElementValue``): what `[Self]` reads.
+    /// The scalar types read in a loop of their own (PropertyValue+Elements.swift).
+    ///
+    /// `Element` is always `Self`: a requirement that names `[Self]` could not be met by
+    /// `JSONModel`, a class that is not final.
+    static func convertElements<Element>(of input: JSONInput, as elementType: Element.Type, context: inout ConversionContext)
+        -> [Element]
+    /// Reads the elements of a JSON array as `[Self]` reads each one: what `[[Self]]` reads.
+    /// `Element` is always `[Self]`.
+    static func convertArrays<Element>(of input: JSONInput, as elementType: Element.Type, context: inout ConversionContext)
+        -> [Element]
     /// The JSON for this value, keeping the kind of `existing` where it makes
     /// sense ("42" stays a string); nil means no value (an optional's nil).
     func jsonValue(replacing existing: JSONInput?) -> JSONValue?

@@ -191,7 +191,13 @@ extension FixedWidthInteger where Self: ScalarFirstReadable {
     /// The same exact-integer step that opens the general conversion (`PropertyValue+Scalars.swift`).
     @inline(__always)
     static func plainValue(of node: JSONNode) -> Self? {
-        guard let (negative, magnitude) = node.exactInteger else { return nil }
+        node.withNumberText(plainValue(ofNumber:)) ?? nil
+    }
+
+    /// ``plainValue(of:)`` for a number's text.
+    @inline(__always)
+    static func plainValue(ofNumber text: UnsafeBufferPointer<UInt8>) -> Self? {
+        guard let (negative, magnitude) = NumberParsing.exactInteger(text) else { return nil }
         if negative {
             return magnitude <= UInt64(Int64.max) ? Self(exactly: -Int64(magnitude)) : nil
         }
@@ -215,8 +221,14 @@ extension Double: ScalarFirstReadable {
     /// `Double(String)` does on the general path), and not a nonzero number read as 0, for
     /// which the general path records the underflow.
     static func plainValue(of node: JSONNode) -> Double? {
-        guard let value = node.doubleValue, value.isFinite else { return nil }
-        if value == 0, let text = node.numberText, NumberText.isNonzero(text.utf8) { return nil }
+        node.withNumberText(plainValue(ofNumber:)) ?? nil
+    }
+
+    /// ``plainValue(of:)`` for a number's text.
+    @inline(__always)
+    static func plainValue(ofNumber text: UnsafeBufferPointer<UInt8>) -> Double? {
+        let value = NumberParsing.double(text)
+        guard value.isFinite, value != 0 || !NumberText.isNonzero(text) else { return nil }
         return value
     }
 }
