@@ -16,13 +16,19 @@ final class ScalarGrids: JSONModel, DynamicMembers, @unchecked Sendable {
         p.maybe([[Double?]].self)
         p.days([Date].self)
         p.fallback([Double].self, default: [4])
+        // Every element plain: an immutable model's first read takes these.
+        p.counts([Int].self)
+        p.levels([Double]?.self)
+        p.switches([Bool].self)
+        p.absent([Int]?.self)
     }
 }
 
 /// Each element of an array of scalars converts as the scalar property would: the elements that
 /// convert are kept, the others left out (read nil for an optional element), and each problem
 /// is a diagnostic at the element's own path, whether the model reads a parsed document or an
-/// owned value, and under strict validation.
+/// owned value, and under strict validation. An immutable model's first read of an array whose
+/// elements all read plainly gives what the general conversion gives.
 @Suite("Scalar arrays")
 struct ScalarArrayTests {
     static let json = #"""
@@ -35,16 +41,20 @@ struct ScalarArrayTests {
          "singles": [1.5, 1e-50, 1e40, "2"],
          "maybe": [[1.5, null, "x"], [null]],
          "days": ["2024-01-02T03:04:05Z", "not a date", 0],
-         "fallback": "none"}
+         "fallback": "none",
+         "counts": [1, -2, 9007199254740993, 0, 1.0, 1e2], "levels": [0.5, -65.613616999999977, 1e-300, 7], "switches": []}
         """#
 
-    static let names = ["points", "rows", "small", "ids", "words", "flags", "singles", "maybe", "days", "fallback"]
+    static let names = [
+        "points", "rows", "small", "ids", "words", "flags", "singles", "maybe", "days", "fallback", "counts", "levels",
+        "switches", "absent",
+    ]
 
     /// Every property's value, then every diagnostic, one a line.
     static func readings(of model: ScalarGrids) -> String {
         var lines: [String] = []
         for name in names {
-            lines.append("\(name) = \(String(describing: model.value(forProperty: name)!))")
+            lines.append("\(name) = \(model.value(forProperty: name).map { String(describing: $0) } ?? "nil")")
         }
         lines += model.diagnostics.map(\.description)
         return lines.joined(separator: "\n")
@@ -61,6 +71,10 @@ struct ScalarArrayTests {
         maybe = [[Optional(1.5), nil, nil], [nil]]
         days = [2024-01-02 03:04:05 +0000, 1970-01-01 00:00:00 +0000]
         fallback = [4.0]
+        counts = [1, -2, 9007199254740993, 0, 1, 100]
+        levels = [0.5, -65.61361699999998, 1e-300, 7.0]
+        switches = []
+        absent = nil
         points[0][1][1]: expected Double, found a string "x" (ScalarGrids.points, typeMismatch)
         points[1][0][0]: 1e400 does not fit in Double (ScalarGrids.points, outOfRange)
         points[1][0][1]: 1e-400 is too small for Double: read as 0 (ScalarGrids.points, lossy)

@@ -98,6 +98,9 @@ protocol ScalarPropertyValue: PropertyValue {
     /// The element at tape index `position` of `document` when the general conversion would read
     /// it without a diagnostic, as that conversion reads it; nil when that conversion must decide.
     static func plainElement(at position: Int, of document: JSONDocument) -> Self?
+    /// The elements of an array node when each reads by ``plainElement(at:of:)``; nil when one
+    /// does not, or when the node is not an array: an array's first read.
+    static func plainElements(of node: JSONNode) -> [Self]?
 }
 
 extension ScalarPropertyValue {
@@ -117,6 +120,23 @@ extension ScalarPropertyValue {
         -> [Element]
     {
         [Self].elements(readArrays(of: input, context: &context), as: elementType)
+    }
+
+    @inline(__always)
+    static func plainElements(of node: JSONNode) -> [Self]? {
+        let entry = node.entry
+        guard entry.tag == .array else { return nil }
+        var result: [Self] = []
+        result.reserveCapacity(entry.containerCount)
+        let document = node.document
+        let end = entry.containerEnd
+        var position = node.index + 1
+        while position < end {
+            guard let value = plainElement(at: position, of: document) else { return nil }
+            result.append(value)
+            position = document.next(after: position)
+        }
+        return result
     }
 
     /// The elements of an array, each read by ``plainElement(at:of:)`` where it reads and through

@@ -255,10 +255,11 @@ extension Date: ScalarFirstReadable {
     }
 }
 
-extension Array: ScalarFirstReadable where Element == String {
-    /// An array whose elements are all strings, read in one pass (`JSONNode.stringElements()`,
-    /// as the general path does).
-    static func plainValue(of node: JSONNode) -> [String]? { node.stringElements() }
+extension Array: ScalarFirstReadable where Element: ScalarPropertyValue & ScalarFirstReadable {
+    /// An array whose elements all read as their first reads read them, in one pass over the
+    /// tape compiled for the element type (`ScalarPropertyValue.plainElements(of:)`), as the
+    /// general path reads them.
+    static func plainValue(of node: JSONNode) -> [Element]? { Element.plainElements(of: node) }
 }
 
 extension JSONModel: ScalarFirstReadable {
