@@ -1,6 +1,7 @@
 import Testing
 
 @testable import JSONModelKitCore
+import JSONModelKitTestSupport
 
 /// `NumberParsing.double` rounds every JSON number to the nearest `Double`, ties to even, as the
 /// standard library's `Double(String)` (the C library's `strtod`) does: edge cases, points

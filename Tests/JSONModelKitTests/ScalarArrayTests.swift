@@ -54,9 +54,9 @@ struct ScalarArrayTests {
     static func readings(of model: ScalarGrids) -> String {
         var lines: [String] = []
         for name in names {
-            lines.append("\(name) = \(model.value(forProperty: name).map { String(describing: $0) } ?? "nil")")
+            lines.append("\(name) = \(model.jsonModel.value(forProperty: name).map { String(describing: $0) } ?? "nil")")
         }
-        lines += model.diagnostics.map(\.description)
+        lines += model.jsonModel.diagnostics.map(\.description)
         return lines.joined(separator: "\n")
     }
 
@@ -136,7 +136,7 @@ struct ScalarArrayTests {
         let readings = Self.readings(of: model)
         #expect(readings == Self.expectedReadings, "\(source):\n\(readings)")
         do {
-            try model.validate(strict: true)
+            try model.jsonModel.validate(strict: true)
             Issue.record("strict validation passed")
         } catch {
             let strict = error.diagnostics.map(\.description).joined(separator: "\n")
