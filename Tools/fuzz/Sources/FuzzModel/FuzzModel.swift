@@ -38,22 +38,22 @@ public func fuzzModel(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard let document = try? JSONDocument(bytes: bytes, options: JSONParseOptions(maxDepth: 64)),
         let model = try? registry.makeModel(named: "Everything", json: document.root.value, options: .mutable)
     else { return 0 }
-    let original = model.json()
+    let original = model.jsonModel.json()
     // Reads never trap, and reading changes nothing.
-    for name in names { _ = model.value(forProperty: name); _ = model.jsonValue(forProperty: name) }
-    precondition(model.json() == original, "reading changed the JSON")
-    _ = try? model.validate()
+    for name in names { _ = model.jsonModel.value(forProperty: name); _ = model.jsonModel.jsonValue(forProperty: name) }
+    precondition(model.jsonModel.json() == original, "reading changed the JSON")
+    _ = try? model.jsonModel.validate()
     // Write each property's own JSON back, then values taken from the input itself.
     for (index, name) in names.enumerated() {
-        let own = model.jsonValue(forProperty: name) ?? .null
-        _ = try? model.set(own, forProperty: name)
+        let own = model.jsonModel.jsonValue(forProperty: name) ?? .null
+        _ = try? model.jsonModel.set(own, forProperty: name)
         if let other = document.root.value[index % max(1, document.root.count)] {
-            _ = try? model.set(other, forProperty: name)
+            _ = try? model.jsonModel.set(other, forProperty: name)
         }
     }
-    let output = model.json()
+    let output = model.jsonModel.json()
     guard let reparsed = try? JSONDocument(bytes: output.jsonBytes()) else { fatalError("model output does not parse") }
     precondition(reparsed.root.value == output)
-    _ = model.mutate { _ in }.json()
+    _ = model.jsonModel.mutate { _ in }.jsonModel.json()
     return 0
 }

@@ -698,28 +698,28 @@ struct Exerciser {
     /// (the document's own model) adds the full description, `dump`, every output option and
     /// `Codable`, which the models of objects inside the document skip to keep the pace.
     mutating func exercise(_ model: JSONModel, thoroughly: Bool = false) {
-        let before = model.json()
-        let names = model.propertyNames
+        let before = model.jsonModel.json()
+        let names = model.jsonModel.propertyNames
         for name in names {
-            let value = model.value(forProperty: name)
-            _ = model.jsonValue(forProperty: name)
+            let value = model.jsonModel.value(forProperty: name)
+            _ = model.jsonModel.jsonValue(forProperty: name)
             let dynamic = model.jsonModel.dynamic[dynamicMember: name] as ModelValue
             _ = (dynamic.description, dynamic.debugDescription, dynamic == nil)
             touch(value)
         }
-        precondition(model.json() == before, "reading changed the JSON of \(model.modelName)")
-        _ = model.diagnostics
+        precondition(model.jsonModel.json() == before, "reading changed the JSON of \(model.jsonModel.modelName)")
+        _ = model.jsonModel.diagnostics
         do {
-            try model.validate()
+            try model.jsonModel.validate()
         } catch {
             _ = error.description
         }
-        _ = (model.description, model.debugDescription)
+        _ = (model.debugDescription, "\(model)")
         let tight = DescriptionLimits(maxStringLength: 3, maxLineLength: 20, maxLineNesting: 1, maxItems: 2, maxDepth: 2)
-        _ = (model.description(limits: tight), model.fullDescription(limits: tight))
+        _ = (model.jsonModel.description(limits: tight), model.jsonModel.fullDescription(limits: tight))
         checkOutput(of: model, everyOption: thoroughly)
         if thoroughly {
-            _ = defaultModelsCycle ? model.fullDescription(limits: DescriptionLimits(maxDepth: 4)) : model.fullDescription
+            _ = defaultModelsCycle ? model.jsonModel.fullDescription(limits: DescriptionLimits(maxDepth: 4)) : model.jsonModel.fullDescription
             var dumped = ""
             // Bounded: a non-optional model property that cycles (`Node.next: Node`) makes a new
             // empty model at every level, which `dump` alone follows forever (and, with two such
@@ -729,26 +729,26 @@ struct Exerciser {
             _ = try? JSONEncoder().encode([model, model])
         }
 
-        let copy = model.copy()
-        precondition(copy == model && copy.hashValue == model.hashValue, "a copy of \(model.modelName) differs")
-        let mutable = model.mutableCopy()
-        precondition(mutable == model && mutable.hashValue == model.hashValue, "a mutable copy of \(model.modelName) differs")
+        let copy = model.jsonModel.copy()
+        precondition(copy == model && copy.hashValue == model.hashValue, "a copy of \(model.jsonModel.modelName) differs")
+        let mutable = model.jsonModel.mutableCopy()
+        precondition(mutable == model && mutable.hashValue == model.hashValue, "a mutable copy of \(model.jsonModel.modelName) differs")
         write(into: mutable)
         checkOutput(of: mutable)
-        _ = (mutable.hasMutations, mutable.originalJSON, mutable.description)
-        _ = try? mutable.validate()
-        let patch = choices.chance(50) ? model.json() : Self.part(of: document, choices: &choices)
-        if let merged = try? model.merging(patch) {
+        _ = (mutable.jsonModel.hasMutations, mutable.jsonModel.originalJSON, mutable.debugDescription)
+        _ = try? mutable.jsonModel.validate()
+        let patch = choices.chance(50) ? model.jsonModel.json() : Self.part(of: document, choices: &choices)
+        if let merged = try? model.jsonModel.merging(patch) {
             checkOutput(of: merged)
-            _ = (merged.description, try? merged.validate())
+            _ = (merged.debugDescription, try? merged.jsonModel.validate())
         }
-        _ = try? mutable.update(with: patch)
-        _ = try? mutable.update(with: choices.pick([[:], ["a": nil], .null, [1]]))
+        _ = try? mutable.jsonModel.update(with: patch)
+        _ = try? mutable.jsonModel.update(with: choices.pick([[:], ["a": nil], .null, [1]]))
         if thoroughly { checkOutput(of: mutable) }
-        mutable.clearMutations()
-        precondition(!mutable.hasMutations && mutable.json() == before, "clearMutations left writes in \(mutable.modelName)")
+        mutable.jsonModel.clearMutations()
+        precondition(!mutable.jsonModel.hasMutations && mutable.jsonModel.json() == before, "clearMutations left writes in \(mutable.jsonModel.modelName)")
         checkOutput(of: mutable)
-        precondition(model.json() == before, "writes to a mutable copy of \(model.modelName) reached the model")
+        precondition(model.jsonModel.json() == before, "writes to a mutable copy of \(model.jsonModel.modelName) reached the model")
     }
 
     /// Reads into a value: each element of a collection, each nested model's properties.
@@ -756,11 +756,11 @@ struct Exerciser {
         guard let value else { return }
         _ = String(describing: value)
         if let nested = value as? JSONModel {
-            for name in nested.propertyNames.prefix(4) {
-                _ = nested.value(forProperty: name)
+            for name in nested.jsonModel.propertyNames.prefix(4) {
+                _ = nested.jsonModel.value(forProperty: name)
             }
-            for name in inverseNames { _ = nested.inverse(name, as: JSONModel.self) }
-            _ = nested.description
+            for name in inverseNames { _ = nested.jsonModel.inverse(name, as: JSONModel.self) }
+            _ = nested.debugDescription
         } else if let collection = value as? any Collection {
             touchElements(of: collection)
         }
@@ -769,8 +769,8 @@ struct Exerciser {
     func touchElements<C: Collection>(of collection: C) {
         for element in collection.prefix(4) {
             if let nested = element as? JSONModel {
-                for name in nested.propertyNames.prefix(4) { _ = nested.value(forProperty: name) }
-                for name in inverseNames { _ = nested.inverse(name, as: JSONModel.self) }
+                for name in nested.jsonModel.propertyNames.prefix(4) { _ = nested.jsonModel.value(forProperty: name) }
+                for name in inverseNames { _ = nested.jsonModel.inverse(name, as: JSONModel.self) }
             } else {
                 _ = String(describing: element)
             }
@@ -782,40 +782,40 @@ struct Exerciser {
     mutating func checkOutput(of model: JSONModel, everyOption: Bool = false) {
         // Output large in proportion to the document (paths up to index 10,000 pad arrays
         // with nulls) is checked once, so that the fuzzer keeps its pace.
-        let large = model.jsonBytes().count > 20_000
+        let large = model.jsonModel.jsonBytes().count > 20_000
         for raw in everyOption && !large ? Array(0..<8) : [choices.below(8)] {
             let options = JSONOutputOptions(rawValue: raw)
-            let value = model.json(options: options)
+            let value = model.jsonModel.json(options: options)
             for pretty in large ? [choices.chance(50)] : [false, true] {
-                let bytes = model.jsonBytes(options: options, format: pretty ? .prettyPrinted : [])
+                let bytes = model.jsonModel.jsonBytes(options: options, format: pretty ? .prettyPrinted : [])
                 guard let parsed = try? JSONDocument(bytes: bytes, options: Self.reparseOptions) else {
-                    fatalError("the output of \(model.modelName) does not parse (options \(raw), pretty \(pretty))")
+                    fatalError("the output of \(model.jsonModel.modelName) does not parse (options \(raw), pretty \(pretty))")
                 }
-                precondition(parsed.root.value == value, "the output of \(model.modelName) parses back different (options \(raw))")
+                precondition(parsed.root.value == value, "the output of \(model.jsonModel.modelName) parses back different (options \(raw))")
             }
-            _ = model.jsonString(options: options, format: raw % 2 == 0 ? .prettyPrinted : [])
+            _ = model.jsonModel.jsonString(options: options, format: raw % 2 == 0 ? .prettyPrinted : [])
         }
     }
 
     /// Writes values read from other properties, the property's own, nil, and JSON from the
     /// document, into every property, and into nested models.
     mutating func write(into model: JSONModel) {
-        let names = model.propertyNames
+        let names = model.jsonModel.propertyNames
         guard !names.isEmpty else { return }
         for name in names {
             let other = choices.pick(names)
             switch choices.below(6) {
-            case 0: _ = try? model.set(model.value(forProperty: other), forProperty: name)
-            case 1: _ = try? model.set(model.jsonValue(forProperty: other), forProperty: name)
-            case 2: _ = try? model.set(model.value(forProperty: name), forProperty: name)
-            case 3: _ = try? model.set(nil, forProperty: name)
-            case 4: _ = try? model.set(Self.part(of: document, choices: &choices), forProperty: name)
+            case 0: _ = try? model.jsonModel.set(model.jsonModel.value(forProperty: other), forProperty: name)
+            case 1: _ = try? model.jsonModel.set(model.jsonModel.jsonValue(forProperty: other), forProperty: name)
+            case 2: _ = try? model.jsonModel.set(model.jsonModel.value(forProperty: name), forProperty: name)
+            case 3: _ = try? model.jsonModel.set(nil, forProperty: name)
+            case 4: _ = try? model.jsonModel.set(Self.part(of: document, choices: &choices), forProperty: name)
             default:
-                if let nested = model.value(forProperty: name) as? JSONModel, let inner = nested.propertyNames.first {
-                    _ = try? nested.set(nested.value(forProperty: choices.pick(nested.propertyNames)), forProperty: inner)
-                    _ = try? nested.set(nil, forProperty: choices.pick(nested.propertyNames))
+                if let nested = model.jsonModel.value(forProperty: name) as? JSONModel, let inner = nested.jsonModel.propertyNames.first {
+                    _ = try? nested.jsonModel.set(nested.jsonModel.value(forProperty: choices.pick(nested.jsonModel.propertyNames)), forProperty: inner)
+                    _ = try? nested.jsonModel.set(nil, forProperty: choices.pick(nested.jsonModel.propertyNames))
                 } else {
-                    _ = try? model.set(choices.pick([1, "x", true, [1], ["id": 1]] as [JSONValue]), forProperty: name)
+                    _ = try? model.jsonModel.set(choices.pick([1, "x", true, [1], ["id": 1]] as [JSONValue]), forProperty: name)
                 }
             }
         }
