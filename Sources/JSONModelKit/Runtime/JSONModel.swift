@@ -188,13 +188,13 @@ open class JSONModel: @unchecked Sendable {
 
     /// Creates a model from storage prepared by the engine.
     ///
-    /// Use the other initializers (`init(json:)`, `init(node:)`, …); this one
+    /// Use `init(json:options:)`; this one
     /// exists so the engine can create any subclass from its type.
     ///
     /// - Complexity: O(1).
     public required init(_ storage: consuming ModelStorage) {
-        // Read back from the stored property below, not kept in a local of its own: the local
-        // was a second reference, retained and released on every model.
+        // PERF: read back from the stored property, not kept in a local: a local is a second
+        // reference, retained and released for every model; see jsonmodel-bench --section bulk.
         self.metadata = storage.metadata ?? ModelRegistry.shared.metadata(for: Self.self)
         if !metadata.problems.isEmpty {
             preconditionFailure(ModelDeclarationError(problems: metadata.problems).description)
@@ -386,9 +386,8 @@ class CacheEntry: @unchecked Sendable {
 
 /// A cached value of type `Value`.
 ///
-/// The value is stored once, typed; `anyValue` boxes it on demand. (Storing the existential
-/// too made every entry 80 bytes instead of 48 and put the typed value on another cache line
-/// than `valueType`, so a cached read touched two.)
+/// The value is stored once, typed; `anyValue` boxes it on demand, so an entry stays small and a
+/// cached read finds the value on the cache line of `valueType`.
 @usableFromInline
 final class CacheBox<Value>: CacheEntry, @unchecked Sendable {
     // @unchecked Sendable: created only with values of property types, which are all Sendable.
