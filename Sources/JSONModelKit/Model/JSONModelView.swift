@@ -183,7 +183,7 @@ public struct JSONModelView<Model: JSONModel> {
     /// - Throws: ``JSONModelError/immutable(model:property:)`` for an immutable model,
     ///   ``JSONModelError/unknownProperty(model:property:)``,
     ///   ``JSONModelError/typeMismatch(model:property:expected:found:)``, or
-    ///   ``JSONModelError/unwritable(model:property:path:reason:)``.
+    ///   ``JSONModelError/unwritable(model:property:reason:)``.
     public func set(_ value: Any?, forProperty name: String) throws(JSONModelError) {
         try model.assign(value, forProperty: name)
     }

@@ -18,7 +18,7 @@ extension JSONModel {
     /// - `self`, `Type`, `Protocol`, `init`, `deinit` and `subscript`.
     ///
     /// Everything else is free, `value`, `json`, `description`, `properties` and `diagnostics`
-    /// included: class members such as ``properties(_:)`` and ``array(from:options:)`` do not
+    /// included: class members such as ``properties(_:)`` and `array(from:options:)` do not
     /// share a namespace with instance members. A registration block or a schema that declares
     /// a reserved name is a declaration problem (``validateDeclarations()``,
     /// ``ModelSchemaError``); keep the JSON key and name the property otherwise:
