@@ -289,7 +289,7 @@ struct RoundTripWrites {
                 if !touchedKeys.contains("child") && (label != nil || present) { nestedTouches["child", default: []].insert("label") }
                 expected["child"] = model.jsonModel.jsonValue(forProperty: "child")
             } else {
-                let value: RoundTripTests.Child? = remove ? nil : try? RoundTripTests.Child(json: ["label": "made", "n": 3])
+                let value: RoundTripTests.Child? = remove ? nil : try? RoundTripTests.Child(json: ["label": "made", "n": 3] as JSONValue)
                 write("child", value, model, removing: value == nil) { $0.child = value }
             }
         case 13:

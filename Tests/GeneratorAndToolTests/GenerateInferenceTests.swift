@@ -401,7 +401,7 @@ struct GenerateInferenceTests {
         // The schema it writes registers, and reads the keys.
         let registry = ModelRegistry()
         try registry.register(inferred.schema)
-        let model = try registry.makeModel(named: "Root", json: ["description": "x", "hash": "y"])
+        let model = try registry.makeModel(named: "Root", json: ["description": "x", "hash": "y"] as JSONValue)
         #expect(model.jsonModel.value(forProperty: "description") as? String == "x")
         #expect(model.jsonModel.value(forProperty: "hashField") as? String == "y")
     }

@@ -94,7 +94,7 @@ struct GenerateSourceTests {
         try registry.register(ModelSchema(string: inferred.schemaText))
         let root = try #require(inferred.models.first)
         for (index, object) in try fixture.objects().enumerated() {
-            let model = try registry.makeModel(named: root.name, json: .object(object))
+            let model = try registry.makeModel(named: root.name, json: JSONValue.object(object))
             GeneratedRoundTrip.expectReadsBack(model, from: object, as: root, in: inferred, context: "\(fixture.sample)[\(index)]")
         }
     }

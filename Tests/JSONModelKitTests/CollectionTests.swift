@@ -41,7 +41,7 @@ struct CollectionTests {
     @Test func fromEveryKindOfInput() throws {
         let fromValue = try CollItem.array(from: JSONValue.array([["id": 7], ["id": 8]]))
         #expect(fromValue.map { $0.id as Int } == [7, 8])
-        let fromAny = try CollItem.array(from: [["id": 9] as [String: Any]] as [Any])
+        let fromAny = try CollItem.array(from: JSONValue(any: [["id": 9] as [String: Any]] as [Any]))
         #expect(fromAny[0].id == 9)
         let node = try JSONDocument(string: Self.itemsJSON).root
         #expect(try CollItem.array(from: node).count == 3)
@@ -98,8 +98,8 @@ struct CollectionTests {
         added.id = 4
         items.append(added)
         items.remove(at: 1)
-        items.insert(try CollItem(json: ["id": 0]), at: 0)
-        items[1] = try CollItem(json: ["id": 10])
+        items.insert(try CollItem(json: ["id": 0] as JSONValue), at: 0)
+        items[1] = try CollItem(json: ["id": 10] as JSONValue)
         #expect(items.map { $0.id as Int } == [0, 10, 3, 4])
         #expect(items.json() == [["id": 0], ["id": 10], ["id": 3, "name": "c"], ["id": 4]])
         #expect(!items.contains { $0 === kept })
@@ -121,15 +121,15 @@ struct CollectionTests {
         #expect(order.jsonModel.json() == ["items": [["id": 1, "name": "one"], ["id": 2]], "x": 1])
         // Writing a changed array back.
         var changed: ModelArray<CollItem> = order.items
-        changed.append(try CollItem(json: ["id": 3]))
+        changed.append(try CollItem(json: ["id": 3] as JSONValue))
         order.items = changed
         #expect(order.jsonModel.json() == ["items": [["id": 1, "name": "one"], ["id": 2], ["id": 3]], "x": 1])
         // A Swift array is accepted too.
-        order.items = [try CollItem(json: ["id": 9])]
+        order.items = [try CollItem(json: ["id": 9] as JSONValue)]
         #expect(order.jsonModel.json() == ["items": [["id": 9]], "x": 1])
         let optional: [CollItem]? = order.optionalItems
         #expect(optional == nil)
-        order.optionalItems = [try CollItem(json: ["id": 5])]
+        order.optionalItems = [try CollItem(json: ["id": 5] as JSONValue)]
         #expect((order.optionalItems as [CollItem]?)?.first?.id == 5)
     }
 
@@ -143,7 +143,7 @@ struct CollectionTests {
         let swift: [String: CollItem] = order.byKey
         #expect(swift["a"] === a && swift["c"]?.id == 3)
         var changed = lazy
-        changed["d"] = try CollItem(json: ["id": 4])
+        changed["d"] = try CollItem(json: ["id": 4] as JSONValue)
         changed["a"] = nil
         order.byKey = changed
         #expect(order.jsonModel.json() == ["by_key": ["c": ["id": 3], "d": ["id": 4]]])
@@ -164,10 +164,10 @@ struct CollectionTests {
         edges[1].name = "two"
         #expect(order.jsonModel.json()["edges"] == [["node": ["id": 1], "cursor": "a"], ["other": 1], ["node": ["id": 2, "name": "two"]]])
         var changed: ModelArray<CollItem> = order.edges
-        changed.append(try CollItem(json: ["id": 3]))
+        changed.append(try CollItem(json: ["id": 3] as JSONValue))
         order.edges = changed
         #expect(order.jsonModel.json()["edges"] == [["node": ["id": 1], "cursor": "a"], ["node": ["id": 2, "name": "two"]], ["node": ["id": 3]]])
-        order.deep = [try CollItem(json: ["id": 6])]
+        order.deep = [try CollItem(json: ["id": 6] as JSONValue)]
         #expect(order.jsonModel.json()["deep"] == [["node": ["info": ["id": 6]]]])
     }
 

@@ -152,7 +152,7 @@ struct ConverterLookupTests {
         let bad = try child(["price": "1.50"])
         #expect(bad.price as Money == Money(cents: 0))
         #expect(bad.jsonModel.diagnostics.first?.message.contains("expected money") == true)
-        let model = try ConvChild(json: ["price": "$1.50"], options: .mutable)
+        let model = try ConvChild(json: ["price": "$1.50"] as JSONValue, options: .mutable)
         model.price = Money(cents: 325)
         #expect(model.jsonModel.json()["price"] == "$3.25")
     }
@@ -177,7 +177,7 @@ struct ConverterLookupTests {
             read: { json in json.stringValue.flatMap { Int($0.dropFirst(), radix: 16) }.map(TestColor.init) },
             write: { .string("#" + String($0.rgb, radix: 16)) })
         registry.register(colors, for: TestColor.self)
-        let converted = try ConvChild(json: ["color": "#00ff00"], options: .mutable)
+        let converted = try ConvChild(json: ["color": "#00ff00"] as JSONValue, options: .mutable)
         #expect(converted.color as TestColor? == TestColor(rgb: 0x00FF00))
         converted.color = TestColor(rgb: 0xABCDEF)
         #expect(converted.jsonModel.json()["color"] == "#abcdef")
@@ -209,7 +209,7 @@ struct ConverterLookupTests {
             for _ in 0..<4 {
                 group.addTask {
                     for _ in 0..<300 {
-                        let model = try! ConvChild(node: document.root)
+                        let model = try! ConvChild(json: document.root)
                         let title: String = model.title
                         #expect(["Mixed", "MIXED", "mixed"].contains(title))
                         let price: Money = model.price
@@ -263,20 +263,20 @@ final class CustomerStore: JSONObjectStore {
 
 extension ConverterLookupTests {
     @Test func idsResolveThroughTheRegisteredStore() throws {
-        let ann = try Customer(json: ["id": 1, "name": "Ann"])
-        let bob = try Customer(json: ["id": 2, "name": "Bob"])
-        let none = try Invoice(json: ["customer_id": 1])
+        let ann = try Customer(json: ["id": 1, "name": "Ann"] as JSONValue)
+        let bob = try Customer(json: ["id": 2, "name": "Bob"] as JSONValue)
+        let none = try Invoice(json: ["customer_id": 1] as JSONValue)
         #expect((none.customer as Customer?) == nil)
         #expect(none.jsonModel.diagnostics.first?.message.contains("no object store") == true)
 
         ModelRegistry.shared.register(objectStore: CustomerStore([ann, bob]))
-        let invoice = try Invoice(json: ["customer_id": 1, "payer": 2, "total": 5], options: .mutable)
+        let invoice = try Invoice(json: ["customer_id": 1, "payer": 2, "total": 5] as JSONValue, options: .mutable)
         #expect((invoice.customer as Customer?) === ann)
         #expect((invoice.payer as Customer) === bob)
         invoice.customer = bob
         #expect(invoice.jsonModel.json() == ["customer_id": 2, "payer": 2, "total": 5])
 
-        let missing = try Invoice(json: ["customer_id": 99])
+        let missing = try Invoice(json: ["customer_id": 99] as JSONValue)
         #expect((missing.customer as Customer?) == nil)
         #expect(missing.jsonModel.diagnostics.map(\.message) == ["no Customer with id 99 in the object store"])
         ModelRegistry.shared.resetConverters()

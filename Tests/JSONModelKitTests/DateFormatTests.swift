@@ -135,7 +135,7 @@ struct DateFormatTests {
               {"name": "day", "type": "Date?", "dateFormat": "dd.MM.yyyy"},
               {"name": "ms", "type": "Date?", "dateFormat": "millisecondsSince1970"}]}]}
             """#))
-        let stamp = try registry.makeModel(named: "Stamp", json: ["day": "06.05.2018", "ms": 1_525_564_800_000])
+        let stamp = try registry.makeModel(named: "Stamp", json: ["day": "06.05.2018", "ms": 1_525_564_800_000] as JSONValue)
         #expect(stamp.jsonModel.dynamic.day as Date? == Self.may6)
         #expect(stamp.jsonModel.dynamic.ms as Date? == Self.may6)
         #expect(throws: ModelSchemaError.self) {

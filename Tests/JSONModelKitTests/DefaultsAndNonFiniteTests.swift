@@ -149,7 +149,7 @@ struct NonFiniteNumberTests {
 
     @Test func otherSpellingsStayDiagnostics() throws {
         for text in ["nan", "inf", "+Infinity", "Infinity ", "INFINITY", "-NaN"] {
-            let model = try NonFiniteReading(json: .object(["level": .string(text)]))
+            let model = try NonFiniteReading(json: JSONValue.object(["level": .string(text)]))
             #expect(model.level as Double == 0, "\(text)")
             #expect(model.jsonModel.diagnostics.count == 1, "\(text)")
         }

@@ -102,10 +102,10 @@ struct DescriptionTests {
 
     @Test func longStringsAreCutAtEightyCharacters() throws {
         let long = String(repeating: "é", count: 100)
-        let user = try DescribedUser(json: .object(["first_name": .string(long)]))
+        let user = try DescribedUser(json: JSONValue.object(["first_name": .string(long)]))
         #expect(user.debugDescription == "DescribedUser(firstName: \"" + String(repeating: "é", count: 80) + "…\")")
         let exact = String(repeating: "x", count: 80)
-        let fits = try DescribedUser(json: .object(["first_name": .string(exact)]))
+        let fits = try DescribedUser(json: JSONValue.object(["first_name": .string(exact)]))
         #expect(fits.debugDescription == "DescribedUser(firstName: \"\(exact)\")")
     }
 
@@ -116,7 +116,7 @@ struct DescriptionTests {
         try registry.register(ModelSchema(string: #"{"models": [{"name": "Wide", "properties": [\#(properties)]}]}"#))
         var object = JSONObject()
         for name in names { object[name] = .string(String(repeating: "w", count: 200)) }
-        let wide = try registry.makeModel(named: "Wide", json: .object(object))
+        let wide = try registry.makeModel(named: "Wide", json: JSONValue.object(object))
         let line = wide.debugDescription
         // Five properties of 94 characters fit; the rest are counted, none is cut inside.
         #expect(line.count <= 500)
@@ -130,12 +130,12 @@ struct DescriptionTests {
 
     @Test func escapesAndUnicodeInOneLine() throws {
         let text = "q\" b\\ n\n t\t r\r nul\u{0} esc\u{1B} del\u{7F} ls\u{2028} é 👩‍👩‍👧 🇮🇹"
-        let tag = try DescribedTag(json: .object(["label": .string(text)]))
+        let tag = try DescribedTag(json: JSONValue.object(["label": .string(text)]))
         #expect(tag.debugDescription == #"""
             DescribedTag(label: "q\" b\\ n\n t\t r\r nul\0 esc\u{1B} del\u{7F} ls\u{2028} é 👩‍👩‍👧 🇮🇹")
             """#)
         // Cutting counts characters, so a flag or family emoji is never split.
-        let flags = try DescribedTag(json: .object(["label": .string(String(repeating: "🇮🇹", count: 90))]))
+        let flags = try DescribedTag(json: JSONValue.object(["label": .string(String(repeating: "🇮🇹", count: 90))]))
         #expect(flags.debugDescription == "DescribedTag(label: \"" + String(repeating: "🇮🇹", count: 80) + "…\")")
     }
 
@@ -184,7 +184,7 @@ struct DescriptionTests {
     @Test func tenThousandElementsShowTheFirstHundred() throws {
         let tags = (0..<10_000).map { JSONValue.string("t\($0)") }
         let addresses = (0..<10_000).map { JSONValue.object(["city": .string("c\($0)")]) }
-        let user = try DescribedUser(json: .object(["tags": .array(tags), "addresses": .array(addresses)]))
+        let user = try DescribedUser(json: JSONValue.object(["tags": .array(tags), "addresses": .array(addresses)]))
         #expect(user.debugDescription == "DescribedUser(addresses: [10,000 items], tags: [10,000 items])")
         let full = user.jsonModel.fullDescription
         Snapshot.expect(full, named: "ten-thousand")
@@ -260,7 +260,7 @@ struct DescriptionTests {
         let invoice = try registry.makeModel(named: "Invoice", json: [
             "number": "A-1", "total": "12.50", "lines": [["sku": "x"], ["sku": "y", "qty": 3]],
             "parent": ["number": "A-0"],
-        ])
+        ] as JSONValue)
         #expect(invoice.debugDescription == #"Invoice(number: "A-1", total: 12.5, lines: [2 items], parent: Invoice(number: "A-0"))"#)
         Snapshot.expect(invoice.jsonModel.fullDescription, named: "schema-model")
     }

@@ -145,13 +145,13 @@ struct HostileInputMemoryTests {
             let id: Int = last.id
             return ok && tags == ["a", "b"] && score == 12.5 && active && id == 12345 && last.jsonModel.diagnostics.isEmpty
         case .longString:
-            let holder = try Holder(node: document.root)
+            let holder = try Holder(json: document.root)
             let text: String = holder.text
             let values: [Double] = holder.values
             return text.utf8.count > input.count * 8 / 10 && text.hasSuffix("\n\u{E9}\u{1F600}\"\\") && values == [1.5, 2]
         case .numbers:
             // Every number converted: the model's [Double] is as large as the tape.
-            let holder = try Holder(node: document.root)
+            let holder = try Holder(json: document.root)
             let values: [Double] = holder.values
             return values.count > inputBytes / 12 && values[values.count / 2] == -1.2345 && values.last == -1.2345
         case .densestNumbers:

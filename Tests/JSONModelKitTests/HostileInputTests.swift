@@ -36,7 +36,7 @@ struct HostileInputTests {
             ok = false
         }
         ok = ok && values["k\(count)"] == nil && document.root["tail"]?.stringValue == "end"
-        guard let model = try? ManyKeys(node: document.root) else { return false }
+        guard let model = try? ManyKeys(json: document.root) else { return false }
         let first: Int = model.first
         let tail: String = model.tail
         ok = ok && first == 0 && tail == "end"
@@ -105,7 +105,7 @@ struct HostileInputTests {
         object["a"] = 7
         #expect(object.count == 1 && object["a"]?.intValue == 7)
 
-        let model = try ManyKeys(node: document.root, options: .mutable)
+        let model = try ManyKeys(json: document.root, options: .mutable)
         let all: [String: Int] = model.values
         #expect(all == ["a": count - 1])
         model.tail = "changed"

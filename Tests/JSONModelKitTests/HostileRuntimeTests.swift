@@ -33,7 +33,7 @@ struct HostileRuntimeTests {
                 write: { .number(JSONNumber($0)) }, isStillValid: { _ in false }),
             forProperty: "level", ofModelNamed: "Meter")
         try registry.register(ModelSchema(string: #"{"models": [{"name": "Meter", "properties": [{"name": "level", "type": "Int"}]}]}"#))
-        let meter = try registry.makeModel(named: "Meter", json: ["level": 4])
+        let meter = try registry.makeModel(named: "Meter", json: ["level": 4] as JSONValue)
         weak var firstEntry: CacheEntry?
         do {
             let level: Int = meter.jsonModel.dynamic.level
@@ -60,7 +60,7 @@ struct HostileRuntimeTests {
             registry.register(
                 JSONConverters.Closure<Int>(read: { ($0.intValue ?? 0) + step }, write: { .number(JSONNumber($0)) }),
                 forProperty: "angle", ofModelNamed: "Dial")
-            let dial = try registry.makeModel(named: "Dial", json: ["angle": 1])
+            let dial = try registry.makeModel(named: "Dial", json: ["angle": 1] as JSONValue)
             let angle: Int = dial.jsonModel.dynamic.angle
             #expect(angle == 1 + step)
         }

@@ -81,7 +81,7 @@ struct HostileSchemaFuzzFindingsTests {
                 {"name": "resident", "type": "Person?"}]}]}
             """#)
         let person = try registry.makeModel(
-            named: "Person", json: ["name": "Ann", "city": "Rome", "resident": ["name": "Bo", "city": "Oslo"]])
+            named: "Person", json: ["name": "Ann", "city": "Rome", "resident": ["name": "Bo", "city": "Oslo"]] as JSONValue)
         try person.jsonModel.validate()
         let address = try #require(person.jsonModel.value(forProperty: "address") as? JSONModel)
         #expect(address.jsonModel.value(forProperty: "city") as? String == "Rome")
@@ -99,8 +99,8 @@ struct HostileSchemaFuzzFindingsTests {
             let registry = try Self.registry(#"""
                 {"models": [{"name": "M", "properties": [{"name": "s", "type": "String", "enumValues": ["\#(value)"]}]}]}
                 """#)
-            let first = try registry.makeModel(named: "M", json: ["s": .string(value)])
-            let second = try registry.makeModel(named: "M", json: ["s": .string(value)])
+            let first = try registry.makeModel(named: "M", json: ["s": .string(value)] as JSONValue)
+            let second = try registry.makeModel(named: "M", json: ["s": .string(value)] as JSONValue)
             #expect(first.jsonModel.value(forProperty: "s") as? String == value && first.jsonModel.diagnostics.isEmpty)
             // Still one string for every model of the property.
             let (a, b) = (first.jsonModel.value(forProperty: "s") as! String, second.jsonModel.value(forProperty: "s") as! String)
@@ -138,7 +138,7 @@ struct HostileSchemaFuzzFindingsTests {
     func fullDescriptionOfRequiredModelsThatCycleIsBounded() throws {
         let properties = (1...8).map { #"{"name": "p\#($0)", "type": "Node"}"# }.joined(separator: ", ")
         let registry = try Self.registry(#"{"models": [{"name": "Node", "properties": [\#(properties)]}]}"#)
-        let node = try registry.makeModel(named: "Node", json: [:])
+        let node = try registry.makeModel(named: "Node", json: [:] as JSONValue)
         // Each of the 8 properties a line, each holding a default on one line: a bounded text
         // where opening defaults inside defaults made 7 × 10^10 models.
         let text = node.jsonModel.fullDescription
@@ -151,7 +151,7 @@ struct HostileSchemaFuzzFindingsTests {
     @Test
     func dumpOfARequiredModelThatCyclesEnds() throws {
         let registry = try Self.registry(#"{"models": [{"name": "Node", "properties": [{"name": "next", "type": "Node"}]}]}"#)
-        let node = try registry.makeModel(named: "Node", json: [:])
+        let node = try registry.makeModel(named: "Node", json: [:] as JSONValue)
         var text = ""
         dump(node, to: &text)
         #expect(text.utf8.count < 100_000)

@@ -118,7 +118,7 @@ struct HostileSchemaMemoryTests {
                 ModelRegistry.shared.register(
                     JSONConverters.Closure<Int>(read: { ($0.intValue ?? 0) + step }, write: { .number(JSONNumber($0)) }),
                     forProperty: "hue", of: Swatch.self)
-                let swatch = try Swatch(node: document.root)
+                let swatch = try Swatch(json: document.root)
                 let hue: Int = swatch.hue
                 ok = ok && hue == 3 + step
             }

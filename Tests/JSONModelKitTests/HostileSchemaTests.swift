@@ -99,10 +99,10 @@ struct HostileSchemaTests {
             let registry = try Self.register(Self.schema(type: type)).get()
             var value: JSONValue = inner == "A?" ? ["n": 7] : 7
             for _ in 0..<levels { value = ["k": value] }
-            let model = try registry.makeModel(named: "M", json: ["x": value])
+            let model = try registry.makeModel(named: "M", json: ["x": value] as JSONValue)
             #expect(model.jsonModel.value(forProperty: "x") != nil)
             #expect(model.jsonModel.diagnostics.isEmpty)
-            let copy = try registry.makeModel(named: "M", json: ["x": value], options: .mutable)
+            let copy = try registry.makeModel(named: "M", json: ["x": value] as JSONValue, options: .mutable)
             try copy.jsonModel.set(copy.jsonModel.value(forProperty: "x"), forProperty: "x")
             #expect(copy.jsonModel.json() == ["x": value], "\(type)")
         }
@@ -166,7 +166,7 @@ struct HostileSchemaTests {
     ])
     func modelDefaultsThatAreObjectsRead(_ type: String, _ value: String, _ expected: String) throws {
         let registry = try Self.register(Self.schema(type: type, default: value)).get()
-        let model = try registry.makeModel(named: "M", json: [:])
+        let model = try registry.makeModel(named: "M", json: [:] as JSONValue)
         let json = try JSONDocument(data: Data(expected.utf8)).root.value
         #expect(model.jsonModel.jsonValue(forProperty: "x") == json, "\(type)")
         #expect(model.jsonModel.diagnostics.isEmpty)
@@ -249,10 +249,10 @@ struct HostileSchemaTests {
               {"name": "Middle", "extends": "Root"},
               {"name": "Leaf", "extends": "Middle", "properties": [{"name": "depth", "type": "Int"}]}]}
             """#))
-        let leaf = try registry.makeModel(named: "Root", json: ["kind": "leaf", "depth": 2])
+        let leaf = try registry.makeModel(named: "Root", json: ["kind": "leaf", "depth": 2] as JSONValue)
         #expect(leaf.jsonModel.modelName == "Leaf")
         #expect(leaf.jsonModel.value(forProperty: "depth") as? Int == 2)
-        #expect(try registry.makeModel(named: "Root", json: ["kind": "root"]).jsonModel.modelName == "Root")
+        #expect(try registry.makeModel(named: "Root", json: ["kind": "root"] as JSONValue).jsonModel.modelName == "Root")
     }
 
     /// A child declaring a property its parent declares is refused on the child. It used to be
@@ -309,7 +309,7 @@ struct HostileSchemaTests {
             _ = try loadSchemaText(Self.schema(models: chains))
         }
         let last = length - 1
-        let model = try registry.makeModel(named: "C0_\(last)", json: ["p0": 1, "p\(last)": 2])
+        let model = try registry.makeModel(named: "C0_\(last)", json: ["p0": 1, "p\(last)": 2] as JSONValue)
         #expect(model.jsonModel.value(forProperty: "p0") as? Int == 1 && model.jsonModel.value(forProperty: "p\(last)") as? Int == 2)
         #expect(registry.schemaMetadata(named: "C0_\(last)")?.properties.count == length)
     }

@@ -31,7 +31,7 @@ struct MemoryReclamationStressTests {
                 }),
             forProperty: "flaky", ofModelNamed: "Meter")
         try registry.register(ModelSchema(string: Self.meterSchema))
-        let meter = try registry.makeModel(named: "Meter", json: ["level": 4, "flaky": 5, "label": "gauge"])
+        let meter = try registry.makeModel(named: "Meter", json: ["level": 4, "flaky": 5, "label": "gauge"] as JSONValue)
         let wrong = SharedWord()
         StressTests.hammer(rounds: 2_000) { thread, round in
             switch (thread + round) % 4 {

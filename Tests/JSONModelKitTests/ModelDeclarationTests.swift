@@ -201,10 +201,10 @@ struct ModelDeclarationTests {
         let dog = try type.make(json: Data(#"{"name": "Rex"}"#.utf8))
         #expect(dog is Dog)
         #expect(dog.jsonModel.value(forProperty: "name") as? String == "Rex")
-        let made = try ModelRegistry.shared.makeModel(named: "Canine", json: ["name": "Max"])
+        let made = try ModelRegistry.shared.makeModel(named: "Canine", json: ["name": "Max"] as JSONValue)
         #expect(made is Dog && made.jsonModel.value(forProperty: "name") as? String == "Max")
         #expect(throws: JSONModelError.unknownModel(name: "Nope")) {
-            try ModelRegistry.shared.makeModel(named: "Nope", json: [:])
+            try ModelRegistry.shared.makeModel(named: "Nope", json: [:] as JSONValue)
         }
     }
 

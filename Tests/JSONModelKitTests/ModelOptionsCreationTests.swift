@@ -62,19 +62,19 @@ enum CreationForm: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .string: return try CreationAccount(json: text, options: options)
         case .bytes: return try CreationAccount(json: Array(text.utf8), options: options)
         case .value: return try CreationAccount(json: parsed().value, options: options)
-        case .node: return try CreationAccount(node: parsed(), options: options)
-        case .dictionary: return try CreationAccount(dictionary: parsed().value.anyValue as! [String: Any], options: options)
+        case .node: return try CreationAccount(json: parsed(), options: options)
+        case .dictionary: return try CreationAccount(json: try! JSONValue(any: parsed().value.anyValue as! [String: Any]), options: options)
         case .makeData: return try CreationAccount.make(json: Data(text.utf8), options: options)
         case .makeString: return try CreationAccount.make(json: text, options: options)
         case .makeBytes: return try CreationAccount.make(json: Array(text.utf8), options: options)
         case .makeValue: return try CreationAccount.make(json: parsed().value, options: options)
-        case .makeNode: return try CreationAccount.make(node: parsed(), options: options)
+        case .makeNode: return try CreationAccount.make(json: parsed(), options: options)
         case .registryData:
             return try registry.makeModel(named: "Account", json: Data(text.utf8), options: options) as! CreationAccount
         case .registryValue:
             return try registry.makeModel(named: "Account", json: parsed().value, options: options) as! CreationAccount
         case .registryNode:
-            return try registry.makeModel(named: "Account", node: parsed(), options: options) as! CreationAccount
+            return try registry.makeModel(named: "Account", json: parsed(), options: options) as! CreationAccount
         }
     }
 }
@@ -100,7 +100,7 @@ enum ArrayForm: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .string: return try CreationPet.array(from: text, options: options)
         case .node: return try CreationPet.array(from: parsed(), options: options)
         case .value: return try CreationPet.array(from: parsed().value, options: options)
-        case .objects: return try CreationPet.array(from: parsed().value.anyValue as! [Any], options: options)
+        case .objects: return try CreationPet.array(from: try! JSONValue(any: parsed().value.anyValue as! [Any]), options: options)
         }
     }
 }
@@ -248,7 +248,7 @@ struct ModelOptionsCreationTests {
         let node = try JSONDocument(string: text).root
         let made: [CreationPet] = [
             try type.make(json: Data(text.utf8)), try type.make(json: text), try type.make(json: Array(text.utf8)),
-            try type.make(json: node.value), try type.make(node: node),
+            try type.make(json: node.value), try type.make(json: node),
             try type.make(json: text, options: .mutable), try type.make(json: text, options: .validating),
         ]
         for pet in made {

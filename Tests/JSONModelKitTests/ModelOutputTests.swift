@@ -96,10 +96,10 @@ struct ModelCreationTests {
         #expect(try TestAddress(json: Data(text.utf8)).jsonModel.json() == expected)
         #expect(try TestAddress(json: Array(text.utf8)).jsonModel.json() == expected)
         #expect(try TestAddress(json: expected).jsonModel.json() == expected)
-        #expect(try TestAddress(dictionary: ["city": "Paris"]).jsonModel.json() == expected)
+        #expect(try TestAddress(json: JSONValue(any: ["city": "Paris"])).jsonModel.json() == expected)
         let document = try JSONDocument(string: #"{"items": [{"city": "Paris"}]}"#)
         let node = document.root["items"]![0]!
-        let fromNode = try TestAddress(node: node)
+        let fromNode = try TestAddress(json: node)
         #expect(fromNode.jsonModel.json() == expected)
         #expect(fromNode.city as String? == "Paris")
     }
@@ -124,9 +124,9 @@ struct ModelCreationTests {
         }
         let document = try JSONDocument(string: "[1]")
         #expect(throws: JSONModelError.notAnObject(model: "TestAddress", found: .array)) {
-            try TestAddress(node: document.root)
+            try TestAddress(json: document.root)
         }
-        #expect(throws: JSONModelError.self) { try TestAddress(dictionary: ["x": NSObject()]) }
+        #expect(throws: JSONValueConversionError.self) { try JSONValue(any: ["x": NSObject()]) }
         let error = JSONModelError.notAnObject(model: "TestAddress", found: .number)
         #expect(error.description == "TestAddress needs a JSON object at the top level, found number")
     }

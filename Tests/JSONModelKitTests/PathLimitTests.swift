@@ -181,7 +181,7 @@ struct PathLimitTests {
                 {"name": "name", "type": "String?"},
                 {"name": "place", "type": "Place", "group": true}]}]}
             """#))
-        let person = try registry.makeModel(named: "Person", json: ["name": "Ann", "city": "Rome"], options: .mutable)
+        let person = try registry.makeModel(named: "Person", json: ["name": "Ann", "city": "Rome"] as JSONValue, options: .mutable)
         try person.jsonModel.set("Bob", forProperty: "name")
         let place = try #require(person.jsonModel.value(forProperty: "place") as? JSONModel)
         try place.jsonModel.set("Oslo", forProperty: "city")

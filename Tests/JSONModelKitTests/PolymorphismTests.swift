@@ -61,18 +61,18 @@ struct PolymorphismTests {
         let circle = try #require(shape as? PolyCircle)
         #expect(circle.radius as Double == 2)
         let node = try JSONDocument(string: #"{"type": "square", "side": 3}"#).root
-        #expect(try PolyShape.make(node: node) is PolySquare)
-        #expect(try className(PolyShape.make(json: ["type": "triangle"])) == "PolyShape")
+        #expect(try PolyShape.make(json: node) is PolySquare)
+        #expect(try className(PolyShape.make(json: ["type": "triangle"] as JSONValue)) == "PolyShape")
     }
 
     @Test func unknownOrUnrelatedAnswersGiveTheBaseClass() throws {
-        #expect(try className(PolyShape.make(json: ["type": "hexagon"])) == "PolyShape")
-        #expect(try className(PolyShape.make(json: ["type": "bogus"])) == "PolyShape")
-        #expect(try className(PolyShape.make(json: [:])) == "PolyShape")
+        #expect(try className(PolyShape.make(json: ["type": "hexagon"] as JSONValue)) == "PolyShape")
+        #expect(try className(PolyShape.make(json: ["type": "bogus"] as JSONValue)) == "PolyShape")
+        #expect(try className(PolyShape.make(json: [:] as JSONValue)) == "PolyShape")
     }
 
     @Test func aSubclassRefinesFurther() throws {
-        let shape = try PolyShape.make(json: ["type": "circle", "ring": true, "inner": 1])
+        let shape = try PolyShape.make(json: ["type": "circle", "ring": true, "inner": 1] as JSONValue)
         let ring = try #require(shape as? PolyRing)
         #expect(ring.inner as Double == 1)
     }
@@ -96,7 +96,7 @@ struct PolymorphismTests {
     }
 
     @Test func copiesKeepTheSubclass() throws {
-        let shape = try PolyShape.make(json: ["type": "circle", "radius": 1])
+        let shape = try PolyShape.make(json: ["type": "circle", "radius": 1] as JSONValue)
         let mutable = shape.jsonModel.mutableCopy()
         #expect(mutable is PolyCircle)
         let changed = shape.jsonModel.mutate { $0.name = "c" }
@@ -129,13 +129,13 @@ struct PolymorphismTests {
                         ["name": "Zoo", "properties": [["name": "animals", "type": "[Animal]"], ["name": "star", "type": "Animal"]]],
                     ]
                 ]))
-        let dog = try registry.makeModel(named: "Animal", json: ["kind": "dog", "name": "Rex", "barks": true])
+        let dog = try registry.makeModel(named: "Animal", json: ["kind": "dog", "name": "Rex", "barks": true] as JSONValue)
         #expect(dog.jsonModel.modelName == "Dog")
         #expect(dog.jsonModel.value(forProperty: "barks") as? Bool == true)
-        let unknown = try registry.makeModel(named: "Animal", json: ["kind": "cow"])
+        let unknown = try registry.makeModel(named: "Animal", json: ["kind": "cow"] as JSONValue)
         #expect(unknown.jsonModel.modelName == "Animal")
         let zoo = try registry.makeModel(
-            named: "Zoo", json: ["animals": [["kind": "cat", "lives": 9], ["kind": "emu"]], "star": ["kind": "dog"]])
+            named: "Zoo", json: ["animals": [["kind": "cat", "lives": 9], ["kind": "emu"]], "star": ["kind": "dog"]] as JSONValue)
         let animals = try #require(zoo.jsonModel.value(forProperty: "animals") as? ModelArray<DynamicModel>)
         #expect(animals.map(\.jsonModel.modelName) == ["Cat", "Animal"])
         #expect((zoo.jsonModel.value(forProperty: "star") as? JSONModel)?.jsonModel.modelName == "Dog")

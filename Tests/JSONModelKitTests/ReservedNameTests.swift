@@ -7,21 +7,26 @@ import JSONModelKitTestSupport
 /// from the built module, so that a member added to `JSONModel` without adding its name to
 /// ``JSONModel/reservedPropertyNames`` fails a test.
 enum JSONModelMembers {
-    /// The base names of the members, read once.
-    static let names: Result<Set<String>, BuildProducts.Unavailable> = Result { () throws(BuildProducts.Unavailable) in
+    /// The module's public symbol graph, read once.
+    static let graph: Result<JSONValue, BuildProducts.Unavailable> = Result { () throws(BuildProducts.Unavailable) in
         try extract()
+    }
+
+    /// The base names of the members.
+    static var names: Result<Set<String>, BuildProducts.Unavailable> {
+        graph.map { memberNames(of: "JSONModel", in: $0).union(memberNames(of: "JSONModelProtocol", in: $0)) }
     }
 
     /// Whether the names could be read; prints why not.
     static var available: Bool {
         if case .failure(let reason) = names {
-            print("note: the reserved-name completeness test is skipped: \(reason)")
+            print("note: the tests that read the public symbol graph are skipped: \(reason)")
             return false
         }
         return true
     }
 
-    private static func extract() throws(BuildProducts.Unavailable) -> Set<String> {
+    private static func extract() throws(BuildProducts.Unavailable) -> JSONValue {
         let build = try BuildProducts.current.get()
         let swiftc = try build.tool("swiftc")
         let extractor = try build.tool("swift-symbolgraph-extract")
@@ -44,7 +49,7 @@ enum JSONModelMembers {
         guard let data = try? Data(contentsOf: file), let graph = try? JSONDocument(data: data).root.value else {
             throw .init(description: "no readable symbol graph at \(file.path)")
         }
-        return memberNames(of: "JSONModel", in: graph).union(memberNames(of: "JSONModelProtocol", in: graph))
+        return graph
     }
 
     /// The base names of the instance members whose path is `[type, member]`: `set` for

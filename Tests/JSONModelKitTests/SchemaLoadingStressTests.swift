@@ -32,7 +32,7 @@ struct SchemaLoadingStressTests {
         let folders = try Self.folders(rounds)
         defer { (folders + [baseFolder]).forEach { $0.remove() } }
         try registry.loadSchemas(at: baseFolder.url)
-        let model = try registry.makeModel(named: "Base", json: ["n": 7, "amount": 250])
+        let model = try registry.makeModel(named: "Base", json: ["n": 7, "amount": 250] as JSONValue)
         let cents = JSONConverters.Closure<Double>(
             read: { json in json.intValue.map { Double($0) / 100 } }, write: { .number(JSONNumber(Int($0 * 100))) })
         StressTests.hammer(rounds: rounds) { thread, round in
@@ -51,12 +51,12 @@ struct SchemaLoadingStressTests {
                 _ = model.jsonModel.value(forProperty: "amount")  // the converter may or may not be registered yet
                 let latest = (0..<rounds).reversed().first { registry.schemaMetadata(named: "Kind\($0)") != nil }
                 if let latest {
-                    let kind = try? registry.makeModel(named: "Kind\(latest)", json: ["n": .number(JSONNumber(thread)), "k": "x", "amount": 100])
+                    let kind = try? registry.makeModel(named: "Kind\(latest)", json: ["n": .number(JSONNumber(thread)), "k": "x", "amount": 100] as JSONValue)
                     let k: String? = kind?.jsonModel.dynamic.k
                     #expect(k == "x")
                     #expect(kind?.jsonModel.jsonValue(forProperty: "n") == .number(JSONNumber(thread)))
                 }
-                if round > 0, let use = try? registry.makeModel(named: "Use\(round - 1)", json: ["base": ["n": 3], "list": [["n": 1]]]) {
+                if round > 0, let use = try? registry.makeModel(named: "Use\(round - 1)", json: ["base": ["n": 3], "list": [["n": 1]]] as JSONValue) {
                     #expect(use.jsonModel.jsonValue(forProperty: "base") == ["n": 3])
                 }
                 _ = registry.modelType(named: "Probe\(round)")
@@ -64,7 +64,7 @@ struct SchemaLoadingStressTests {
         }
         #expect((0..<rounds).allSatisfy { registry.schemaMetadata(named: "Use\($0)") != nil && registry.schemaMetadata(named: "Kind\($0)") != nil })
         // A model made now reads through the converter (the first one may have cached its read before).
-        let amount: Double? = try registry.makeModel(named: "Base", json: ["n": 7, "amount": 250]).jsonModel.dynamic.amount
+        let amount: Double? = try registry.makeModel(named: "Base", json: ["n": 7, "amount": 250] as JSONValue).jsonModel.dynamic.amount
         #expect(amount == 2.5)
     }
 
@@ -81,7 +81,7 @@ struct SchemaLoadingStressTests {
             }
         }
         #expect(failures.withLock { $0 } == 0)
-        let more = try registry.makeModel(named: "More", json: ["n": 1])
+        let more = try registry.makeModel(named: "More", json: ["n": 1] as JSONValue)
         let n: Int = more.jsonModel.dynamic.n
         #expect(n == 1)
     }
@@ -97,11 +97,11 @@ struct SchemaLoadingStressTests {
                 if let plugin = try? registry.loadPlugin(at: plugins.example) {
                     loads.withLock { _ = $0.insert(plugin) }
                 }
-            } else if let truck = try? registry.makeModel(named: "Vehicle", json: ["kind": "truck", "payload_kg": .number(JSONNumber(round))]) {
+            } else if let truck = try? registry.makeModel(named: "Vehicle", json: ["kind": "truck", "payload_kg": .number(JSONNumber(round))] as JSONValue) {
                 #expect(truck.jsonModel.modelName == "Truck")
                 let payload: Double = truck.jsonModel.dynamic.payload
                 #expect(payload == Double(round))
-                if let fleet = try? registry.makeModel(named: "Fleet", json: ["budget": 100, "vehicles": [["kind": "car"]]]) {
+                if let fleet = try? registry.makeModel(named: "Fleet", json: ["budget": 100, "vehicles": [["kind": "car"]]] as JSONValue) {
                     let budget: Double = fleet.jsonModel.dynamic.budget
                     #expect(budget == 1)
                 }

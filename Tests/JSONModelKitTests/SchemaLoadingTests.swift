@@ -67,14 +67,14 @@ struct SchemaLoadingTests {
         let drawing = try registry.makeModel(
             named: "Drawing",
             json: ["shapes": [["type": "circle", "radius": 2], ["type": "square", "side": 3], ["type": "blob"]],
-                   "createdAt": "2024-02-29"])
+                   "createdAt": "2024-02-29"] as JSONValue)
         let shapes = try #require(models(in: drawing.jsonModel.value(forProperty: "shapes")))
         #expect(shapes.map(\.jsonModel.modelName) == ["Circle", "Square", "Shape"])
         let radius: Double = shapes[0].jsonModel.dynamic.radius
         #expect(radius == 2)
         let createdAt: Date? = drawing.jsonModel.dynamic.createdAt
         #expect(createdAt == Date(timeIntervalSince1970: 1_709_164_800))  // 2024-02-29, by the declared pattern
-        let circle = try registry.makeModel(named: "Shape", json: ["type": "circle", "radius": 1.5])
+        let circle = try registry.makeModel(named: "Shape", json: ["type": "circle", "radius": 1.5] as JSONValue)
         #expect(circle.jsonModel.modelName == "Circle")
     }
 
@@ -94,7 +94,7 @@ struct SchemaLoadingTests {
         try registry.loadSchemas(at: first.url)
         // Circle and Square extend, and Drawing uses, Shape from the earlier load.
         try registry.loadSchemas(at: second.url)
-        let square = try registry.makeModel(named: "Square", json: ["type": "square", "side": 4, "label": "a"])
+        let square = try registry.makeModel(named: "Square", json: ["type": "square", "side": 4, "label": "a"] as JSONValue)
         let side: Double = square.jsonModel.dynamic.side
         let label: String? = square.jsonModel.dynamic.label
         #expect(label == "a" && side == 4)
@@ -185,7 +185,7 @@ struct SchemaLoadingTests {
         let folder = try SchemaFolder(["team.json": #"{"models": [{"name": "Team", "properties": [{"name": "members", "type": "[Account]"}]}]}"#])
         defer { folder.remove() }
         try registry.loadSchemas(at: folder.url)
-        let team = try registry.makeModel(named: "Team", json: ["members": [["login": "ann"]]])
+        let team = try registry.makeModel(named: "Team", json: ["members": [["login": "ann"]]] as JSONValue)
         let members: ModelArray<Account> = team.jsonModel.dynamic.members
         let login: String = members[0].login
         #expect(login == "ann")
@@ -307,7 +307,7 @@ struct SchemaLoadingTests {
         defer { folder.remove() }
         let registry = ModelRegistry()
         try registry.loadSchemas(at: folder.url)
-        let article = try registry.makeModel(named: "Article", json: ["description": "Short"])
+        let article = try registry.makeModel(named: "Article", json: ["description": "Short"] as JSONValue)
         let summary: String = article.jsonModel.dynamic.summary
         #expect(summary == "Short")
         #expect(article.debugDescription.hasPrefix("Article("))

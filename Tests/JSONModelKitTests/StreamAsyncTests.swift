@@ -165,7 +165,7 @@ struct StreamAsyncTests {
         }
         writer.start()
         var ids: [Int] = []
-        for try await event in StreamEvent.stream(from: pipe.fileHandleForReading) { ids.append(event.id) }
+        for try await event in StreamEvent.stream(fromFileDescriptor: pipe.fileHandleForReading.fileDescriptor, owner: pipe.fileHandleForReading) { ids.append(event.id) }
         #expect(ids == Array(0..<2000))
     }
 
@@ -224,7 +224,7 @@ struct StreamAsyncTests {
         let endless = EndlessLines(unterminated: true)
         let options = JSONStreamOptions(format: .array, maxElementSize: 1 << 20)
         let error = try await #require(throws: JSONStreamError.self) {
-            for try await _ in StreamEvent.stream(from: endless, options: options) {}
+            for try await _ in StreamEvent.stream(from: endless, options: ModelOptions(streamOptions: options)) {}
         }
         #expect(error.kind == .elementTooLarge(limit: 1 << 20))
         #expect(endless.produced.count < (1 << 20) + 4096 + 10)  // one batch over at most

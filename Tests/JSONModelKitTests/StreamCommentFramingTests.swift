@@ -8,7 +8,7 @@ import JSONModelKitCore
 /// the reads cut the input.
 @Suite("Stream comment framing")
 struct StreamCommentFramingTests {
-    static let commented = JSONStreamOptions(parseOptions: JSONParseOptions(allowsComments: true))
+    static let commented = JSONStreamOptions().parsing(with: JSONParseOptions(allowsComments: true))
 
     static let elements = [
         "{\"a\": 1 // } ] { \" end\n}",

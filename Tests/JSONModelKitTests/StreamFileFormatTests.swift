@@ -28,7 +28,7 @@ struct StreamFileFormatTests {
             #expect(read == 3)
             #expect(error.line == 4 && error.element == 3, "\(error)")
         }
-        let models = try ModelStreamReader<StreamEvent>(contentsOfFile: path).map { $0 }
+        let models = try ModelStreamReader<StreamEvent>(contentsOf: URL(fileURLWithPath: path)).map { $0 }
         #expect(models.count == 4)
         if case .failure(let error) = models.last {
             #expect(error.line == 4, "\(error)")

@@ -66,7 +66,7 @@ struct StreamReaderTests {
 
     @Test func readsJSONLinesSkippingBlankLines() throws {
         for format in [JSONStreamFormat.lines, .values, .automatic] {
-            let reader = ModelStreamReader<StreamEvent>(bytes: Array(Self.lines.utf8), options: JSONStreamOptions(format: format))
+            let reader = ModelStreamReader<StreamEvent>(bytes: Array(Self.lines.utf8), options: ModelOptions(streamOptions: JSONStreamOptions(format: format)))
             let events = try reader.map { try $0.get() }
             #expect(events.map { $0.id as Int } == [1, 2, 3])
             #expect(events[1].name == "b")
@@ -74,7 +74,7 @@ struct StreamReaderTests {
         // A broken line is found at that line with `.lines`.
         let broken = Array("{\"id\": 1}\n{\"id\": \n{\"id\": 3}\n".utf8)
         let error = try #require(throws: JSONStreamError.self) {
-            for result in ModelStreamReader<StreamEvent>(bytes: broken, options: JSONStreamOptions(format: .lines)) {
+            for result in ModelStreamReader<StreamEvent>(bytes: broken, options: ModelOptions(streamOptions: JSONStreamOptions(format: .lines))) {
                 _ = try result.get()
             }
         }
@@ -160,7 +160,7 @@ struct StreamReaderTests {
         #expect(try ModelStreamReader<StreamEvent>(bytes: Array(" \n\n ".utf8)).read() == nil)
         #expect(try ModelStreamReader<StreamEvent>(bytes: Array("[ ]".utf8)).read() == nil)
         #expect(throws: JSONStreamError.self) {
-            try ModelStreamReader<StreamEvent>(bytes: [], options: JSONStreamOptions(format: .array)).read()
+            try ModelStreamReader<StreamEvent>(bytes: [], options: ModelOptions(streamOptions: JSONStreamOptions(format: .array))).read()
         }
     }
 
@@ -198,7 +198,7 @@ struct StreamReaderTests {
     }
 
     @Test func garbageBetweenElementsAndAfterTheArray() throws {
-        func failure(_ text: String, options: JSONStreamOptions = JSONStreamOptions()) -> (Int, JSONStreamError?) {
+        func failure(_ text: String, options: ModelOptions = ModelOptions()) -> (Int, JSONStreamError?) {
             let reader = ModelStreamReader<StreamEvent>(bytes: Array(text.utf8), options: options)
             var read = 0
             do {
@@ -241,11 +241,11 @@ struct StreamReaderTests {
         let (_, comma) = failure(#"[{"id": 1},]"#)
         #expect(comma?.kind == .invalidJSON(.trailingComma))
         let (read3, allowed) = failure(
-            #"[{"id": 1},]"#, options: JSONStreamOptions(parseOptions: JSONParseOptions(allowsTrailingCommas: true)))
+            #"[{"id": 1},]"#, options: ModelOptions(parseOptions: JSONParseOptions(allowsTrailingCommas: true)))
         #expect(read3 == 1 && allowed == nil)
         let (_, leading) = failure(#"[,{"id": 1}]"#)
         #expect(leading?.kind == .unexpectedByte(UInt8(ascii: ",")))
-        let (_, notArray) = failure(#"{"id": 1}"#, options: JSONStreamOptions(format: .array))
+        let (_, notArray) = failure(#"{"id": 1}"#, options: ModelOptions(streamOptions: JSONStreamOptions(format: .array)))
         #expect(notArray?.kind == .unexpectedByte(UInt8(ascii: "{")))
         let (read4, notObject) = failure("{\"id\": 1}\n[1]\n")
         #expect(read4 == 1 && notObject?.kind == .notAnObject(model: "StreamEvent", found: .array))
@@ -304,12 +304,12 @@ struct StreamReaderTests {
         }
         // JSON Lines: the last line may lack its newline, but not its end.
         let lines = Array("{\"id\": 1}\n{\"id\": 2, \"na".utf8)
-        let reader = ModelStreamReader<StreamEvent>(bytes: lines, options: JSONStreamOptions(format: .lines))
+        let reader = ModelStreamReader<StreamEvent>(bytes: lines, options: ModelOptions(streamOptions: JSONStreamOptions(format: .lines)))
         #expect(try reader.read()?.id == 1)
         let error = try #require(throws: JSONStreamError.self) { try reader.read() }
         #expect(error.kind == .invalidJSON(.unexpectedEnd) && error.element == 1 && error.line == 2)
         // Values: the same, found by the framer.
-        let valuesReader = ModelStreamReader<StreamEvent>(bytes: lines, options: JSONStreamOptions(format: .values))
+        let valuesReader = ModelStreamReader<StreamEvent>(bytes: lines, options: ModelOptions(streamOptions: JSONStreamOptions(format: .values)))
         #expect(try valuesReader.read()?.id == 1)
         let valuesError = try #require(throws: JSONStreamError.self) { try valuesReader.read() }
         #expect(valuesError.kind == .unexpectedEnd && valuesError.element == 1 && valuesError.line == 2)
@@ -320,7 +320,7 @@ struct StreamReaderTests {
         let big = "{\"id\": 1, \"name\": \"\(String(repeating: "x", count: 5000))\"}"
         let text = "{\"id\": 0}\n" + big + "\n"
         let options = JSONStreamOptions(maxElementSize: 1000)
-        let reader = ModelStreamReader<StreamEvent>(bytes: Array(text.utf8), options: options)
+        let reader = ModelStreamReader<StreamEvent>(bytes: Array(text.utf8), options: ModelOptions(streamOptions: options))
         #expect(try reader.read()?.id == 0)
         let error = try #require(throws: JSONStreamError.self) { try reader.read() }
         #expect(error.kind == .elementTooLarge(limit: 1000) && error.element == 1 && error.line == 2)
@@ -330,7 +330,7 @@ struct StreamReaderTests {
         defer { try? FileManager.default.removeItem(at: url) }
         let huge = "[{\"id\": 0}, {\"id\": 1, \"name\": \"\(String(repeating: "y", count: 1 << 20))\"}]"
         try Data(huge.utf8).write(to: url)
-        let fileReader = try ModelStreamReader<StreamEvent>(contentsOf: url, options: JSONStreamOptions(maxElementSize: 100_000))
+        let fileReader = try ModelStreamReader<StreamEvent>(contentsOf: url, options: ModelOptions(streamOptions: JSONStreamOptions(maxElementSize: 100_000)))
         #expect(try fileReader.read()?.id == 0)
         let fileError = try #require(throws: JSONStreamError.self) { try fileReader.read() }
         #expect(fileError.kind == .elementTooLarge(limit: 100_000) && fileError.element == 1 && fileError.column == 13)
@@ -343,9 +343,9 @@ struct StreamReaderTests {
         #expect(try ModelStreamReader<StreamEvent>(contentsOf: url).map { try $0.get().id as Int } == [1, 2, 3])
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
-        #expect(try ModelStreamReader<StreamEvent>(fileHandle: handle).map { try $0.get().id as Int } == [1, 2, 3])
+        #expect(try ModelStreamReader<StreamEvent>(fileDescriptor: handle.fileDescriptor, owner: handle).map { try $0.get().id as Int } == [1, 2, 3])
         let missing = try #require(throws: JSONStreamError.self) {
-            try ModelStreamReader<StreamEvent>(contentsOfFile: "/nonexistent/stream.json")
+            try ModelStreamReader<StreamEvent>(contentsOf: URL(fileURLWithPath: "/nonexistent/stream.json"))
         }
         guard case .readFailed(let reason) = missing.kind else {
             Issue.record("expected a read failure, got \(missing.kind)")

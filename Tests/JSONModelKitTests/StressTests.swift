@@ -81,7 +81,7 @@ struct StressTests {
         let document = try JSONDocument(string: text)
         Self.hammer(rounds: 50) { thread, round in
             let index = (thread * 37 + round * 11) % count
-            guard let node = document.root[index], let item = try? Item(node: node) else {
+            guard let node = document.root[index], let item = try? Item(json: node) else {
                 Issue.record("missing element \(index)")
                 return
             }
@@ -142,7 +142,7 @@ struct StressTests {
             #"{"odd": "not a Bool", "ratio": \#($0).5, "name": "n\#($0)", "owner": {"login": "o\#($0)"}, "id": \#($0)}"#
         }.joined(separator: ",") + "]"
         let document = try JSONDocument(string: text)
-        let models = try (0..<count).map { try Walked(node: document.root[$0]!) }
+        let models = try (0..<count).map { try Walked(json: document.root[$0]!) }
         let owners = Locked<[Int: Set<ObjectIdentifier>]>([:])
         Self.hammer(rounds: count) { thread, round in
             let model = models[round]
@@ -197,7 +197,7 @@ struct StressTests {
     @Test func registeringSchemasWhileReading() throws {
         let registry = ModelRegistry()
         try registry.register(ModelSchema(string: #"{"models": [{"name": "Base", "properties": [{"name": "n", "type": "Int"}]}]}"#))
-        let base = try registry.makeModel(named: "Base", json: ["n": 7])
+        let base = try registry.makeModel(named: "Base", json: ["n": 7] as JSONValue)
         Self.hammer(rounds: 30) { thread, round in
             if thread == 0 {
                 let schema = #"{"models": [{"name": "M\#(round)", "properties": [{"name": "n", "type": "Base"}]}]}"#
@@ -205,7 +205,7 @@ struct StressTests {
             } else {
                 let n: Int = base.jsonModel.dynamic.n
                 #expect(n == 7)
-                if round > 0, let model = try? registry.makeModel(named: "M\(round - 1)", json: ["n": ["n": 3]]) {
+                if round > 0, let model = try? registry.makeModel(named: "M\(round - 1)", json: ["n": ["n": 3]] as JSONValue) {
                     #expect(model.jsonModel.jsonValue(forProperty: "n") == ["n": 3])
                 }
             }

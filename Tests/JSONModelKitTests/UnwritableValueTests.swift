@@ -99,7 +99,7 @@ struct UnwritableValueTests {
             {"models": [{"name": "Reading", "properties": [
               {"name": "amount", "type": "Double"}, {"name": "at", "type": "Date?", "dateFormat": "millisecondsSince1970"}]}]}
             """#))
-        let reading = try registry.makeModel(named: "Reading", json: [:], options: .mutable)
+        let reading = try registry.makeModel(named: "Reading", json: [:] as JSONValue, options: .mutable)
         #expect(throws: JSONModelError.self) { try reading.jsonModel.set(Double.infinity, forProperty: "amount") }
         #expect(throws: JSONModelError.self) { try reading.jsonModel.set(Date(timeIntervalSince1970: 1e15), forProperty: "at") }
         try reading.jsonModel.set(Date(timeIntervalSince1970: 1), forProperty: "at")

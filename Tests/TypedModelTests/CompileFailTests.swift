@@ -30,7 +30,7 @@ struct CompileFailTests {
         #expect(output.status != 0)
         let lines = try Typechecker.text(of: file).split(separator: "\n", omittingEmptySubsequences: false)
         let removed = lines.indices.filter { lines[$0].hasSuffix("// removed") }.map { $0 + 1 }
-        #expect(removed.count == 13)
+        #expect(removed.count == 22)
         #expect(Set(output.errors.map(\.line)) == Set(removed), "\(output.output)")
     }
 

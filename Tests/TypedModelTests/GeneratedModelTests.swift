@@ -66,8 +66,8 @@ struct GeneratedModelTests {
         #expect(!objects.isEmpty)
         for (index, object) in objects.enumerated() {
             let context = "\(generated.sample)[\(index)]"
-            let compiled = try generated.rootClass.make(json: .object(object))
-            let schemaModel = try registry.makeModel(named: generated.name, json: .object(object))
+            let compiled = try generated.rootClass.make(json: JSONValue.object(object))
+            let schemaModel = try registry.makeModel(named: generated.name, json: JSONValue.object(object))
             #expect(compiled.jsonModel.modelName == generated.name)
             for property in root.properties {
                 let read = compiled.jsonModel.jsonValue(forProperty: property.name)

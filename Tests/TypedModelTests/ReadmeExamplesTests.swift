@@ -108,7 +108,7 @@ struct ReadmeExamplesTests {
         defer { try? FileManager.default.removeItem(at: url) }
         try Data(lines).write(to: url)
         var names: [String] = []
-        for result in try ModelStreamReader<User>(contentsOfFile: url.path) {
+        for result in try ModelStreamReader<User>(contentsOf: url) {
             let user = try result.get()
             names.append(user.firstName)
         }

@@ -102,7 +102,7 @@ struct ConverterSection: BenchSection {
             return fields.count > 1 ? (Int(fields[1]) ?? 0) * 4096 : 0
         }
         func read<M: JSONModel, V>(_ type: M.Type, _ value: V.Type) -> (models: [M], values: [V], bytes: Int) {
-            let models = nodes.map { try! M.make(node: $0) }
+            let models = nodes.map { try! M.make(json: $0) }
             let before = heap()
             var values: [V] = []
             values.reserveCapacity(models.count)

@@ -245,7 +245,7 @@ final class TwitterStatus: JSONModel, @unchecked Sendable {
         var models: [TwitterStatus] = []
         models.reserveCapacity(statuses.count)
         for node in statuses.elements {
-            models.append(try TwitterStatus(node: node))
+            models.append(try TwitterStatus(json: node))
         }
         return models
     }

@@ -112,7 +112,7 @@ struct StreamSection: BenchSection {
 /// Each workload returns a checksum of what it read, so nothing is optimized away.
 enum StreamWorkload {
     static func streamName(_ bytes: [UInt8], format: JSONStreamFormat = .automatic) throws -> Int {
-        let reader = ModelStreamReader<BulkUser>(bytes: bytes, options: JSONStreamOptions(format: format))
+        let reader = ModelStreamReader<BulkUser>(bytes: bytes, options: ModelOptions(streamOptions: JSONStreamOptions(format: format)))
         var sum = 0
         while let user = try reader.read() { sum &+= user.name.utf8.count }
         return sum
@@ -126,7 +126,7 @@ enum StreamWorkload {
         Task.detached {
             do {
                 var sum = 0
-                let options = JSONStreamOptions(format: .lines)
+                let options = ModelOptions(streamOptions: JSONStreamOptions(format: .lines))
                 for try await user in BulkUser.stream(from: MemoryBytes(bytes: bytes), options: options) {
                     sum &+= user.name.utf8.count
                 }
@@ -162,7 +162,7 @@ enum StreamWorkload {
     }
 
     static func streamAll(_ bytes: [UInt8], format: JSONStreamFormat = .automatic) throws -> Int {
-        try streamAll(ModelStreamReader<BulkUser>(bytes: bytes, options: JSONStreamOptions(format: format)))
+        try streamAll(ModelStreamReader<BulkUser>(bytes: bytes, options: ModelOptions(streamOptions: JSONStreamOptions(format: format))))
     }
 
     static func streamAll(_ reader: ModelStreamReader<BulkUser>) throws -> Int {
@@ -313,7 +313,7 @@ enum StreamMemory {
                 }
             } else {
                 do {
-                    let reader = try ModelStreamReader<BulkUser>(contentsOfFile: path)
+                    let reader = try ModelStreamReader<BulkUser>(contentsOf: URL(fileURLWithPath: path))
                     while let user = try reader.read() {
                         checksum &+= StreamWorkload.checksum(user)
                         elements += 1

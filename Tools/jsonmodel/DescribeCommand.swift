@@ -65,7 +65,7 @@ enum DescribeCommand: Command {
         let root = document.root
         guard root.kind == .array else {
             do {
-                let model = try registry.makeModel(named: modelName, node: root)
+                let model = try registry.makeModel(named: modelName, json: root)
                 Console.out(describe(model, short: arguments.has("short")))
                 return .success
             } catch {
@@ -77,7 +77,7 @@ enum DescribeCommand: Command {
         var sections: [String] = []
         var notObjects = 0
         for (index, element) in root.elements.enumerated() {
-            guard element.kind == .object, let model = try? registry.makeModel(named: modelName, node: element) else {
+            guard element.kind == .object, let model = try? registry.makeModel(named: modelName, json: element) else {
                 notObjects += 1
                 sections.append("[\(index)]: expected an object (\(modelName)), found \(element.kind.nameWithArticle)")
                 continue

@@ -164,13 +164,18 @@ extension ModelArray: Equatable {
 // MARK: - Creating from JSON
 
 extension JSONModelProtocol {
-    /// Parses a JSON array and returns a lazy array of models over it.
+    /// A lazy array of models over JSON whose top level is an array.
     ///
     /// ```swift
     /// let users = try User.array(from: data)
     /// print(users.count)            // no model built yet
     /// let name: String = users[10].name
+    /// let mapped = try User.array(from: URL(fileURLWithPath: "users.json"))
     /// ```
+    ///
+    /// The JSON may be text, a file, a parsed node or a value: see ``JSONSource``. A file is mapped
+    /// into memory and its pages handed back as the scan goes, so the array costs its tape and
+    /// position table plus the pages of the elements read.
     ///
     /// Each element is created through ``JSONModel/modelClass(for:)`` when first read, and
     /// `options.mutable` applies to every element. With `options.validating` every element is
@@ -178,135 +183,17 @@ extension JSONModelProtocol {
     /// the error lists them all, each path starting at the element's index (`[3].age`).
     ///
     /// - Parameters:
-    ///   - data: UTF-8 JSON text whose top level is an array.
+    ///   - json: The JSON.
     ///   - options: Mutability, validation and parsing, for every element; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnArray(model:found:)``,
-    ///   or with `options.validating`, ``JSONModelError/validationFailed(_:)``.
-    /// - Complexity: O(*n*) to scan the bytes; O(1) per element for the position table; O(*n*)
+    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/unreadable(url:reason:)``,
+    ///   ``JSONModelError/notAnArray(model:found:)``, or with `options.validating`,
+    ///   ``JSONModelError/validationFailed(_:)``.
+    /// - Complexity: O(*n*) to scan text; O(1) per element for the position table; O(*n*)
     ///   more to build and convert every element when validating.
-    public static func array(from data: Data, options: ModelOptions = ModelOptions()) throws(JSONModelError)
+    public static func array(from json: some JSONSource, options: ModelOptions = ModelOptions()) throws(JSONModelError)
         -> ModelArray<Self>
     {
-        let document = try JSONModelError.parsing { () throws(JSONParseError) in
-            try JSONDocument(data: data, options: options.parseOptions)
-        }
-        return try array(from: document.root, options: options)
-    }
-
-    /// Parses UTF-8 JSON bytes whose top level is an array; see ``array(from:options:)-(Data,ModelOptions)``.
-    ///
-    /// - Parameters:
-    ///   - bytes: UTF-8 JSON text whose top level is an array.
-    ///   - options: Mutability, validation and parsing, for every element; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnArray(model:found:)``,
-    ///   or ``JSONModelError/validationFailed(_:)``.
-    public static func array(from bytes: [UInt8], options: ModelOptions = ModelOptions()) throws(JSONModelError)
-        -> ModelArray<Self>
-    {
-        let document = try JSONModelError.parsing { () throws(JSONParseError) in
-            try JSONDocument(bytes: bytes, options: options.parseOptions)
-        }
-        return try array(from: document.root, options: options)
-    }
-
-    /// Parses the JSON file at `url`, whose top level is an array, mapping the file into memory;
-    /// see ``JSONDocument/init(contentsOf:options:)``.
-    ///
-    /// ```swift
-    /// let users = try User.array(from: URL(fileURLWithPath: "users.json"))
-    /// let name: String = users[10].name          // reads the pages of element 10
-    /// ```
-    ///
-    /// The scan hands back the file's pages as it goes, so the array costs its tape and position
-    /// table plus the pages of the elements read. The file must not be truncated or rewritten
-    /// while the array (or a model from it) lives. Validating reads every page.
-    ///
-    /// - Parameters:
-    ///   - url: The file; other URLs are read as `Data(contentsOf:)` reads them.
-    ///   - options: Mutability, validation and parsing, for every element; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/unreadable(url:reason:)`` for a file that cannot be read,
-    ///   ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnArray(model:found:)``, or
-    ///   ``JSONModelError/validationFailed(_:)``.
-    public static func array(from url: URL, options: ModelOptions = ModelOptions()) throws(JSONModelError)
-        -> ModelArray<Self>
-    {
-        let document: JSONDocument
-        do {
-            document = try JSONDocument(contentsOf: url, options: options.parseOptions)
-        } catch let error as JSONParseError {
-            throw .invalidJSON(error)
-        } catch {
-            throw .unreadable(url: url, reason: String(describing: error))
-        }
-        return try array(from: document.root, options: options)
-    }
-
-    /// Parses JSON text whose top level is an array; see ``array(from:options:)-(Data,ModelOptions)``.
-    ///
-    /// ```swift
-    /// let shapes = try Shape.array(from: #"[{"type": "circle"}, {"type": "square"}]"#)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - string: JSON text whose top level is an array.
-    ///   - options: Mutability, validation and parsing, for every element; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnArray(model:found:)``,
-    ///   or ``JSONModelError/validationFailed(_:)``.
-    public static func array(from string: String, options: ModelOptions = ModelOptions()) throws(JSONModelError)
-        -> ModelArray<Self>
-    {
-        let document = try JSONModelError.parsing { () throws(JSONParseError) in
-            try JSONDocument(string: string, options: options.parseOptions)
-        }
-        return try array(from: document.root, options: options)
-    }
-
-    /// A lazy array of models over an array node of a parsed document; `options.parseOptions`
-    /// does not apply.
-    ///
-    /// - Parameters:
-    ///   - node: An array node.
-    ///   - options: Mutability and validation, for every element; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/notAnArray(model:found:)`` when the node is not an array, or
-    ///   ``JSONModelError/validationFailed(_:)``.
-    /// - Complexity: O(*n*) in the element count, for the position table (shared by the document).
-    public static func array(from node: JSONNode, options: ModelOptions = ModelOptions()) throws(JSONModelError)
-        -> ModelArray<Self>
-    {
-        try array(over: .node(node), options: options)
-    }
-
-    /// A lazy array of models over an owned JSON array value; `options.parseOptions` does not apply.
-    ///
-    /// - Parameters:
-    ///   - value: An array.
-    ///   - options: Mutability and validation, for every element; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/notAnArray(model:found:)`` when the value is not an array, or
-    ///   ``JSONModelError/validationFailed(_:)``.
-    public static func array(from value: JSONValue, options: ModelOptions = ModelOptions()) throws(JSONModelError)
-        -> ModelArray<Self>
-    {
-        try array(over: .value(value), options: options)
-    }
-
-    /// A lazy array of models over Foundation-style objects (as `JSONSerialization` returns);
-    /// they are converted, not parsed, so `options.parseOptions` does not apply.
-    ///
-    /// - Parameters:
-    ///   - objects: Dictionaries of strings, numbers, booleans, `NSNull`, arrays and dictionaries.
-    ///   - options: Mutability and validation, for every element; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/notRepresentable(model:detail:)`` when a value has no JSON form,
-    ///   or ``JSONModelError/validationFailed(_:)``.
-    public static func array(from objects: [Any], options: ModelOptions = ModelOptions()) throws(JSONModelError)
-        -> ModelArray<Self>
-    {
-        let value: JSONValue
-        do {
-            value = try JSONValue(any: objects)
-        } catch {
-            throw .notRepresentable(model: String(describing: self), detail: "\(error)")
-        }
-        return try array(from: value, options: options)
+        try array(over: json.parsedJSON(options: options.parseOptions).input, options: options)
     }
 
     /// A lazy array over `input`, an array, validated when `options` asks.

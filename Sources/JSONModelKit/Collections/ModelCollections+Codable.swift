@@ -10,7 +10,7 @@ import JSONModelKitCore
 
 extension ModelArray: Codable {
     /// Decodes a JSON array; each element is created through ``JSONModel/modelClass(for:)``
-    /// when first read, as for ``JSONModelProtocol/array(from:options:)-(Data,ModelOptions)``.
+    /// when first read, as for ``JSONModelProtocol/array(from:options:)``.
     ///
     /// ```swift
     /// struct Feed: Decodable { var events: ModelArray<Event> }
@@ -45,7 +45,7 @@ extension ModelArray: Codable {
 
 extension ModelDictionary: Codable {
     /// Decodes a JSON object; each value is created through ``JSONModel/modelClass(for:)``
-    /// when first read, as for ``init(json:options:)-(Data,ModelOptions)``.
+    /// when first read, as for ``init(json:options:)``.
     ///
     /// Members whose values are not objects are left out with a diagnostic in ``diagnostics``.
     /// The keys come in the order the decoder gives them, which `JSONDecoder` does not promise

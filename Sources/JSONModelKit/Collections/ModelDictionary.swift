@@ -32,48 +32,27 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
         self.base = ModelDictionaryBase(object: .value(.object(JSONObject())), configuration: .topLevel(mutable: false))
     }
 
-    /// Parses a JSON object and indexes its members.
+    /// Indexes the members of JSON whose top level is an object, each value a model.
     ///
+    /// ```swift
+    /// let users = try ModelDictionary<User>(json: #"{"u1": {"first_name": "Ann"}}"#)
+    /// let name: String? = users["u1"]?.firstName
+    /// ```
+    ///
+    /// The JSON may be text, a file, a parsed node or a value: see ``JSONSource``.
     /// `options.mutable` applies to every value. With `options.validating` every value is built
     /// and validated at once, and members that are not objects count as problems too: the error
     /// lists them all, each path starting at the member's key (`u1.age`).
     ///
     /// - Parameters:
-    ///   - data: UTF-8 JSON text whose top level is an object.
+    ///   - json: The JSON.
     ///   - options: Mutability, validation and parsing, for every value; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnObject(model:found:)``,
-    ///   or with `options.validating`, ``JSONModelError/validationFailed(_:)``.
+    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/unreadable(url:reason:)``,
+    ///   ``JSONModelError/notAnObject(model:found:)``, or with `options.validating`,
+    ///   ``JSONModelError/validationFailed(_:)``.
     /// - Complexity: O(*n*) in the number of members; no model is built unless validating.
-    public init(json data: Data, options: ModelOptions = ModelOptions()) throws(JSONModelError) {
-        let document = try JSONModelError.parsing { () throws(JSONParseError) in
-            try JSONDocument(data: data, options: options.parseOptions)
-        }
-        try self.init(over: .node(document.root), options: options)
-    }
-
-    /// Parses JSON text whose top level is an object and indexes its members; see
-    /// ``init(json:options:)-(Data,ModelOptions)``.
-    ///
-    /// - Parameters:
-    ///   - string: JSON text whose top level is an object.
-    ///   - options: Mutability, validation and parsing, for every value; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/notAnObject(model:found:)``,
-    ///   or ``JSONModelError/validationFailed(_:)``.
-    public init(json string: String, options: ModelOptions = ModelOptions()) throws(JSONModelError) {
-        let document = try JSONModelError.parsing { () throws(JSONParseError) in
-            try JSONDocument(string: string, options: options.parseOptions)
-        }
-        try self.init(over: .node(document.root), options: options)
-    }
-
-    /// Indexes the members of an owned JSON object value; `options.parseOptions` does not apply.
-    ///
-    /// - Parameters:
-    ///   - value: An object.
-    ///   - options: Mutability and validation, for every value; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/notAnObject(model:found:)``, or ``JSONModelError/validationFailed(_:)``.
-    public init(json value: JSONValue, options: ModelOptions = ModelOptions()) throws(JSONModelError) {
-        try self.init(over: .value(value), options: options)
+    public init(json: some JSONSource, options: ModelOptions = ModelOptions()) throws(JSONModelError) {
+        try self.init(over: json.parsedJSON(options: options.parseOptions).input, options: options)
     }
 
     /// Indexes the members of `object`, validated when `options` asks.

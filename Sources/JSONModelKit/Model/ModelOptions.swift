@@ -50,6 +50,11 @@ public struct ModelOptions: Sendable, Hashable {
     /// or ``JSONNode`` is already parsed, and these options do not apply to it.
     public var parseOptions: JSONParseOptions
 
+    /// How a stream's elements are laid out and how large one may be.
+    ///
+    /// Used only by streams (``JSONModelProtocol/stream(from:options:)``, ``ModelStreamReader``).
+    public var streamOptions: JSONStreamOptions
+
     /// Creates options; the defaults give a lazy, immutable model from strict JSON.
     ///
     /// - Parameters:
@@ -57,14 +62,16 @@ public struct ModelOptions: Sendable, Hashable {
     ///   - validating: Whether every value is converted, and checked, at creation.
     ///   - strict: Whether that check is strict (and made even without `validating`).
     ///   - parseOptions: How JSON text is scanned.
+    ///   - streamOptions: How a stream's elements are framed.
     public init(
         mutable: Bool = false, validating: Bool = false, strict: Bool = false,
-        parseOptions: JSONParseOptions = JSONParseOptions()
+        parseOptions: JSONParseOptions = JSONParseOptions(), streamOptions: JSONStreamOptions = JSONStreamOptions()
     ) {
         self.mutable = mutable
         self.validating = validating
         self.strict = strict
         self.parseOptions = parseOptions
+        self.streamOptions = streamOptions
     }
 
     /// A model that accepts writes, otherwise the defaults.
@@ -78,4 +85,7 @@ public struct ModelOptions: Sendable, Hashable {
 
     /// Whether creation converts and checks every value.
     var validatesAtCreation: Bool { validating || strict }
+
+    /// How a stream frames its elements, parsing each with ``parseOptions``.
+    var framing: JSONStreamOptions { streamOptions.parsing(with: parseOptions) }
 }

@@ -8,8 +8,8 @@ import Foundation
 // API (JSONModel+Creation.swift), with the same options and errors.
 
 extension ModelRegistry {
-    /// Parses JSON and creates a model of the class (or schema model) registered under `name`,
-    /// or of the subclass its JSON calls for.
+    /// Creates a model of the class (or schema model) registered under `name`, or of the
+    /// subclass its JSON calls for.
     ///
     /// ```swift
     /// let invoice = try ModelRegistry.shared.makeModel(named: "Invoice", json: data, options: .validating)
@@ -17,50 +17,17 @@ extension ModelRegistry {
     ///
     /// - Parameters:
     ///   - name: A registered class or schema model name.
-    ///   - data: UTF-8 JSON text whose top level is an object.
+    ///   - json: The JSON, whose top level is an object; see ``JSONSource``.
     ///   - options: Mutability, validation and parsing; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/unknownModel(name:)``, ``JSONModelError/invalidJSON(_:)``,
+    /// - Throws: ``JSONModelError/unknownModel(name:)`` (before the JSON is read),
+    ///   ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/unreadable(url:reason:)``,
     ///   ``JSONModelError/notAnObject(model:found:)``, or with `options.validating`,
     ///   ``JSONModelError/validationFailed(_:)``.
-    public func makeModel(named name: String, json data: Data, options: ModelOptions = ModelOptions())
+    public func makeModel(named name: String, json: some JSONSource, options: ModelOptions = ModelOptions())
         throws(JSONModelError) -> JSONModel
     {
         if schemaMetadata(named: name) == nil, modelType(named: name) == nil { throw .unknownModel(name: name) }
-        let document = try JSONModelError.parsing { () throws(JSONParseError) in
-            try JSONDocument(data: data, options: options.parseOptions)
-        }
-        return try makeModel(named: name, input: .node(document.root), options: options)
-    }
-
-    /// Creates a model of the class (or schema model) registered under `name` over an object
-    /// value; `options.parseOptions` does not apply.
-    ///
-    /// - Parameters:
-    ///   - name: A registered class or schema model name.
-    ///   - value: An object.
-    ///   - options: Mutability and validation; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/unknownModel(name:)``, ``JSONModelError/notAnObject(model:found:)``,
-    ///   or ``JSONModelError/validationFailed(_:)``.
-    public func makeModel(named name: String, json value: JSONValue, options: ModelOptions = ModelOptions())
-        throws(JSONModelError) -> JSONModel
-    {
-        try makeModel(named: name, input: .value(value), options: options)
-    }
-
-    /// Creates a model of the class (or schema model) registered under `name` over an object node
-    /// of a parsed document, without copying it (an element of a large array, for one);
-    /// `options.parseOptions` does not apply.
-    ///
-    /// - Parameters:
-    ///   - name: A registered class or schema model name.
-    ///   - node: An object node.
-    ///   - options: Mutability and validation; see ``ModelOptions``.
-    /// - Throws: ``JSONModelError/unknownModel(name:)``, ``JSONModelError/notAnObject(model:found:)``,
-    ///   or ``JSONModelError/validationFailed(_:)``.
-    public func makeModel(named name: String, node: JSONNode, options: ModelOptions = ModelOptions())
-        throws(JSONModelError) -> JSONModel
-    {
-        try makeModel(named: name, input: .node(node), options: options)
+        return try makeModel(named: name, input: json.parsedJSON(options: options.parseOptions).input, options: options)
     }
 
     /// Creates a model of the schema model or class registered under `name` over `input`.
@@ -73,9 +40,6 @@ extension ModelRegistry {
             return model
         }
         guard let type = modelType(named: name) else { throw .unknownModel(name: name) }
-        switch input {
-        case .node(let node): return try type.make(node: node, options: options)
-        case .value(let value): return try type.make(json: value, options: options)
-        }
+        return try type.make(input: input, options: options)
     }
 }

@@ -120,8 +120,6 @@ public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadable(url: URL, reason: String)
     /// The JSON is valid but its top level is not an object.
     case notAnObject(model: String, found: JSONKind)
-    /// A value given as `[String: Any]` holds something JSON cannot represent.
-    case notRepresentable(model: String, detail: String)
     /// A write to a model created immutable.
     case immutable(model: String, property: String)
     /// A write to a property declared `readOnly`.
@@ -149,8 +147,6 @@ public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot read \(url.isFileURL ? url.path : url.absoluteString): \(reason)"
         case .notAnObject(let model, let found):
             return "\(model) needs a JSON object at the top level, found \(found)"
-        case .notRepresentable(let model, let detail):
-            return "\(model) cannot be created from a value JSON cannot represent: \(detail)"
         case .immutable(let model, let property):
             return "cannot set '\(property)' on an immutable \(model); use mutableCopy() or mutate { }"
         case .readOnly(let model, let property):

@@ -1,60 +1,5 @@
 import JSONModelKitCore
 
-/// How the elements of a stream are laid out.
-public enum JSONStreamFormat: Sendable, Hashable {
-    /// One top-level JSON array; its elements are the stream's elements.
-    case array
-    /// JSON Lines: one value per line. Lines holding only white space are skipped, and the
-    /// last line need not end with a newline. A broken line is reported at that line.
-    case lines
-    /// Values one after another, separated by white space or not at all (as `jq` writes them):
-    /// JSON Lines too, and values printed over several lines. An element ends where its value
-    /// ends, so a broken element may only be found further on.
-    case values
-    /// A top-level array when the first byte other than white space is `[`, ``values``
-    /// otherwise. Empty input is then an empty stream. A file whose name ends in `.jsonl` or
-    /// `.ndjson` is read as ``lines``, so that a broken line is reported at that line.
-    case automatic
-}
-
-/// Options for reading a stream of JSON values.
-public struct JSONStreamOptions: Sendable, Equatable {
-    /// How the elements are laid out; ``JSONStreamFormat/automatic`` by default.
-    public var format: JSONStreamFormat
-    /// The largest element accepted, in bytes; a larger one is an error
-    /// (``JSONStreamError/Kind/elementTooLarge(limit:)``), so memory stays bounded.
-    public var maxElementSize: Int
-    /// Options for parsing each element. With `allowsComments`, comments inside an element are
-    /// passed over when finding where it ends (a `}` or `"` in a comment ends nothing), but
-    /// comments are not recognized between the elements of a stream; `allowsTrailingCommas`
-    /// also allows a comma before the closing `]`.
-    public var parseOptions: JSONParseOptions
-
-    /// These options for the file at `path`: with the ``JSONStreamFormat/automatic`` format,
-    /// JSON Lines for a name ending in `.jsonl` or `.ndjson` (in any case).
-    func forFile(at path: String) -> JSONStreamOptions {
-        guard format == .automatic else { return self }
-        let name = path.lowercased()
-        guard name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") else { return self }
-        var options = self
-        options.format = .lines
-        return options
-    }
-
-    /// The default largest element: 64 MiB.
-    public static let defaultMaxElementSize = 64 << 20
-
-    /// Creates options.
-    public init(
-        format: JSONStreamFormat = .automatic, maxElementSize: Int = defaultMaxElementSize,
-        parseOptions: JSONParseOptions = JSONParseOptions()
-    ) {
-        self.format = format
-        self.maxElementSize = max(1, maxElementSize)
-        self.parseOptions = parseOptions
-    }
-}
-
 /// An error that ends a stream of JSON values, with the element and its position in the whole stream.
 ///
 /// The elements before it have been delivered. The description reads well in a log:
@@ -79,6 +24,9 @@ public struct JSONStreamError: Error, Sendable, Equatable, CustomStringConvertib
         case elementTooLarge(limit: Int)
         /// An element that is valid JSON but not an object, where a model was asked for.
         case notAnObject(model: String, found: JSONKind)
+        /// A model that did not validate, with ``ModelOptions/validating``; the diagnostics'
+        /// paths start at the element.
+        case validationFailed(ModelValidationError)
         /// The input could not be read; the system's reason.
         case readFailed(String)
     }
@@ -130,6 +78,7 @@ extension JSONStreamError.Kind {
         case .elementTooLarge(let limit): "element larger than the limit of \(limit) bytes"
         case .notAnObject(let model, let found): "\(model) needs a JSON object, found \(found.nameWithArticle)"
         case .readFailed(let reason): "cannot read the input: \(reason)"
+        case .validationFailed(let error): error.description
         }
     }
 }

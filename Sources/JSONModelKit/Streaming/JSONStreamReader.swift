@@ -20,7 +20,7 @@ import JSONModelKitCore
 /// ``JSONDocument``.
 ///
 /// A reader is used from one thread at a time; the nodes it returns are `Sendable`.
-public final class JSONStreamReader {
+package final class JSONStreamReader {
     // Unchecked exclusivity: a reader is used from one thread at a time and never passes these
     // to a closure that could reach them again, and the run-time checks would be a call per
     // access, several per element.
@@ -40,21 +40,15 @@ public final class JSONStreamReader {
     }
 
     /// A reader of bytes in memory (for example JSON Lines, which `array(from:)` does not read).
-    public init(bytes: [UInt8], options: JSONStreamOptions = JSONStreamOptions()) {
+    package init(bytes: [UInt8], options: JSONStreamOptions = JSONStreamOptions()) {
         framer = ElementFramer(options: options)
         parseOptions = options.parseOptions
         source = .memory(bytes)
         chunkDone = bytes.isEmpty
     }
 
-    /// A reader of an open file, pipe or standard input (descriptor 0), read to its end. The
-    /// descriptor is not closed. (`JSONModelKitFoundation` adds `init(fileHandle:options:)`.)
-    public convenience init(fileDescriptor: Int32, options: JSONStreamOptions = JSONStreamOptions()) {
-        self.init(fileDescriptor: fileDescriptor, owner: nil, options: options)
-    }
-
     /// A reader of an open descriptor, keeping `owner` (what closes it, such as a `FileHandle`) alive.
-    package init(fileDescriptor: Int32, owner: AnyObject?, options: JSONStreamOptions) {
+    package init(fileDescriptor: Int32, owner: AnyObject? = nil, options: JSONStreamOptions = JSONStreamOptions()) {
         framer = ElementFramer(options: options)
         parseOptions = options.parseOptions
         source = .file(ChunkReader(descriptor: fileDescriptor, closes: false, owner: owner))
@@ -66,24 +60,24 @@ public final class JSONStreamReader {
     /// read as ``JSONStreamFormat/lines``.
     ///
     /// - Throws: ``JSONStreamError/Kind/readFailed(_:)`` when the file cannot be opened.
-    public init(contentsOfFile path: String, options: JSONStreamOptions = JSONStreamOptions()) throws(JSONStreamError) {
+    package init(contentsOfFile path: String, options: JSONStreamOptions = JSONStreamOptions()) throws(JSONStreamError) {
         framer = ElementFramer(options: options.forFile(at: path))
         parseOptions = options.parseOptions
         source = .file(try ChunkReader(path: path))
     }
 
     /// The number of elements read so far.
-    public var count: Int { framer.count }
+    package var count: Int { framer.count }
 
     /// The number of input bytes the reader has consumed so far.
-    public var bytesRead: Int { framer.streamOffset }
+    package var bytesRead: Int { framer.streamOffset }
 
     /// The next element, the root of a document of its own; nil at the end of the input.
     ///
     /// - Throws: ``JSONStreamError`` for invalid JSON (with the element's index and the line and
     ///   column in the whole input), a truncated input, an element over the size limit, or a
     ///   failed read. After an error, or the end, the reader returns nil.
-    public func read() throws(JSONStreamError) -> JSONNode? {
+    package func read() throws(JSONStreamError) -> JSONNode? {
         guard let element = try nextElement() else { return nil }
         do {
             return try Self.parse(element, options: parseOptions).root

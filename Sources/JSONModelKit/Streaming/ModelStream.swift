@@ -15,14 +15,15 @@ import JSONModelKitCore
 /// ```
 ///
 /// Each element is parsed as a document of its own as soon as its last byte arrives, and made
-/// a model the way ``JSONModel/make(node:options:)`` does it: ``JSONModel/modelClass(for:)``,
+/// a model the way ``JSONModel/make(json:options:)`` does it: ``JSONModel/modelClass(for:)``,
 /// embedded paths and every read rule work as on any model. Memory is bounded by the largest
 /// element, not by the input.
 ///
 /// Iterating throws ``JSONStreamError`` for invalid JSON (with the element's index and the line
 /// and column in the whole input), a truncated input, an element over
-/// ``JSONStreamOptions/maxElementSize``, or an element that is not an object; the models before
-/// it have been delivered. Errors of the byte sequence itself are passed on as they are.
+/// ``JSONStreamOptions/maxElementSize``, an element that is not an object, or with
+/// ``ModelOptions/validating``, a model that does not validate; the models before it have
+/// been delivered. Errors of the byte sequence itself are passed on as they are.
 /// When the task is cancelled, the next call throws `CancellationError`, stops reading and lets
 /// go of the input and the element in progress.
 public struct ModelStream<Model: JSONModel>: AsyncSequence {
@@ -33,19 +34,21 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
     /// metadata of a typed-throws function type needs the Swift 6.0 runtime (macOS 15, iOS 18),
     /// and reflecting a stream (`dump`, `Mirror`) would ask for it.
     private let makeSource: () -> Result<any ChunkSource, JSONStreamError>
-    private let mutable: Bool
-    private let options: JSONStreamOptions
+    private let options: ModelOptions
+    private let framing: JSONStreamOptions
 
-    init(mutable: Bool, options: JSONStreamOptions, source: @escaping () throws(JSONStreamError) -> any ChunkSource) {
+    init(
+        options: ModelOptions, framing: JSONStreamOptions, source: @escaping () throws(JSONStreamError) -> any ChunkSource
+    ) {
         self.makeSource = { Result { () throws(JSONStreamError) in try source() } }
-        self.mutable = mutable
         self.options = options
+        self.framing = framing
     }
 
     /// A stream of the bytes that the function `makeFill` returns hands out, a batch at a time.
     @usableFromInline
-    init(mutable: Bool, options: JSONStreamOptions, makeFill: @escaping () -> ModelStreamByteFill) {
-        self.init(mutable: mutable, options: options) { AsyncByteSource(makeFill()) }
+    init(options: ModelOptions, makeFill: @escaping () -> ModelStreamByteFill) {
+        self.init(options: options, framing: options.framing) { AsyncByteSource(makeFill()) }
     }
 
     public func makeAsyncIterator() -> Iterator {
@@ -58,15 +61,13 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
         /// An error opening the input, thrown by the first call.
         private var openingError: JSONStreamError?
         private var framer: ElementFramer
-        private let mutable: Bool
-        private let parseOptions: JSONParseOptions
+        private let options: ModelOptions
         private var index = 0
         private var chunkDone = true
 
         init(_ stream: ModelStream) {
-            framer = ElementFramer(options: stream.options)
-            mutable = stream.mutable
-            parseOptions = stream.options.parseOptions
+            framer = ElementFramer(options: stream.framing)
+            options = stream.options
             do {
                 source = try stream.makeSource().get()
             } catch {
@@ -93,7 +94,7 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
                 while true {
                     if !chunkDone {
                         if let element = try framer.next(in: source.chunk, at: &index) {
-                            let model = try Model.make(element, mutable: mutable, options: parseOptions)
+                            let model = try Model.make(element, options: options)
                             self.source = source
                             return model
                         }
@@ -102,7 +103,7 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
                     if Task.isCancelled { throw CancellationError() }
                     guard try await source.read(isolation: actor) else {
                         guard let element = try framer.finish() else { return nil }
-                        return try Model.make(element, mutable: mutable, options: parseOptions)
+                        return try Model.make(element, options: options)
                     }
                     index = 0
                     chunkDone = false
@@ -206,57 +207,52 @@ extension ChunkReader: ChunkSource {
 
 extension JSONModelProtocol {
     /// Models one at a time from an async sequence of bytes (such as `URLSession.bytes`):
-    /// a top-level JSON array or JSON Lines.
+    /// a top-level JSON array, JSON Lines, or values one after another.
     ///
     /// ```swift
     /// for try await event in Event.stream(from: bytes) {
     ///     handle(event)
     /// }
+    /// let lines = ModelOptions(validating: true, streamOptions: JSONStreamOptions(format: .lines))
+    /// for try await event in Event.stream(from: bytes, options: lines) { … }
     /// ```
+    ///
+    /// To read a file, use ``ModelStreamReader``, which reads it in chunks without an async
+    /// sequence in between.
     ///
     /// - Parameters:
     ///   - bytes: The input, read once, as the stream is iterated.
-    ///   - mutable: Whether the models accept writes.
-    ///   - options: The format, the largest element and the parsing options.
+    ///   - options: Mutability, validation and parsing of each model, and the stream's format and
+    ///     largest element (``ModelOptions/streamOptions``).
     /// - Complexity: O(*n*) in the size of the input over the whole iteration; memory in the
     ///   size of the largest element.
     @inlinable
-    public static func stream<Bytes: AsyncSequence>(
-        from bytes: Bytes, mutable: Bool = false, options: JSONStreamOptions = JSONStreamOptions()
-    ) -> ModelStream<Self> where Bytes.Element == UInt8 {
-        ModelStream(mutable: mutable, options: options) {
+    public static func stream<Bytes: AsyncSequence>(from bytes: Bytes, options: ModelOptions = ModelOptions())
+        -> ModelStream<Self> where Bytes.Element == UInt8
+    {
+        ModelStream(options: options) {
             // Used by one iteration, one call at a time, on the iterating task's actor.
             nonisolated(unsafe) let batches = AsyncByteBatches(bytes.makeAsyncIterator())
             return { buffer, actor in try await batches.fill(buffer, isolation: actor) }
         }
     }
 
-    /// Models one at a time from an open file, pipe or standard input (descriptor 0), read to
-    /// its end in chunks. The descriptor is not closed. Reads block the iterating thread while
-    /// they wait. (`JSONModelKitFoundation` adds `stream(from: FileHandle)`.)
-    public static func stream(
-        fromFileDescriptor descriptor: Int32, mutable: Bool = false, options: JSONStreamOptions = JSONStreamOptions()
-    ) -> ModelStream<Self> {
-        stream(fromFileDescriptor: descriptor, owner: nil, mutable: mutable, options: options)
-    }
-
-    /// ``stream(fromFileDescriptor:mutable:options:)``, keeping `owner` (what closes the
-    /// descriptor, such as a `FileHandle`) alive while it is read.
+    /// Models one at a time from an open descriptor, read to its end in chunks, keeping `owner`
+    /// (what closes the descriptor) alive; the descriptor is not closed. Reads block the
+    /// iterating thread while they wait.
     package static func stream(
-        fromFileDescriptor descriptor: Int32, owner: AnyObject?, mutable: Bool, options: JSONStreamOptions
+        fromFileDescriptor descriptor: Int32, owner: AnyObject? = nil, options: ModelOptions = ModelOptions()
     ) -> ModelStream<Self> {
-        ModelStream(mutable: mutable, options: options) {
+        ModelStream(options: options, framing: options.framing) {
             ChunkReader(descriptor: descriptor, closes: false, owner: owner)
         }
     }
 
     /// Models one at a time from the file at `url`, read in chunks; the file is opened when
     /// iteration starts (an error opening it is thrown by the first `next()`) and closed at the end.
-    public static func stream(
-        contentsOf url: URL, mutable: Bool = false, options: JSONStreamOptions = JSONStreamOptions()
-    ) -> ModelStream<Self> {
+    package static func stream(contentsOf url: URL, options: ModelOptions = ModelOptions()) -> ModelStream<Self> {
         let path = url.path
-        return ModelStream(mutable: mutable, options: options.forFile(at: path)) { () throws(JSONStreamError) in
+        return ModelStream(options: options, framing: options.framing.forFile(at: path)) { () throws(JSONStreamError) in
             try ChunkReader(path: path)
         }
     }

@@ -8,7 +8,7 @@ import JSONModelKitCore
 /// Reads models one at a time from a top-level JSON array or JSON Lines, synchronously.
 ///
 /// ```swift
-/// let events = try ModelStreamReader<Event>(contentsOfFile: "events.jsonl")
+/// let events = try ModelStreamReader<Event>(contentsOf: URL(fileURLWithPath: "events.jsonl"))
 /// while let event = try events.read() {
 ///     handle(event)
 /// }
@@ -17,23 +17,22 @@ import JSONModelKitCore
 /// The reader is also a `Sequence` of results, which ends after the first error:
 ///
 /// ```swift
-/// for result in try ModelStreamReader<Event>(contentsOfFile: "events.jsonl") {
+/// for result in try ModelStreamReader<Event>(contentsOf: url, options: .validating) {
 ///     let event = try result.get()
 /// }
 /// ```
 ///
-/// Each element is parsed as a document of its own and made a model the way ``JSONModel/make(node:options:)``
-/// does it, so ``JSONModel/modelClass(for:)``, embedded paths and every read rule work as on
-/// any model. Memory is bounded by the largest element; see ``JSONStreamReader``.
+/// Each element is parsed as a document of its own and made a model the way
+/// ``JSONModel/make(json:options:)`` does it, so ``JSONModel/modelClass(for:)``, embedded paths
+/// and every read rule work as on any model. Memory is bounded by the largest element, not by
+/// the input: the reader holds one chunk of the input and the element in progress.
 public final class ModelStreamReader<Model: JSONModel>: Sequence, IteratorProtocol {
     private let reader: JSONStreamReader
-    private let mutable: Bool
-    private let parseOptions: JSONParseOptions
+    private let options: ModelOptions
 
-    init(_ reader: JSONStreamReader, mutable: Bool, parseOptions: JSONParseOptions) {
+    init(_ reader: JSONStreamReader, options: ModelOptions) {
         self.reader = reader
-        self.mutable = mutable
-        self.parseOptions = parseOptions
+        self.options = options
     }
 
     /// The number of elements read so far.
@@ -45,12 +44,13 @@ public final class ModelStreamReader<Model: JSONModel>: Sequence, IteratorProtoc
     /// The next model; nil at the end of the input.
     ///
     /// - Throws: ``JSONStreamError``: invalid JSON, a truncated input, an element over the size
-    ///   limit, an element that is not an object, or a failed read. After an error the reader
+    ///   limit, an element that is not an object, a failed read, or with
+    ///   ``ModelOptions/validating``, a model that does not validate. After an error the reader
     ///   returns nil.
     public func read() throws(JSONStreamError) -> Model? {
         guard let element = try reader.nextElement() else { return nil }
         do {
-            return try Model.make(element, mutable: mutable, options: parseOptions)
+            return try Model.make(element, options: options)
         } catch {
             reader.end()
             throw error
@@ -69,76 +69,68 @@ public final class ModelStreamReader<Model: JSONModel>: Sequence, IteratorProtoc
 }
 
 extension JSONModel {
-    /// Parses a framed element and makes a model of this class (or the subclass its JSON asks for).
-    static func make(_ element: FramedElement, mutable: Bool, options: JSONParseOptions) throws(JSONStreamError) -> Self {
-        let root = try JSONStreamReader.parse(element, options: options).root
+    /// Parses a framed element and makes a model of this class (or the subclass its JSON asks
+    /// for), validated when `options` asks.
+    static func make(_ element: FramedElement, options: ModelOptions) throws(JSONStreamError) -> Self {
+        let root = try JSONStreamReader.parse(element, options: options.parseOptions).root
         guard root.kind == .object else {
             throw JSONStreamError(
                 .notAnObject(model: String(describing: self), found: root.kind), element: element.index,
                 offset: element.offset, line: element.line, column: element.column)
         }
-        return makeResolved(.node(root), metadata: nil, mutable: mutable)
+        let model = makeResolved(.node(root), metadata: nil, mutable: options.mutable)
+        guard options.validatesAtCreation else { return model }
+        do {
+            try model.jsonModel.validate(strict: options.strict)
+        } catch {
+            throw JSONStreamError(
+                .validationFailed(error), element: element.index, offset: element.offset, line: element.line,
+                column: element.column)
+        }
+        return model
     }
 }
 
 // MARK: - Creating readers
 
 extension ModelStreamReader {
-    /// Reads models one at a time from the file at `path`: a top-level JSON array or JSON Lines.
+    /// Reads models one at a time from the file at `url`: a top-level JSON array, JSON Lines,
+    /// or values one after another.
     ///
     /// ```swift
-    /// for result in try ModelStreamReader<Event>(contentsOfFile: "export.json") {
+    /// let lines = ModelOptions(streamOptions: JSONStreamOptions(format: .lines))
+    /// for result in try ModelStreamReader<Event>(contentsOf: url, options: lines) {
     ///     let event = try result.get()
     /// }
     /// ```
     ///
+    /// Standard input is `URL(fileURLWithPath: "/dev/stdin")`.
+    ///
     /// - Parameters:
-    ///   - path: The file; it is closed at the end of the input or when the reader goes.
-    ///   - mutable: Whether the models accept writes.
-    ///   - options: The format, the largest element and the parsing options. With the
+    ///   - url: The file; it is closed at the end of the input or when the reader goes.
+    ///   - options: Mutability, validation and parsing of each model, and the stream's format and
+    ///     largest element (``ModelOptions/streamOptions``). With the
     ///     ``JSONStreamFormat/automatic`` format, a file named `.jsonl` or `.ndjson` is read as
     ///     ``JSONStreamFormat/lines``.
     /// - Throws: ``JSONStreamError/Kind/readFailed(_:)`` when the file cannot be opened.
     /// - Complexity: O(*n*) in the size of the input over the whole reading; memory in the size
     ///   of the largest element.
-    public convenience init(
-        contentsOfFile path: String, mutable: Bool = false, options: JSONStreamOptions = JSONStreamOptions()
-    ) throws(JSONStreamError) {
-        self.init(
-            try JSONStreamReader(contentsOfFile: path, options: options), mutable: mutable,
-            parseOptions: options.parseOptions)
+    public convenience init(contentsOf url: URL, options: ModelOptions = ModelOptions()) throws(JSONStreamError) {
+        self.init(try JSONStreamReader(contentsOfFile: url.path, options: options.framing), options: options)
     }
 
-    /// Reads models one at a time from the file at `url`; see ``init(contentsOfFile:mutable:options:)``.
-    public convenience init(
-        contentsOf url: URL, mutable: Bool = false, options: JSONStreamOptions = JSONStreamOptions()
-    ) throws(JSONStreamError) {
-        try self.init(contentsOfFile: url.path, mutable: mutable, options: options)
-    }
-
-    /// Reads models one at a time from an open file, pipe or standard input (descriptor 0), to
-    /// its end. The descriptor is not closed. (`JSONModelKitFoundation` adds `init(fileHandle:)`.)
-    public convenience init(
-        fileDescriptor: Int32, mutable: Bool = false, options: JSONStreamOptions = JSONStreamOptions()
-    ) {
-        self.init(fileDescriptor: fileDescriptor, owner: nil, mutable: mutable, options: options)
-    }
-
-    /// ``init(fileDescriptor:mutable:options:)``, keeping `owner` (what closes the descriptor)
-    /// alive while it is read.
-    package convenience init(fileDescriptor: Int32, owner: AnyObject?, mutable: Bool, options: JSONStreamOptions) {
-        self.init(
-            JSONStreamReader(fileDescriptor: fileDescriptor, owner: owner, options: options), mutable: mutable,
-            parseOptions: options.parseOptions)
-    }
-
-    /// Reads models one at a time from bytes in memory: a JSON array or JSON Lines.
+    /// Reads models one at a time from bytes in memory: a JSON array, JSON Lines, or values one
+    /// after another; see ``init(contentsOf:options:)``.
     ///
-    /// Unlike `Model.array(from:)`, which keeps one document for every element, each model
-    /// here has a small document of its own, and JSON Lines are read too.
-    public convenience init(
-        bytes: [UInt8], mutable: Bool = false, options: JSONStreamOptions = JSONStreamOptions()
-    ) {
-        self.init(JSONStreamReader(bytes: bytes, options: options), mutable: mutable, parseOptions: options.parseOptions)
+    /// Unlike ``JSONModelProtocol/array(from:options:)``, which keeps one document for every
+    /// element, each model here has a small document of its own, and JSON Lines are read too.
+    public convenience init(bytes: [UInt8], options: ModelOptions = ModelOptions()) {
+        self.init(JSONStreamReader(bytes: bytes, options: options.framing), options: options)
+    }
+
+    /// Reads models from an open descriptor, to its end, keeping `owner` (what closes the
+    /// descriptor) alive; the descriptor is not closed.
+    package convenience init(fileDescriptor: Int32, owner: AnyObject? = nil, options: ModelOptions = ModelOptions()) {
+        self.init(JSONStreamReader(fileDescriptor: fileDescriptor, owner: owner, options: options.framing), options: options)
     }
 }
