@@ -89,6 +89,21 @@ public struct ModelSchema: Sendable, Equatable {
         /// `"-Infinity"`; nil inherits the choice of the model this one extends (the registry's
         /// ``ModelRegistry/allowsNonFiniteNumbers`` at the root).
         public var allowNonFiniteNumbers: Bool? = nil
+
+        package init(
+            name: String, extends: String?, discriminator: Discriminator?, properties: [Property],
+            requireNonOptionals: Bool? = nil, keyStyle: KeyStyle? = nil, compareDeclaredPropertiesOnly: Bool? = nil,
+            allowNonFiniteNumbers: Bool? = nil
+        ) {
+            self.name = name
+            self.extends = extends
+            self.discriminator = discriminator
+            self.properties = properties
+            self.requireNonOptionals = requireNonOptionals
+            self.keyStyle = keyStyle
+            self.compareDeclaredPropertiesOnly = compareDeclaredPropertiesOnly
+            self.allowNonFiniteNumbers = allowNonFiniteNumbers
+        }
     }
 
     /// Chooses a model by the value at a path: `{"jsonPath": "type", "map": {"circle": "Circle"}}`.
@@ -118,6 +133,27 @@ public struct ModelSchema: Sendable, Equatable {
         public var required: Bool = false
         /// What a value that is present but does not convert reads, when not the default.
         public var defaultIfInvalid: JSONValue? = nil
+
+        package init(
+            name: String, type: TypeName, paths: [JSONPath], defaultValue: JSONValue?, enumValues: [String]?,
+            serialize: Bool, readOnly: Bool, dateFormat: String?, embedPath: JSONPath?, converter: String?,
+            inverse: String?, group: Bool, required: Bool = false, defaultIfInvalid: JSONValue? = nil
+        ) {
+            self.name = name
+            self.type = type
+            self.paths = paths
+            self.defaultValue = defaultValue
+            self.enumValues = enumValues
+            self.serialize = serialize
+            self.readOnly = readOnly
+            self.dateFormat = dateFormat
+            self.embedPath = embedPath
+            self.converter = converter
+            self.inverse = inverse
+            self.group = group
+            self.required = required
+            self.defaultIfInvalid = defaultIfInvalid
+        }
     }
 
     /// Creates a schema from models built in code.
