@@ -34,6 +34,9 @@ let package = Package(
         // Re-exports JSONModelKitCore: `import JSONModelKit` sees the JSON core's API too.
         .target(name: "JSONModelKit", dependencies: ["JSONModelKitCore", "JSONModelNames"], swiftSettings: swiftSettings),
         .target(name: "JSONModelKitFoundation", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
+        // Models and schemas inferred from sample JSON: for `jsonmodel infer`/`generate` and the tests; in
+        // no product, so that an app that reads models does not carry a schema inferrer.
+        .target(name: "JSONModelInference", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
         // Runs the conformance cases of Specs/: for `jsonmodel check-specs` and the tests; in no product.
         .target(name: "JSONModelSpecs", dependencies: ["JSONModelKit"], swiftSettings: swiftSettings),
         // Reads registration blocks and writes typed members: for the build plugin and `jsonmodel accessors`.
@@ -45,7 +48,7 @@ let package = Package(
             name: "JSONModelAccessors", capability: .buildTool(), dependencies: ["jsonmodel-accessors"],
             path: "Tools/JSONModelAccessors"),
         .executableTarget(
-            name: "jsonmodel", dependencies: ["JSONModelKit", "JSONModelSpecs", "AccessorGeneration"], path: "Tools/jsonmodel",
+            name: "jsonmodel", dependencies: ["JSONModelKit", "JSONModelInference", "JSONModelSpecs", "AccessorGeneration"], path: "Tools/jsonmodel",
             swiftSettings: swiftSettings, plugins: ["JSONModelAccessors"]),
         .executableTarget(
             name: "jsonmodel-bench", dependencies: ["JSONModelKit", "JSONModelKitFoundation"], path: "Tools/jsonmodel-bench",
@@ -66,7 +69,8 @@ let package = Package(
         .testTarget(
             name: "JSONModelKitTests",
             dependencies: [
-                "JSONModelKit", "JSONModelKitCore", "JSONModelKitFoundation", "AccessorGeneration", "JSONModelKitTestSupport",
+                "JSONModelKit", "JSONModelKitCore", "JSONModelKitFoundation", "JSONModelInference", "AccessorGeneration",
+                "JSONModelKitTestSupport",
             ],
             path: "Tests/JSONModelKitTests",
             exclude: ["__Snapshots__"],  // expected texts the tests read by path
@@ -78,7 +82,8 @@ let package = Package(
         // tool, run as a program: it is found beside the test program, built by `swift build` as by
         // `swift test`.
         .testTarget(
-            name: "GeneratorAndToolTests", dependencies: ["JSONModelKit", "AccessorGeneration", "JSONModelKitTestSupport"],
+            name: "GeneratorAndToolTests",
+            dependencies: ["JSONModelKit", "JSONModelInference", "AccessorGeneration", "JSONModelKitTestSupport"],
             path: "Tests/GeneratorAndToolTests",
             exclude: ["__Snapshots__", "Fixtures"],  // expected texts and samples the tests read by path
             swiftSettings: swiftSettings),
@@ -89,7 +94,8 @@ let package = Package(
             path: "Tests/EndToEndTests", swiftSettings: swiftSettings),
         // Models read through the members the JSONModelAccessors plugin generates, and the generator itself.
         .testTarget(
-            name: "TypedModelTests", dependencies: ["JSONModelKit", "AccessorGeneration", "JSONModelKitTestSupport"],
+            name: "TypedModelTests",
+            dependencies: ["JSONModelKit", "JSONModelInference", "AccessorGeneration", "JSONModelKitTestSupport"],
             path: "Tests/TypedModelTests",
             exclude: ["CompileFail"],  // models and clients the tests typecheck with swiftc, some of them wrong
             swiftSettings: swiftSettings, plugins: ["JSONModelAccessors"]),

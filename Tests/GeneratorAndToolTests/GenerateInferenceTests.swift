@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import JSONModelInference
 @testable import JSONModelKit
 
 /// The rules of `ModelInference`, one at a time.

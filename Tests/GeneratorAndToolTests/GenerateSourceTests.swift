@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import JSONModelInference
 import JSONModelKit
 import JSONModelKitTestSupport
 

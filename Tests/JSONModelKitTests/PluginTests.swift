@@ -294,7 +294,8 @@ struct PluginTests {
 
     @Test func loadsTheExamplePluginAndReadsItsModelsByName() throws {
         let registry = ModelRegistry()
-        let plugin = try registry.loadPlugin(at: plugins.example)
+        #expect(try registry.loadPlugin(at: plugins.example) == ["Vehicle", "Car", "Truck", "Fleet"])
+        let plugin = try #require(registry.plugins.loaded.first)
         #expect(plugin.abiVersion == JSONModelPlugin.abiVersion)
         #expect(plugin.modelClasses == ["Vehicle", "Car", "Truck"])
         #expect(plugin.schemaModels == ["Fleet"])
@@ -373,7 +374,7 @@ struct PluginTests {
         // Another registry gets its own registrations from the same library.
         let other = ModelRegistry()
         let second = try other.loadPlugin(at: plugins.example)
-        #expect(second.modelClasses == first.modelClasses)
+        #expect(second == first)
         #expect(other.plugins.entryCalls == 1)
         #expect(ObjectIdentifier(try #require(other.modelType(named: "Car")))
             == ObjectIdentifier(try #require(registry.modelType(named: "Car"))))
@@ -454,7 +455,7 @@ struct PluginTests {
         #expect(registry.schemaMetadata(named: "Fleet") == nil)
         #expect(registry.converters.converter(named: "cents") == nil)
         // Nothing was kept, so the right version loads it afterwards.
-        #expect(try registry.loadPlugin(at: example).modelClasses == ["Vehicle", "Car", "Truck"])
+        #expect(try registry.loadPlugin(at: example) == ["Vehicle", "Car", "Truck", "Fleet"])
     }
 
     @Test func invalidRegistrationsRegisterNothing() throws {
@@ -559,7 +560,7 @@ enum NestedLoad {
     }
 
     static let request = Locked<Request?>(nil)
-    static let outcome = Locked<Result<LoadedPlugin, PluginLoadError>?>(nil)
+    static let outcome = Locked<Result<[String], PluginLoadError>?>(nil)
 
     /// Sets what the next entry call does; clears the last outcome.
     static func expect(_ next: Request?) {
@@ -579,7 +580,7 @@ public func nestingMode() -> Int32 {
 @_cdecl("jsonmodelkit_tests_nested_load")
 public func nestedLoad() -> Int32 {
     guard let request = NestedLoad.request.withLock({ $0 }) else { return 0 }
-    let result: Result<LoadedPlugin, PluginLoadError>
+    let result: Result<[String], PluginLoadError>
     do {
         result = .success(try request.registry.loadPlugin(at: request.library))
     } catch {
@@ -604,9 +605,9 @@ struct PluginNestedLoadTests {
         defer { NestedLoad.expect(nil) }
         // A deadlock here would hang: the suite's time limit is the guard.
         let nesting = try registry.loadPlugin(at: plugins.nesting)
-        #expect(nesting.modelClasses == ["Gadget"])
+        #expect(nesting == ["Gadget"])
         let inner = try #require(NestedLoad.outcome.withLock { $0 }).get()
-        #expect(inner.modelClasses == ["Vehicle", "Car", "Truck"])
+        #expect(inner == ["Vehicle", "Car", "Truck", "Fleet"])
         #expect(registry.modelType(named: "Vehicle") != nil && registry.modelType(named: "Gadget") != nil)
         #expect(Set(registry.plugins.loaded.map(\.path)) == [plugins.example.path, plugins.nesting.path])
     }
@@ -620,7 +621,7 @@ struct PluginNestedLoadTests {
         NestedLoad.expect(.init(registry: registry, library: plugins.nesting, fromHelperThread: true))
         defer { NestedLoad.expect(nil) }
         let nesting = try registry.loadPlugin(at: plugins.nesting)
-        #expect(nesting.modelClasses == ["Gadget"])
+        #expect(nesting == ["Gadget"])
         let inner = try #require(NestedLoad.outcome.withLock { $0 })
         #expect(throws: PluginLoadError.loadInProgress(path: plugins.nesting.path)) { try inner.get() }
         #expect("\(PluginLoadError.loadInProgress(path: "p.so"))".hasPrefix("cannot load plugin p.so: another thread's load"))
@@ -635,7 +636,7 @@ struct PluginNestedLoadTests {
         let registry = ModelRegistry()
         NestedLoad.expect(.init(registry: registry, library: plugins.example, fromHelperThread: false))
         defer { NestedLoad.expect(nil) }
-        #expect(try registry.loadPlugin(at: plugins.nesting).modelClasses == ["Gadget"])
+        #expect(try registry.loadPlugin(at: plugins.nesting) == ["Gadget"])
         let inner = try #require(NestedLoad.outcome.withLock { $0 })
         #expect(throws: PluginLoadError.registrationFailed(
             path: plugins.example.path, problems: ["a plugin cannot load plugins from its entry point"])) { try inner.get() }
@@ -645,7 +646,7 @@ struct PluginNestedLoadTests {
     @Test func concurrentLoadsOfOneLibraryCallItsEntryPointOnce() throws {
         let plugins = try plugins
         let registry = ModelRegistry()
-        let results = Locked<[LoadedPlugin]>([])
+        let results = Locked<[[String]]>([])
         let failures = Locked<[PluginLoadError]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             do throws(PluginLoadError) {
@@ -658,5 +659,33 @@ struct PluginNestedLoadTests {
         #expect(failures.withLock { $0 }.isEmpty)
         #expect(Set(results.withLock { $0 }).count == 1)
         #expect(registry.plugins.entryCalls == 1)
+    }
+}
+
+/// A plugin names the models its converters are for: the registrar turns the name of a class
+/// (the plugin's or the registry's) into the class, and any other name into a schema model's.
+@Suite("Plugin registrar")
+struct PluginRegistrarTests {
+    @Test func convertersForANamedModelFindItsClassOrItsSchemaModel() {
+        let registry = ModelRegistry()
+        let registrar = PluginRegistrar(pluginPath: "test.so")
+        let upper = JSONConverters.Case(upper: true)
+        registrar.register(upper, forProperty: "title", ofModelNamed: "Conv")
+        registrar.register(upper, forProperty: "title", ofModelNamed: "Sheet")
+        registrar.register(upper, for: String.self, inModelNamed: "Conv")
+        registrar.register(upper, for: String.self, inModelNamed: "Sheet")
+        registrar.register(upper, for: String.self)
+        let classes: [String: JSONModel.Type] = ["Conv": ConvBase.self]
+        for apply in registrar.converters { apply(registry) { classes[$0] } }
+
+        let table = registry.converters
+        let conv = ModelKey.type(ObjectIdentifier(ConvBase.self))
+        let string = ObjectIdentifier(String.self)
+        #expect(table.converter(forProperty: "title", in: conv) != nil)
+        #expect(table.converter(forProperty: "title", in: .schema("Sheet")) != nil)
+        #expect(table.converter(forProperty: "title", in: .schema("Conv")) == nil)
+        #expect(table.converter(forType: string, in: conv) != nil)
+        #expect(table.converter(forType: string, in: .schema("Sheet")) != nil)
+        #expect(table.converter(forType: string, in: nil) != nil)
     }
 }

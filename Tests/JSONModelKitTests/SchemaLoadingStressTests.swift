@@ -90,7 +90,7 @@ struct SchemaLoadingStressTests {
     func loadingAPluginWhileReadingItsModels() throws {
         let plugins = try PluginBuilder.plugins.get()
         let registry = ModelRegistry()
-        let loads = Locked<Set<LoadedPlugin>>([])
+        let loads = Locked<Set<[String]>>([])
         StressTests.hammer(rounds: 20) { thread, round in
             if thread < 4 {
                 // Every thread loads; one entry call, one answer.

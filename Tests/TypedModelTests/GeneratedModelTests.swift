@@ -1,4 +1,5 @@
 import Foundation
+import JSONModelInference
 import JSONModelKit
 import Testing
 

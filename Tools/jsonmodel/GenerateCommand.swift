@@ -1,4 +1,5 @@
 import Foundation
+import JSONModelInference
 import JSONModelKit
 
 /// `jsonmodel generate FILE --name NAME [--swift | --schema]`: models inferred from sample JSON.

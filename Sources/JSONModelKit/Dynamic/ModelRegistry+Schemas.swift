@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 extension ModelRegistry {
     /// Registers the models of a schema, all or none.
     ///
@@ -29,21 +23,6 @@ extension ModelRegistry {
             try batch.register(in: self)
         } catch {
             throw error.problems[0]
-        }
-    }
-
-    /// Reads a schema file and registers it; see ``register(_:)-(ModelSchema)``.
-    ///
-    /// - Throws: ``ModelSchemaError`` with the file's path.
-    public func registerSchema(at url: URL) throws(ModelSchemaError) {
-        do {
-            let data = try Data(contentsOf: url)
-            try register(ModelSchema(data: data))
-        } catch var error as ModelSchemaError {
-            error.file = url.path
-            throw error
-        } catch {
-            throw ModelSchemaError("cannot read the file: \(error)", file: url.path)
         }
     }
 

@@ -2,7 +2,7 @@
 
 extension ModelSchema {
     /// A type as written in a schema: `Int`, `[Order]`, `[String: Double?]`, `Customer?`.
-    public indirect enum TypeName: Sendable, Hashable, CustomStringConvertible {
+    package indirect enum TypeName: Sendable, Hashable, CustomStringConvertible {
         case named(String)
         case array(TypeName)
         case dictionary(TypeName)
@@ -15,7 +15,7 @@ extension ModelSchema {
         /// levels of a nested optional apart).
         ///
         /// - Throws: A message saying what is wrong, when the text is not a type.
-        public init(parsing text: String) throws(ModelSchemaError) {
+        package init(parsing text: String) throws(ModelSchemaError) {
             var parser = TypeParser(text: Array(text.unicodeScalars))
             let type = parser.parseType()
             if let problem = parser.problem {
@@ -64,7 +64,7 @@ extension ModelSchema {
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .named(let name): name
             case .array(let element): "[\(element)]"

@@ -30,10 +30,10 @@ import JSONModelKitCore
 ///
 /// Types: `Int`, `Int8`…`Int64`, `UInt`, `UInt8`…`UInt64`, `Double`, `Float`, `Bool`, `String`,
 /// `Decimal`, `Date`, `URL`, `UUID`, `Data`, `JSON`, a model name, `[T]`, `[String: T]` and
-/// `T?`, nested at most 32 levels (``maximumTypeNesting``) with one `?` per level. Property
-/// options: `jsonPath` (dotted text or a list of keys and indices), `anyOf`, `default`,
-/// `required`, `enumValues`, `serialize`, `readOnly`, `dateFormat`, `embedPath`, `converter`,
-/// `inverse`, `group`. A model may have `extends` (at most 16 ancestors, ``maximumExtendsDepth``),
+/// `T?`, nested at most 32 levels (each `[T]`, `[String: T]` and `?` one) with one `?` per
+/// level. Property options: `jsonPath` (dotted text or a list of keys and indices), `anyOf`,
+/// `default`, `required`, `enumValues`, `serialize`, `readOnly`, `dateFormat`, `embedPath`,
+/// `converter`, `inverse`, `group`. A model may have `extends` (at most 16 ancestors),
 /// a `discriminator`, whose models must extend it, `requireNonOptionals` and `keyStyle` (both
 /// inherited through `extends`; see ``KeyStyle``). A model may not take a built-in type's name.
 ///
@@ -44,12 +44,12 @@ import JSONModelKitCore
 /// the model and property.
 public struct ModelSchema: Sendable, Equatable {
     /// The models, in the order the schema lists them.
-    public var models: [Model]
+    package var models: [Model]
 
     /// The deepest a property type may nest: 32 levels, each `[T]`, `[String: T]` and `?` one
     /// (`[[Int?]?]` has four). A type nested deeper is refused when the schema is read (or,
     /// for a schema built in code, registered), naming the model and property.
-    public static let maximumTypeNesting = 32
+    package static let maximumTypeNesting = 32
 
     /// The most ancestors a model may have through `extends`: 16. A model further down a chain
     /// is refused when the schema is registered; the problem is reported once per chain, at the
@@ -58,7 +58,7 @@ public struct ModelSchema: Sendable, Equatable {
     /// Each model's metadata holds its inherited properties (converters are looked up per
     /// model), so the limit also bounds what a schema costs: its models hold at most 17 times
     /// the properties it declares.
-    public static let maximumExtendsDepth = 16
+    package static let maximumExtendsDepth = 16
 
     static let nestedOptionalsMessage =
         "nests optionals: one '?' per level is allowed (JSON has one null, which cannot tell the levels apart)"
@@ -66,62 +66,98 @@ public struct ModelSchema: Sendable, Equatable {
         "nests more than \(maximumTypeNesting) levels (each [T], [String: T] and ? is one)"
 
     /// One model of a schema.
-    public struct Model: Sendable, Equatable {
+    package struct Model: Sendable, Equatable {
         /// The model's name, unique in its registry.
-        public var name: String
+        package var name: String
         /// The model whose properties this one inherits.
-        public var extends: String?
+        package var extends: String?
         /// How to choose a more specific model from the JSON, for polymorphism.
-        public var discriminator: Discriminator?
+        package var discriminator: Discriminator?
         /// The model's own properties, in declaration order.
-        public var properties: [Property]
+        package var properties: [Property]
         /// Whether every non-optional property without a default is required (inherited ones
         /// included); nil inherits the choice of the model this one extends (false at the root).
-        public var requireNonOptionals: Bool? = nil
+        package var requireNonOptionals: Bool? = nil
         /// How the names of the model's own properties turn into JSON keys, for properties
         /// without `jsonPath` or `anyOf`; nil inherits the style of the model this one extends
         /// (the registry's ``ModelRegistry/defaultKeyStyle`` at the root).
-        public var keyStyle: KeyStyle? = nil
+        package var keyStyle: KeyStyle? = nil
         /// Whether models compare by the JSON of their declared properties only; nil inherits
         /// the choice of the model this one extends (false, the whole JSON, at the root).
-        public var compareDeclaredPropertiesOnly: Bool? = nil
+        package var compareDeclaredPropertiesOnly: Bool? = nil
         /// Whether `Double` and `Float` properties read and write `"NaN"`, `"Infinity"` and
         /// `"-Infinity"`; nil inherits the choice of the model this one extends (the registry's
         /// ``ModelRegistry/allowsNonFiniteNumbers`` at the root).
-        public var allowNonFiniteNumbers: Bool? = nil
+        package var allowNonFiniteNumbers: Bool? = nil
+
+        package init(
+            name: String, extends: String?, discriminator: Discriminator?, properties: [Property],
+            requireNonOptionals: Bool? = nil, keyStyle: KeyStyle? = nil, compareDeclaredPropertiesOnly: Bool? = nil,
+            allowNonFiniteNumbers: Bool? = nil
+        ) {
+            self.name = name
+            self.extends = extends
+            self.discriminator = discriminator
+            self.properties = properties
+            self.requireNonOptionals = requireNonOptionals
+            self.keyStyle = keyStyle
+            self.compareDeclaredPropertiesOnly = compareDeclaredPropertiesOnly
+            self.allowNonFiniteNumbers = allowNonFiniteNumbers
+        }
     }
 
     /// Chooses a model by the value at a path: `{"jsonPath": "type", "map": {"circle": "Circle"}}`.
-    public struct Discriminator: Sendable, Equatable {
+    package struct Discriminator: Sendable, Equatable {
         /// Where the type's tag is.
-        public var path: JSONPath
+        package var path: JSONPath
         /// Tag to model name.
-        public var map: [String: String]
+        package var map: [String: String]
     }
 
     /// One property of a schema model.
-    public struct Property: Sendable, Equatable {
-        public var name: String
-        public var type: TypeName
+    package struct Property: Sendable, Equatable {
+        package var name: String
+        package var type: TypeName
         /// Where the value is; empty means the property's name.
-        public var paths: [JSONPath]
-        public var defaultValue: JSONValue?
-        public var enumValues: [String]?
-        public var serialize: Bool
-        public var readOnly: Bool
-        public var dateFormat: String?
-        public var embedPath: JSONPath?
-        public var converter: String?
-        public var inverse: String?
-        public var group: Bool
+        package var paths: [JSONPath]
+        package var defaultValue: JSONValue?
+        package var enumValues: [String]?
+        package var serialize: Bool
+        package var readOnly: Bool
+        package var dateFormat: String?
+        package var embedPath: JSONPath?
+        package var converter: String?
+        package var inverse: String?
+        package var group: Bool
         /// Whether a missing or `null` value records a `missingRequired` diagnostic.
-        public var required: Bool = false
+        package var required: Bool = false
         /// What a value that is present but does not convert reads, when not the default.
-        public var defaultIfInvalid: JSONValue? = nil
+        package var defaultIfInvalid: JSONValue? = nil
+
+        package init(
+            name: String, type: TypeName, paths: [JSONPath], defaultValue: JSONValue?, enumValues: [String]?,
+            serialize: Bool, readOnly: Bool, dateFormat: String?, embedPath: JSONPath?, converter: String?,
+            inverse: String?, group: Bool, required: Bool = false, defaultIfInvalid: JSONValue? = nil
+        ) {
+            self.name = name
+            self.type = type
+            self.paths = paths
+            self.defaultValue = defaultValue
+            self.enumValues = enumValues
+            self.serialize = serialize
+            self.readOnly = readOnly
+            self.dateFormat = dateFormat
+            self.embedPath = embedPath
+            self.converter = converter
+            self.inverse = inverse
+            self.group = group
+            self.required = required
+            self.defaultIfInvalid = defaultIfInvalid
+        }
     }
 
     /// Creates a schema from models built in code.
-    public init(models: [Model]) {
+    package init(models: [Model]) {
         self.models = models
     }
 
@@ -323,7 +359,7 @@ public struct ModelSchemaError: Error, Sendable, Equatable, CustomStringConverti
     /// The schema file, when the schema came from one.
     public var file: String?
 
-    public init(_ message: String, model: String? = nil, property: String? = nil, file: String? = nil) {
+    package init(_ message: String, model: String? = nil, property: String? = nil, file: String? = nil) {
         self.message = message
         self.model = model
         self.property = property

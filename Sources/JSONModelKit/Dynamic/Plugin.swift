@@ -7,7 +7,7 @@
 // The host (``ModelRegistry/loadPlugin(at:)``) calls it once with its ABI version and an
 // opaque registrar. The plugin registers its models, converters and schemas through the
 // registrar only when the versions are equal, and returns the version it was built for (or
-// ``JSONModelPlugin/unrecognizedRegistrar`` when the registrar belongs to another copy of
+// `JSONModelPlugin.unrecognizedRegistrar` when the registrar belongs to another copy of
 // JSONModelKit than the one the plugin runs). The host then commits what was registered, or
 // nothing. Plugins write the entry point in Swift with ``JSONModelPlugin/register(hostABIVersion:pluginABIVersion:registrar:_:)``.
 
@@ -35,10 +35,10 @@
 /// host's `JSONModel`.
 public enum JSONModelPlugin {
     /// The name of the C function every plugin exports.
-    public static let entryPointName = "jsonmodelkit_plugin_entry"
+    static let entryPointName = "jsonmodelkit_plugin_entry"
 
     /// The C type of the entry point: `int32_t (int32_t host_abi_version, void *registrar)`.
-    public typealias EntryPoint = @convention(c) (Int32, UnsafeMutableRawPointer?) -> Int32
+    typealias EntryPoint = @convention(c) (Int32, UnsafeMutableRawPointer?) -> Int32
 
     /// The version of the plugin ABI: the entry point's contract and the registrar's API.
     ///
@@ -50,7 +50,7 @@ public enum JSONModelPlugin {
 
     /// What the entry point returns when the registrar is not an object of the JSONModelKit
     /// the plugin runs: the plugin carries its own copy of JSONModelKit.
-    public static let unrecognizedRegistrar: Int32 = -1
+    static let unrecognizedRegistrar: Int32 = -1
 
     /// Implements a plugin's entry point: checks the versions, then lets `body` register.
     ///
@@ -69,8 +69,8 @@ public enum JSONModelPlugin {
     ///     thread may load plugins while it waits (the loader holds no lock while plugin code
     ///     runs), but a load of the plugin's own library waits for this one and gives up with
     ///     ``PluginLoadError/loadInProgress(path:)``.
-    /// - Returns: The value the entry point returns: `pluginABIVersion`, or
-    ///   ``unrecognizedRegistrar``.
+    /// - Returns: The value the entry point returns: `pluginABIVersion`, or -1 when `registrar`
+    ///   belongs to another copy of JSONModelKit than the one the plugin runs.
     public static func register(
         hostABIVersion: Int32, pluginABIVersion: Int32, registrar: UnsafeMutableRawPointer?,
         _ body: (PluginRegistrar) throws -> Void

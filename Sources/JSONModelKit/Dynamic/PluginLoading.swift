@@ -32,7 +32,7 @@ extension ModelRegistry {
     /// ```
     ///
     /// Loading a library that is already loaded into this registry (by any path that names
-    /// the same file) returns the first load's ``LoadedPlugin`` and calls nothing. A load that
+    /// the same file) returns what the first load returned and calls nothing. A load that
     /// failed leaves nothing registered, so a later load of the same library runs its entry
     /// point again. Unloading is not supported: libraries stay mapped for the life of the
     /// process, even after a failed load, because Swift types cannot leave a running process.
@@ -46,15 +46,16 @@ extension ModelRegistry {
     /// defined at run time by schemas (``loadSchemas(at:)``) work everywhere.
     ///
     /// - Parameter url: The shared library's path.
-    /// - Returns: What the plugin registered.
+    /// - Returns: The names of the models the plugin registered: its classes, then its schemas'
+    ///   models, in registration order.
     /// - Throws: ``PluginLoadError``; nothing was registered.
     @available(iOS, unavailable, message: "apps may run only the code they were signed with; use schemas")
     @available(tvOS, unavailable, message: "apps may run only the code they were signed with; use schemas")
     @available(watchOS, unavailable, message: "apps may run only the code they were signed with; use schemas")
     @available(visionOS, unavailable, message: "apps may run only the code they were signed with; use schemas")
     @discardableResult
-    public func loadPlugin(at url: URL) throws(PluginLoadError) -> LoadedPlugin {
-        try loadPlugin(at: url, hostABIVersion: JSONModelPlugin.abiVersion)
+    public func loadPlugin(at url: URL) throws(PluginLoadError) -> [String] {
+        try loadPlugin(at: url, hostABIVersion: JSONModelPlugin.abiVersion).modelNames
     }
 
     /// ``loadPlugin(at:)`` with the ABI version to present; tests present others.
@@ -138,7 +139,7 @@ extension ModelRegistry {
         if let taken = store(classes: registrar.classes, schemaModels: prepared) {
             throw .registrationFailed(path: path, problems: ["\(taken): a model of this name was registered meanwhile"])
         }
-        for apply in registrar.converters { apply(self) }
+        for apply in registrar.converters { apply(self) { name in classes[name] ?? self.modelType(named: name) } }
         return LoadedPlugin(
             path: path, abiVersion: abiVersion, modelClasses: registrar.classes.map(\.name),
             schemaModels: batch.entries.map(\.model.name), converters: registrar.converters.count)
@@ -146,17 +147,20 @@ extension ModelRegistry {
 }
 
 /// A plugin loaded into a registry.
-public struct LoadedPlugin: Sendable, Hashable {
+struct LoadedPlugin: Sendable, Hashable {
     /// The library's path, as given to the first load.
-    public let path: String
+    let path: String
     /// The ABI version the plugin was built for (equal to the host's).
-    public let abiVersion: Int32
+    let abiVersion: Int32
     /// The names of the model classes it registered.
-    public let modelClasses: [String]
+    let modelClasses: [String]
     /// The names of the schema models it registered.
-    public let schemaModels: [String]
+    let schemaModels: [String]
     /// How many converters it registered.
-    public let converters: Int
+    let converters: Int
+
+    /// The names of every model it registered, classes first.
+    var modelNames: [String] { modelClasses + schemaModels }
 }
 
 /// Why a plugin could not be loaded. Nothing it registered was kept.

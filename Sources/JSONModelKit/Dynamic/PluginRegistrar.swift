@@ -1,25 +1,28 @@
 /// What a plugin registers, kept aside until the host commits it all or none.
 ///
 /// A plugin gets one in its entry point (``JSONModelPlugin/register(hostABIVersion:pluginABIVersion:registrar:_:)``)
-/// and registers through it exactly as it would through ``ModelRegistry``. Nothing takes
-/// effect until the entry point has returned and the host has checked everything: names
-/// free, declarations valid, schemas valid against the registry and the plugin's own classes.
+/// and registers through it as it would through ``ModelRegistry``, naming models by the names
+/// they are registered under. Nothing takes effect until the entry point has returned and the
+/// host has checked everything: names free, declarations valid, schemas valid against the
+/// registry and the plugin's own classes.
 ///
 /// ```swift
-/// plugin.register(Vehicle.self)                          // and its subclasses, by their names
+/// plugin.register(Vehicle.self)                          // under its name, "Vehicle"
+/// plugin.register(Car.self)
 /// plugin.register(CentsConverter(), named: "cents")
 /// try plugin.register(ModelSchema(string: fleetSchema))  // may use Vehicle and "cents"
 /// ```
 public final class PluginRegistrar {
     /// The library being loaded, for messages.
-    public let pluginPath: String
+    let pluginPath: String
 
     /// Model classes by name, in registration order.
     var classes: [(name: String, type: JSONModel.Type)] = []
     /// Schemas, in registration order.
     var schemas: [ModelSchema] = []
-    /// Converter registrations, applied to the target registry on commit.
-    var converters: [@Sendable (ModelRegistry) -> Void] = []
+    /// Converter registrations, applied to the target registry on commit with a lookup of the
+    /// model classes by name (the plugin's, then the registry's).
+    var converters: [(ModelRegistry, (String) -> JSONModel.Type?) -> Void] = []
     /// What the plugin's registration block threw, if anything.
     var failure: String?
 
@@ -41,30 +44,46 @@ public final class PluginRegistrar {
         schemas.append(schema)
     }
 
-    /// Registers a converter under a name that declarations and schemas refer to.
+    /// Registers a converter under a name that declarations (`converter: "cents"`) and schemas
+    /// (`"converter": "cents"`) refer to.
     public func register<C: JSONConverter>(_ converter: C, named name: String) {
-        converters.append { $0.register(converter, named: name) }
+        converters.append { registry, _ in registry.register(converter, named: name) }
     }
 
-    /// Registers a converter for every property of type `type` on a model class, or on every
-    /// model when `model` is nil.
-    public func register<C: JSONConverter>(_ converter: C, for type: C.Value.Type, in model: JSONModel.Type? = nil) {
-        converters.append { $0.register(converter, for: type, in: model) }
+    /// Registers a converter for every property of type `type` of the model named `model`, or
+    /// of every model when `model` is nil.
+    ///
+    /// The model is named as it is registered, whether a class (the plugin's or the host's,
+    /// whose subclasses the converter covers too) or a schema model.
+    ///
+    /// ```swift
+    /// plugin.register(CentsConverter(), for: Double.self, inModelNamed: "Fleet")
+    /// ```
+    public func register<C: JSONConverter>(_ converter: C, for type: C.Value.Type, inModelNamed model: String? = nil) {
+        converters.append { registry, modelClass in
+            if let model, let modelClass = modelClass(model) {
+                registry.register(converter, for: type, in: modelClass)
+            } else if let model {
+                registry.register(converter, for: type, inModelNamed: model)
+            } else {
+                registry.register(converter, for: type)
+            }
+        }
     }
 
-    /// Registers a converter for every property of type `type` on a schema model.
-    public func register<C: JSONConverter>(_ converter: C, for type: C.Value.Type, inModelNamed model: String) {
-        converters.append { $0.register(converter, for: type, inModelNamed: model) }
-    }
-
-    /// Registers a converter for one property of a model class.
-    public func register<C: JSONConverter>(_ converter: C, forProperty name: String, of model: JSONModel.Type) {
-        converters.append { $0.register(converter, forProperty: name, of: model) }
-    }
-
-    /// Registers a converter for one property of a schema model.
+    /// Registers a converter for the property `name` of the model named `model`: a class (the
+    /// plugin's or the host's, whose subclasses the converter covers too) or a schema model.
+    ///
+    /// It wins over what the property's declaration asks for; for a model of the plugin's own,
+    /// the declaration's `converter` option says the same where the model is declared.
     public func register<C: JSONConverter>(_ converter: C, forProperty name: String, ofModelNamed model: String) {
-        converters.append { $0.register(converter, forProperty: name, ofModelNamed: model) }
+        converters.append { registry, modelClass in
+            if let modelClass = modelClass(model) {
+                registry.register(converter, forProperty: name, of: modelClass)
+            } else {
+                registry.register(converter, forProperty: name, ofModelNamed: model)
+            }
+        }
     }
 }
 

@@ -32,15 +32,15 @@ extension ModelRegistry {
     ///
     /// - a file that cannot be read, is not JSON, or is not a schema (unknown keys and
     ///   options, options of the wrong JSON type, bad paths, bad type expressions);
-    /// - a type nested more than 32 levels (``ModelSchema/maximumTypeNesting``; each `[T]`,
-    ///   `[String: T]` and `?` is one) or with nested optionals (`Int??`);
+    /// - a type nested more than 32 levels (each `[T]`, `[String: T]` and `?` is one) or with
+    ///   nested optionals (`Int??`);
     /// - a path naming the root (`"$"`), holding a negative index or one above
     ///   ``JSONPath/maximumIndex``; a date pattern with a field too wide (`yyyyy`, `ddd`);
     /// - a type name that is neither built in nor a model of the batch, a registered schema
     ///   model or a registered model class;
     /// - `extends` naming an unknown model or a compiled class, forming a cycle, or giving a
-    ///   model more than 16 ancestors (``ModelSchema/maximumExtendsDepth``; reported once per
-    ///   chain, at the first model past the limit);
+    ///   model more than 16 ancestors (reported once per chain, at the first model past the
+    ///   limit);
     /// - a model name declared twice in the batch, taken by a registered model class or by
     ///   a registered schema model with a different definition, or a built-in type's name
     ///   (`Int`, `String`, `Date`, …), which a property type could never refer to;
@@ -89,7 +89,7 @@ public struct SchemaLoadingError: Error, Sendable, Equatable, CustomStringConver
     /// Every problem, in file order.
     public var problems: [ModelSchemaError]
 
-    public init(problems: [ModelSchemaError]) {
+    package init(problems: [ModelSchemaError]) {
         self.problems = problems
     }
 

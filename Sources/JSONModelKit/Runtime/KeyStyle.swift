@@ -44,17 +44,6 @@ public enum KeyStyle: String, Sendable, Hashable, CaseIterable, CustomStringConv
     /// or `camelCase`.
     public var description: String { rawValue }
 
-    /// The name of the case in Swift source (`snakeCase`).
-    var caseName: String {
-        switch self {
-        case .camelCase: "camelCase"
-        case .snakeCase: "snakeCase"
-        case .kebabCase: "kebabCase"
-        case .pascalCase: "pascalCase"
-        case .screamingSnakeCase: "screamingSnakeCase"
-        }
-    }
-
     /// The JSON key of the property `name` in this style.
     ///
     /// - Complexity: O(*n*) in the length of the name.

@@ -70,7 +70,7 @@ public func fuzzSchema(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         fatalError("an identical schema does not register again: \(error)")
     }
     // Now and then a second schema, whose models use and extend those registered.
-    var models = schema.models
+    var models = SchemaOutline(json: schemaJSON).models
     var secondJSON: JSONValue?
     if choices.chance(25) {
         var generator = SchemaGenerator(choices: choices)
@@ -79,11 +79,11 @@ public func fuzzSchema(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         let second = generator.schema()
         choices = generator.choices
         if let more = try? ModelSchema(json: second), (try? registry.register(more)) != nil {
-            models += more.models
+            models += SchemaOutline(json: second).models
             secondJSON = second
         }
     }
-    let all = ModelSchema(models: models)
+    let all = SchemaOutline(models: models)
 
     let names = all.models.map(\.name)
     guard !names.isEmpty else { return 0 }
@@ -322,7 +322,7 @@ struct SchemaGenerator {
     mutating func property(in model: String) -> JSONValue {
         let name = propertyName()
         var type = typeText(level: 0)
-        var parsedType = try? ModelSchema.TypeName(parsing: type)
+        var parsedType = SchemaType(parsing: type)
         var object: JSONObject = ["name": .string(name)]
         let base = parsedType.map(Self.baseName) ?? ""
         let modelTyped = (modelNames + registered).contains(base)
@@ -371,7 +371,7 @@ struct SchemaGenerator {
         let needsDefault = ["Date", "URL", "UUID"].contains(parsedType.map { "\($0)" } ?? "")
         if choices.chance(needsDefault ? 70 : 20) {
             if hostile && choices.chance(50) || parsedType == nil {
-                var writer = DocumentWriter(schema: ModelSchema(models: []), choices: choices)
+                var writer = DocumentWriter(schema: SchemaOutline(models: []), choices: choices)
                 object.append(key: "default", value: writer.anyJSON(depth: 1))
                 choices = writer.choices
             } else if let parsedType {
@@ -385,7 +385,7 @@ struct SchemaGenerator {
         return .object(object)
     }
 
-    static func baseName(_ type: ModelSchema.TypeName) -> String {
+    static func baseName(_ type: SchemaType) -> String {
         switch type {
         case .named(let name): name
         case .array(let inner), .dictionary(let inner), .optional(let inner): baseName(inner)
@@ -445,7 +445,7 @@ struct SchemaGenerator {
     }
 
     /// A default that converts to `type`: objects where models are.
-    mutating func defaultValue(for type: ModelSchema.TypeName, dateFormat: String?, enumValues: [String]?) -> JSONValue {
+    mutating func defaultValue(for type: SchemaType, dateFormat: String?, enumValues: [String]?) -> JSONValue {
         switch type {
         case .optional(let wrapped):
             return choices.chance(30) ? .null : defaultValue(for: wrapped, dateFormat: dateFormat, enumValues: enumValues)
@@ -483,19 +483,19 @@ struct SchemaGenerator {
 /// Writes a document for a schema: each property's value (or, now and then, a wrong one, or
 /// none) at one of its paths, models nested a few levels, discriminator tags from the maps.
 struct DocumentWriter {
-    let models: [String: ModelSchema.Model]
+    let models: [String: SchemaOutline.Model]
     var choices: Choices
 
-    init(schema: ModelSchema, choices: Choices) {
-        var models: [String: ModelSchema.Model] = [:]
+    init(schema: SchemaOutline, choices: Choices) {
+        var models: [String: SchemaOutline.Model] = [:]
         for model in schema.models where models[model.name] == nil { models[model.name] = model }
         self.models = models
         self.choices = choices
     }
 
     /// The properties of `name` and of its ancestors (a few steps: chains may be cycles).
-    func properties(of name: String) -> [ModelSchema.Property] {
-        var list: [ModelSchema.Property] = []
+    func properties(of name: String) -> [SchemaOutline.Property] {
+        var list: [SchemaOutline.Property] = []
         var current: String? = name
         var steps = 0
         while let next = current, let model = models[next], steps < 20 {
@@ -527,7 +527,7 @@ struct DocumentWriter {
         return value
     }
 
-    mutating func value(of type: ModelSchema.TypeName, property: ModelSchema.Property, depth: Int) -> JSONValue {
+    mutating func value(of type: SchemaType, property: SchemaOutline.Property, depth: Int) -> JSONValue {
         switch type {
         case .optional(let wrapped):
             return choices.chance(15) ? .null : value(of: wrapped, property: property, depth: depth)
@@ -568,7 +568,7 @@ struct DocumentWriter {
     ].map(number)
     static let floats = ["1.5", "1e39", "1e308", "1e400", "-0", "3.4028235e38", "1e-50", "0.1", "123456789.123456789"].map(number)
 
-    mutating func scalar(_ name: String, property: ModelSchema.Property) -> JSONValue {
+    mutating func scalar(_ name: String, property: SchemaOutline.Property) -> JSONValue {
         if choices.chance(8) { return choices.pick([.null, true, "text", [], [:], 7]) }
         switch name {
         case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64":
@@ -628,7 +628,7 @@ struct DocumentWriter {
 /// Everything public a model does, on models of each schema model over the document and over
 /// objects inside it.
 struct Exerciser {
-    let schema: ModelSchema
+    let schema: SchemaOutline
     let registry: ModelRegistry
     var choices: Choices
     let document: JSONValue
@@ -638,7 +638,7 @@ struct Exerciser {
     /// exponential in the number of such properties (a finding left to the description walk).
     let defaultModelsCycle: Bool
 
-    init(schema: ModelSchema, registry: ModelRegistry, choices: Choices, document: JSONValue) {
+    init(schema: SchemaOutline, registry: ModelRegistry, choices: Choices, document: JSONValue) {
         self.schema = schema
         self.registry = registry
         self.choices = choices

@@ -1,3 +1,4 @@
+import JSONModelKit
 import JSONModelKitCore
 
 /// Swift-style names for JSON keys: properties in lowerCamelCase, models in UpperCamelCase.

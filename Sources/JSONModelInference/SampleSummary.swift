@@ -1,3 +1,4 @@
+import JSONModelKit
 import JSONModelKitCore
 
 /// What the samples hold at one place (a key of a model, the elements of an array), merged

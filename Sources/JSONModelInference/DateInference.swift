@@ -1,3 +1,5 @@
+import JSONModelKit
+
 /// Which strings and numbers of a sample are dates, and in which ``DateFormat``.
 ///
 /// A place holds dates when every string seen there reads in one format, tried in this order:

@@ -1,3 +1,4 @@
+import JSONModelKit
 import JSONModelKitCore
 
 /// Models inferred from sample JSON by ``ModelInference``: the root model first, then the
@@ -15,14 +16,14 @@ import JSONModelKitCore
 /// The root model is the sample itself, each element of a top-level array, or each value of a
 /// top-level dictionary; ``topLevel`` says which, and ``topLevelType`` gives the type to read
 /// the whole sample as (`Order`, `[Order]`, `[String: Org]`).
-public struct InferredSchema: Sendable, Hashable {
+package struct InferredSchema: Sendable, Hashable {
     /// The models, root first.
-    public var models: [InferredModel]
+    package var models: [InferredModel]
     /// How the sample's top level holds the root model.
-    public var topLevel: TopLevel
+    package var topLevel: TopLevel
 
     /// How a sample's top level holds the root model.
-    public enum TopLevel: Sendable, Hashable {
+    package enum TopLevel: Sendable, Hashable {
         /// The top level is an object read as the root model.
         case model
         /// The top level is an array of objects, each read as the root model.
@@ -33,7 +34,7 @@ public struct InferredSchema: Sendable, Hashable {
         case dictionary
     }
 
-    public init(models: [InferredModel], topLevel: TopLevel = .model) {
+    package init(models: [InferredModel], topLevel: TopLevel = .model) {
         self.models = models
         self.topLevel = topLevel
     }
@@ -45,7 +46,7 @@ public struct InferredSchema: Sendable, Hashable {
     /// let inferred = try ModelInference.infer(from: archive, rootName: "Org")  // {"5171": {…}, …}
     /// inferred.topLevelType?.description                                      // "[String: Org]"
     /// ```
-    public var topLevelType: InferredType? {
+    package var topLevelType: InferredType? {
         guard let root = models.first else { return nil }
         switch topLevel {
         case .model: return .model(root.name)
@@ -55,19 +56,19 @@ public struct InferredSchema: Sendable, Hashable {
     }
 
     /// The model named `name`, if any.
-    public func model(named name: String) -> InferredModel? {
+    package func model(named name: String) -> InferredModel? {
         models.first { $0.name == name }
     }
 }
 
 /// One inferred model: a name and its properties in the order their keys first appeared.
-public struct InferredModel: Sendable, Hashable {
+package struct InferredModel: Sendable, Hashable {
     /// The model's name, UpperCamelCase.
-    public var name: String
+    package var name: String
     /// The properties, in the order their keys first appeared in the samples.
-    public var properties: [InferredProperty]
+    package var properties: [InferredProperty]
 
-    public init(name: String, properties: [InferredProperty]) {
+    package init(name: String, properties: [InferredProperty]) {
         self.name = name
         self.properties = properties
     }
@@ -81,7 +82,7 @@ public struct InferredModel: Sendable, Hashable {
     /// // {"order_id": 1, "placed_at": "…", "status": "paid"}
     /// inferred.models[0].keyStyle   // .snakeCase: orderID, placedAt and status need no jsonPath
     /// ```
-    public var keyStyle: KeyStyle? {
+    package var keyStyle: KeyStyle? {
         guard properties.contains(where: { $0.name != $0.key }) else { return nil }
         let styles: [KeyStyle] = [.snakeCase, .kebabCase, .screamingSnakeCase, .pascalCase]
         return styles.first { style in properties.allSatisfy { style.key(for: $0.name) == $0.key } }
@@ -95,18 +96,18 @@ public struct InferredModel: Sendable, Hashable {
 }
 
 /// One inferred property.
-public struct InferredProperty: Sendable, Hashable {
+package struct InferredProperty: Sendable, Hashable {
     /// The Swift-style property name (lowerCamelCase).
-    public var name: String
+    package var name: String
     /// The JSON key the samples used.
-    public var key: String
+    package var key: String
     /// The type, optional when some sample had `null` or lacked the key.
-    public var type: InferredType
+    package var type: InferredType
     /// For strings: the small set of values the samples repeated, sorted; see
     /// ``ModelInference/Options/enumMinimumOccurrences``.
-    public var enumValues: [String]?
+    package var enumValues: [String]?
 
-    public init(name: String, key: String, type: InferredType, enumValues: [String]? = nil) {
+    package init(name: String, key: String, type: InferredType, enumValues: [String]? = nil) {
         self.name = name
         self.key = key
         self.type = type
@@ -117,13 +118,13 @@ public struct InferredProperty: Sendable, Hashable {
     ///
     /// The generated declarations leave it out when the model's ``InferredModel/keyStyle``
     /// gives the key.
-    public var jsonPath: JSONPath? {
+    package var jsonPath: JSONPath? {
         name == key ? nil : JSONPath([.key(key)])
     }
 }
 
 /// The type of an inferred property.
-public indirect enum InferredType: Sendable, Hashable, CustomStringConvertible {
+package indirect enum InferredType: Sendable, Hashable, CustomStringConvertible {
     case bool
     /// Integers that fit `Int64`.
     case int
@@ -146,7 +147,7 @@ public indirect enum InferredType: Sendable, Hashable, CustomStringConvertible {
     case optional(InferredType)
 
     /// The type as a schema writes it: `Int`, `[Item]`, `Date?`, `[String: JSON]`.
-    public var schemaTypeName: ModelSchema.TypeName {
+    package var schemaTypeName: ModelSchema.TypeName {
         switch self {
         case .bool: .named("Bool")
         case .int: .named("Int")
@@ -164,7 +165,7 @@ public indirect enum InferredType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The type as Swift writes it in a registration block: `Int`, `[Item]`, `Date?`, `[String: JSONValue]`.
-    public var swiftTypeName: String {
+    package var swiftTypeName: String {
         switch self {
         case .json: "JSONValue"
         case .array(let element): "[\(element.swiftTypeName)]"
@@ -174,10 +175,10 @@ public indirect enum InferredType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { schemaTypeName.description }
+    package var description: String { schemaTypeName.description }
 
     /// The date format of a date, or of the dates an array or dictionary holds.
-    public var dateFormat: DateFormat? {
+    package var dateFormat: DateFormat? {
         switch self {
         case .date(let format): format
         case .array(let inner), .dictionary(let inner), .optional(let inner): inner.dateFormat
@@ -186,7 +187,7 @@ public indirect enum InferredType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The type without its optional wrapper.
-    public var unwrapped: InferredType {
+    package var unwrapped: InferredType {
         if case .optional(let wrapped) = self { return wrapped }
         return self
     }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONModelKit
 import JSONModelKitCore
 
 /// Infers models from sample JSON: property types, optionals, nested models, dates, small
@@ -48,12 +49,12 @@ import JSONModelKitCore
 ///   (`OrderCustomer`), else by a number.
 ///
 /// The same samples always give the same output.
-public enum ModelInference {
+package enum ModelInference {
     /// What inference may do.
-    public struct Options: Sendable, Hashable {
+    package struct Options: Sendable, Hashable {
         /// Put before the name of every nested model (the root is named by you): `Shop` makes
         /// `ShopCustomer`. Use it to keep generated models apart from your own types.
-        public var modelNamePrefix: String
+        package var modelNamePrefix: String
         /// A string property gets `enumValues` only when its values were seen at least this many
         /// times in all (default 4).
         ///
@@ -65,13 +66,13 @@ public enum ModelInference {
         /// a name, free text, a language, a branch or a version (`id`, `name`, `title`, `url`,
         /// `message`, `lang`, `branch`, `ref`, `version`, …). Git refs, paths and a few branch
         /// names seen once or twice are free-form, not enums. The values are sorted.
-        public var enumMinimumOccurrences: Int
+        package var enumMinimumOccurrences: Int
         /// At most this many distinct values make an enum (default 10).
-        public var enumMaximumValues: Int
+        package var enumMaximumValues: Int
         /// Each distinct value of an enum must have been seen this many times on average (default
         /// 3): `"state"` with `open` and `closed` over 30 items is an enum, four branch names seen
         /// once or twice each are not.
-        public var enumMinimumOccurrencesPerValue: Int
+        package var enumMinimumOccurrencesPerValue: Int
         /// An object whose keys are names becomes a `[String: T]` dictionary only with at least
         /// this many keys (default 20), every value an object (or every value an array of
         /// objects) of one shape; see ``dictionaryMinimumSharedKeyFraction``.
@@ -80,7 +81,7 @@ public enum ModelInference {
         /// hand-written model lists as fields of that kind, and they would otherwise give twenty
         /// model classes. Objects whose keys are all data (ids, dates, UUIDs) are dictionaries at
         /// any size.
-        public var dictionaryMinimumKeys: Int
+        package var dictionaryMinimumKeys: Int
         /// The values' objects have one shape when the keys present in at least half of them
         /// make up at least this fraction of all the keys present in them, counted with repeats
         /// (default 0.8).
@@ -88,12 +89,12 @@ public enum ModelInference {
         /// Records of one kind differ by a few optional keys: most of what they hold is shared.
         /// The fields of a model that hold objects of different kinds (an owner, a license, a
         /// parent) share few keys, if any, so they stay a model.
-        public var dictionaryMinimumSharedKeyFraction: Double
+        package var dictionaryMinimumSharedKeyFraction: Double
         /// Objects and arrays nested deeper than this read as raw `JSON` (default 64), so
         /// inference never recurses without bound.
-        public var maximumDepth: Int
+        package var maximumDepth: Int
 
-        public init(
+        package init(
             modelNamePrefix: String = "", enumMinimumOccurrences: Int = 4, enumMaximumValues: Int = 10,
             enumMinimumOccurrencesPerValue: Int = 3, dictionaryMinimumKeys: Int = 20,
             dictionaryMinimumSharedKeyFraction: Double = 0.8, maximumDepth: Int = 64
@@ -120,7 +121,7 @@ public enum ModelInference {
     ///   of objects, or when a name is not usable.
     /// - Complexity: O(*n*) in the size of the sample, plus the number of distinct shapes squared
     ///   for naming.
-    public static func infer(
+    package static func infer(
         from sample: JSONValue, rootName: String, options: Options = Options()
     ) throws(ModelInferenceError) -> InferredSchema {
         let rootTypeName = try modelName(for: rootName, options: options)
@@ -165,7 +166,7 @@ public enum ModelInference {
     /// - Throws: ``ModelInferenceError/invalidName(_:reason:)`` for a name without letters or
     ///   digits, a name that would hide a Swift, Foundation or JSONModelKit type (`Data`, `URL`,
     ///   `JSONValue`), or a prefix that is not an identifier.
-    public static func modelName(for rootName: String, options: Options = Options()) throws(ModelInferenceError) -> String {
+    package static func modelName(for rootName: String, options: Options = Options()) throws(ModelInferenceError) -> String {
         let rootTypeName = InferenceNames.typeName(for: rootName)
         guard !InferenceNames.words(of: rootName).isEmpty, InferenceNames.isIdentifier(rootTypeName) else {
             throw .invalidName(rootName, reason: "it has no letters or digits")
@@ -184,7 +185,7 @@ public enum ModelInference {
     ///
     /// - Throws: ``ModelInferenceError/invalidJSON(_:)`` with the line and column of a syntax error,
     ///   or the errors of the other overload.
-    public static func infer(
+    package static func infer(
         from data: Data, rootName: String, options: Options = Options()
     ) throws(ModelInferenceError) -> InferredSchema {
         let value: JSONValue
@@ -198,7 +199,7 @@ public enum ModelInference {
 }
 
 /// Why models could not be inferred from a sample.
-public enum ModelInferenceError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ModelInferenceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The sample is not valid JSON.
     case invalidJSON(JSONParseError)
     /// The sample is neither an object nor an array of objects.
@@ -210,7 +211,7 @@ public enum ModelInferenceError: Error, Sendable, Equatable, CustomStringConvert
     /// The root name or the prefix cannot name a Swift type.
     case invalidName(String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidJSON(let error):
             return "invalid JSON at line \(error.line), column \(error.column): \(error.kind.message)"

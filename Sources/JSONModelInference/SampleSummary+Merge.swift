@@ -1,3 +1,5 @@
+import JSONModelKit
+
 // Merging summaries: a dictionary's values are summarized as one.
 
 extension ValueSummary {

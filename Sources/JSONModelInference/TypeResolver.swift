@@ -1,3 +1,5 @@
+import JSONModelKit
+
 /// Turns summaries of the samples into types: the rules of ``ModelInference``.
 struct TypeResolver {
     let options: ModelInference.Options

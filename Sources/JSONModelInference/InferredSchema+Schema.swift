@@ -1,3 +1,4 @@
+import JSONModelKit
 import JSONModelKitCore
 
 extension InferredSchema {
@@ -8,7 +9,7 @@ extension InferredSchema {
     /// try registry.register(inferred.schema)
     /// let order = try registry.makeModel(named: "Order", json: sample)
     /// ```
-    public var schema: ModelSchema {
+    package var schema: ModelSchema {
         ModelSchema(models: models.map { model in
             ModelSchema.Model(
                 name: model.name, extends: nil, discriminator: nil,
@@ -35,7 +36,7 @@ extension InferredSchema {
     ///   ]}
     /// ]}
     /// ```
-    public var schemaText: String {
+    package var schemaText: String {
         var text = "{\"models\": [\n"
         for (modelIndex, model) in models.enumerated() {
             text += "  {\"name\": \(Self.jsonLiteral(model.name)), "

@@ -1,3 +1,5 @@
+import JSONModelKit
+
 /// Gives every model node its final name, and every property its Swift name.
 ///
 /// Models are named breadth first from the root, properties in key order, so a model nearer the

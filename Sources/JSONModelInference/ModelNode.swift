@@ -1,3 +1,5 @@
+import JSONModelKit
+
 /// A model found in the samples, before it has its final name.
 final class ModelNode {
     /// The name its key suggests (`Customer`, `LineItem`), before prefixes and collisions.
