@@ -28,6 +28,6 @@ public func jsonModelKitPluginEntry(_ hostABIVersion: Int32, _ registrar: Unsafe
         plugin.register(Car.self)
         plugin.register(Truck.self)
         plugin.register(CentsConverter(), named: "cents")
-        plugin.register(try ModelSchema(string: fleetSchema))
+        plugin.register(try ModelSchema(json: fleetSchema))
     }
 }

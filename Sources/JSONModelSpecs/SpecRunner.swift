@@ -98,7 +98,7 @@ public enum SpecRunner {
                 schema = try ModelSchema(json: inline)
             } else if let path = object["schemaFile"]?.stringValue {
                 let url = directory.appendingPathComponent(path)
-                schema = try ModelSchema(data: try Data(contentsOf: url))
+                schema = try ModelSchema(json: try Data(contentsOf: url))
             } else {
                 return fail("the case has neither \"schema\" nor \"schemaFile\"")
             }

@@ -175,7 +175,7 @@ struct GenerateInferenceTests {
         #expect(lines[2] == "// The top level is [String: Org]: read it with ModelDictionary<Org>(json: data).")
         #expect(inferred.swiftSource.components(separatedBy: "final class ").count == 4)
         // The schema has no way to say it: the same three models, which load and read each value.
-        #expect(try ModelSchema(string: inferred.schemaText) == inferred.schema)
+        #expect(try ModelSchema(json: inferred.schemaText) == inferred.schema)
         #expect(inferred.schema.models.map(\.name) == ["Org", "Project", "Logo"])
         let registry = ModelRegistry()
         try registry.register(inferred.schema)
@@ -506,7 +506,7 @@ struct GenerateInferenceTests {
     @Test func schemaTextReadsBackAsTheSchema() throws {
         for fixture in GenerateFixtures.all {
             let inferred = try fixture.infer()
-            #expect(try ModelSchema(string: inferred.schemaText) == inferred.schema, "\(fixture.sample)")
+            #expect(try ModelSchema(json: inferred.schemaText) == inferred.schema, "\(fixture.sample)")
         }
     }
 

@@ -92,7 +92,7 @@ struct GenerateSourceTests {
     func schemaRegistersAndReadsTheSampleBack(fixture: GenerateFixture) throws {
         let inferred = try fixture.infer()
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: inferred.schemaText))
+        try registry.register(ModelSchema(json: inferred.schemaText))
         let root = try #require(inferred.models.first)
         for (index, object) in try fixture.objects().enumerated() {
             let model = try registry.makeModel(named: root.name, json: JSONValue.object(object))

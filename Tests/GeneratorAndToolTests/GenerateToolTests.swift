@@ -27,7 +27,7 @@ struct GenerateToolTests {
         #expect(result.standardError.isEmpty)
         #expect(result.standardOutput == (try String(contentsOf: fixture.schemaURL, encoding: .utf8)))
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: result.standardOutput))
+        try registry.register(ModelSchema(json: result.standardOutput))
         #expect(registry.schemaMetadata(named: "FeedPage") != nil)
     }
 

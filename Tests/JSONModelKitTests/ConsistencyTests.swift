@@ -73,7 +73,7 @@ struct ConsistencyTests {
 
     @Test func schemaCollectionsReadAsEveryJSONModelCollection() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: Self.schema))
+        try registry.register(ModelSchema(json: Self.schema))
         let json = #"{"items": [{"code": "a"}, 7, {"code": "b"}], "byCode": {"x": {"code": "x"}, "y": {"code": "y"}, "z": 1}}"#
         let basket = try registry.makeModel(named: "Basket", json: Data(json.utf8)) as! DynamicModel
 
@@ -109,7 +109,7 @@ struct ConsistencyTests {
 
     @Test func aJSONModelCollectionCanBeWrittenBack() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: Self.schema))
+        try registry.register(ModelSchema(json: Self.schema))
         let basket = try registry.makeModel(named: "Basket", json: Data(#"{"items": [{"code": "a"}, {"code": "b"}]}"#.utf8), options: .mutable)
         var items: ModelArray<JSONModel> = (basket as! DynamicModel).items
         items.removeFirst()
@@ -186,7 +186,7 @@ struct ConsistencyTests {
 
     @Test func schemaModelsChooseEqualityOverDeclaredProperties() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: #"""
+        try registry.register(ModelSchema(json: #"""
             {"models": [
               {"name": "Tag", "compareDeclaredPropertiesOnly": true, "properties": [{"name": "name", "type": "String"}]},
               {"name": "Label", "extends": "Tag", "properties": []},
@@ -201,7 +201,7 @@ struct ConsistencyTests {
         #expect(try make("Tag", #"{"name": "a"}"#) != make("Other", #"{"name": "a"}"#))
         #expect(try make("Whole", #"{"name": "a", "x": 1}"#) != make("Whole", #"{"name": "a"}"#))
         #expect(throws: ModelSchemaError.self) {
-            try ModelSchema(string: #"{"models": [{"name": "T", "compareDeclaredPropertiesOnly": "yes", "properties": []}]}"#)
+            try ModelSchema(json: #"{"models": [{"name": "T", "compareDeclaredPropertiesOnly": "yes", "properties": []}]}"#)
         }
     }
 }

@@ -64,7 +64,7 @@ struct DateFieldLimitTests {
     }
 
     @Test func aWidePatternIsASchemaProblem() throws {
-        let schema = try ModelSchema(string: #"""
+        let schema = try ModelSchema(json: #"""
             {"models": [{"name": "Birth", "properties": [
               {"name": "born", "type": "Date?", "dateFormat": "yyyyyyyyyyyyyyyyyyyy"}]}]}
             """#)

@@ -130,7 +130,7 @@ struct DateFormatTests {
 
     @Test func schemaDateFormatsAndBadPatterns() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: #"""
+        try registry.register(ModelSchema(json: #"""
             {"models": [{"name": "Stamp", "properties": [
               {"name": "day", "type": "Date?", "dateFormat": "dd.MM.yyyy"},
               {"name": "ms", "type": "Date?", "dateFormat": "millisecondsSince1970"}]}]}
@@ -139,7 +139,7 @@ struct DateFormatTests {
         #expect(stamp.jsonModel.dynamic.day as Date? == Self.may6)
         #expect(stamp.jsonModel.dynamic.ms as Date? == Self.may6)
         #expect(throws: ModelSchemaError.self) {
-            try ModelRegistry().register(ModelSchema(string: #"""
+            try ModelRegistry().register(ModelSchema(json: #"""
                 {"models": [{"name": "Bad", "properties": [{"name": "d", "type": "Date?", "dateFormat": "yyyy-QQ"}]}]}
                 """#))
         }

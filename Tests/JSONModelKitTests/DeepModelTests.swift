@@ -93,7 +93,7 @@ struct DeepModelTests {
     /// The schema twin of `DeepNode`, in a registry of its own.
     static let schemaRegistry: ModelRegistry = {
         let registry = ModelRegistry()
-        try! registry.register(ModelSchema(string: #"""
+        try! registry.register(ModelSchema(json: #"""
             {"models": [{"name": "SchemaNode", "properties": [
                 {"name": "name", "type": "String"},
                 {"name": "count", "type": "Int"},

@@ -101,7 +101,7 @@ struct InvalidValueDefaultTests {
 
     @Test func schemaDefaultIfInvalid() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: #"""
+        try registry.register(ModelSchema(json: #"""
             {"models": [{"name": "Person", "properties": [
               {"name": "age", "type": "Int?", "defaultIfInvalid": -1},
               {"name": "nick", "type": "String", "default": "none", "defaultIfInvalid": "?"},
@@ -120,7 +120,7 @@ struct InvalidValueDefaultTests {
         #expect(ghost.jsonModel.diagnostics.count == 1)
         // A defaultIfInvalid that does not convert, or of the wrong kind, registers nothing.
         #expect(throws: ModelSchemaError.self) {
-            try registry.register(ModelSchema(string: #"""
+            try registry.register(ModelSchema(json: #"""
                 {"models": [{"name": "Bad", "properties": [{"name": "n", "type": "Int", "defaultIfInvalid": "x"}]}]}
                 """#))
         }
@@ -186,7 +186,7 @@ struct NonFiniteNumberTests {
               {"name": "Strict", "properties": [{"name": "level", "type": "Double"}]}]}
             """#
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: schema))
+        try registry.register(ModelSchema(json: schema))
         let input = Data(#"{"level": "Infinity"}"#.utf8)
         #expect(try registry.makeModel(named: "Reading", json: input).jsonModel.value(forProperty: "level") as? Double == .infinity)
         #expect(try registry.makeModel(named: "Child", json: input).jsonModel.value(forProperty: "level") as? Double == .infinity)
@@ -194,11 +194,11 @@ struct NonFiniteNumberTests {
 
         let lenient = ModelRegistry()
         lenient.allowsNonFiniteNumbers = true
-        try lenient.register(ModelSchema(string: schema))
+        try lenient.register(ModelSchema(json: schema))
         #expect(try lenient.makeModel(named: "Strict", json: input).jsonModel.value(forProperty: "level") as? Double == .infinity)
 
         #expect(throws: ModelSchemaError.self) {
-            try ModelSchema(string: #"{"models": [{"name": "R", "allowNonFiniteNumbers": 1, "properties": []}]}"#)
+            try ModelSchema(json: #"{"models": [{"name": "R", "allowNonFiniteNumbers": 1, "properties": []}]}"#)
         }
     }
 }

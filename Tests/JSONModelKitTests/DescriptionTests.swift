@@ -113,7 +113,7 @@ struct DescriptionTests {
         let registry = ModelRegistry()
         let names = (0..<10).map { "field\($0)" }
         let properties = names.map { #"{"name": "\#($0)", "type": "String"}"# }.joined(separator: ", ")
-        try registry.register(ModelSchema(string: #"{"models": [{"name": "Wide", "properties": [\#(properties)]}]}"#))
+        try registry.register(ModelSchema(json: #"{"models": [{"name": "Wide", "properties": [\#(properties)]}]}"#))
         var object = JSONObject()
         for name in names { object[name] = .string(String(repeating: "w", count: 200)) }
         let wide = try registry.makeModel(named: "Wide", json: JSONValue.object(object))
@@ -247,7 +247,7 @@ struct DescriptionTests {
 
     @Test func schemaModelsUseTheirSchemaName() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: #"""
+        try registry.register(ModelSchema(json: #"""
             {"models": [
               {"name": "Invoice", "properties": [
                 {"name": "number", "type": "String"},

@@ -13,7 +13,7 @@ struct HostileRuntimeTests {
     static func orderRegistry() throws -> ModelRegistry {
         let registry = ModelRegistry()
         registry.register(Orders.centsConverter(), named: "cents")
-        try registry.register(ModelSchema(string: Orders.orderSchema))
+        try registry.register(ModelSchema(json: Orders.orderSchema))
         return registry
     }
 
@@ -32,7 +32,7 @@ struct HostileRuntimeTests {
                 },
                 write: { .number(JSONNumber($0)) }, isStillValid: { _ in false }),
             forProperty: "level", ofModelNamed: "Meter")
-        try registry.register(ModelSchema(string: #"{"models": [{"name": "Meter", "properties": [{"name": "level", "type": "Int"}]}]}"#))
+        try registry.register(ModelSchema(json: #"{"models": [{"name": "Meter", "properties": [{"name": "level", "type": "Int"}]}]}"#))
         let meter = try registry.makeModel(named: "Meter", json: ["level": 4] as JSONValue)
         weak var firstEntry: CacheEntry?
         do {
@@ -54,7 +54,7 @@ struct HostileRuntimeTests {
     /// published without a lock, so the conversion stays small however many follow.
     @Test func reregisteringAConverterKeepsAFewChoicesAtMost() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: #"{"models": [{"name": "Dial", "properties": [{"name": "angle", "type": "Int"}]}]}"#))
+        try registry.register(ModelSchema(json: #"{"models": [{"name": "Dial", "properties": [{"name": "angle", "type": "Int"}]}]}"#))
         let conversion = try #require(registry.schemaMetadata(named: "Dial")?.property(named: "angle")).conversion
         for step in 0..<(PropertyConversion.publishedLimit * 4) {
             registry.register(
@@ -134,7 +134,7 @@ struct HostileRuntimeTests {
     /// Dropped schema registries leave nothing behind in the shared registry's list of
     /// conversions to notify.
     @Test func droppedRegistriesLeaveNoWatchersBehind() throws {
-        let schema = try ModelSchema(string: Orders.orderSchema)
+        let schema = try ModelSchema(json: Orders.orderSchema)
         let before = ModelRegistry.shared.converters.watcherCount
         for _ in 0..<2_000 {
             let registry = ModelRegistry()

@@ -10,7 +10,7 @@ struct HostileSchemaFuzzFindingsTests {
     /// A new registry holding `text`.
     static func registry(_ text: String) throws -> ModelRegistry {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: text))
+        try registry.register(ModelSchema(json: text))
         return registry
     }
 

@@ -124,7 +124,7 @@ struct HostileSchemaMemoryTests {
             }
             return ok
         case .releasedRegistries:
-            let schema = try ModelSchema(string: orderSchema)
+            let schema = try ModelSchema(json: orderSchema)
             var ok = true
             weak var last: ModelRegistry?
             for _ in 0..<steps {

@@ -13,7 +13,7 @@ struct HostileSchemaTests {
     static func register(_ text: String) -> Result<ModelRegistry, ModelSchemaError> {
         let registry = ModelRegistry()
         do {
-            try registry.register(ModelSchema(string: text))
+            try registry.register(ModelSchema(json: text))
             return .success(registry)
         } catch {
             return .failure(error)
@@ -234,16 +234,16 @@ struct HostileSchemaTests {
     /// A registered model that does not extend is refused too; one extending through a chain is fine.
     @Test func discriminatorTargetsMayExtendThroughAChain() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: #"""
+        try registry.register(ModelSchema(json: #"""
             {"models": [{"name": "Base", "properties": [{"name": "kind", "type": "String"}]},
                         {"name": "Loose", "properties": [{"name": "kind", "type": "String"}]}]}
             """#))
         #expect(throws: ModelSchemaError("the discriminator maps \"l\" to \"Loose\", which does not extend \"Root\"", model: "Root")) {
-            try registry.register(ModelSchema(string: #"""
+            try registry.register(ModelSchema(json: #"""
                 {"models": [{"name": "Root", "extends": "Base", "discriminator": {"jsonPath": "kind", "map": {"l": "Loose"}}}]}
                 """#))
         }
-        try registry.register(ModelSchema(string: #"""
+        try registry.register(ModelSchema(json: #"""
             {"models": [
               {"name": "Root", "extends": "Base", "discriminator": {"jsonPath": "kind", "map": {"leaf": "Leaf", "root": "Root"}}},
               {"name": "Middle", "extends": "Root"},
@@ -265,7 +265,7 @@ struct HostileSchemaTests {
             """#
         let registry = ModelRegistry()
         #expect(throws: ModelSchemaError("'n' is declared more than once", model: "Child", property: "n")) {
-            try registry.register(ModelSchema(string: text))
+            try registry.register(ModelSchema(json: text))
         }
         #expect(registry.schemaMetadata(named: "Base") == nil)
     }

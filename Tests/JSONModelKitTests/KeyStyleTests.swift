@@ -122,7 +122,7 @@ struct KeyStyleTests {
     // MARK: Schemas
 
     @Test func schemaKeyStyleIsInheritedThroughExtends() throws {
-        let schema = try ModelSchema(string: """
+        let schema = try ModelSchema(json: """
             {"models": [
               {"name": "Base", "keyStyle": "snake_case", "properties": [{"name": "firstName", "type": "String"}]},
               {"name": "Child", "extends": "Base", "properties": [
@@ -144,7 +144,7 @@ struct KeyStyleTests {
         let registry = ModelRegistry()
         registry.defaultKeyStyle = .pascalCase
         registry.defaultKeyStyle = .pascalCase  // the same style again is allowed
-        try registry.register(ModelSchema(string: """
+        try registry.register(ModelSchema(json: """
             {"models": [
               {"name": "Plain", "properties": [{"name": "userID", "type": "Int"}]},
               {"name": "Camel", "keyStyle": "camelCase", "properties": [{"name": "userID", "type": "Int"}]}
@@ -159,7 +159,7 @@ struct KeyStyleTests {
         let message = #""keyStyle" must be one of "camelCase", "snake_case", "kebab-case", "PascalCase", "SCREAMING_SNAKE_CASE""#
         for value in [#""snake""#, "1", #""SnakeCase""#] {
             #expect(throws: ModelSchemaError(message, model: "M")) {
-                try ModelSchema(string: #"{"models": [{"name": "M", "keyStyle": \#(value), "properties": []}]}"#)
+                try ModelSchema(json: #"{"models": [{"name": "M", "keyStyle": \#(value), "properties": []}]}"#)
             }
         }
     }
@@ -198,7 +198,7 @@ struct KeyStyleTests {
         let sample = #"{"order_id": 1, "avatar_url": "x", "line_items": [{"unit_price": 2.5}]}"#
         let inferred = try ModelInference.infer(from: Data(sample.utf8), rootName: "Order")
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: inferred.schemaText))
+        try registry.register(ModelSchema(json: inferred.schemaText))
         let order = try registry.makeModel(named: "Order", json: Data(sample.utf8))
         try order.jsonModel.validate()
         #expect(order.jsonModel.value(forProperty: "orderID") as? Int == 1)

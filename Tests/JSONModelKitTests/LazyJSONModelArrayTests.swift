@@ -19,7 +19,7 @@ struct LazyJSONModelArrayTests {
 
     @Test func aSchemaModelsArrayBuildsAnElementWhenItIsRead() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: Self.schema))
+        try registry.register(ModelSchema(json: Self.schema))
         let json = #"{"animals": [{"name": "Tom"}, {"kind": "dog", "name": "Rex", "barks": true}, {"name": "Kit"}]}"#
         let pen = try registry.makeModel(named: "Pen", json: Data(json.utf8)) as! DynamicModel
 

@@ -30,7 +30,7 @@ struct MemoryReclamationStressTests {
                     return (next >> 61) & 1 == 0
                 }),
             forProperty: "flaky", ofModelNamed: "Meter")
-        try registry.register(ModelSchema(string: Self.meterSchema))
+        try registry.register(ModelSchema(json: Self.meterSchema))
         let meter = try registry.makeModel(named: "Meter", json: ["level": 4, "flaky": 5, "label": "gauge"] as JSONValue)
         let wrong = SharedWord()
         StressTests.hammer(rounds: 2_000) { thread, round in
@@ -54,7 +54,7 @@ struct MemoryReclamationStressTests {
     /// choices published without a lock) while the others make models and read it.
     @Test func reregisteringAConverterWhileReading() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: Self.meterSchema))
+        try registry.register(ModelSchema(json: Self.meterSchema))
         let document = try JSONDocument(string: #"{"level": 3, "flaky": 1, "label": "x"}"#)
         let wrong = SharedWord()
         StressTests.hammer(rounds: 300) { thread, round in
@@ -80,7 +80,7 @@ struct MemoryReclamationStressTests {
     /// Registries made and dropped on every thread, and a dropped registry whose model is still
     /// read everywhere: the model keeps it.
     @Test func registriesDroppedWhileTheirModelsAreRead() throws {
-        let schema = try ModelSchema(string: HostileSchemaMemoryTests.orderSchema)
+        let schema = try ModelSchema(json: HostileSchemaMemoryTests.orderSchema)
         weak var weakRegistry: ModelRegistry?
         var order: JSONModel? = try {
             let registry = try HostileRuntimeTests.orderRegistry()

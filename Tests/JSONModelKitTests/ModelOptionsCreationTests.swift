@@ -281,7 +281,7 @@ struct ModelOptionsCreationTests {
 
     @Test func schemaModelsValidateThroughTheRegistry() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: #"""
+        try registry.register(ModelSchema(json: #"""
             {"models": [{"name": "Invoice", "properties": [
               {"name": "total", "type": "Int"}, {"name": "lines", "type": "[Line]"}]},
               {"name": "Line", "properties": [{"name": "qty", "type": "Int"}]}]}

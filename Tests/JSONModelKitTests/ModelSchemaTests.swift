@@ -14,7 +14,7 @@ struct ModelSchemaTests {
     }
 
     @Test func readsEveryOption() throws {
-        let schema = try ModelSchema(string: """
+        let schema = try ModelSchema(json: """
             {"models": [{"name": "Shape", "discriminator": {"jsonPath": "type", "map": {"circle": "Circle"}},
               "properties": [{"name": "id", "type": "Int64", "anyOf": ["id", "objectId"], "default": 0,
                               "serialize": false, "readOnly": true, "dateFormat": "iso8601", "converter": "hex",
@@ -48,7 +48,7 @@ struct ModelSchemaTests {
     ])
     func rejectsBadSchemas(_ text: String, _ message: String) {
         do {
-            _ = try ModelSchema(string: text)
+            _ = try ModelSchema(json: text)
             Issue.record("accepted \(text)")
         } catch {
             #expect("\(error)".contains(message), "\(error)")

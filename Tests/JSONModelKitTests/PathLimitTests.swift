@@ -83,7 +83,7 @@ struct PathLimitTests {
     func schemaPathsAreCheckedAtLoad(path: String, expected: String) throws {
         for option in ["jsonPath", "anyOf"] {
             let value = option == "anyOf" ? "[\"other\", \(path)]" : path
-            let schema = try ModelSchema(string: #"""
+            let schema = try ModelSchema(json: #"""
                 {"models": [{"name": "Paths", "properties": [{"name": "x", "type": "Int?", "\#(option)": \#(value)}]}]}
                 """#)
             #expect("\(option): \(path)") {
@@ -174,7 +174,7 @@ struct PathLimitTests {
     @Test func aPathNamingTheRootCannotTakeOverTheModel() throws {
         // A property group's path is the root; it still works.
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: #"""
+        try registry.register(ModelSchema(json: #"""
             {"models": [
               {"name": "Place", "properties": [{"name": "city", "type": "String?"}]},
               {"name": "Person", "properties": [

@@ -268,7 +268,7 @@ enum PluginBuilder {
                 plugin.register(Gadget.self)
                 plugin.register(JSONConverters.HexColor(), named: "gadgetColor")
                 #if FAULTY
-                plugin.register(try ModelSchema(string: """
+                plugin.register(try ModelSchema(json: """
                     {"models": [{"name": "Widget", "properties": [{"name": "part", "type": "Gizmo"}]}]}
                     """))
                 #endif
@@ -489,7 +489,7 @@ struct PluginTests {
 
     @Test func pluginNamesMustBeFree() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: #"{"models": [{"name": "Truck", "properties": []}]}"#))
+        try registry.register(ModelSchema(json: #"{"models": [{"name": "Truck", "properties": []}]}"#))
         let example = try plugins.example
         do {
             try registry.loadPlugin(at: example)

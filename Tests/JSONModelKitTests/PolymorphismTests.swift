@@ -128,7 +128,7 @@ struct PolymorphismTests {
                         ["name": "Cat", "extends": "Animal", "properties": [["name": "lives", "type": "Int"]]],
                         ["name": "Zoo", "properties": [["name": "animals", "type": "[Animal]"], ["name": "star", "type": "Animal"]]],
                     ]
-                ]))
+                ] as JSONValue))
         let dog = try registry.makeModel(named: "Animal", json: ["kind": "dog", "name": "Rex", "barks": true] as JSONValue)
         #expect(dog.jsonModel.modelName == "Dog")
         #expect(dog.jsonModel.value(forProperty: "barks") as? Bool == true)

@@ -184,7 +184,7 @@ struct RequiredPropertyTests {
     // MARK: Schemas
 
     @Test func schemaRequiredAndRequireNonOptionals() throws {
-        let schema = try ModelSchema(string: """
+        let schema = try ModelSchema(json: """
             {"models": [
               {"name": "Base", "requireNonOptionals": true, "properties": [{"name": "id", "type": "Int"}]},
               {"name": "Child", "extends": "Base", "properties": [
@@ -215,13 +215,13 @@ struct RequiredPropertyTests {
 
     @Test func schemaRefusesBadRequiredOptions() {
         #expect(throws: ModelSchemaError("\"required\" must be true or false", model: "M", property: "x")) {
-            try ModelSchema(string: #"{"models": [{"name": "M", "properties": [{"name": "x", "type": "Int", "required": 1}]}]}"#)
+            try ModelSchema(json: #"{"models": [{"name": "M", "properties": [{"name": "x", "type": "Int", "required": 1}]}]}"#)
         }
         #expect(throws: ModelSchemaError("\"requireNonOptionals\" must be true or false", model: "M")) {
-            try ModelSchema(string: #"{"models": [{"name": "M", "requireNonOptionals": "yes", "properties": []}]}"#)
+            try ModelSchema(json: #"{"models": [{"name": "M", "requireNonOptionals": "yes", "properties": []}]}"#)
         }
         let optional = try? ModelSchema(
-            string: #"{"models": [{"name": "M", "properties": [{"name": "x", "type": "Int?", "required": true}]}]}"#)
+            json: #"{"models": [{"name": "M", "properties": [{"name": "x", "type": "Int?", "required": true}]}]}"#)
         do {
             try ModelRegistry().register(optional!)
             Issue.record("expected a schema error")

@@ -110,7 +110,7 @@ struct SchemaLoadingTests {
         // Nothing replaced: the same metadata object.
         #expect(registry.schemaMetadata(named: "Circle") === before)
         // The same holds for register(_:).
-        let schema = try ModelSchema(string: Self.plainShape)
+        let schema = try ModelSchema(json: Self.plainShape)
         let other = ModelRegistry()
         try other.register(schema)
         try other.register(schema)
@@ -122,7 +122,7 @@ struct SchemaLoadingTests {
 
     @Test func aDifferentDefinitionOfARegisteredNameIsRefused() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: Self.plainShape))
+        try registry.register(ModelSchema(json: Self.plainShape))
         let changed = Self.plainShape.replacingOccurrences(of: #""label", "type": "String?""#, with: #""label", "type": "Int?""#)
         let (problems, folder) = try problems(loading: ["shapes.json": changed, "kinds.json": Self.kinds], into: registry)
         defer { folder.remove() }
@@ -152,7 +152,7 @@ struct SchemaLoadingTests {
         #expect(registry.schemaMetadata(named: "Shape") == nil)
         // Within one schema too.
         #expect(throws: ModelSchemaError("the model is declared twice (also earlier)", model: "A")) {
-            try ModelRegistry().register(ModelSchema(string: #"{"models": [{"name": "A"}, {"name": "A"}]}"#))
+            try ModelRegistry().register(ModelSchema(json: #"{"models": [{"name": "A"}, {"name": "A"}]}"#))
         }
     }
 
@@ -270,7 +270,7 @@ struct SchemaLoadingTests {
 
     @Test func aPropertyNamedLikeAMemberOfJSONModelIsRefused() throws {
         let schema = try ModelSchema(json: ["models": [["name": "Switch", "properties": [
-            ["name": "label", "type": "String"], ["name": "jsonModel", "type": "Bool"]]]]])
+            ["name": "label", "type": "String"], ["name": "jsonModel", "type": "Bool"]]]]] as JSONValue)
         let registry = ModelRegistry()
         #expect(throws: ModelSchemaError(
             #"'jsonModel' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: "jsonModel""#,

@@ -196,12 +196,12 @@ struct StressTests {
 
     @Test func registeringSchemasWhileReading() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: #"{"models": [{"name": "Base", "properties": [{"name": "n", "type": "Int"}]}]}"#))
+        try registry.register(ModelSchema(json: #"{"models": [{"name": "Base", "properties": [{"name": "n", "type": "Int"}]}]}"#))
         let base = try registry.makeModel(named: "Base", json: ["n": 7] as JSONValue)
         Self.hammer(rounds: 30) { thread, round in
             if thread == 0 {
                 let schema = #"{"models": [{"name": "M\#(round)", "properties": [{"name": "n", "type": "Base"}]}]}"#
-                #expect(throws: Never.self) { try registry.register(ModelSchema(string: schema)) }
+                #expect(throws: Never.self) { try registry.register(ModelSchema(json: schema)) }
             } else {
                 let n: Int = base.jsonModel.dynamic.n
                 #expect(n == 7)

@@ -95,7 +95,7 @@ struct UnwritableValueTests {
 
     @Test func schemaModelsThrowToo() throws {
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(string: #"""
+        try registry.register(ModelSchema(json: #"""
             {"models": [{"name": "Reading", "properties": [
               {"name": "amount", "type": "Double"}, {"name": "at", "type": "Date?", "dateFormat": "millisecondsSince1970"}]}]}
             """#))

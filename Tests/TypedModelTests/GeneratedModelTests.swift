@@ -62,7 +62,7 @@ struct GeneratedModelTests {
             options: .init(modelNamePrefix: generated.prefix))
         let root = try #require(inferred.models.first)
         let registry = ModelRegistry()
-        try registry.register(ModelSchema(data: GeneratedClass.data(generated.name + ".schema.json")))
+        try registry.register(ModelSchema(json: GeneratedClass.data(generated.name + ".schema.json")))
         let objects = try generated.objects(of: inferred)
         #expect(!objects.isEmpty)
         for (index, object) in objects.enumerated() {

@@ -71,7 +71,7 @@ enum ToolFiles {
         let registry = ModelRegistry()
         let schema: ModelSchema
         do {
-            schema = try ModelSchema(data: try read(schemaPath))
+            schema = try ModelSchema(json: try read(schemaPath))
             try registry.register(schema)
         } catch let error as ReadError {
             throw SchemaModelError(description: "\(error)")

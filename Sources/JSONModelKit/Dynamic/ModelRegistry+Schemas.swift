@@ -13,7 +13,7 @@ extension ModelRegistry {
     /// ``loadSchemas(at:)`` (Dynamic/SchemaLoading.swift) for files and folders.
     ///
     /// ```swift
-    /// try ModelRegistry.shared.register(ModelSchema(data: schemaData))
+    /// try ModelRegistry.shared.register(ModelSchema(json: schemaData))
     /// ```
     ///
     /// - Throws: ``ModelSchemaError`` naming the model and property at fault (the first problem).

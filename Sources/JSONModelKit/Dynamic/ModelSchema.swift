@@ -163,11 +163,35 @@ public struct ModelSchema: Sendable, Equatable {
 
     /// Reads a schema from its JSON form, checking every field.
     ///
-    /// The check covers the form of the schema alone; names that refer to other models are
-    /// checked when the schema is registered.
+    /// ```swift
+    /// let schema = try ModelSchema(json: URL(fileURLWithPath: "Invoice.schema.json"))
+    /// try ModelRegistry.shared.register(schema)
+    /// ```
     ///
-    /// - Throws: ``ModelSchemaError`` naming the model and property at fault.
-    public init(json: JSONValue) throws(ModelSchemaError) {
+    /// The JSON may be text, a file, a parsed node or a value: see ``JSONSource``. The check covers
+    /// the form of the schema alone; names that refer to other models are checked when the schema
+    /// is registered.
+    ///
+    /// - Throws: ``ModelSchemaError`` naming the model and property at fault, also for JSON that
+    ///   does not parse (with its line and column) and a file that cannot be read.
+    public init(json: some JSONSource) throws(ModelSchemaError) {
+        let value: JSONValue
+        do {
+            switch try json.parsedJSON(options: JSONParseOptions()).input {
+            case .node(let node): value = node.value
+            case .value(let owned): value = owned
+            }
+        } catch {
+            switch error {
+            case .invalidJSON(let parseError): throw ModelSchemaError("invalid JSON: \(parseError)")
+            default: throw ModelSchemaError("\(error)")
+            }
+        }
+        try self.init(value: value)
+    }
+
+    /// Reads a schema from its JSON value.
+    private init(value json: JSONValue) throws(ModelSchemaError) {
         guard let root = json.objectValue else { throw ModelSchemaError("a schema must be a JSON object") }
         try Self.checkKeys(root, allowed: ["models"], context: "schema")
         guard let list = root["models"]?.arrayValue else {
@@ -178,24 +202,6 @@ public struct ModelSchema: Sendable, Equatable {
             models.append(try Self.model(from: entry, index: index))
         }
         self.models = models
-    }
-
-    /// Parses and reads a schema from JSON bytes.
-    ///
-    /// - Throws: ``ModelSchemaError``, also for JSON that does not parse (with its line and column).
-    public init(data: Data) throws(ModelSchemaError) {
-        do {
-            try self.init(json: try JSONDocument(data: data).root.value)
-        } catch let error as ModelSchemaError {
-            throw error
-        } catch {
-            throw ModelSchemaError("invalid JSON: \(error)")
-        }
-    }
-
-    /// Parses and reads a schema from JSON text.
-    public init(string: String) throws(ModelSchemaError) {
-        try self.init(data: Data(string.utf8))
     }
 
     // MARK: Reading

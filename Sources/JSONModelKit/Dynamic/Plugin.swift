@@ -25,7 +25,7 @@
 ///     ) { plugin in
 ///         plugin.register(Vehicle.self)
 ///         plugin.register(CentsConverter(), named: "cents")
-///         try plugin.register(ModelSchema(string: fleetSchema))
+///         try plugin.register(ModelSchema(json: fleetSchema))
 ///     }
 /// }
 /// ```

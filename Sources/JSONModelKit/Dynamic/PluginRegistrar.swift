@@ -10,7 +10,7 @@
 /// plugin.register(Vehicle.self)                          // under its name, "Vehicle"
 /// plugin.register(Car.self)
 /// plugin.register(CentsConverter(), named: "cents")
-/// try plugin.register(ModelSchema(string: fleetSchema))  // may use Vehicle and "cents"
+/// try plugin.register(ModelSchema(json: fleetSchema))  // may use Vehicle and "cents"
 /// ```
 public final class PluginRegistrar {
     /// The library being loaded, for messages.

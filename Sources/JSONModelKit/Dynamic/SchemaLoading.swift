@@ -126,7 +126,7 @@ struct SchemaBatch: Sendable {
         for file in files {
             do {
                 let data = try Data(contentsOf: file)
-                let schema = try ModelSchema(data: data)
+                let schema = try ModelSchema(json: data)
                 entries += schema.models.map { Entry(model: $0, file: file.path) }
             } catch var error as ModelSchemaError {
                 error.file = file.path

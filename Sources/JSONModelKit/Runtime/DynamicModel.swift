@@ -9,7 +9,7 @@
 /// the same engine; ``JSONModelView/modelName`` is the schema's name for it.
 ///
 /// ```swift
-/// try ModelRegistry.shared.register(ModelSchema(data: schemaData))
+/// try ModelRegistry.shared.register(ModelSchema(json: schemaData))
 /// let invoice = try ModelRegistry.shared.makeModel(named: "Invoice", json: data)
 /// let total: Decimal = invoice.total
 /// invoice.jsonModel.value(forProperty: "total")       // for code that knows names only at run time

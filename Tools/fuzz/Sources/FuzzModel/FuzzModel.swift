@@ -17,7 +17,7 @@ let registry: ModelRegistry = {
             {"name": "child", "type": "Everything?"}, {"name": "children", "type": "[Everything]"},
             {"name": "byIndex", "type": "String?", "jsonPath": ["list", 0]}]}]}
         """#
-    try! registry.register(ModelSchema(string: schema))
+    try! registry.register(ModelSchema(json: schema))
     return registry
 }()
 
