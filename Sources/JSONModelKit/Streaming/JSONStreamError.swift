@@ -24,7 +24,7 @@ public struct JSONStreamError: Error, Sendable, Equatable, CustomStringConvertib
         case elementTooLarge(limit: Int)
         /// An element that is valid JSON but not an object, where a model was asked for.
         case notAnObject(model: String, found: JSONKind)
-        /// A model that did not validate, with ``ModelOptions/validating``; the diagnostics'
+        /// A model that did not validate, with ``ModelOptions/validating-property``; the diagnostics'
         /// paths start at the element.
         case validationFailed(ModelValidationError)
         /// The input could not be read; the system's reason.

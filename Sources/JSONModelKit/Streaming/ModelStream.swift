@@ -22,7 +22,7 @@ import JSONModelKitCore
 /// Iterating throws ``JSONStreamError`` for invalid JSON (with the element's index and the line
 /// and column in the whole input), a truncated input, an element over
 /// ``JSONStreamOptions/maxElementSize``, an element that is not an object, or with
-/// ``ModelOptions/validating``, a model that does not validate; the models before it have
+/// ``ModelOptions/validating-property``, a model that does not validate; the models before it have
 /// been delivered. Errors of the byte sequence itself are passed on as they are.
 /// When the task is cancelled, the next call throws `CancellationError`, stops reading and lets
 /// go of the input and the element in progress.

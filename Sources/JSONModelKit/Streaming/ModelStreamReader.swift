@@ -45,7 +45,7 @@ public final class ModelStreamReader<Model: JSONModel>: Sequence, IteratorProtoc
     ///
     /// - Throws: ``JSONStreamError``: invalid JSON, a truncated input, an element over the size
     ///   limit, an element that is not an object, a failed read, or with
-    ///   ``ModelOptions/validating``, a model that does not validate. After an error the reader
+    ///   ``ModelOptions/validating-property``, a model that does not validate. After an error the reader
     ///   returns nil.
     public func read() throws(JSONStreamError) -> Model? {
         guard let element = try reader.nextElement() else { return nil }
