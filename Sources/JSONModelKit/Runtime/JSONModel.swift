@@ -182,7 +182,7 @@ open class JSONModel: @unchecked Sendable {
     }
 
     /// The metadata of this class: its properties, inherited ones included.
-    public class var modelMetadata: ModelMetadata {
+    class var modelMetadata: ModelMetadata {
         ModelRegistry.shared.metadata(for: self)
     }
 

@@ -46,7 +46,7 @@ public final class ModelRegistry: Sendable {
     public init() {}
 
     /// The metadata of the schema model named `name`, or nil.
-    public func schemaMetadata(named name: String) -> ModelMetadata? {
+    func schemaMetadata(named name: String) -> ModelMetadata? {
         state.withLock { $0.schemaModels[name] }
     }
 
@@ -86,7 +86,7 @@ public final class ModelRegistry: Sendable {
     /// models); if two threads build at once, the first stored wins.
     ///
     /// - Complexity: O(1) on average once built.
-    public func metadata(for type: JSONModel.Type) -> ModelMetadata {
+    func metadata(for type: JSONModel.Type) -> ModelMetadata {
         let key = ObjectIdentifier(type)
         if let known = recentMetadata.metadata(for: key) { return known }
         let known = state.withLock { $0.metadata[key] } ?? {
