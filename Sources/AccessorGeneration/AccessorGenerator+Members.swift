@@ -181,7 +181,10 @@ extension AccessorGenerator {
                 }
             }
         }
-        if !lines.contains(where: { $0.hasSuffix("import JSONModelKit") }) { lines.append("import JSONModelKit") }
+        // The typed getters read through `subscript(property:ordinal:)`, which JSONModelKit shows
+        // to generated code only; the import is no wider than the files' own import of JSONModelKit.
+        let access = restrictedImports["JSONModelKit"].map { "\($0) " } ?? ""
+        lines.append("@_spi(GeneratedAccessors) \(access)import JSONModelKit")
         return lines
     }
 
