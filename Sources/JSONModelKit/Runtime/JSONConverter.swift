@@ -140,7 +140,7 @@ public struct ConverterReference: Sendable, Hashable, ExpressibleByStringLiteral
     }
 
     /// The registered name, when the reference is by name.
-    public var name: String? {
+    var name: String? {
         if case .named(let name) = storage { return name }
         return nil
     }
@@ -258,7 +258,7 @@ struct AnyConverter: Sendable {
         } else {
             self.validate = nil
         }
-        self.dateFormat = (converter as? JSONConverters.Dates)?.format
+        self.dateFormat = (converter as? JSONConverters.Dates)?.format ?? (converter as? any DateConverter)?.dateFormat
     }
 
     /// The conversion a ``JSONConvertible`` type provides.
