@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import JSONModelKit
+@testable import JSONModelKit
 import JSONModelKitTestSupport
 
 /// A sample under `Fixtures/Generate/` and what `jsonmodel generate` makes of it: the Swift source

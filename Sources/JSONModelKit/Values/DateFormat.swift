@@ -7,8 +7,8 @@ import JSONModelKitCore
 
 /// How a `Date` is stored in JSON.
 ///
-/// Declare it on a property; reading tries this format first, then the others
-/// in ``fallbackOrder``; writing always uses it.
+/// Declare it on a property; reading tries this format first, then the others in a fixed
+/// order (ISO 8601 first; see <doc:DatesAndEnums>); writing always uses it.
 ///
 /// ```swift
 /// p.createdAt(Date.self, jsonPath: "created_at", dateFormat: .iso8601)
@@ -64,7 +64,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     /// field wider than the engine reads (`y` beyond 4 letters, `M` beyond 4, `d` `H` `h` `m`
     /// `s` beyond 2, `S` beyond 9), reads nothing and reports ``problem``; models declaring it
     /// fail their declaration check. So every date a pattern reads is one it can write.
-    public static func pattern(_ text: String) -> DateFormat {
+    static func pattern(_ text: String) -> DateFormat {
         DateFormat(.pattern(DatePattern.compiled(text)))
     }
 
@@ -76,7 +76,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     /// seconds since 1970, or milliseconds when that is the declared format; a property whose
     /// declared pattern is digits alone (`yyyyMMdd`) reads a number's digits through the pattern
     /// instead, and one with another pattern reads seconds with a diagnostic.
-    public static let fallbackOrder: [DateFormat] = [
+    static let fallbackOrder: [DateFormat] = [
         .iso8601, .yearMonthDaySlashes, .javaScript, .yearMonthDayCompact, .secondsSince1970,
         .monthDayYear, .dayMonthYear, .monthDayYearDashes, .dayMonthYearDashes,
     ]
@@ -110,7 +110,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     }
 
     /// What is wrong with a pattern, or nil for a usable format.
-    public var problem: String? {
+    var problem: String? {
         if case .pattern(let pattern) = storage { return pattern.problem }
         return nil
     }
@@ -139,7 +139,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     ///
     /// Text of digits alone under a pattern of digits alone (`yyyyMMdd`) is read by the pattern
     /// only: `20181345` gives nil, not a date in seconds since 1970.
-    public func dateTryingFallbacks(from text: String) -> Date? {
+    func dateTryingFallbacks(from text: String) -> Date? {
         var text = text
         return text.withUTF8 { dateTryingFallbacks(fromUTF8: $0) }
     }
@@ -175,7 +175,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     /// A model's write of a date its format cannot write throws
     /// (``JSONModelError/unwritable(model:property:reason:)``), and reading one (a zone offset
     /// can move `0000-01-01T00:00+01:00` into year -1) gives the default with a diagnostic.
-    public func canWrite(_ date: Date) -> Bool {
+    func canWrite(_ date: Date) -> Bool {
         switch storage {
         case .secondsSince1970, .millisecondsSince1970:
             let seconds = date.timeIntervalSince1970
@@ -201,8 +201,9 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
 
     /// The text of `date` in this format (for the epoch formats, the number's text).
     ///
-    /// For a date the format cannot write (``canWrite(_:)``) the text is a best effort that does
-    /// not read back: never a trap.
+    /// For a date the format cannot write (a year outside 0000–9999 in UTC, or beyond
+    /// ±253,402,300,800 seconds for the epoch formats) the text is a best effort that does not
+    /// read back: never a trap.
     public func string(from date: Date) -> String {
         switch storage {
         case .iso8601: return ISO8601Text.string(from: date)

@@ -41,7 +41,7 @@ public struct InternedString: Sendable, Hashable, CustomStringConvertible, Expre
 
     /// The interned value of `text` if it was interned before; else a value of its own
     /// that is not added to the table.
-    public static func existing(_ text: String) -> InternedString {
+    static func existing(_ text: String) -> InternedString {
         if let found = InternTable.shared.lookUp(text) { return InternedString(storage: found) }
         return InternedString(storage: Storage(text: text, hash: InternTable.hash(text), isInterned: false))
     }
@@ -50,7 +50,7 @@ public struct InternedString: Sendable, Hashable, CustomStringConvertible, Expre
     public var string: String { storage.text }
 
     /// Whether the value is in the intern table.
-    public var isInterned: Bool { storage.isInterned }
+    var isInterned: Bool { storage.isInterned }
 
     public var description: String { storage.text }
 
