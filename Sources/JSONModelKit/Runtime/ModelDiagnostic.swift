@@ -45,7 +45,7 @@ public struct ModelDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public let message: String
 
     /// Creates a diagnostic.
-    public init(kind: Kind, path: JSONPath, property: String, model: String, message: String) {
+    package init(kind: Kind, path: JSONPath, property: String, model: String, message: String) {
         self.kind = kind
         self.path = path
         self.property = property
@@ -80,7 +80,7 @@ public struct ModelValidationError: Error, Sendable, Hashable, CustomStringConve
     public let diagnostics: [ModelDiagnostic]
 
     /// Creates the error.
-    public init(model: String, diagnostics: [ModelDiagnostic]) {
+    init(model: String, diagnostics: [ModelDiagnostic]) {
         self.model = model
         self.diagnostics = diagnostics
     }

@@ -375,20 +375,20 @@ extension PropertyType {
 /// ```
 public struct ModelDeclarationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One mistake.
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+    struct Problem: Sendable, Hashable, CustomStringConvertible {
         /// The model class whose metadata has the problem.
-        public let model: String
+        let model: String
         /// The property concerned.
-        public let property: String
+        let property: String
         /// What is wrong.
-        public let message: String
+        let message: String
 
         /// `Model.property: message`.
-        public var description: String { "\(model).\(property): \(message)" }
+        var description: String { "\(model).\(property): \(message)" }
     }
 
     /// Every mistake found.
-    public let problems: [Problem]
+    let problems: [Problem]
 
     /// One line per problem.
     public var description: String {
