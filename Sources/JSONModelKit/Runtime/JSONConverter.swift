@@ -98,10 +98,27 @@ extension JSONConvertible {
 /// p.color(Color.self, converter: "hexColor")
 /// p.title(String.self, converter: .using(UppercaseConverter()))
 /// ```
-public struct ConverterReference: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
-    enum Storage: Sendable {
+public struct ConverterReference: Sendable, ExpressibleByStringLiteral {
+    /// The reference, compared and hashed as declarations compare: by name, or by the
+    /// instance's identity.
+    enum Storage: Sendable, Hashable {
         case named(String)
         case instance(AnyConverter, InstanceIdentity)
+
+        static func == (lhs: Storage, rhs: Storage) -> Bool {
+            switch (lhs, rhs) {
+            case (.named(let a), .named(let b)): return a == b
+            case (.instance(_, let a), .instance(_, let b)): return a == b
+            default: return false
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            switch self {
+            case .named(let name): hasher.combine(name)
+            case .instance(_, let identity): hasher.combine(identity)
+            }
+        }
     }
 
     let storage: Storage
@@ -143,28 +160,6 @@ public struct ConverterReference: Sendable, Hashable, ExpressibleByStringLiteral
     var name: String? {
         if case .named(let name) = storage { return name }
         return nil
-    }
-
-    public var description: String {
-        switch storage {
-        case .named(let name): return name
-        case .instance(let converter, _): return converter.name
-        }
-    }
-
-    public static func == (lhs: ConverterReference, rhs: ConverterReference) -> Bool {
-        switch (lhs.storage, rhs.storage) {
-        case (.named(let a), .named(let b)): return a == b
-        case (.instance(_, let a), .instance(_, let b)): return a == b
-        default: return false
-        }
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        switch storage {
-        case .named(let name): hasher.combine(name)
-        case .instance(_, let identity): hasher.combine(identity)
-        }
     }
 }
 

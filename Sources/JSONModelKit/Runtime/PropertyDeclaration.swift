@@ -17,7 +17,9 @@ struct PropertyOptions: Sendable, Hashable {
     /// `[{"node": {…}}]`).
     var embedPath: JSONPath?
     /// The converter the declaration names: a registered name (`"hexColor"`) or an instance.
-    var converter: ConverterReference?
+    var converter: ConverterReference? { converterStorage.map(ConverterReference.init(storage:)) }
+    /// What ``converter`` holds, in the form options compare and hash by.
+    private var converterStorage: ConverterReference.Storage?
     /// Whether the value is an identifier resolved through the object store registered for its type.
     var cachedObject: Bool
     /// The name under which each child model of this property refers back to its parent
@@ -41,7 +43,7 @@ struct PropertyOptions: Sendable, Hashable {
         self.enumValues = enumValues
         self.dateFormat = dateFormat
         self.embedPath = embedPath
-        self.converter = converter
+        self.converterStorage = converter?.storage
         self.cachedObject = cachedObject
         self.inverse = inverse
         self.group = group
