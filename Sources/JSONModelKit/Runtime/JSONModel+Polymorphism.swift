@@ -28,8 +28,6 @@ public struct JSONView: Sendable {
 
     /// The kind of value.
     public var kind: JSONKind { input.kind }
-    /// Whether the value is `null`.
-    public var isNull: Bool { input.isNull }
     /// The decoded string; nil for other kinds.
     public var stringValue: String? { input.stringValue }
     /// The exact text of a number; nil for other kinds.

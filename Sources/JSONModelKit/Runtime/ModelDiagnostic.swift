@@ -135,7 +135,7 @@ public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The JSON is valid but is not an array where an array of models was asked for.
     case notAnArray(model: String, found: JSONKind)
     /// A written value JSON cannot hold: a `Double` or `Float` that is NaN or infinite, a
-    /// `Decimal` NaN, or a date the property's format cannot write (``DateFormat/canWrite(_:)``).
+    /// `Decimal` NaN, or a date the property's format cannot write (a year outside 0000–9999).
     /// `reason` says which, with the element's path inside a collection (`[3]: …`).
     case unwritable(model: String, property: String, reason: String)
 
