@@ -17,7 +17,8 @@ import JSONModelKitCore
 /// ```
 ///
 /// Schemas give the same formats as text: `"iso8601"`, `"secondsSince1970"`,
-/// `"millisecondsSince1970"`, or a pattern such as `"MM/dd/yyyy"`. Patterns use
+/// `"millisecondsSince1970"`, `"iso8601WithMilliseconds"`, `"javaScript"` (`Tue Jun 3 2008
+/// 11:05:30 GMT`), or a pattern such as `"MM/dd/yyyy"`; so do string literals in Swift. Patterns use
 /// the POSIX locale and UTC unless the text carries a zone. Every format is parsed
 /// once and shared (immutable, `Sendable`), so no formatter is created per read.
 public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
@@ -39,24 +40,27 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     public static let secondsSince1970 = DateFormat(.secondsSince1970)
     /// Milliseconds since 1970 as a number (a numeric string reads too). Written as a number.
     public static let millisecondsSince1970 = DateFormat(.millisecondsSince1970)
+    // The patterns below are the fallbacks and what inference recognises; users write them as
+    // pattern text (`dateFormat: "yyyy-MM-dd"`), which makes the same format.
+
     /// `2017-02-05T17:03:13.000-03:00`: ISO 8601 with milliseconds and an offset, always written with both.
-    public static let iso8601WithMilliseconds = DateFormat.pattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX")
+    package static let iso8601WithMilliseconds = DateFormat.pattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX")
     /// `Tue Jun 3 2008 11:05:30 GMT`, the form JavaScript's `Date.toString` family prints.
-    public static let javaScript = DateFormat.pattern("EEE MMM d yyyy HH:mm:ss zzz")
+    static let javaScript = DateFormat.pattern("EEE MMM d yyyy HH:mm:ss zzz")
     /// `2018/02/15`.
-    public static let yearMonthDaySlashes = DateFormat.pattern("yyyy/MM/dd")
+    static let yearMonthDaySlashes = DateFormat.pattern("yyyy/MM/dd")
     /// `2018-02-15`.
-    public static let yearMonthDayDashes = DateFormat.pattern("yyyy-MM-dd")
+    static let yearMonthDayDashes = DateFormat.pattern("yyyy-MM-dd")
     /// `20180215`.
-    public static let yearMonthDayCompact = DateFormat.pattern("yyyyMMdd")
+    static let yearMonthDayCompact = DateFormat.pattern("yyyyMMdd")
     /// `05/06/2018` read month first (May 6).
-    public static let monthDayYear = DateFormat.pattern("MM/dd/yyyy")
+    static let monthDayYear = DateFormat.pattern("MM/dd/yyyy")
     /// `05/06/2018` read day first (5 June).
-    public static let dayMonthYear = DateFormat.pattern("dd/MM/yyyy")
+    static let dayMonthYear = DateFormat.pattern("dd/MM/yyyy")
     /// `05-06-2018` read month first.
-    public static let monthDayYearDashes = DateFormat.pattern("MM-dd-yyyy")
+    static let monthDayYearDashes = DateFormat.pattern("MM-dd-yyyy")
     /// `05-06-2018` read day first.
-    public static let dayMonthYearDashes = DateFormat.pattern("dd-MM-yyyy")
+    static let dayMonthYearDashes = DateFormat.pattern("dd-MM-yyyy")
 
     /// A Unicode date pattern (`yyyy MM dd HH mm ss SSS Z EEE MMM` and friends).
     ///
