@@ -81,15 +81,6 @@ public protocol JSONConvertible: Sendable {
     init(json: JSONValue) throws(JSONConversionError)
     /// The value's JSON.
     var json: JSONValue { get }
-    /// Whether cached values of this type are checked by ``isStillValid``; false by default.
-    static var validatesCachedValues: Bool { get }
-    /// Whether a cached value may still be used; false converts the JSON again.
-    var isStillValid: Bool { get }
-}
-
-extension JSONConvertible {
-    public static var validatesCachedValues: Bool { false }
-    public var isStillValid: Bool { true }
 }
 
 /// A converter as a declaration names it: by registered name, or an instance.
@@ -265,11 +256,7 @@ struct AnyConverter: Sendable {
             guard let typed = value as? T else { return .none }
             return .some(typed.json)
         }
-        var validate: (@Sendable (Any) -> Bool)?
-        if T.validatesCachedValues {
-            validate = { value in (value as? T)?.isStillValid ?? true }
-        }
-        self.init(valueType: T.self, name: "\(T.self)", read: read, write: write, validate: validate)
+        self.init(valueType: T.self, name: "\(T.self)", read: read, write: write)
     }
 
     private static func make<T: JSONConvertible>(_: T.Type, from input: JSONInput, context: inout ConversionContext) -> T? {
