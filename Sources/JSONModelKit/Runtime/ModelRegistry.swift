@@ -115,7 +115,7 @@ public final class ModelRegistry: Sendable {
     }
 
     /// The model class registered under `name`, or nil.
-    public func modelType(named name: String) -> JSONModel.Type? {
+    func modelType(named name: String) -> JSONModel.Type? {
         state.withLock { $0.types[name] }
     }
 
