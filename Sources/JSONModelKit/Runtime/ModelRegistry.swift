@@ -122,7 +122,7 @@ public final class ModelRegistry: Sendable {
     /// Checks the declarations of every registered and every used model class.
     ///
     /// - Throws: ``ModelDeclarationError`` listing every problem found.
-    public func validateDeclarations() throws(ModelDeclarationError) {
+    func validateDeclarations() throws(ModelDeclarationError) {
         let types: [JSONModel.Type] = state.withLock { state in
             var byIdentity: [ObjectIdentifier: JSONModel.Type] = [:]
             for type in state.types.values { byIdentity[ObjectIdentifier(type)] = type }
