@@ -54,7 +54,7 @@ extension JSONConverter {
 /// Why a converter could not make a value; becomes a model diagnostic.
 public struct JSONConversionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, for the diagnostic.
-    public var message: String
+    let message: String
 
     public init(_ message: String) {
         self.message = message
@@ -115,7 +115,7 @@ public struct ConverterReference: Sendable, ExpressibleByStringLiteral {
     let storage: Storage
 
     /// A converter registered under `name` (looked up when first needed, so it may be registered later).
-    public static func named(_ name: String) -> ConverterReference {
+    static func named(_ name: String) -> ConverterReference {
         ConverterReference(storage: .named(name))
     }
 
