@@ -124,7 +124,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     /// The date `text` spells in this format alone, or nil.
     ///
     /// - Complexity: O(*n*) in the length of the text; no allocation for ASCII text.
-    public func date(from text: String) -> Date? {
+    package func date(from text: String) -> Date? {
         var text = text
         return text.withUTF8 { date(fromUTF8: $0) }
     }
@@ -208,7 +208,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     /// For a date the format cannot write (a year outside 0000–9999 in UTC, or beyond
     /// ±253,402,300,800 seconds for the epoch formats) the text is a best effort that does not
     /// read back: never a trap.
-    public func string(from date: Date) -> String {
+    package func string(from date: Date) -> String {
         switch storage {
         case .iso8601: return ISO8601Text.string(from: date)
         case .secondsSince1970: return DateFormat.numberText(date.timeIntervalSince1970)
