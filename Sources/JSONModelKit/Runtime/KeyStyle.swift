@@ -28,7 +28,9 @@
 ///
 /// ``pascalCase`` uppercases the first letter of each word and keeps the rest as written, so an
 /// acronym stays an acronym.
-public enum KeyStyle: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+///
+/// The raw value is the name a schema uses (`"snake_case"`).
+public enum KeyStyle: String, Sendable, Hashable, CaseIterable {
     /// The property name as it is (`avatarURL`); the default.
     case camelCase = "camelCase"
     /// Lowercase words joined by `_` (`avatar_url`).
@@ -39,10 +41,6 @@ public enum KeyStyle: String, Sendable, Hashable, CaseIterable, CustomStringConv
     case pascalCase = "PascalCase"
     /// Uppercase words joined by `_` (`AVATAR_URL`).
     case screamingSnakeCase = "SCREAMING_SNAKE_CASE"
-
-    /// The name a schema uses: `snake_case`, `kebab-case`, `PascalCase`, `SCREAMING_SNAKE_CASE`
-    /// or `camelCase`.
-    public var description: String { rawValue }
 
     /// The name of the case in Swift source (`snakeCase`).
     var caseName: String {
