@@ -7,14 +7,12 @@ import JSONModelKitCore
 
 /// The registry of model types and their metadata.
 ///
-/// Metadata of a class is built on first use (the first model created or
-/// the first call to ``metadata(for:)``), from its registration block and
-/// those of its superclasses, and kept for the life of the process. Any
-/// thread may use the registry at any time.
+/// Metadata of a class is built when the first model of it is created, from its registration
+/// block and those of its superclasses, and kept for the life of the process. Any thread may
+/// use the registry at any time.
 ///
 /// ```swift
-/// ModelRegistry.shared.register(User.self, name: "User")
-/// let type = ModelRegistry.shared.modelType(named: "User")   // User.self
+/// ModelRegistry.shared.register(User.self, name: "Member")   // schemas may name the class "Member"
 /// ```
 public final class ModelRegistry: Sendable {
     /// The registry every model uses.
@@ -115,7 +113,7 @@ public final class ModelRegistry: Sendable {
     }
 
     /// The model class registered under `name`, or nil.
-    func modelType(named name: String) -> JSONModel.Type? {
+    public func modelType(named name: String) -> JSONModel.Type? {
         state.withLock { $0.types[name] }
     }
 
