@@ -9,7 +9,6 @@
 ///         p.userID(Int.self)        // reads "user_id"
 ///     }
 /// }
-/// KeyStyle.kebabCase.key(for: "html5Video")   // "html5-video"
 /// ```
 ///
 /// Every style but ``camelCase`` splits the name into words first. The rule: a new word starts
@@ -56,7 +55,7 @@ public enum KeyStyle: String, Sendable, Hashable, CaseIterable {
     /// The JSON key of the property `name` in this style.
     ///
     /// - Complexity: O(*n*) in the length of the name.
-    public func key(for name: String) -> String {
+    func key(for name: String) -> String {
         switch self {
         case .camelCase:
             return name
