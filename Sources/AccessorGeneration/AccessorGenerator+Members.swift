@@ -129,9 +129,12 @@ extension AccessorGenerator {
             }
             access = min(access, typeAccess)
         }
+        // Not `@inlinable`: the getter reads through the ordinal subscript, which JSONModelKit
+        // shows only to generated code (SPI), and SPI cannot be inlined into another module. A
+        // client of a public model calls the getter, which is specialised for its type.
         let modifier: String
         switch access {
-        case .public, .open: modifier = "@inlinable public "
+        case .public, .open: modifier = "public "
         case .package: modifier = "package "
         default: modifier = ""
         }
