@@ -129,9 +129,12 @@ extension AccessorGenerator {
             }
             access = min(access, typeAccess)
         }
+        // Not `@inlinable`: the getter reads through the ordinal subscript, which JSONModelKit
+        // shows only to generated code (SPI), and SPI cannot be inlined into another module. A
+        // client of a public model calls the getter, which is specialised for its type.
         let modifier: String
         switch access {
-        case .public, .open: modifier = "@inlinable public "
+        case .public, .open: modifier = "public "
         case .package: modifier = "package "
         default: modifier = ""
         }
@@ -181,7 +184,10 @@ extension AccessorGenerator {
                 }
             }
         }
-        if !lines.contains(where: { $0.hasSuffix("import JSONModelKit") }) { lines.append("import JSONModelKit") }
+        // The typed getters read through `subscript(property:ordinal:)`, which JSONModelKit shows
+        // to generated code only; the import is no wider than the files' own import of JSONModelKit.
+        let access = restrictedImports["JSONModelKit"].map { "\($0) " } ?? ""
+        lines.append("@_spi(GeneratedAccessors) \(access)import JSONModelKit")
         return lines
     }
 

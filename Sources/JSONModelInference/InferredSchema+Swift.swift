@@ -85,15 +85,10 @@ extension InferredSchema {
         }.joined(separator: ", ") + "]"
     }
 
-    /// A date format as its static member (`.iso8601`), or a pattern literal.
+    /// A date format as its static member (`.iso8601`), or a pattern literal (`"yyyy-MM-dd"`).
     static func swiftLiteral(_ format: DateFormat) -> String {
         let members: [(DateFormat, String)] = [
-            (.iso8601, "iso8601"), (.secondsSince1970, "secondsSince1970"),
-            (.millisecondsSince1970, "millisecondsSince1970"), (.iso8601WithMilliseconds, "iso8601WithMilliseconds"),
-            (.javaScript, "javaScript"), (.yearMonthDaySlashes, "yearMonthDaySlashes"),
-            (.yearMonthDayDashes, "yearMonthDayDashes"), (.yearMonthDayCompact, "yearMonthDayCompact"),
-            (.monthDayYear, "monthDayYear"), (.dayMonthYear, "dayMonthYear"),
-            (.monthDayYearDashes, "monthDayYearDashes"), (.dayMonthYearDashes, "dayMonthYearDashes"),
+            (.iso8601, "iso8601"), (.secondsSince1970, "secondsSince1970"), (.millisecondsSince1970, "millisecondsSince1970"),
         ]
         if let member = members.first(where: { $0.0 == format }) { return "." + member.1 }
         return swiftLiteral(format.description)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import JSONModelInference
-import JSONModelKit
+@testable import JSONModelKit
 import JSONModelKitTestSupport
 
 /// A sample under `Fixtures/Generate/` and what `jsonmodel generate` makes of it: the Swift source

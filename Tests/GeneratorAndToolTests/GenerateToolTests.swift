@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import JSONModelKit
+@testable import JSONModelKit
 import JSONModelKitTestSupport
 
 /// End-to-end tests of `jsonmodel generate`: they run the built binary.

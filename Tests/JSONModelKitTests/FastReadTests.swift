@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import JSONModelKit
+@_spi(GeneratedAccessors) @testable import JSONModelKit
 
 /// A model with names on both sides of the 15-byte limit of a small `String`.
 final class NameLengths: JSONModel, DynamicMembers, @unchecked Sendable {

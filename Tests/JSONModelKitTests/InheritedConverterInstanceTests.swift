@@ -108,12 +108,13 @@ struct InheritedConverterInstanceTests {
 
     @Test func referencesToConverterInstancesCompare() {
         func made(_ prefix: String) -> ConverterReference { .using(PrefixConverter(prefix: prefix)) }
-        let once = made(">")
-        let again = made(">")
-        let elsewhere: ConverterReference = .using(PrefixConverter(prefix: ">"))
-        let equatable: ConverterReference = .using(EquatablePrefixConverter(prefix: ">"))
-        let equalElsewhere: ConverterReference = .using(EquatablePrefixConverter(prefix: ">"))
-        let unequal: ConverterReference = .using(EquatablePrefixConverter(prefix: "<"))
+        // Declarations compare references by their storage.
+        let once = made(">").storage
+        let again = made(">").storage
+        let elsewhere = ConverterReference.using(PrefixConverter(prefix: ">")).storage
+        let equatable = ConverterReference.using(EquatablePrefixConverter(prefix: ">")).storage
+        let equalElsewhere = ConverterReference.using(EquatablePrefixConverter(prefix: ">")).storage
+        let unequal = ConverterReference.using(EquatablePrefixConverter(prefix: "<")).storage
         // One expression evaluated twice is one declaration.
         #expect(once == again)
         #expect(once.hashValue == again.hashValue)
@@ -122,6 +123,6 @@ struct InheritedConverterInstanceTests {
         #expect(equatable.hashValue == equalElsewhere.hashValue)
         #expect(equatable != unequal)
         #expect(elsewhere != equatable)
-        #expect(once != "x")
+        #expect(once != ConverterReference("x").storage)
     }
 }

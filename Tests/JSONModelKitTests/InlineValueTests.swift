@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import JSONModelKit
+@_spi(GeneratedAccessors) @testable import JSONModelKit
 import JSONModelKitTestSupport
 
 /// Values of every inline kind: trivial (numbers, a Bool, a Date) and holding references

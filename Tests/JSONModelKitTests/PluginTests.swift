@@ -266,7 +266,7 @@ enum PluginBuilder {
             #endif
             return JSONModelPlugin.register(hostABIVersion: host, pluginABIVersion: version, registrar: registrar) { plugin in
                 plugin.register(Gadget.self)
-                plugin.register(JSONConverters.HexColor(), named: "gadgetColor")
+                plugin.register(.hexColor, named: "gadgetColor")
                 #if FAULTY
                 plugin.register(try ModelSchema(json: """
                     {"models": [{"name": "Widget", "properties": [{"name": "part", "type": "Gizmo"}]}]}

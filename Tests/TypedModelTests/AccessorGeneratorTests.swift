@@ -251,7 +251,7 @@ struct AccessorGeneratorTests {
             }
             """
         let (generated, diagnostics) = generate([("Account.swift", source)])
-        #expect(generated.contains("@inlinable public var tier: Account.Tier {"))
+        #expect(generated.contains("public var tier: Account.Tier {"))
         #expect(generated.contains("    var secret: Account.Secret? {"))
         #expect(generated.contains("    var owner: Owner? {"))
         #expect(!generated.contains("var note"))

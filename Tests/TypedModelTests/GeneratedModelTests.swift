@@ -93,7 +93,7 @@ struct GeneratedModelTests {
         #expect(items[0].unitPrice == 12.9)
         #expect(items[0].tags == ["green", "japan"])
         #expect(items[1].giftWrap == true)
-        #expect(orders[0].shipping.deliveredOn.map(DateFormat.yearMonthDayDashes.string(from:)) == "2025-03-15")
+        #expect(orders[0].shipping.deliveredOn.map(DateFormat(parsing: "yyyy-MM-dd").string(from:)) == "2025-03-15")
         #expect(orders[2].coupon == "SPRING10")
         #expect(orders[0].notes == nil)
     }
@@ -130,7 +130,7 @@ struct GeneratedModelTests {
         #expect(record.optionalTags == ["a", nil])
         #expect(record.huge.numberValue?.text == "1e400")
         let dates = [record.birthDate, record.due, record.validUntil, record.shipped, record.startDate]
-        #expect(dates.map { $0.map(DateFormat.yearMonthDayDashes.string(from:)) } == [
+        #expect(dates.map { $0.map(DateFormat(parsing: "yyyy-MM-dd").string(from:)) } == [
             "1990-05-06", "2025-05-31", "2025-05-31", "2025-05-31", "2025-05-31",
         ])
         #expect(record.createdAt?.timeIntervalSince1970 == 1_710_000_000)

@@ -124,8 +124,8 @@ struct GeneratorEdgeCaseTests {
         #expect(generated.contains("internal import Foundation\n"))
         #expect(
             members(of: "Stamp", in: generated) == [
-                "var at: Date? {", "var link: Foundation.URL? {", "@inlinable public var count: Int {",
-                "@inlinable public var extra: JSONValue? {",
+                "var at: Date? {", "var link: Foundation.URL? {", "public var count: Int {",
+                "public var extra: JSONValue? {",
             ])
     }
 
@@ -171,7 +171,7 @@ struct GeneratorEdgeCaseTests {
         #expect(!generated.contains("Hidden"))
         #expect(diagnostics.count == 1)
         #expect(diagnostics.first?.contains("Outer.Hidden is private to its file") == true)
-        #expect(members(of: "API.Thing", in: generated) == ["@inlinable public var y: Int {"])
+        #expect(members(of: "API.Thing", in: generated) == ["public var y: Int {"])
     }
 
     @Test func keywordNamesKeepTheirBackticksAndUnderscoreGetsNoMember() {

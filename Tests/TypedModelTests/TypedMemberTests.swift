@@ -1,6 +1,6 @@
 import AccessorGeneration
 import Foundation
-import JSONModelKit
+@testable import JSONModelKit
 import Testing
 
 @Suite("Typed members")

@@ -78,7 +78,7 @@ enum ToolFiles {
         } catch {
             throw SchemaModelError(description: "\(schemaPath): \(error)")
         }
-        guard registry.schemaMetadata(named: modelName) != nil else {
+        guard schema.models.contains(where: { $0.name == modelName }) else {
             let known = schema.models.map(\.name).joined(separator: ", ")
             throw SchemaModelError(
                 description: "\(schemaPath) declares no model '\(modelName)' (it declares: \(known.isEmpty ? "none" : known))")

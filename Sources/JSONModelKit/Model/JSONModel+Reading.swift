@@ -42,7 +42,7 @@ extension JSONModel {
 
     /// Reads a declared property by name, with its Swift type, given where the property comes
     /// among the class's declarations: what the typed members generated from a registration
-    /// block call.
+    /// block call, through `@_spi(GeneratedAccessors) import JSONModelKit`.
     ///
     /// `ordinal` counts the declared properties from 0, superclasses' first, in declaration
     /// order. It is checked against the name on every read: a right one saves the lookup of the
@@ -53,6 +53,7 @@ extension JSONModel {
     ///
     /// - Complexity: O(1) once cached: a compare of the name at `ordinal`, and the cached read.
     @inlinable
+    @_spi(GeneratedAccessors)
     public subscript<T>(property name: String, ordinal ordinal: Int) -> T {
         @inline(__always) get {
             let known = rawNames.has(name, at: ordinal)

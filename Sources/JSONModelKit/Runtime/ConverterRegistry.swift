@@ -159,7 +159,7 @@ extension ModelRegistry {
     }
 
     /// Registers a converter for one property of a schema model.
-    public func register<C: JSONConverter>(_ converter: C, forProperty name: String, ofModelNamed model: String) {
+    func register<C: JSONConverter>(_ converter: C, forProperty name: String, ofModelNamed model: String) {
         converters.apply(.property(.schema(model), name), converter: AnyConverter(converter, name: "\(C.self)"))
     }
 
@@ -178,7 +178,7 @@ extension ModelRegistry {
     }
 
     /// Registers a converter for every property of type `type` on a schema model.
-    public func register<C: JSONConverter>(_ converter: C, for type: C.Value.Type, inModelNamed model: String) {
+    func register<C: JSONConverter>(_ converter: C, for type: C.Value.Type, inModelNamed model: String) {
         converters.apply(.type(.schema(model), ObjectIdentifier(type)), converter: AnyConverter(converter, name: "\(C.self)"))
     }
 

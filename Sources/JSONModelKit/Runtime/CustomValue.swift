@@ -10,7 +10,7 @@ import JSONModelKitCore
 ///
 /// Values are `Sendable` (models are shared between threads): a registration block only takes
 /// `Sendable` types, and converters only make `Sendable` values.
-public final class CustomValueType: Sendable, Hashable, CustomStringConvertible {
+final class CustomValueType: Sendable, Hashable, CustomStringConvertible {
     /// The user's type, without the optional.
     let baseType: Any.Type
     /// Whether the property's type is `Base?`.
@@ -32,13 +32,13 @@ public final class CustomValueType: Sendable, Hashable, CustomStringConvertible 
     /// Whether a value is written as no value (an enum's unknown case).
     let isNeverWritten: @Sendable (Any) -> Bool
 
-    public var description: String { "\(baseType)" + (isOptional ? "?" : "") }
+    var description: String { "\(baseType)" + (isOptional ? "?" : "") }
 
-    public static func == (lhs: CustomValueType, rhs: CustomValueType) -> Bool {
+    static func == (lhs: CustomValueType, rhs: CustomValueType) -> Bool {
         lhs.baseType == rhs.baseType && lhs.isOptional == rhs.isOptional
     }
 
-    public func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(baseType))
         hasher.combine(isOptional)
     }

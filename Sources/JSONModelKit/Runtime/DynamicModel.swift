@@ -23,6 +23,7 @@ public final class DynamicModel: JSONModel, @unchecked Sendable {
     let schemaRegistry: ModelRegistry?
 
     /// Creates a model from storage prepared by the engine; see ``JSONModel/init(_:)``.
+    @_spi(Engine)
     public required init(_ storage: consuming ModelStorage) {
         schemaRegistry = storage.metadata?.registry
         super.init(storage)

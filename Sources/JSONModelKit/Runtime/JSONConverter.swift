@@ -54,7 +54,7 @@ extension JSONConverter {
 /// Why a converter could not make a value; becomes a model diagnostic.
 public struct JSONConversionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, for the diagnostic.
-    public var message: String
+    let message: String
 
     public init(_ message: String) {
         self.message = message
@@ -81,15 +81,6 @@ public protocol JSONConvertible: Sendable {
     init(json: JSONValue) throws(JSONConversionError)
     /// The value's JSON.
     var json: JSONValue { get }
-    /// Whether cached values of this type are checked by ``isStillValid``; false by default.
-    static var validatesCachedValues: Bool { get }
-    /// Whether a cached value may still be used; false converts the JSON again.
-    var isStillValid: Bool { get }
-}
-
-extension JSONConvertible {
-    public static var validatesCachedValues: Bool { false }
-    public var isStillValid: Bool { true }
 }
 
 /// A converter as a declaration names it: by registered name, or an instance.
@@ -98,16 +89,33 @@ extension JSONConvertible {
 /// p.color(Color.self, converter: "hexColor")
 /// p.title(String.self, converter: .using(UppercaseConverter()))
 /// ```
-public struct ConverterReference: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
-    enum Storage: Sendable {
+public struct ConverterReference: Sendable, ExpressibleByStringLiteral {
+    /// The reference, compared and hashed as declarations compare: by name, or by the
+    /// instance's identity.
+    enum Storage: Sendable, Hashable {
         case named(String)
         case instance(AnyConverter, InstanceIdentity)
+
+        static func == (lhs: Storage, rhs: Storage) -> Bool {
+            switch (lhs, rhs) {
+            case (.named(let a), .named(let b)): return a == b
+            case (.instance(_, let a), .instance(_, let b)): return a == b
+            default: return false
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            switch self {
+            case .named(let name): hasher.combine(name)
+            case .instance(_, let identity): hasher.combine(identity)
+            }
+        }
     }
 
     let storage: Storage
 
     /// A converter registered under `name` (looked up when first needed, so it may be registered later).
-    public static func named(_ name: String) -> ConverterReference {
+    static func named(_ name: String) -> ConverterReference {
         ConverterReference(storage: .named(name))
     }
 
@@ -140,31 +148,9 @@ public struct ConverterReference: Sendable, Hashable, ExpressibleByStringLiteral
     }
 
     /// The registered name, when the reference is by name.
-    public var name: String? {
+    var name: String? {
         if case .named(let name) = storage { return name }
         return nil
-    }
-
-    public var description: String {
-        switch storage {
-        case .named(let name): return name
-        case .instance(let converter, _): return converter.name
-        }
-    }
-
-    public static func == (lhs: ConverterReference, rhs: ConverterReference) -> Bool {
-        switch (lhs.storage, rhs.storage) {
-        case (.named(let a), .named(let b)): return a == b
-        case (.instance(_, let a), .instance(_, let b)): return a == b
-        default: return false
-        }
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        switch storage {
-        case .named(let name): hasher.combine(name)
-        case .instance(_, let identity): hasher.combine(identity)
-        }
     }
 }
 
@@ -258,7 +244,7 @@ struct AnyConverter: Sendable {
         } else {
             self.validate = nil
         }
-        self.dateFormat = (converter as? JSONConverters.Dates)?.format
+        self.dateFormat = (converter as? JSONConverters.Dates)?.format ?? (converter as? any DateConverter)?.dateFormat
     }
 
     /// The conversion a ``JSONConvertible`` type provides.
@@ -270,11 +256,7 @@ struct AnyConverter: Sendable {
             guard let typed = value as? T else { return .none }
             return .some(typed.json)
         }
-        var validate: (@Sendable (Any) -> Bool)?
-        if T.validatesCachedValues {
-            validate = { value in (value as? T)?.isStillValid ?? true }
-        }
-        self.init(valueType: T.self, name: "\(T.self)", read: read, write: write, validate: validate)
+        self.init(valueType: T.self, name: "\(T.self)", read: read, write: write)
     }
 
     private static func make<T: JSONConvertible>(_: T.Type, from input: JSONInput, context: inout ConversionContext) -> T? {

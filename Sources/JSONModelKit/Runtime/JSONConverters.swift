@@ -13,64 +13,72 @@ import JSONModelKitCore
 ///                               named: "shout")
 /// ```
 ///
+/// Each of them is a ``Closure``: `.iso8601` is a `Closure<Date>`, `.hexColor` a `Closure<Int>`.
 /// Every registry also knows these by name, for schemas: `iso8601`, `secondsSince1970`,
 /// `millisecondsSince1970` (Date), `hexColor` (Int from `#rrggbb`), `uppercase` and
 /// `lowercase` (String).
 public enum JSONConverters {
-    /// Dates in one ``DateFormat``: reads it first, then the fallbacks; writes it.
-    public struct Dates: JSONConverter {
-        public let format: DateFormat
+    /// A converter made of two closures, and optionally a validity check: what
+    /// ``JSONConverter/closure(read:write:isStillValid:)`` and the built-in converters make.
+    public struct Closure<Value: Sendable>: JSONConverter {
+        let read: @Sendable (JSONValue) throws(JSONConversionError) -> Value
+        let write: @Sendable (Value) -> JSONValue?
+        let check: (@Sendable (Value) -> Bool)?
+        /// The format a date converter writes, so a write can refuse a date it cannot write
+        /// first; nil for other converters.
+        let dateFormat: DateFormat?
 
-        public init(_ format: DateFormat) {
+        /// What ``JSONConverter/closure(read:write:isStillValid:)`` makes.
+        init(
+            read: @escaping @Sendable (JSONValue) -> Value?, write: @escaping @Sendable (Value) -> JSONValue?,
+            isStillValid: (@Sendable (Value) -> Bool)? = nil
+        ) {
+            self.read = { json throws(JSONConversionError) in
+                guard let value = read(json) else { throw JSONConversionError("\(json) does not convert to \(Value.self)") }
+                return value
+            }
+            self.write = write
+            self.check = isStillValid
+            self.dateFormat = nil
+        }
+
+        /// One of the converters below, its calls specialised for its type inside the closures.
+        init<C: JSONConverter>(_ converter: C, dateFormat: DateFormat? = nil) where C.Value == Value {
+            self.read = { json throws(JSONConversionError) in try converter.value(from: json) }
+            self.write = { value in converter.json(from: value) }
+            self.check = nil
+            self.dateFormat = dateFormat
+        }
+
+        public func value(from json: JSONValue) throws(JSONConversionError) -> Value { try read(json) }
+        public func json(from value: Value) -> JSONValue? { write(value) }
+        public var validatesCachedValues: Bool { check != nil }
+        public func isStillValid(_ value: Value) -> Bool { check?(value) ?? true }
+    }
+
+    /// Dates in one ``DateFormat``: reads it first, then the fallbacks; writes it.
+    struct Dates: JSONConverter {
+        let format: DateFormat
+
+        init(_ format: DateFormat) {
             self.format = format
         }
 
-        public func value(from json: JSONValue) throws(JSONConversionError) -> Date {
+        func value(from json: JSONValue) throws(JSONConversionError) -> Date {
             var context = ConversionContext(
                 modelName: "", property: "", segments: [], mutable: false, owner: nil, ordinal: 0)
             if let date = DateReading.date(from: .value(json), format: format, context: &context) { return date }
             throw JSONConversionError(context.diagnostics.first?.message ?? "not a date")
         }
 
-        public func json(from value: Date) -> JSONValue? {
+        func json(from value: Date) -> JSONValue? {
             format.json(from: value, replacing: nil)
         }
     }
 
-    /// A converter made of two closures, and optionally a validity check.
-    public struct Closure<Value: Sendable>: JSONConverter {
-        let read: @Sendable (JSONValue) -> Value?
-        let write: @Sendable (Value) -> JSONValue?
-        let check: (@Sendable (Value) -> Bool)?
-
-        /// - Parameters:
-        ///   - read: The value for non-null JSON, or nil when it does not convert.
-        ///   - write: The JSON for a value; nil writes nothing.
-        ///   - isStillValid: Asked on each read of a cached value; false converts again.
-        public init(
-            read: @escaping @Sendable (JSONValue) -> Value?, write: @escaping @Sendable (Value) -> JSONValue?,
-            isStillValid: (@Sendable (Value) -> Bool)? = nil
-        ) {
-            self.read = read
-            self.write = write
-            self.check = isStillValid
-        }
-
-        public func value(from json: JSONValue) throws(JSONConversionError) -> Value {
-            guard let value = read(json) else { throw JSONConversionError("\(json) does not convert to \(Value.self)") }
-            return value
-        }
-
-        public func json(from value: Value) -> JSONValue? { write(value) }
-        public var validatesCachedValues: Bool { check != nil }
-        public func isStillValid(_ value: Value) -> Bool { check?(value) ?? true }
-    }
-
     /// An `Int` colour from `#rrggbb` (or `rrggbb`, or `#rgb`), written back as lowercase `#rrggbb`.
-    public struct HexColor: JSONConverter {
-        public init() {}
-
-        public func value(from json: JSONValue) throws(JSONConversionError) -> Int {
+    struct HexColor: JSONConverter {
+        func value(from json: JSONValue) throws(JSONConversionError) -> Int {
             guard let text = json.stringValue else { throw JSONConversionError("expected a colour like \"#ff8800\"") }
             var digits = Substring(text)
             if digits.hasPrefix("#") { digits = digits.dropFirst() }
@@ -81,26 +89,22 @@ public enum JSONConverters {
             return value
         }
 
-        public func json(from value: Int) -> JSONValue? {
+        func json(from value: Int) -> JSONValue? {
             let hex = String(value & 0xFF_FFFF, radix: 16)
             return .string("#" + String(repeating: "0", count: 6 - hex.count) + hex)
         }
     }
 
     /// A `String` changed to upper or lower case on read (written as it is).
-    public struct Case: JSONConverter {
+    struct Case: JSONConverter {
         let upper: Bool
 
-        public init(upper: Bool) {
-            self.upper = upper
-        }
-
-        public func value(from json: JSONValue) throws(JSONConversionError) -> String {
+        func value(from json: JSONValue) throws(JSONConversionError) -> String {
             guard let text = json.stringValue else { throw JSONConversionError("expected a string") }
             return upper ? text.uppercased() : text.lowercased()
         }
 
-        public func json(from value: String) -> JSONValue? { .string(value) }
+        func json(from value: String) -> JSONValue? { .string(value) }
     }
 
     /// The converters every registry knows by name.
@@ -114,31 +118,53 @@ public enum JSONConverters {
     ]
 }
 
-extension JSONConverter where Self == JSONConverters.Dates {
+/// A converter that may write dates in one format, which it tells.
+protocol DateConverter {
+    var dateFormat: DateFormat? { get }
+}
+
+extension JSONConverters.Closure: DateConverter {}
+
+extension JSONConverter where Self == JSONConverters.Closure<Date> {
     /// ISO 8601 dates; see ``DateFormat/iso8601``.
-    public static var iso8601: Self { JSONConverters.Dates(.iso8601) }
+    public static var iso8601: Self { dates(.iso8601) }
     /// Seconds since 1970.
-    public static var secondsSince1970: Self { JSONConverters.Dates(.secondsSince1970) }
+    public static var secondsSince1970: Self { dates(.secondsSince1970) }
     /// Milliseconds since 1970.
-    public static var millisecondsSince1970: Self { JSONConverters.Dates(.millisecondsSince1970) }
-    /// Dates in any ``DateFormat``, such as `.dates("dd/MM/yyyy")`.
-    public static func dates(_ format: DateFormat) -> Self { JSONConverters.Dates(format) }
+    public static var millisecondsSince1970: Self { dates(.millisecondsSince1970) }
+    /// Dates in any ``DateFormat``, such as `.dates("dd/MM/yyyy")`: reads that format first,
+    /// then the fallbacks; writes it.
+    public static func dates(_ format: DateFormat) -> Self {
+        JSONConverters.Closure(JSONConverters.Dates(format), dateFormat: format)
+    }
 }
 
-extension JSONConverter where Self == JSONConverters.HexColor {
-    /// `#rrggbb` text as an `Int`.
-    public static var hexColor: Self { JSONConverters.HexColor() }
+extension JSONConverter where Self == JSONConverters.Closure<Int> {
+    /// `#rrggbb` text (or `rrggbb`, or `#rgb`) as an `Int`, written back as lowercase `#rrggbb`.
+    public static var hexColor: Self { JSONConverters.Closure(JSONConverters.HexColor()) }
 }
 
-extension JSONConverter where Self == JSONConverters.Case {
-    /// Strings read upper-cased.
-    public static var uppercase: Self { JSONConverters.Case(upper: true) }
-    /// Strings read lower-cased.
-    public static var lowercase: Self { JSONConverters.Case(upper: false) }
+extension JSONConverter where Self == JSONConverters.Closure<String> {
+    /// Strings read upper-cased (written as they are).
+    public static var uppercase: Self { JSONConverters.Closure(JSONConverters.Case(upper: true)) }
+    /// Strings read lower-cased (written as they are).
+    public static var lowercase: Self { JSONConverters.Closure(JSONConverters.Case(upper: false)) }
 }
 
 extension JSONConverter {
-    /// A converter made of closures; see ``JSONConverters/Closure``.
+    /// A converter made of closures.
+    ///
+    /// ```swift
+    /// let color: JSONConverters.Closure<Color> = .closure(
+    ///     read: { palette.color(named: $0.stringValue) }, write: { .string($0.name) },
+    ///     isStillValid: { $0.version == palette.version })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - read: The value for non-null JSON, or nil when it does not convert.
+    ///   - write: The JSON for a value; nil writes nothing.
+    ///   - isStillValid: Asked on each read of a cached value; false converts again.
+    /// - Returns: The converter.
     public static func closure<Value>(
         read: @escaping @Sendable (JSONValue) -> Value?, write: @escaping @Sendable (Value) -> JSONValue?,
         isStillValid: (@Sendable (Value) -> Bool)? = nil

@@ -28,12 +28,8 @@ public struct JSONView: Sendable {
 
     /// The kind of value.
     public var kind: JSONKind { input.kind }
-    /// Whether the value is `null`.
-    public var isNull: Bool { input.isNull }
     /// The decoded string; nil for other kinds.
     public var stringValue: String? { input.stringValue }
-    /// The exact text of a number; nil for other kinds.
-    public var numberText: String? { input.numberText }
     /// The number as `Int` when it is an integral number in range; nil otherwise.
     /// `1.0` and `1e2` count, as for ``JSONNode/intValue`` and ``JSONValue/intValue``.
     public var intValue: Int? {

@@ -182,7 +182,7 @@ open class JSONModel: @unchecked Sendable {
     }
 
     /// The metadata of this class: its properties, inherited ones included.
-    public class var modelMetadata: ModelMetadata {
+    class var modelMetadata: ModelMetadata {
         ModelRegistry.shared.metadata(for: self)
     }
 
@@ -192,6 +192,7 @@ open class JSONModel: @unchecked Sendable {
     /// exists so the engine can create any subclass from its type.
     ///
     /// - Complexity: O(1).
+    @_spi(Engine)
     public required init(_ storage: consuming ModelStorage) {
         // PERF: read back from the stored property, not kept in a local: a local is a second
         // reference, retained and released for every model; see jsonmodel-bench --section bulk.
@@ -308,7 +309,8 @@ open class JSONModel: @unchecked Sendable {
     }
 }
 
-/// What the engine hands to ``JSONModel/init(_:)``; opaque to users.
+/// What the engine hands to ``JSONModel/init(_:)``.
+@_spi(Engine)
 public struct ModelStorage: Sendable {
     let metadata: ModelMetadata?
     let source: JSONInput

@@ -9,7 +9,6 @@
 ///         p.userID(Int.self)        // reads "user_id"
 ///     }
 /// }
-/// KeyStyle.kebabCase.key(for: "html5Video")   // "html5-video"
 /// ```
 ///
 /// Every style but ``camelCase`` splits the name into words first. The rule: a new word starts
@@ -28,7 +27,9 @@
 ///
 /// ``pascalCase`` uppercases the first letter of each word and keeps the rest as written, so an
 /// acronym stays an acronym.
-public enum KeyStyle: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+///
+/// The raw value is the name a schema uses (`"snake_case"`).
+public enum KeyStyle: String, Sendable, Hashable, CaseIterable {
     /// The property name as it is (`avatarURL`); the default.
     case camelCase = "camelCase"
     /// Lowercase words joined by `_` (`avatar_url`).
@@ -40,14 +41,10 @@ public enum KeyStyle: String, Sendable, Hashable, CaseIterable, CustomStringConv
     /// Uppercase words joined by `_` (`AVATAR_URL`).
     case screamingSnakeCase = "SCREAMING_SNAKE_CASE"
 
-    /// The name a schema uses: `snake_case`, `kebab-case`, `PascalCase`, `SCREAMING_SNAKE_CASE`
-    /// or `camelCase`.
-    public var description: String { rawValue }
-
     /// The JSON key of the property `name` in this style.
     ///
     /// - Complexity: O(*n*) in the length of the name.
-    public func key(for name: String) -> String {
+    package func key(for name: String) -> String {
         switch self {
         case .camelCase:
             return name

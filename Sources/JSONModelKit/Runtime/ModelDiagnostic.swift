@@ -45,7 +45,7 @@ public struct ModelDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public let message: String
 
     /// Creates a diagnostic.
-    public init(kind: Kind, path: JSONPath, property: String, model: String, message: String) {
+    package init(kind: Kind, path: JSONPath, property: String, model: String, message: String) {
         self.kind = kind
         self.path = path
         self.property = property
@@ -80,7 +80,7 @@ public struct ModelValidationError: Error, Sendable, Hashable, CustomStringConve
     public let diagnostics: [ModelDiagnostic]
 
     /// Creates the error.
-    public init(model: String, diagnostics: [ModelDiagnostic]) {
+    init(model: String, diagnostics: [ModelDiagnostic]) {
         self.model = model
         self.diagnostics = diagnostics
     }
@@ -133,7 +133,7 @@ public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The JSON is valid but is not an array where an array of models was asked for.
     case notAnArray(model: String, found: JSONKind)
     /// A written value JSON cannot hold: a `Double` or `Float` that is NaN or infinite, a
-    /// `Decimal` NaN, or a date the property's format cannot write (``DateFormat/canWrite(_:)``).
+    /// `Decimal` NaN, or a date the property's format cannot write (a year outside 0000–9999).
     /// `reason` says which, with the element's path inside a collection (`[3]: …`).
     case unwritable(model: String, property: String, reason: String)
 

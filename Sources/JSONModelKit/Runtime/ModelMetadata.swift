@@ -6,27 +6,27 @@ import JSONModelKitCore
 /// The metadata of one model class: its properties, inherited ones included.
 ///
 /// Built once per class, on first use, by ``ModelRegistry``.
-public final class ModelMetadata: Sendable {
+final class ModelMetadata: Sendable {
     /// The model's name (the class name for compiled models).
-    public let modelName: String
+    let modelName: String
     /// The model class.
-    public let modelType: JSONModel.Type
+    let modelType: JSONModel.Type
     /// Every usable property, superclasses' first, in declaration order.
-    public let properties: [PropertyMetadata]
+    let properties: [PropertyMetadata]
     /// Mistakes found in the declarations; a class with any cannot be instantiated.
-    public let problems: [ModelDeclarationError.Problem]
+    let problems: [ModelDeclarationError.Problem]
     /// Whether every non-optional property without a declared default is required
     /// (``JSONModel/requiresNonOptionals``, a schema model's `"requireNonOptionals"`), inherited
     /// properties included.
-    public let requiresNonOptionals: Bool
+    let requiresNonOptionals: Bool
     /// Whether models compare and hash by the JSON of their declared properties only
     /// (``JSONModel/comparesDeclaredPropertiesOnly``, a schema model's
     /// `"compareDeclaredPropertiesOnly"`), not by their whole JSON object.
-    public let comparesDeclaredPropertiesOnly: Bool
+    let comparesDeclaredPropertiesOnly: Bool
     /// Whether `Double` and `Float` properties read the strings `"NaN"`, `"Infinity"` and
     /// `"-Infinity"`, and write those values back as those strings
     /// (``JSONModel/allowsNonFiniteNumbers``, a schema model's `"allowNonFiniteNumbers"`).
-    public let allowsNonFiniteNumbers: Bool
+    let allowsNonFiniteNumbers: Bool
 
     // Names to ordinals: `rawNames` answers the member syntax's names by their bits, without
     // reading them; `nameSlots` answers every name, by a hash of its bytes. No third table.
@@ -289,7 +289,7 @@ public final class ModelMetadata: Sendable {
     /// The property named `name`, or nil.
     ///
     /// - Complexity: O(1) on average.
-    public func property(named name: String) -> PropertyMetadata? {
+    func property(named name: String) -> PropertyMetadata? {
         ordinal(of: name).map { properties[$0] }
     }
 
@@ -375,20 +375,20 @@ extension PropertyType {
 /// ```
 public struct ModelDeclarationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One mistake.
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+    struct Problem: Sendable, Hashable, CustomStringConvertible {
         /// The model class whose metadata has the problem.
-        public let model: String
+        let model: String
         /// The property concerned.
-        public let property: String
+        let property: String
         /// What is wrong.
-        public let message: String
+        let message: String
 
         /// `Model.property: message`.
-        public var description: String { "\(model).\(property): \(message)" }
+        var description: String { "\(model).\(property): \(message)" }
     }
 
     /// Every mistake found.
-    public let problems: [Problem]
+    let problems: [Problem]
 
     /// One line per problem.
     public var description: String {

@@ -7,14 +7,12 @@ import JSONModelKitCore
 
 /// The registry of model types and their metadata.
 ///
-/// Metadata of a class is built on first use (the first model created or
-/// the first call to ``metadata(for:)``), from its registration block and
-/// those of its superclasses, and kept for the life of the process. Any
-/// thread may use the registry at any time.
+/// Metadata of a class is built when the first model of it is created, from its registration
+/// block and those of its superclasses, and kept for the life of the process. Any thread may
+/// use the registry at any time.
 ///
 /// ```swift
-/// ModelRegistry.shared.register(User.self, name: "User")
-/// let type = ModelRegistry.shared.modelType(named: "User")   // User.self
+/// ModelRegistry.shared.register(User.self, name: "Member")   // schemas may name the class "Member"
 /// ```
 public final class ModelRegistry: Sendable {
     /// The registry every model uses.
@@ -46,7 +44,7 @@ public final class ModelRegistry: Sendable {
     public init() {}
 
     /// The metadata of the schema model named `name`, or nil.
-    public func schemaMetadata(named name: String) -> ModelMetadata? {
+    func schemaMetadata(named name: String) -> ModelMetadata? {
         state.withLock { $0.schemaModels[name] }
     }
 
@@ -86,7 +84,7 @@ public final class ModelRegistry: Sendable {
     /// models); if two threads build at once, the first stored wins.
     ///
     /// - Complexity: O(1) on average once built.
-    public func metadata(for type: JSONModel.Type) -> ModelMetadata {
+    func metadata(for type: JSONModel.Type) -> ModelMetadata {
         let key = ObjectIdentifier(type)
         if let known = recentMetadata.metadata(for: key) { return known }
         let known = state.withLock { $0.metadata[key] } ?? {
@@ -122,7 +120,7 @@ public final class ModelRegistry: Sendable {
     /// Checks the declarations of every registered and every used model class.
     ///
     /// - Throws: ``ModelDeclarationError`` listing every problem found.
-    public func validateDeclarations() throws(ModelDeclarationError) {
+    func validateDeclarations() throws(ModelDeclarationError) {
         let types: [JSONModel.Type] = state.withLock { state in
             var byIdentity: [ObjectIdentifier: JSONModel.Type] = [:]
             for type in state.types.values { byIdentity[ObjectIdentifier(type)] = type }

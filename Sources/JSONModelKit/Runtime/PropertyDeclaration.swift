@@ -4,34 +4,36 @@ import JSONModelKitCore
 // ModelMetadata.swift assembles into a model's metadata and checks.
 
 /// Options of a declared property besides its name, type, paths and default.
-public struct PropertyOptions: Sendable, Hashable {
+struct PropertyOptions: Sendable, Hashable {
     /// Whether output for other systems (``JSONOutputOptions/omitNonSerialized``) includes the property.
-    public var serialize: Bool
+    var serialize: Bool
     /// Whether writes are refused; two properties may share a JSON key only if all but one are read-only.
-    public var readOnly: Bool
+    var readOnly: Bool
     /// The valid strings of a `String` property: known values read as one shared string each.
-    public var enumValues: [String]?
+    var enumValues: [String]?
     /// The date format of a `Date` property (ISO 8601 when nil); `"MM/dd/yyyy"` reads as a pattern.
-    public var dateFormat: DateFormat?
+    var dateFormat: DateFormat?
     /// For an embedded array: where each element's value sits inside the element (`"node"` reads
     /// `[{"node": {…}}]`).
-    public var embedPath: JSONPath?
+    var embedPath: JSONPath?
     /// The converter the declaration names: a registered name (`"hexColor"`) or an instance.
-    public var converter: ConverterReference?
+    var converter: ConverterReference? { converterStorage.map(ConverterReference.init(storage:)) }
+    /// What ``converter`` holds, in the form options compare and hash by.
+    private var converterStorage: ConverterReference.Storage?
     /// Whether the value is an identifier resolved through the object store registered for its type.
-    public var cachedObject: Bool
+    var cachedObject: Bool
     /// The name under which each child model of this property refers back to its parent
     /// (weakly; see `JSONModel+Relationships.swift`).
-    public var inverse: String?
+    var inverse: String?
     /// Whether the property is a property group: a submodel over its parent's own object.
-    public var group: Bool
+    var group: Bool
     /// Whether the JSON must hold a value: a missing or `null` value still reads the default,
     /// and records a ``ModelDiagnostic/Kind/missingRequired`` diagnostic. An optional cannot be
     /// required.
-    public var required: Bool
+    var required: Bool
 
     /// Creates options; every argument has the default a plain declaration gets.
-    public init(
+    init(
         serialize: Bool = true, readOnly: Bool = false, enumValues: [String]? = nil, dateFormat: DateFormat? = nil,
         embedPath: JSONPath? = nil, converter: ConverterReference? = nil, cachedObject: Bool = false,
         inverse: String? = nil, group: Bool = false, required: Bool = false
@@ -41,7 +43,7 @@ public struct PropertyOptions: Sendable, Hashable {
         self.enumValues = enumValues
         self.dateFormat = dateFormat
         self.embedPath = embedPath
-        self.converter = converter
+        self.converterStorage = converter?.storage
         self.cachedObject = cachedObject
         self.inverse = inverse
         self.group = group
@@ -53,20 +55,20 @@ public struct PropertyOptions: Sendable, Hashable {
 ///
 /// The registration block produces these; a schema loaded at run time can
 /// produce them too, so both end up in the same ``ModelMetadata``.
-public struct PropertyDeclaration: Sendable, Equatable {
+struct PropertyDeclaration: Sendable, Equatable {
     /// The property's name, used with the member syntax.
-    public var name: String
+    var name: String
     /// The property's type.
-    public var type: PropertyType
+    var type: PropertyType
     /// Where the value is: the first present path wins on read, writes go to the first.
-    public var paths: [JSONPath]
+    var paths: [JSONPath]
     /// The declared default as JSON, or nil for the type's natural default.
-    public var defaultValue: JSONValue?
+    var defaultValue: JSONValue?
     /// The value read instead when the JSON holds a value that does not convert, as JSON; nil
     /// when such a value reads ``defaultValue`` too.
-    public var defaultIfInvalid: JSONValue?
+    var defaultIfInvalid: JSONValue?
     /// The other options.
-    public var options: PropertyOptions
+    var options: PropertyOptions
 
     /// A problem found while declaring (an unsupported Swift type).
     var problem: String?
@@ -74,7 +76,7 @@ public struct PropertyDeclaration: Sendable, Equatable {
     var keyFollowsName: Bool
 
     /// Creates a declaration; `paths` empty means the property's name as a single key.
-    public init(
+    init(
         name: String, type: PropertyType, paths: [JSONPath] = [], defaultValue: JSONValue? = nil,
         options: PropertyOptions = PropertyOptions(), defaultIfInvalid: JSONValue? = nil
     ) {
@@ -87,7 +89,7 @@ public struct PropertyDeclaration: Sendable, Equatable {
         self.keyFollowsName = paths.isEmpty
     }
 
-    public static func == (lhs: PropertyDeclaration, rhs: PropertyDeclaration) -> Bool {
+    static func == (lhs: PropertyDeclaration, rhs: PropertyDeclaration) -> Bool {
         lhs.name == rhs.name && lhs.type == rhs.type && lhs.paths == rhs.paths
             && lhs.defaultValue == rhs.defaultValue && lhs.defaultIfInvalid == rhs.defaultIfInvalid
             && lhs.options == rhs.options && lhs.problem == rhs.problem

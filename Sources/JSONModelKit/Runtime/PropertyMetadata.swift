@@ -5,26 +5,26 @@ import JSONModelKitCore
 /// Everything the engine knows about one declared property.
 ///
 /// A class, so the read path passes one reference around instead of copying a dozen fields.
-public final class PropertyMetadata: Sendable {
+final class PropertyMetadata: Sendable {
     /// The position of the property in its model's ``ModelMetadata/properties``
     /// (inherited ones first); also its cache slot.
-    public let ordinal: Int
+    let ordinal: Int
     /// The property's name.
-    public let name: String
+    let name: String
     /// The property's type.
-    public let type: PropertyType
+    let type: PropertyType
     /// Where the value is: the first present path wins on read, writes go to the first.
-    public let paths: [JSONPath]
+    let paths: [JSONPath]
     /// The declared default as JSON, or nil when none was declared.
-    public let declaredDefault: JSONValue?
+    let declaredDefault: JSONValue?
     /// The other options.
-    public let options: PropertyOptions
+    let options: PropertyOptions
     /// The class whose registration block declared the property.
-    public let declaringModel: String
+    let declaringModel: String
     /// Whether a missing or `null` value records a ``ModelDiagnostic/Kind/missingRequired``
     /// diagnostic: declared `required`, or a non-optional without a declared default in a model
     /// that requires non-optionals (``ModelMetadata/requiresNonOptionals``).
-    public let isRequired: Bool
+    let isRequired: Bool
 
     /// The Swift type that converts values of this property.
     let valueType: any PropertyValue.Type

@@ -14,7 +14,7 @@ import JSONModelKitCore
 /// ```swift
 /// PropertyType(of: [String: Int?].self)   // .dictionary(.optional(.int))
 /// ```
-public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
+indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
     case int, int8, int16, int32, int64
     case uint, uint8, uint16, uint32, uint64
     case double, float, bool, string, decimal, url, uuid
@@ -41,7 +41,7 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
     /// The descriptor of a Swift type, or nil when the engine cannot store that type.
     ///
     /// - Parameter type: A Swift type such as `Int.self`, `[Address].self` or `String?.self`.
-    public init?(of type: Any.Type) {
+    init?(of type: Any.Type) {
         guard let convertible = type as? any PropertyValue.Type else { return nil }
         self = convertible.propertyType
     }
@@ -51,7 +51,7 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
     /// Optionals default to nil, numbers to zero, strings and `Data` to empty,
     /// collections to empty, models to an empty model; `URL`, `UUID` and `Date`
     /// have no natural default.
-    public var needsDeclaredDefault: Bool {
+    var needsDeclaredDefault: Bool {
         switch self {
         case .url, .uuid, .date: return true
         default: return false
@@ -113,7 +113,7 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The Swift spelling of the type, such as `[String: Int?]`.
-    public var description: String {
+    var description: String {
         switch self {
         case .int: return "Int"
         case .int8: return "Int8"
@@ -190,7 +190,7 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
         Wrapped?.self
     }
 
-    public static func == (lhs: PropertyType, rhs: PropertyType) -> Bool {
+    static func == (lhs: PropertyType, rhs: PropertyType) -> Bool {
         switch (lhs, rhs) {
         case (.model(let a), .model(let b)): return a == b
         case (.schemaModel(let a), .schemaModel(let b)): return a == b
@@ -207,7 +207,7 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         switch self {
         case .model(let type): hasher.combine(ObjectIdentifier(type))
         case .schemaModel(let name): hasher.combine("schema:" + name)

@@ -7,8 +7,8 @@ import JSONModelKitCore
 
 /// How a `Date` is stored in JSON.
 ///
-/// Declare it on a property; reading tries this format first, then the others
-/// in ``fallbackOrder``; writing always uses it.
+/// Declare it on a property; reading tries this format first, then the others in a fixed
+/// order (ISO 8601 first; see <doc:DatesAndEnums>); writing always uses it.
 ///
 /// ```swift
 /// p.createdAt(Date.self, jsonPath: "created_at", dateFormat: .iso8601)
@@ -17,7 +17,8 @@ import JSONModelKitCore
 /// ```
 ///
 /// Schemas give the same formats as text: `"iso8601"`, `"secondsSince1970"`,
-/// `"millisecondsSince1970"`, or a pattern such as `"MM/dd/yyyy"`. Patterns use
+/// `"millisecondsSince1970"`, `"iso8601WithMilliseconds"`, `"javaScript"` (`Tue Jun 3 2008
+/// 11:05:30 GMT`), or a pattern such as `"MM/dd/yyyy"`; so do string literals in Swift. Patterns use
 /// the POSIX locale and UTC unless the text carries a zone. Every format is parsed
 /// once and shared (immutable, `Sendable`), so no formatter is created per read.
 public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
@@ -39,24 +40,27 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     public static let secondsSince1970 = DateFormat(.secondsSince1970)
     /// Milliseconds since 1970 as a number (a numeric string reads too). Written as a number.
     public static let millisecondsSince1970 = DateFormat(.millisecondsSince1970)
+    // The patterns below are the fallbacks and what inference recognises; users write them as
+    // pattern text (`dateFormat: "yyyy-MM-dd"`), which makes the same format.
+
     /// `2017-02-05T17:03:13.000-03:00`: ISO 8601 with milliseconds and an offset, always written with both.
-    public static let iso8601WithMilliseconds = DateFormat.pattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX")
+    package static let iso8601WithMilliseconds = DateFormat.pattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX")
     /// `Tue Jun 3 2008 11:05:30 GMT`, the form JavaScript's `Date.toString` family prints.
-    public static let javaScript = DateFormat.pattern("EEE MMM d yyyy HH:mm:ss zzz")
+    package static let javaScript = DateFormat.pattern("EEE MMM d yyyy HH:mm:ss zzz")
     /// `2018/02/15`.
-    public static let yearMonthDaySlashes = DateFormat.pattern("yyyy/MM/dd")
+    package static let yearMonthDaySlashes = DateFormat.pattern("yyyy/MM/dd")
     /// `2018-02-15`.
-    public static let yearMonthDayDashes = DateFormat.pattern("yyyy-MM-dd")
+    package static let yearMonthDayDashes = DateFormat.pattern("yyyy-MM-dd")
     /// `20180215`.
-    public static let yearMonthDayCompact = DateFormat.pattern("yyyyMMdd")
+    package static let yearMonthDayCompact = DateFormat.pattern("yyyyMMdd")
     /// `05/06/2018` read month first (May 6).
-    public static let monthDayYear = DateFormat.pattern("MM/dd/yyyy")
+    package static let monthDayYear = DateFormat.pattern("MM/dd/yyyy")
     /// `05/06/2018` read day first (5 June).
-    public static let dayMonthYear = DateFormat.pattern("dd/MM/yyyy")
+    package static let dayMonthYear = DateFormat.pattern("dd/MM/yyyy")
     /// `05-06-2018` read month first.
-    public static let monthDayYearDashes = DateFormat.pattern("MM-dd-yyyy")
+    package static let monthDayYearDashes = DateFormat.pattern("MM-dd-yyyy")
     /// `05-06-2018` read day first.
-    public static let dayMonthYearDashes = DateFormat.pattern("dd-MM-yyyy")
+    package static let dayMonthYearDashes = DateFormat.pattern("dd-MM-yyyy")
 
     /// A Unicode date pattern (`yyyy MM dd HH mm ss SSS Z EEE MMM` and friends).
     ///
@@ -64,7 +68,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     /// field wider than the engine reads (`y` beyond 4 letters, `M` beyond 4, `d` `H` `h` `m`
     /// `s` beyond 2, `S` beyond 9), reads nothing and reports ``problem``; models declaring it
     /// fail their declaration check. So every date a pattern reads is one it can write.
-    public static func pattern(_ text: String) -> DateFormat {
+    static func pattern(_ text: String) -> DateFormat {
         DateFormat(.pattern(DatePattern.compiled(text)))
     }
 
@@ -76,7 +80,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     /// seconds since 1970, or milliseconds when that is the declared format; a property whose
     /// declared pattern is digits alone (`yyyyMMdd`) reads a number's digits through the pattern
     /// instead, and one with another pattern reads seconds with a diagnostic.
-    public static let fallbackOrder: [DateFormat] = [
+    static let fallbackOrder: [DateFormat] = [
         .iso8601, .yearMonthDaySlashes, .javaScript, .yearMonthDayCompact, .secondsSince1970,
         .monthDayYear, .dayMonthYear, .monthDayYearDashes, .dayMonthYearDashes,
     ]
@@ -110,7 +114,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     }
 
     /// What is wrong with a pattern, or nil for a usable format.
-    public var problem: String? {
+    var problem: String? {
         if case .pattern(let pattern) = storage { return pattern.problem }
         return nil
     }
@@ -120,7 +124,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     /// The date `text` spells in this format alone, or nil.
     ///
     /// - Complexity: O(*n*) in the length of the text; no allocation for ASCII text.
-    public func date(from text: String) -> Date? {
+    package func date(from text: String) -> Date? {
         var text = text
         return text.withUTF8 { date(fromUTF8: $0) }
     }
@@ -139,7 +143,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     ///
     /// Text of digits alone under a pattern of digits alone (`yyyyMMdd`) is read by the pattern
     /// only: `20181345` gives nil, not a date in seconds since 1970.
-    public func dateTryingFallbacks(from text: String) -> Date? {
+    func dateTryingFallbacks(from text: String) -> Date? {
         var text = text
         return text.withUTF8 { dateTryingFallbacks(fromUTF8: $0) }
     }
@@ -175,7 +179,7 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     /// A model's write of a date its format cannot write throws
     /// (``JSONModelError/unwritable(model:property:reason:)``), and reading one (a zone offset
     /// can move `0000-01-01T00:00+01:00` into year -1) gives the default with a diagnostic.
-    public func canWrite(_ date: Date) -> Bool {
+    func canWrite(_ date: Date) -> Bool {
         switch storage {
         case .secondsSince1970, .millisecondsSince1970:
             let seconds = date.timeIntervalSince1970
@@ -201,9 +205,10 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
 
     /// The text of `date` in this format (for the epoch formats, the number's text).
     ///
-    /// For a date the format cannot write (``canWrite(_:)``) the text is a best effort that does
-    /// not read back: never a trap.
-    public func string(from date: Date) -> String {
+    /// For a date the format cannot write (a year outside 0000–9999 in UTC, or beyond
+    /// ±253,402,300,800 seconds for the epoch formats) the text is a best effort that does not
+    /// read back: never a trap.
+    package func string(from date: Date) -> String {
         switch storage {
         case .iso8601: return ISO8601Text.string(from: date)
         case .secondsSince1970: return DateFormat.numberText(date.timeIntervalSince1970)

@@ -41,16 +41,16 @@ public struct InternedString: Sendable, Hashable, CustomStringConvertible, Expre
 
     /// The interned value of `text` if it was interned before; else a value of its own
     /// that is not added to the table.
-    public static func existing(_ text: String) -> InternedString {
+    static func existing(_ text: String) -> InternedString {
         if let found = InternTable.shared.lookUp(text) { return InternedString(storage: found) }
         return InternedString(storage: Storage(text: text, hash: InternTable.hash(text), isInterned: false))
     }
 
     /// The text.
-    public var string: String { storage.text }
+    var string: String { storage.text }
 
     /// Whether the value is in the intern table.
-    public var isInterned: Bool { storage.isInterned }
+    var isInterned: Bool { storage.isInterned }
 
     public var description: String { storage.text }
 
@@ -145,6 +145,9 @@ struct KnownStrings: Sendable {
 /// ```
 ///
 /// A value not in ``knownValues`` reads as it is, with a diagnostic (none when the list is empty).
+///
+/// Declare a struct whose one stored property is `value`: the `==` and `hash(into:)` Swift
+/// derives from it are the interned value's, an identity check and a hash computed once.
 public protocol JSONStringEnum: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
     CustomStringConvertible where RawValue == String, StringLiteralType == String
 {
@@ -170,6 +173,4 @@ extension JSONStringEnum {
     public var description: String { value.string }
     public static var knownValues: [Self] { [] }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
-    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

@@ -24,7 +24,7 @@ final class FeedDataItem: JSONModel, @unchecked Sendable {
         p.people([FeedPerson].self)
         p.statuses([FeedStatus].self)
         p.replyList([FeedReply].self)
-        p.published(Date?.self, dateFormat: .javaScript)
+        p.published(Date?.self, dateFormat: "EEE MMM d yyyy HH:mm:ss zzz")
         p.editedTimestamp(Date?.self, dateFormat: .millisecondsSince1970)
     }
 }

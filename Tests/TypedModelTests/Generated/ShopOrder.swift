@@ -53,7 +53,7 @@ final class ShopShipping: JSONModel, @unchecked Sendable {
         p.carrier(String.self)
         p.price(Double.self)
         p.tracking(String?.self)
-        p.deliveredOn(Date?.self, dateFormat: .yearMonthDayDashes)
+        p.deliveredOn(Date?.self, dateFormat: "yyyy-MM-dd")
     }
 }
 
