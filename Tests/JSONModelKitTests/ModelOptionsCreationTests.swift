@@ -1,5 +1,5 @@
 import Foundation
-import JSONModelKit
+@testable import JSONModelKit
 import JSONModelKitFoundation
 import Testing
 

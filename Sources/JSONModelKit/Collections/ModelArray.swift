@@ -70,7 +70,7 @@ public struct ModelArray<Element: JSONModel>: Sendable {
     /// Whether the element at `index` has been built; for tests of laziness.
     ///
     /// - Complexity: O(1).
-    public func isElementBuilt(at index: Int) -> Bool {
+    func isElementBuilt(at index: Int) -> Bool {
         guard let changed else { return base.isBuilt(index) }
         if case .base(let position) = changed[index] { return base.isBuilt(position) }
         return true

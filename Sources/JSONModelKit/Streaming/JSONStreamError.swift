@@ -45,7 +45,7 @@ public struct JSONStreamError: Error, Sendable, Equatable, CustomStringConvertib
     public let excerpt: String
 
     /// Creates an error.
-    public init(_ kind: Kind, element: Int, offset: Int, line: Int, column: Int, excerpt: String = "") {
+    init(_ kind: Kind, element: Int, offset: Int, line: Int, column: Int, excerpt: String = "") {
         self.kind = kind
         self.element = element
         self.offset = offset
@@ -69,7 +69,7 @@ public struct JSONStreamError: Error, Sendable, Equatable, CustomStringConvertib
 
 extension JSONStreamError.Kind {
     /// A short phrase for logs.
-    public var message: String {
+    package var message: String {
         switch self {
         case .invalidJSON(let kind): kind.message
         case .unexpectedByte(let byte): "unexpected \(JSONParseError.Kind.describe(byte)) between elements"
