@@ -1,4 +1,4 @@
-/// The elements of a JSON array: what ``JSONValue/array(_:)`` holds.
+/// The elements of a JSON array: what ``JSONValue/array(_:)-enum.case`` holds.
 ///
 /// A random-access, mutable, range-replaceable collection of ``JSONValue``s with the value
 /// semantics of `Array` (copy on write), so most code reads it as it would `[JSONValue]`:
@@ -8,8 +8,7 @@
 ///     for tag in tags { print(tag) }
 ///     tags.count; tags.first; tags[0]
 /// }
-/// let value: JSONValue = ["a", "b"]          // from a literal
-/// let built = JSONArray(elements)             // from any sequence of values
+/// let value: JSONValue = .array(["a", "b"])   // from a literal or a [JSONValue]
 /// let elements = Array(tags)                  // a [JSONValue] when one is needed
 /// ```
 ///
@@ -59,8 +58,8 @@ public struct JSONArray: Sendable {
 }
 
 // The conformances declare only what they require: counting, iterating, appending and the
-// other edits come from the protocols' defaults, all through `replaceSubrange`. Code in this
-// package that builds arrays in a loop appends to `buffer` directly.
+// other edits come from the protocols' defaults, all through `replaceSubrange`. The core's own
+// loops that build arrays append to `buffer` directly.
 extension JSONArray: RandomAccessCollection, MutableCollection {
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { buffer.endIndex }

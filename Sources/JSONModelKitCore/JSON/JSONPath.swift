@@ -30,9 +30,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     ExpressibleByArrayLiteral
 {
     /// One step of a path: an object key or an array index.
-    public enum Segment: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-        CustomStringConvertible
-    {
+    public enum Segment: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
         /// A member of an object.
         case key(String)
         /// An element of an array, counted from 0.
@@ -45,8 +43,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
         public init(integerLiteral value: Int) { self = .index(value) }
 
         /// The segment as it appears in a path description: `key`, `["a.b"]`
-        /// or `[3]`.
-        public var description: String {
+        /// or `[3]`; a path's ``JSONPath/description`` is the public form.
+        package var description: String {
             JSONPath([self]).description
         }
 

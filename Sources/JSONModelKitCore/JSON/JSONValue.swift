@@ -85,7 +85,7 @@ extension JSONValue {
     /// An array of the elements of a Swift array: `.array(elements)` for a `[JSONValue]`.
     ///
     /// - Complexity: O(*n*): the elements are copied into the array's own storage.
-    package static func array(_ elements: [JSONValue]) -> JSONValue {
+    public static func array(_ elements: [JSONValue]) -> JSONValue {
         .array(JSONArray(copying: elements))
     }
 }
