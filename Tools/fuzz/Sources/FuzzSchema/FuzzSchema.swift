@@ -160,7 +160,7 @@ struct GivenSchema {
         guard let object = (try? JSONDocument(bytes: bytes, options: JSONParseOptions(maxDepth: 64)))?.root.value.objectValue
         else { return nil }
         if let models = object["models"] {
-            schema = .object(JSONObject([(key: "models", value: models)]))
+            schema = ["models": models]
         } else if let inline = object["schema"] {
             schema = inline
         } else if let file = object["schemaFile"]?.stringValue, let shared = Self.sharedSchema(file) {
@@ -851,4 +851,7 @@ extension JSONValue {
         if case .array(let elements) = self { return Array(elements) }
         return nil
     }
+
+    /// The number as an `Int`, if the value is an integral number in range.
+    var intValue: Int? { numberValue?.intValue }
 }
