@@ -280,7 +280,7 @@ extension JSONNode {
     /// ```
     ///
     /// - Complexity: Each step is O(1): elements are read in document order without an index.
-    public var elements: some Sequence<JSONNode> { Elements(node: self) }
+    @inlinable public var elements: some Sequence<JSONNode> { Elements(node: self) }
 
     /// The members of an object in document order, duplicates included; empty for other kinds.
     ///
@@ -289,13 +289,18 @@ extension JSONNode {
     /// ```
     ///
     /// - Complexity: Each step is O(1) plus decoding the key.
-    public var members: some Sequence<(key: String, value: JSONNode)> { Members(node: self) }
+    @inlinable public var members: some Sequence<(key: String, value: JSONNode)> { Members(node: self) }
 
     /// The elements of an array, read in document order without building an index. Package
     /// code names it to keep an iterator in a stored property.
+    ///
+    /// `@usableFromInline`, as is ``Members``, so that ``elements`` can be inlinable: a caller
+    /// in another module then iterates this type, specialized, rather than an opaque one.
+    @usableFromInline
     package struct Elements: Sequence, Sendable {
         let node: JSONNode
 
+        @usableFromInline
         package init(node: JSONNode) {
             self.node = node
         }
@@ -322,8 +327,14 @@ extension JSONNode {
     }
 
     /// The members of an object as key–value pairs, in document order.
+    @usableFromInline
     package struct Members: Sequence, Sendable {
         let node: JSONNode
+
+        @usableFromInline
+        init(node: JSONNode) {
+            self.node = node
+        }
 
         public var underestimatedCount: Int { node.entry.tag == .object ? node.count : 0 }
 
