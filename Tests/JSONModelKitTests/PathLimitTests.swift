@@ -136,7 +136,7 @@ struct PathLimitTests {
         do {
             try value.setValue(2, at: "a[1000000000]")
             Issue.record("expected an error")
-        } catch {
+        } catch let error as JSONPathError {
             #expect(error.path == "a[1000000000]")
             #expect(error.description.contains("999999999 nulls"), "\(error)")
             #expect(error.description.contains("10000"), "\(error)")
@@ -144,7 +144,7 @@ struct PathLimitTests {
         do {
             try value.setValue(2, at: "a[-1]")
             Issue.record("expected an error")
-        } catch {
+        } catch let error as JSONPathError {
             #expect(error.description.contains("negative index"), "\(error)")
         }
         #expect(value == ["a": [1]])

@@ -23,7 +23,7 @@ extension ModelArray: Codable {
     ///
     /// - Throws: `DecodingError.typeMismatch` when the value is not an array, or the decoder's
     ///   own error when the value is not JSON it can give (nested deeper than
-    ///   ``JSONValue/codingDepthLimit``, for one).
+    ///   64 levels, for one).
     public init(from decoder: any Decoder) throws {
         let value = try JSONValue(from: decoder)
         let input = JSONInput.value(value)

@@ -39,7 +39,7 @@ import JSONModelKitCore
 ///
 /// Schemas may come from third parties, so registering one checks what could not work: a
 /// `jsonPath`, `anyOf` alternative or `embedPath` naming the root (`"$"`) or holding a negative
-/// index or one above ``JSONPath/maximumIndex`` (10,000), and a `dateFormat` pattern with a
+/// index or one above 10,000, and a `dateFormat` pattern with a
 /// field wider than ``DateFormat`` allows (`yyyyy`), fail with a ``ModelSchemaError`` naming
 /// the model and property.
 public struct ModelSchema: Sendable, Equatable {

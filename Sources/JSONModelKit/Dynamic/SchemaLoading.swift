@@ -35,7 +35,7 @@ extension ModelRegistry {
     /// - a type nested more than 32 levels (each `[T]`, `[String: T]` and `?` is one) or with
     ///   nested optionals (`Int??`);
     /// - a path naming the root (`"$"`), holding a negative index or one above
-    ///   ``JSONPath/maximumIndex``; a date pattern with a field too wide (`yyyyy`, `ddd`);
+    ///   10,000; a date pattern with a field too wide (`yyyyy`, `ddd`);
     /// - a type name that is neither built in nor a model of the batch, a registered schema
     ///   model or a registered model class;
     /// - `extends` naming an unknown model or a compiled class, forming a cycle, or giving a

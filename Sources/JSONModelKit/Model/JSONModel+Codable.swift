@@ -9,7 +9,7 @@ extension JSONModel: Codable {
     /// Encodes the model's current JSON object.
     ///
     /// Its JSON goes through ``JSONValue``'s `Codable` conformance, so at most
-    /// ``JSONValue/codingDepthLimit`` arrays and objects deep; deeper JSON is an `EncodingError`
+    /// 64 arrays and objects deep; deeper JSON is an `EncodingError`
     /// (decoding likewise throws a `DecodingError`). ``JSONModelView/jsonBytes(options:format:)`` has no limit.
     ///
     /// ```swift

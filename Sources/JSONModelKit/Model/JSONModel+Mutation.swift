@@ -144,7 +144,7 @@ extension JSONModel {
                 var current = state.current ?? original.jsonValue
                 state.current = nil
                 do throws(JSONPathError) {
-                    try current.setValue(encoded, at: path)
+                    try current.writeValue(encoded, at: path)
                 } catch {
                     if hadOverlay { state.current = current }  // setValue refuses before changing anything
                     refused = error

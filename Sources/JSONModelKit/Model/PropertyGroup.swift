@@ -62,7 +62,7 @@ extension JSONModel {
         var object = currentSource.jsonValue
         for path in property.declaredOutputPaths where !path.segments.isEmpty {
             do {
-                try object.setValue(encoded?[path], at: path)
+                try object.writeValue(encoded?[path], at: path)
             } catch {
                 throw .unwritable(model: metadata.modelName, property: property.name, reason: error.description)
             }

@@ -31,7 +31,7 @@ public struct JSONView: Sendable {
     /// The decoded string; nil for other kinds.
     public var stringValue: String? { input.stringValue }
     /// The number as `Int` when it is an integral number in range; nil otherwise.
-    /// `1.0` and `1e2` count, as for ``JSONNode/intValue`` and ``JSONValue/intValue``.
+    /// `1.0` and `1e2` count, as for ``JSONNumber/intValue``.
     public var intValue: Int? {
         switch input {
         case .node(let node): node.intValue

@@ -46,7 +46,7 @@ public final class PropertyRegistrar {
     ///     converts (with its optional, array or `[String: …]` dictionary when `Codable`).
     ///   - jsonPath: Where the value is; the property name by default. Dotted text
     ///     (`"user.address.city"`) nests. A path naming the root (`"$"`), a negative index
-    ///     or one above ``JSONPath/maximumIndex`` (10,000) is a declaration problem.
+    ///     or one above 10,000 is a declaration problem.
     ///   - anyOf: Alternative paths: the first present wins on read, writes go to the first.
     ///   - default: The value when the JSON lacks one; otherwise nil for optionals,
     ///     zero, empty, or an empty model. Also the value when the JSON holds one that does not

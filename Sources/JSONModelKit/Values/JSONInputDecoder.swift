@@ -263,7 +263,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
         switch input {
         case .node(let node):
             count = node.count
-            rest = .nodes(node.elements.makeIterator())
+            rest = .nodes(JSONNode.Elements(node: node).makeIterator())
         case .value(let value):
             guard case .array(let elements) = value else { preconditionFailure("an unkeyed container of \(value)") }
             count = elements.count

@@ -26,7 +26,7 @@ public struct JSONArray: Sendable {
     package var buffer: ContainerBuffer<JSONValue>
 
     @inlinable
-    init(buffer: ContainerBuffer<JSONValue>) {
+    package init(buffer: ContainerBuffer<JSONValue>) {
         self.buffer = buffer
     }
 
@@ -38,13 +38,14 @@ public struct JSONArray: Sendable {
 
     /// Creates an empty array with room for `minimumCapacity` elements.
     @inlinable
-    public init(minimumCapacity: Int) {
+    package init(minimumCapacity: Int) {
         buffer = ContainerBuffer(minimumCapacity: minimumCapacity)
     }
 
-    /// Creates an array of the elements of a sequence, in order.
+    /// Creates an array of the elements of a sequence in one copy, where the generic
+    /// `init(_:)` of `RangeReplaceableCollection` appends them one by one.
     @inlinable
-    public init<S: Sequence>(_ elements: S) where S.Element == JSONValue {
+    package init(copying elements: some Sequence<JSONValue>) {
         buffer = ContainerBuffer(elements)
     }
 
@@ -53,17 +54,15 @@ public struct JSONArray: Sendable {
     /// - Complexity: O(*n*): the elements are copied (not deeply: nested arrays and objects
     ///   are shared until written).
     @inlinable
-    public var elements: [JSONValue] { buffer.array }
+    package var elements: [JSONValue] { buffer.array }
 }
 
+// The conformances declare only what they require: counting, iterating, appending and the
+// other edits come from the protocols' defaults, all through `replaceSubrange`. The core's own
+// loops that build arrays append to `buffer` directly.
 extension JSONArray: RandomAccessCollection, MutableCollection {
-    public typealias Index = Int
-    public typealias Indices = Range<Int>
-
     @inlinable public var startIndex: Int { 0 }
     @inlinable public var endIndex: Int { buffer.endIndex }
-    @inlinable public var count: Int { buffer.endIndex }
-    @inlinable public var isEmpty: Bool { buffer.storage == nil || buffer.endIndex == 0 }
 
     /// The element at `position`, which must be in range.
     @inlinable
@@ -71,63 +70,13 @@ extension JSONArray: RandomAccessCollection, MutableCollection {
         get { buffer[position] }
         _modify { yield &buffer[position] }
     }
-
-    @inlinable
-    public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<JSONValue>) throws -> R) rethrows -> R? {
-        try buffer.withContiguousStorageIfAvailable(body)
-    }
-
-    /// Iterates over the elements in order.
-    public struct Iterator: IteratorProtocol {
-        @usableFromInline
-        var base: ContainerIterator<JSONValue>
-
-        @inlinable
-        init(_ base: ContainerIterator<JSONValue>) {
-            self.base = base
-        }
-
-        @inlinable
-        public mutating func next() -> JSONValue? { base.next() }
-    }
-
-    @inlinable
-    public func makeIterator() -> Iterator {
-        Iterator(buffer.makeIterator())
-    }
 }
 
 extension JSONArray: RangeReplaceableCollection {
     @inlinable
-    public mutating func reserveCapacity(_ minimumCapacity: Int) {
-        buffer.reserveCapacity(minimumCapacity)
-    }
-
-    @inlinable
     public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: __owned C)
     where C.Element == JSONValue {
         buffer.replaceSubrange(subrange, with: newElements)
-    }
-
-    @inlinable
-    public mutating func append(_ newElement: __owned JSONValue) {
-        buffer.append(newElement)
-    }
-
-    @inlinable
-    public mutating func append<S: Sequence>(contentsOf newElements: __owned S) where S.Element == JSONValue {
-        buffer.append(contentsOf: newElements)
-    }
-
-    @inlinable
-    @discardableResult
-    public mutating func removeLast() -> JSONValue {
-        buffer.removeLast()
-    }
-
-    @inlinable
-    public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
-        buffer.removeAll(keepingCapacity: keepCapacity)
     }
 }
 

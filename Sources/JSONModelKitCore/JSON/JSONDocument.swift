@@ -13,16 +13,27 @@ import Darwin
 #error("JSONDocument needs the C library: no Glibc, Musl or Darwin module here")
 #endif
 
-/// Options for scanning JSON text.
+/// Options for scanning JSON text, set when they are created.
+///
+/// ```swift
+/// let lenient = JSONParseOptions(allowsTrailingCommas: true, allowsComments: true)
+/// let document = try JSONDocument(string: "[1, 2, /* three */]", options: lenient)
+/// ```
 public struct JSONParseOptions: Sendable, Hashable {
     /// The deepest nesting of arrays and objects accepted; deeper input is an error.
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// Whether a comma may stand before `]` or `}` (not JSON; off by default).
-    public var allowsTrailingCommas: Bool
+    package var allowsTrailingCommas: Bool
     /// Whether `//` and `/* */` comments count as white space (not JSON; off by default).
-    public var allowsComments: Bool
+    package var allowsComments: Bool
 
     /// Creates options; the defaults are strict RFC 8259 with a nesting limit of 512.
+    ///
+    /// - Parameters:
+    ///   - maxDepth: The deepest nesting of arrays and objects accepted (negative counts as 0);
+    ///     deeper input is a ``JSONParseError/Kind/tooDeep(limit:)`` error.
+    ///   - allowsTrailingCommas: Whether a comma may stand before `]` or `}` (not JSON).
+    ///   - allowsComments: Whether `//` and `/* */` comments count as white space (not JSON).
     public init(maxDepth: Int = 512, allowsTrailingCommas: Bool = false, allowsComments: Bool = false) {
         self.maxDepth = max(0, maxDepth)
         self.allowsTrailingCommas = allowsTrailingCommas
@@ -39,7 +50,7 @@ public struct JSONParseOptions: Sendable, Hashable {
 /// ```swift
 /// let document = try JSONDocument(string: #"{"name": "Ann", "id": 12345678901234567890}"#)
 /// document.root["name"]?.stringValue        // "Ann"
-/// document.root["id"]?.numberText           // "12345678901234567890", exactly
+/// document.root["id"]?.numberValue          // 12345678901234567890, exactly
 /// ```
 ///
 /// A document is immutable and `Sendable`; its views can be read from any thread. Lookups into
@@ -58,9 +69,9 @@ public final class JSONDocument: Sendable {
     /// last words are those bytes: read entries only at the indexes the tape itself gives.
     @usableFromInline package let tape: [UInt64]
     /// The number of JSON values in the document (object keys are not counted).
-    public let valueCount: Int
+    package let valueCount: Int
     /// The deepest nesting of arrays and objects: 0 for a top-level scalar, 1 for `[]`.
-    public let depth: Int
+    package let depth: Int
     /// Indexes of large containers, built on first lookup; read and written only through
     /// ``withIndexes(_:)``, under the striped lock this document's address picks.
     nonisolated(unsafe) private var indexes = ContainerIndexes()
@@ -297,7 +308,7 @@ public final class JSONDocument: Sendable {
     }
 
     /// Scans and validates a copy of the bytes in `buffer`.
-    public convenience init(buffer: UnsafeRawBufferPointer, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
+    package convenience init(buffer: UnsafeRawBufferPointer, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
         try self.init(bytes: Array(buffer), options: options)
     }
 
@@ -354,11 +365,11 @@ public final class JSONDocument: Sendable {
     public var root: JSONNode { JSONNode(document: self, index: 0) }
 
     /// The size of the input in bytes.
-    public var byteCount: Int { storage.count }
+    package var byteCount: Int { storage.count }
 
     /// The memory taken by the tape, in bytes: 8 per value and per object key, except that most
     /// members whose value is a scalar take 8 for both.
-    public var tapeByteCount: Int {
+    package var tapeByteCount: Int {
         if case .afterTape(let tail) = storage { return tail.tapeCount * MemoryLayout<UInt64>.stride }
         return tape.count * MemoryLayout<UInt64>.stride
     }

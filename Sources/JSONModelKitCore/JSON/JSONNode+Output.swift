@@ -38,7 +38,7 @@ extension JSONNode: JSONWritable {
                 if entry.tag == .object {
                     frame.object = JSONObject(minimumCapacity: entry.containerCount)
                 } else {
-                    frame.elements.reserveCapacity(entry.containerCount)
+                    frame.elements.buffer.reserveCapacity(entry.containerCount)
                 }
                 position += 1
                 if position < frame.end {
@@ -57,7 +57,7 @@ extension JSONNode: JSONWritable {
                     top.object!.append(key: top.key ?? "", value: completed)
                     top.key = nil
                 } else {
-                    top.elements.append(completed)
+                    top.elements.buffer.append(completed)
                 }
                 guard position == top.end else {
                     stack.append(top)
@@ -89,13 +89,13 @@ extension JSONNode: JSONWritable {
     /// their document order.
     ///
     /// - Complexity: O(*n*) in the size of the value, plus sorting with `.sortedKeys`.
-    public func jsonBytes(options: JSONWriteOptions = []) -> [UInt8] { writtenBytes(options: options) }
-
-    /// The value written as JSON text; see ``jsonBytes(options:)``.
     public func jsonString(options: JSONWriteOptions = []) -> String { writtenString(options: options) }
 
-    /// The value written as JSON `Data`; see ``jsonBytes(options:)``.
-    public func jsonData(options: JSONWriteOptions = []) -> Data { writtenData(options: options) }
+    /// The value written as JSON `Data`; see ``jsonString(options:)``.
+    package func jsonData(options: JSONWriteOptions = []) -> Data { writtenData(options: options) }
+
+    /// The value written as JSON bytes; see ``jsonString(options:)``.
+    package func jsonBytes(options: JSONWriteOptions = []) -> [UInt8] { writtenBytes(options: options) }
 
     /// Writes this value through `writer` without recursion.
     func write(to writer: inout JSONWriter) {

@@ -38,11 +38,11 @@ public enum JSONKind: Sendable, Hashable {
 /// let document = try JSONDocument(string: #"{"users": [{"name": "Ann", "age": 31}]}"#)
 /// let user = document.root["users"]?[0]
 /// user?["name"]?.stringValue     // "Ann"
-/// user?["age"]?.intValue         // 31
+/// user?["age"]?.numberValue?.intValue   // 31
 /// ```
 public struct JSONNode: Sendable {
     /// The document this node reads from.
-    public let document: JSONDocument
+    @usableFromInline package let document: JSONDocument
     /// The node's position on the document's tape, which has fewer than 2³² entries (a document
     /// is at most 4 GiB, and an entry takes at least a byte): 32 bits keep a node in 12 bytes,
     /// and a model, which holds one, in a smaller block of the heap.
@@ -79,7 +79,7 @@ public struct JSONNode: Sendable {
     }
 
     /// Whether the value is `null`.
-    public var isNull: Bool { entry.tag == .null }
+    package var isNull: Bool { entry.tag == .null }
 
     /// The value of `true` or `false`; nil for other kinds.
     @inlinable public var boolValue: Bool? {
@@ -97,7 +97,7 @@ public struct JSONNode: Sendable {
     public var stringValue: String? { document.string(of: entry) }
 
     /// The exact text of a number as it stands in the document; nil for other kinds.
-    public var numberText: String? {
+    package var numberText: String? {
         withNumberText { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -107,16 +107,16 @@ public struct JSONNode: Sendable {
     }
 
     /// The number as `Int` when it is integral and in range (`1.0` and `1e2` count), else nil.
-    public var intValue: Int? { int64Value.flatMap { Int(exactly: $0) } }
+    package var intValue: Int? { int64Value.flatMap { Int(exactly: $0) } }
 
     /// The number as `Int64` when it is integral and in range, else nil.
-    public var int64Value: Int64? { withNumberText { NumberParsing.int64($0) } ?? nil }
+    package var int64Value: Int64? { withNumberText { NumberParsing.int64($0) } ?? nil }
 
     /// The number as `UInt64` when it is integral, not negative and in range, else nil.
-    public var uint64Value: UInt64? { withNumberText { NumberParsing.uint64($0) } ?? nil }
+    package var uint64Value: UInt64? { withNumberText { NumberParsing.uint64($0) } ?? nil }
 
     /// The nearest `Double` to the number (infinite when out of range); nil for other kinds.
-    @inlinable @inline(__always) public var doubleValue: Double? { withNumberText { NumberParsing.double($0) } }
+    @inlinable @inline(__always) package var doubleValue: Double? { withNumberText { NumberParsing.double($0) } }
 
     /// The sign and magnitude of an integral number that fits in 64 bits, else nil.
     @inlinable @inline(__always) package var exactInteger: (negative: Bool, magnitude: UInt64)? {
@@ -274,14 +274,36 @@ extension JSONNode {
 
 extension JSONNode {
     /// The elements of an array in order; empty for other kinds.
-    public var elements: Elements { Elements(node: self) }
+    ///
+    /// ```swift
+    /// for tag in document.root["tags"]?.elements ?? [] { print(tag.stringValue ?? "") }
+    /// ```
+    ///
+    /// - Complexity: Each step is O(1): elements are read in document order without an index.
+    @inlinable public var elements: some Sequence<JSONNode> { Elements(node: self) }
 
     /// The members of an object in document order, duplicates included; empty for other kinds.
-    public var members: Members { Members(node: self) }
+    ///
+    /// ```swift
+    /// for (key, value) in document.root.members { print(key, value.kind) }
+    /// ```
+    ///
+    /// - Complexity: Each step is O(1) plus decoding the key.
+    @inlinable public var members: some Sequence<(key: String, value: JSONNode)> { Members(node: self) }
 
-    /// The elements of an array, read in document order without building an index.
-    public struct Elements: Sequence, Sendable {
+    /// The elements of an array, read in document order without building an index. Package
+    /// code names it to keep an iterator in a stored property.
+    ///
+    /// `@usableFromInline`, as is ``Members``, so that ``elements`` can be inlinable: a caller
+    /// in another module then iterates this type, specialized, rather than an opaque one.
+    @usableFromInline
+    package struct Elements: Sequence, Sendable {
         let node: JSONNode
+
+        @usableFromInline
+        package init(node: JSONNode) {
+            self.node = node
+        }
 
         public var underestimatedCount: Int { node.entry.tag == .array ? node.count : 0 }
 
@@ -305,8 +327,14 @@ extension JSONNode {
     }
 
     /// The members of an object as key–value pairs, in document order.
-    public struct Members: Sequence, Sendable {
+    @usableFromInline
+    package struct Members: Sequence, Sendable {
         let node: JSONNode
+
+        @usableFromInline
+        init(node: JSONNode) {
+            self.node = node
+        }
 
         public var underestimatedCount: Int { node.entry.tag == .object ? node.count : 0 }
 

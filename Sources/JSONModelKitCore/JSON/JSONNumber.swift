@@ -9,7 +9,7 @@
 /// ```swift
 /// let n = JSONNumber(text: "1e2")!
 /// n.intValue      // 100
-/// n.isInteger     // false: the text has an exponent
+/// n.description   // "1e2": the text as written
 /// n == JSONNumber(100)   // true: numbers compare by value
 /// ```
 ///
@@ -19,7 +19,7 @@
 /// both round to the same `Double`. Hashing agrees with this equality.
 public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// The number's text, exactly as written, in the RFC 8259 number grammar.
-    public let text: String
+    package let text: String
 
     /// Creates a number from JSON number text, or returns `nil` if the text is
     /// not a valid RFC 8259 number.
@@ -51,7 +51,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// Creates a number with the exact value of an integer.
     ///
     /// ```swift
-    /// JSONNumber(UInt64.max).text   // "18446744073709551615"
+    /// JSONNumber(UInt64.max).description   // "18446744073709551615"
     /// ```
     ///
     /// - Parameter value: Any integer; its decimal text becomes the number's text.
@@ -78,7 +78,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// widening.
     ///
     /// - Parameter value: A finite float.
-    public init?(_ value: Float) {
+    package init?(_ value: Float) {
         guard value.isFinite else { return nil }
         self.text = value.description
     }
@@ -91,7 +91,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// This is about the spelling, not the value: `"1.0"` and `"1e2"` are not
     /// integers by this test even though their values are integral. Use
     /// ``int64Value`` to ask about the value.
-    public var isInteger: Bool {
+    package var isInteger: Bool {
         for byte in text.utf8 where byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
             return false
         }
@@ -106,14 +106,14 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value as an `Int64`, if it is exactly integral and in range.
-    public var int64Value: Int64? {
+    package var int64Value: Int64? {
         JSONNumber.withBytes(of: text, NumberParsing.int64)
     }
 
     /// The value as a `UInt64`, if it is exactly integral and in range.
     ///
     /// Negative zero (`"-0"`) gives `0`.
-    public var uint64Value: UInt64? {
+    package var uint64Value: UInt64? {
         JSONNumber.withBytes(of: text, NumberParsing.uint64)
     }
 

@@ -9,7 +9,7 @@
 /// - **Replacing** (`object["a"] = 3`) writes into the last member with the key
 ///   and removes the earlier ones, so the object ends with one `"a"`, at the
 ///   position of the last one.
-/// - **Removing** (`object["a"] = nil`, ``removeValue(forKey:)``) removes every
+/// - **Removing** (`object["a"] = nil`) removes every
 ///   member with the key.
 /// - **Adding** a key that is not present appends it at the end.
 /// - **Keys are compared by their UTF-8 bytes**, as JSON text spells them: `"\u{E1}"` (á)
@@ -26,19 +26,17 @@
 /// var object: JSONObject = ["name": "Ann", "age": 31]
 /// object["age"] = 32
 /// object["email"] = "ann@example.com"   // appended at the end
-/// object.keys                           // ["name", "age", "email"]
+/// object.map(\.key)                    // ["name", "age", "email"]
 /// ```
 ///
 /// Objects with more than 16 members keep a key index, so lookups stay O(1)
 /// on average however large the object grows; small objects are searched
 /// linearly, which is faster than hashing at that size and keeps building
 /// them cheap.
-public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
-    /// A member: a key and its value.
-    public typealias Element = (key: String, value: JSONValue)
+public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
 
     /// The members in order, duplicates included.
-    public private(set) var members: Members
+    package private(set) var members: Members
 
     /// Key to position of its last member; built once the object has more
     /// than ``indexThreshold`` members.
@@ -50,8 +48,8 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The member count above which a key index is kept.
     static let indexThreshold = 16
 
-    /// Creates an empty object.
-    public init() {
+    /// Creates an empty object; `[:]` is the public spelling.
+    package init() {
         members = Members()
         index = nil
         hasDuplicateKeys = false
@@ -67,7 +65,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     ///
     /// - Parameter elements: The members, in order.
     /// - Complexity: O(*n*) on average, where *n* is the number of members.
-    public init<S: Sequence>(_ elements: S) where S.Element == (key: String, value: JSONValue) {
+    package init<S: Sequence>(_ elements: S) where S.Element == (key: String, value: JSONValue) {
         self.init()
         members.buffer.reserveCapacity(elements.underestimatedCount)
         for member in elements {
@@ -88,39 +86,44 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Creates an empty object with room for `minimumCapacity` members.
     ///
     /// - Parameter minimumCapacity: The number of members to reserve room for.
-    public init(minimumCapacity: Int) {
+    package init(minimumCapacity: Int) {
         self.init()
         members.buffer.reserveCapacity(minimumCapacity)
     }
 
-    /// The number of members, duplicates included.
-    public var count: Int { members.buffer.count }
+    // The members in order, duplicates included, are the object's elements: its collection
+    // conformance declares only the bounds and the positional subscript, and takes counting
+    // and iterating from the protocols' defaults.
 
-    /// Whether the object has no members.
-    public var isEmpty: Bool { members.buffer.isEmpty }
+    /// The position of the first member.
+    public var startIndex: Int { 0 }
+
+    /// The position past the last member: the number of members, duplicates included.
+    public var endIndex: Int { members.buffer.count }
+
+    /// The member at `position`, in order, duplicates included.
+    ///
+    /// ```swift
+    /// let object = JSONObject([(key: "a", value: 1), (key: "a", value: 2)])
+    /// object[0]           // (key: "a", value: 1)
+    /// object.count        // 2
+    /// ```
+    public subscript(position: Int) -> (key: String, value: JSONValue) { members.buffer[position] }
 
     /// The keys of the members in order, duplicates included.
     ///
     /// - Complexity: O(*n*), where *n* is the number of members.
-    public var keys: [String] { members.buffer.map(\.key) }
+    package var keys: [String] { members.buffer.map(\.key) }
 
     /// The values of the members in order, duplicates included.
     ///
     /// - Complexity: O(*n*), where *n* is the number of members.
-    public var values: [JSONValue] { members.buffer.map(\.value) }
-
-    /// Returns an iterator over the members in order, duplicates included.
-    public func makeIterator() -> Members.Iterator {
-        members.makeIterator()
-    }
-
-    /// The number of members.
-    public var underestimatedCount: Int { members.buffer.count }
+    package var values: [JSONValue] { members.buffer.map(\.value) }
 
     /// Reserves room for `minimumCapacity` members.
     ///
     /// - Parameter minimumCapacity: The number of members to reserve room for.
-    public mutating func reserveCapacity(_ minimumCapacity: Int) {
+    package mutating func reserveCapacity(_ minimumCapacity: Int) {
         members.buffer.reserveCapacity(minimumCapacity)
     }
 
@@ -128,7 +131,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     ///
     /// - Complexity: O(1) on average for objects with more than 16 members,
     ///   O(*n*) for smaller ones.
-    public func contains(key: String) -> Bool {
+    package func contains(key: String) -> Bool {
         lastIndex(forKey: key) != nil
     }
 
@@ -136,7 +139,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     ///
     /// - Complexity: O(1) on average for objects with more than 16 members,
     ///   O(*n*) for smaller ones.
-    public func lastIndex(forKey key: String) -> Int? {
+    package func lastIndex(forKey key: String) -> Int? {
         if let index { return index[ExactKey(key)] }
         return members.buffer.withElements { elements in
             var i = elements.count - 1
@@ -188,7 +191,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// - Complexity: O(1) on average for large objects when the key appears at
     ///   most once, O(*n*) when earlier duplicates are removed.
     @discardableResult
-    public mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
+    package mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
         guard let position = lastIndex(forKey: key) else {
             members.buffer.append((key: key, value: value))
             noteAppended(key: key)
@@ -210,7 +213,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// - Complexity: O(*n*), where *n* is the number of members; O(1) when the
     ///   key's only member is the last one.
     @discardableResult
-    public mutating func removeValue(forKey key: String) -> JSONValue? {
+    package mutating func removeValue(forKey key: String) -> JSONValue? {
         guard let position = lastIndex(forKey: key) else { return nil }
         let old = members.buffer[position].value
         if !hasDuplicateKeys && position == members.buffer.count - 1 {
@@ -241,7 +244,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Removes every member.
     ///
     /// - Parameter keepCapacity: Whether to keep the storage for reuse.
-    public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+    package mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
         members.buffer.removeAll(keepingCapacity: keepCapacity)
         index = nil
         hasDuplicateKeys = false
@@ -346,13 +349,8 @@ extension JSONObject {
     /// The members of an object in order, duplicate keys included: a random-access collection
     /// of `(key: String, value: JSONValue)` that shares the object's storage.
     ///
-    /// ```swift
-    /// for (key, value) in object.members { print(key, value) }
-    /// object.members[0].key
-    /// ```
-    ///
     /// Its storage frees nested values from a loop, not recursively (`ContainerBuffer.swift`).
-    public struct Members: RandomAccessCollection, Sendable {
+    package struct Members: RandomAccessCollection, Sendable {
         public typealias Element = JSONObject.Element
         public typealias Index = Int
         public typealias Indices = Range<Int>

@@ -50,7 +50,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// The one-based column of the fault, counted in Unicode scalars.
     public let column: Int
     /// A short, printable piece of the input around the fault.
-    public let excerpt: String
+    package let excerpt: String
 
     /// Creates an error, working out line, column and excerpt from the input.
     init(_ kind: Kind, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {

@@ -30,9 +30,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     ExpressibleByArrayLiteral
 {
     /// One step of a path: an object key or an array index.
-    public enum Segment: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-        CustomStringConvertible
-    {
+    public enum Segment: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
         /// A member of an object.
         case key(String)
         /// An element of an array, counted from 0.
@@ -45,8 +43,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
         public init(integerLiteral value: Int) { self = .index(value) }
 
         /// The segment as it appears in a path description: `key`, `["a.b"]`
-        /// or `[3]`.
-        public var description: String {
+        /// or `[3]`; a path's ``JSONPath/description`` is the public form.
+        package var description: String {
             JSONPath([self]).description
         }
 
@@ -84,7 +82,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     }
 
     /// The root path, with no segments.
-    public static var root: JSONPath { JSONPath([]) }
+    package static var root: JSONPath { JSONPath([]) }
 
     /// The largest index a declared path may hold, and the most `null`s a write through
     /// ``JSONValue/setValue(_:at:)`` (or the subscript) pads an array with: 10,000.
@@ -94,7 +92,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     /// declaration problem: the class fails ``JSONModel/validateDeclarations()`` and a schema
     /// fails to load, naming the model and property. Writing a declared property therefore
     /// never pads more than 10,000 `null`s.
-    public static let maximumIndex = 10_000
+    package static let maximumIndex = 10_000
 
     /// What is wrong with this path as a declared property's path, or nil.
     package var declarationProblem: String? {
@@ -132,7 +130,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     }
 
     /// Whether this is the root path.
-    public var isEmpty: Bool { segments.isEmpty }
+    package var isEmpty: Bool { segments.isEmpty }
 
     /// Returns this path followed by one more segment.
     ///
@@ -143,7 +141,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     ///
     /// - Parameter segment: The segment to add.
     /// - Returns: The longer path.
-    public func appending(_ segment: Segment) -> JSONPath {
+    package func appending(_ segment: Segment) -> JSONPath {
         var copy = self
         copy.segments.append(segment)
         return copy
@@ -158,7 +156,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     ///
     /// - Parameter path: The path to add, relative to this one.
     /// - Returns: The longer path.
-    public func appending(contentsOf path: JSONPath) -> JSONPath {
+    package func appending(contentsOf path: JSONPath) -> JSONPath {
         var copy = self
         copy.segments.append(contentsOf: path.segments)
         return copy
@@ -167,12 +165,12 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
     /// Adds a segment at the end.
     ///
     /// - Parameter segment: The segment to add.
-    public mutating func append(_ segment: Segment) {
+    package mutating func append(_ segment: Segment) {
         segments.append(segment)
     }
 
     /// The path without its last segment, or `nil` for the root.
-    public var parent: JSONPath? {
+    package var parent: JSONPath? {
         segments.isEmpty ? nil : JSONPath(Array(segments.dropLast()))
     }
 
@@ -308,17 +306,17 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
 /// Why ``JSONValue/setValue(_:at:)`` refused a write: a negative index, a level of the wrong
 /// kind on the way (a string where a key is next), or more padding than
 /// ``JSONPath/maximumIndex`` allows.
-public struct JSONPathError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONPathError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path of the refused write.
-    public let path: JSONPath
+    package let path: JSONPath
     /// What is wrong.
-    public let message: String
+    package let message: String
 
-    public init(path: JSONPath, message: String) {
+    package init(path: JSONPath, message: String) {
         self.path = path
         self.message = message
     }
 
     /// `cannot write at a[1000000000]: …`.
-    public var description: String { "cannot write at \(path): \(message)" }
+    package var description: String { "cannot write at \(path): \(message)" }
 }

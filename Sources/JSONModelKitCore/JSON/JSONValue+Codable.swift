@@ -22,10 +22,10 @@ extension JSONValue: Codable {
     /// an optimized build and 2.7 KiB in a debug one, so the parser's default limit of 512 levels
     /// would overflow a 512 KiB thread. Deeper values are refused with an `EncodingError` or
     /// `DecodingError` that says so, leaving room for the caller's own levels; write them with
-    /// ``jsonBytes(options:)`` and read them with ``JSONDocument``, which have no such limit.
+    /// ``jsonString(options:)`` and read them with ``JSONDocument``, which have no such limit.
     /// The count is per thread and covers every `JSONValue` being coded on it (a model's
     /// `Codable` conformance codes its JSON as a `JSONValue`).
-    public static let codingDepthLimit = 64
+    package static let codingDepthLimit = 64
 
     /// Decodes any JSON-shaped value from a decoder.
     ///
@@ -40,12 +40,13 @@ extension JSONValue: Codable {
     /// let value = try JSONDecoder().decode(JSONValue.self, from: data)
     /// ```
     ///
-    /// Nesting is decoded the way the decoder drives it, one call per level, so at most
-    /// ``codingDepthLimit`` arrays and objects deep.
+    /// Nesting is decoded the way the decoder drives it, one call per level, so at most 64
+    /// arrays and objects deep: coders recurse, and deeper values would overflow a thread's
+    /// stack. Read deeper JSON with ``JSONDocument``, which has no such limit.
     ///
     /// - Parameter decoder: The decoder to read from.
     /// - Throws: `DecodingError.typeMismatch` if the value is none of the above,
-    ///   `DecodingError.dataCorrupted` if it is nested deeper than ``codingDepthLimit``.
+    ///   `DecodingError.dataCorrupted` if it is nested more than 64 levels deep.
     public init(from decoder: any Decoder) throws {
         // Scalars and containers are read in functions of their own, so that the frame of this
         // initializer, on the stack once per level, stays small.
@@ -60,12 +61,12 @@ extension JSONValue: Codable {
     ///
     /// Numbers are encoded as `Int64` when their value is an exact 64-bit
     /// integer, else as `UInt64`, else as `Double` (so very long decimals are
-    /// rounded; write with ``jsonBytes(options:)`` to keep exact text). Object
+    /// rounded; write with ``jsonString(options:)`` to keep exact text). Object
     /// members are encoded in order, each key once with its last value.
     ///
     /// - Parameter encoder: The encoder to write to.
     /// - Throws: Whatever the encoder throws; `EncodingError.invalidValue` for a value nested
-    ///   deeper than ``codingDepthLimit`` arrays and objects.
+    ///   more than 64 arrays and objects deep (write those with ``jsonString(options:)``).
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .array, .object: try encodeContainer(to: encoder)
@@ -110,9 +111,9 @@ extension JSONValue: Codable {
         }
         if var unkeyed = try? decoder.unkeyedContainer() {
             var elements = JSONArray()
-            if let count = unkeyed.count { elements.reserveCapacity(count) }
+            if let count = unkeyed.count { elements.buffer.reserveCapacity(count) }
             while !unkeyed.isAtEnd {
-                elements.append(try unkeyed.decode(JSONValue.self))
+                elements.buffer.append(try unkeyed.decode(JSONValue.self))
             }
             return .array(elements)
         }

@@ -5,13 +5,13 @@ import Foundation
 #endif
 
 /// An error converting a Foundation or Swift value into a ``JSONValue``.
-public struct JSONValueConversionError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONValueConversionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The name of the type that has no JSON form, such as `Date`.
-    public let typeName: String
+    package let typeName: String
     /// Where in the converted value the problem was found.
-    public let path: JSONPath
+    package let path: JSONPath
     /// Why the value could not be converted.
-    public let reason: String
+    package let reason: String
 
     package init(typeName: String, path: JSONPath, reason: String) {
         self.typeName = typeName
@@ -20,7 +20,7 @@ public struct JSONValueConversionError: Error, Sendable, Equatable, CustomString
     }
 
     /// A sentence naming the type and where it was found.
-    public var description: String {
+    package var description: String {
         "Cannot convert a value of type \(typeName) at \(path) to JSON: \(reason)"
     }
 }
@@ -68,7 +68,7 @@ extension JSONValue {
     /// ```
     ///
     /// - Parameter any: The value to convert.
-    /// - Throws: ``JSONValueConversionError`` naming the first unsupported
+    /// - Throws: An error naming the first unsupported
     ///   type (for example `Date`), a non-finite number, or a dictionary key
     ///   that is not a string, with the path where it was found.
     /// - Complexity: O(*n*) for *n* nested values. Uses an explicit stack, not
@@ -97,7 +97,7 @@ extension JSONValue {
                     finished = value
                 case .array(let elements):
                     var frame = Frame(isObject: false, elements: elements)
-                    frame.builtArray.reserveCapacity(elements.count)
+                    frame.builtArray.buffer.reserveCapacity(elements.count)
                     stack.append(frame)
                     finished = nil
                 case .object(let members):
@@ -118,7 +118,7 @@ extension JSONValue {
                 if stack[top].isObject {
                     stack[top].builtObject.append(key: stack[top].members[stack[top].next - 1].key, value: child)
                 } else {
-                    stack[top].builtArray.append(child)
+                    stack[top].builtArray.buffer.append(child)
                 }
             }
             let next = stack[top].next
@@ -235,7 +235,7 @@ extension JSONValue {
     ///   - options: Parsing options such as the depth limit.
     /// - Throws: ``JSONParseError`` if the data is not valid JSON.
     /// - Complexity: O(*n*) in the length of the data.
-    public init(json: Data, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
+    package init(json: Data, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
         self = try JSONDocument(data: json, options: options).root.value
     }
 
@@ -250,7 +250,7 @@ extension JSONValue {
     ///   - options: Parsing options such as the depth limit.
     /// - Throws: ``JSONParseError`` if the text is not valid JSON.
     /// - Complexity: O(*n*) in the length of the text.
-    public init(json: String, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
+    package init(json: String, options: JSONParseOptions = JSONParseOptions()) throws(JSONParseError) {
         self = try JSONDocument(string: json, options: options).root.value
     }
 }

@@ -39,7 +39,7 @@ extension JSONValue {
     /// Setting follows the rules of ``subscript(_:)-(JSONPath)``: an index in
     /// range replaces the element (or removes it, for `nil`), the index equal
     /// to the count appends, a larger index pads with `null` first, at most
-    /// ``JSONPath/maximumIndex`` of them; a write that would pad more, or at a
+    /// 10,000 of them; a write that would pad more, or at a
     /// negative index, changes nothing.
     ///
     /// - Complexity: O(1) to read or replace.
@@ -70,7 +70,7 @@ extension JSONValue {
     /// - A key segment sets the member (see ``JSONObject`` for duplicates).
     /// - An index segment in range replaces the element; equal to the count it
     ///   appends; beyond the count it pads with `null` first, but never with more
-    ///   than ``JSONPath/maximumIndex`` (10,000) of them.
+    ///   than 10,000 of them.
     /// - Setting `nil` removes the member or element and never creates levels.
     /// - Setting at the empty path replaces the whole value (`nil` gives `null`).
     ///
@@ -123,12 +123,17 @@ extension JSONValue {
     /// - Parameters:
     ///   - newValue: The value to write; nil removes.
     ///   - path: Where to write.
-    /// - Throws: ``JSONPathError`` when the path has a negative index, when it meets a level of
-    ///   the wrong kind (a string, number or bool it would have to go through, an array where a
-    ///   key is next, an object where an index is), or when the write would pad an array with
-    ///   more than ``JSONPath/maximumIndex`` `null`s; the value is unchanged. Removing (`nil`)
+    /// - Throws: An error naming the path and the problem when the path has a negative index,
+    ///   when it meets a level of the wrong kind (a string, number or bool it would have to go
+    ///   through, an array where a key is next, an object where an index is), or when the write
+    ///   would pad an array with more than 10,000 `null`s; the value is unchanged. Removing (`nil`)
     ///   through a level of the wrong kind has nothing to remove and does not throw.
-    public mutating func setValue(_ newValue: JSONValue?, at path: JSONPath) throws(JSONPathError) {
+    public mutating func setValue(_ newValue: JSONValue?, at path: JSONPath) throws {
+        try writeValue(newValue, at: path)
+    }
+
+    /// ``setValue(_:at:)`` with its error typed, for the package's callers that report it.
+    package mutating func writeValue(_ newValue: JSONValue?, at path: JSONPath) throws(JSONPathError) {
         if let problem = writeProblem(newValue, at: path.segments) {
             throw JSONPathError(path: path, message: problem)
         }
@@ -232,7 +237,7 @@ extension JSONValue {
                 var array = JSONArray(repeating: .null, count: index)
                 var child = JSONValue.null
                 child.setValue(newValue, at: rest)
-                array.append(child)
+                array.buffer.append(child)
                 self = .array(array)
                 return
             }
@@ -247,11 +252,11 @@ extension JSONValue {
                     array[index] = child
                 }
             } else if newValue != nil {
-                array.reserveCapacity(index + 1)
-                while array.count < index { array.append(.null) }
+                array.buffer.reserveCapacity(index + 1)
+                while array.count < index { array.buffer.append(.null) }
                 var child = JSONValue.null
                 child.setValue(newValue, at: rest)
-                array.append(child)
+                array.buffer.append(child)
             }
             self = .array(array)
         }

@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// var user: JSONValue = ["name": "Ann", "tags": ["admin"], "age": 31]
-/// user["age"]?.intValue                     // 31
+/// user["age"]?.numberValue?.intValue       // 31
 /// user[JSONPath("address.city")] = "Oslo"   // creates the "address" object
 /// user[["tags", 0]]?.stringValue            // "admin"
 /// print(user)                        // {"name":"Ann","tags":["admin"],"age":31,"address":{"city":"Oslo"}}
@@ -25,7 +25,7 @@
 /// work of the storage of ``JSONArray`` and ``JSONObject``: when the last
 /// reference to a nested value goes away, its arrays and objects are freed from
 /// a loop, not one inside the other. (`Codable` is the exception: coders recurse,
-/// so it stops at ``codingDepthLimit``.)
+/// so it stops at 64 levels.)
 public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
@@ -78,7 +78,7 @@ extension JSONValue: ExpressibleByStringLiteral {
 
 extension JSONValue: ExpressibleByArrayLiteral {
     /// Creates an array.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(JSONArray(elements)) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(JSONArray(copying: elements)) }
 }
 
 extension JSONValue {
@@ -86,7 +86,7 @@ extension JSONValue {
     ///
     /// - Complexity: O(*n*): the elements are copied into the array's own storage.
     public static func array(_ elements: [JSONValue]) -> JSONValue {
-        .array(JSONArray(elements))
+        .array(JSONArray(copying: elements))
     }
 }
 
@@ -107,7 +107,7 @@ extension JSONValue {
     /// Creates a number with the exact value of an integer.
     ///
     /// - Parameter value: Any integer.
-    public init<T: BinaryInteger>(_ value: T) {
+    package init<T: BinaryInteger>(_ value: T) {
         self = .number(JSONNumber(value))
     }
 
@@ -115,7 +115,7 @@ extension JSONValue {
     /// (JSON has no representation for them).
     ///
     /// - Parameter value: A double.
-    public init(_ value: Double) {
+    package init(_ value: Double) {
         self = JSONNumber(value).map(JSONValue.number) ?? .null
     }
 }
@@ -124,7 +124,7 @@ extension JSONValue {
 
 extension JSONValue {
     /// Whether the value is `null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
@@ -149,30 +149,30 @@ extension JSONValue {
 
     /// The number as an `Int`, if the value is a number that is exactly
     /// integral and in range (`1e2` gives 100, `2.5` gives `nil`).
-    public var intValue: Int? { numberValue?.intValue }
+    package var intValue: Int? { numberValue?.intValue }
 
     /// The number as an `Int64`, if the value is a number that is exactly
     /// integral and in range.
-    public var int64Value: Int64? { numberValue?.int64Value }
+    package var int64Value: Int64? { numberValue?.int64Value }
 
     /// The number as a `UInt64`, if the value is a number that is exactly
     /// integral and in range.
-    public var uint64Value: UInt64? { numberValue?.uint64Value }
+    package var uint64Value: UInt64? { numberValue?.uint64Value }
 
     /// The number as the nearest `Double`, if the value is a number.
-    public var doubleValue: Double? { numberValue?.doubleValue }
+    package var doubleValue: Double? { numberValue?.doubleValue }
 
     /// The elements, if the value is an array, as a Swift array.
     ///
     /// - Complexity: O(*n*): the elements are copied out of the ``JSONArray`` (nested arrays and
     ///   objects are shared, not copied). Match `case .array(let elements)` to use them in place.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value.elements }
         return nil
     }
 
     /// The object, if the value is an object.
-    public var objectValue: JSONObject? {
+    package var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
     }

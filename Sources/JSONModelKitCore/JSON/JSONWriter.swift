@@ -289,7 +289,7 @@ struct JSONWriter {
 
 /// A value that writes itself through a ``JSONWriter``: ``JSONValue`` and ``JSONNode``.
 ///
-/// Their public `jsonBytes`, `jsonString` and `jsonData` are documented on each type and call
+/// Their `jsonString`, `jsonData` and (for the package) `jsonBytes` are documented on each type and call
 /// the one implementation here.
 protocol JSONWritable {
     /// Sends the value to `writer` as events.
@@ -316,7 +316,7 @@ extension JSONWritable {
 extension JSONValue: JSONWritable {}
 
 extension JSONValue {
-    /// Writes the value as UTF-8 JSON text.
+    /// Writes the value as JSON text.
     ///
     /// Numbers are written with their exact text, strings escaped (`\"`,
     /// `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters as
@@ -325,22 +325,14 @@ extension JSONValue {
     ///
     /// ```swift
     /// let value: JSONValue = ["name": "Ann", "tags": []]
-    /// String(decoding: value.jsonBytes(), as: UTF8.self)   // {"name":"Ann","tags":[]}
+    /// value.jsonString()   // {"name":"Ann","tags":[]}
     /// ```
     ///
     /// - Parameter options: Formatting options; compact and in member order
     ///   by default.
-    /// - Returns: The JSON text as UTF-8 bytes.
+    /// - Returns: The JSON text.
     /// - Complexity: O(*n*) for *n* nested values (O(*n* log *n*) with sorted
     ///   keys). Uses an explicit stack, not recursion, so any depth works.
-    public func jsonBytes(options: JSONWriteOptions = []) -> [UInt8] { writtenBytes(options: options) }
-
-    /// Writes the value as JSON text.
-    ///
-    /// - Parameter options: Formatting options; compact and in member order
-    ///   by default.
-    /// - Returns: The JSON text.
-    /// - Complexity: O(*n*) for *n* nested values; see ``jsonBytes(options:)``.
     public func jsonString(options: JSONWriteOptions = []) -> String { writtenString(options: options) }
 
     /// Writes the value as UTF-8 JSON data.
@@ -348,8 +340,11 @@ extension JSONValue {
     /// - Parameter options: Formatting options; compact and in member order
     ///   by default.
     /// - Returns: The JSON text as UTF-8 data.
-    /// - Complexity: O(*n*) for *n* nested values; see ``jsonBytes(options:)``.
-    public func jsonData(options: JSONWriteOptions = []) -> Data { writtenData(options: options) }
+    /// - Complexity: O(*n*) for *n* nested values; see ``jsonString(options:)``.
+    package func jsonData(options: JSONWriteOptions = []) -> Data { writtenData(options: options) }
+
+    /// Writes the value as UTF-8 JSON bytes; see ``jsonString(options:)``.
+    package func jsonBytes(options: JSONWriteOptions = []) -> [UInt8] { writtenBytes(options: options) }
 
     /// Sends this value to a writer as events, using an explicit stack.
     func write(to writer: inout JSONWriter) {

@@ -50,8 +50,8 @@ extension JSONParseError.Kind {
 func hasUnrepresentableNumber(_ root: JSONNode) -> Bool {
     var stack = [root]
     while let node = stack.popLast() {
-        if let double = node.doubleValue, !double.isFinite { return true }
-        if let text = node.numberText, text.count > 30 { return true }
+        if let double = node.numberValue?.doubleValue, !double.isFinite { return true }
+        if let text = node.numberValue?.description, text.count > 30 { return true }
         stack.append(contentsOf: node.elements)
         stack.append(contentsOf: node.members.map(\.value))
     }

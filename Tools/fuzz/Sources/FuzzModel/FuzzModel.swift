@@ -52,7 +52,7 @@ public func fuzzModel(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         }
     }
     let output = model.jsonModel.json()
-    guard let reparsed = try? JSONDocument(bytes: output.jsonBytes()) else { fatalError("model output does not parse") }
+    guard let reparsed = try? JSONDocument(string: output.jsonString()) else { fatalError("model output does not parse") }
     precondition(reparsed.root.value == output)
     _ = model.jsonModel.mutate { _ in }.jsonModel.json()
     return 0

@@ -93,7 +93,7 @@ public func fuzzSchema(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     // Round trip through text and the parser, as a document from outside would come. Paths up
     // to index 10,000 in nested models can write a document of megabytes from a few bytes of
     // input: past 64 KB the input is left, so that the fuzzer keeps its pace.
-    let text = generated.jsonBytes()
+    let text = Array(generated.jsonString().utf8)
     guard text.count <= 65_536, let parsed = try? JSONDocument(bytes: text, options: JSONParseOptions(maxDepth: 64)) else {
         return 0
     }
@@ -160,7 +160,7 @@ struct GivenSchema {
         guard let object = (try? JSONDocument(bytes: bytes, options: JSONParseOptions(maxDepth: 64)))?.root.value.objectValue
         else { return nil }
         if let models = object["models"] {
-            schema = .object(JSONObject([(key: "models", value: models)]))
+            schema = ["models": models]
         } else if let inline = object["schema"] {
             schema = inline
         } else if let file = object["schemaFile"]?.stringValue, let shared = Self.sharedSchema(file) {
@@ -291,7 +291,7 @@ struct SchemaGenerator {
         if let parent = extends[index] { object.append(key: "extends", value: .string(parent)) }
         if choices.chance(hostile ? 20 : 12) {
             let descendants = modelNames.filter { ancestors(of: $0).dropFirst().contains(name) }
-            var map = JSONObject()
+            var map: JSONObject = [:]
             let pool = hostile ? modelNames + ["Missing", name] : descendants + [name]
             for tag in ["a", "b", "dog", ""].prefix(1 + choices.below(3)) {
                 map.append(key: tag, value: .string(choices.pick(pool)))
@@ -546,7 +546,7 @@ struct DocumentWriter {
             return .array(elements)
         case .dictionary(let valueType):
             if depth > 3 { return [:] }
-            var object = JSONObject()
+            var object: JSONObject = [:]
             for key in ["k", "", "é", "k2"].prefix(choices.below(4)) {
                 object.append(key: key, value: value(of: valueType, property: property, depth: depth + 1))
             }
@@ -612,7 +612,7 @@ struct DocumentWriter {
         case 4: return .string(choices.pick(["", "a", "kind", "2020-01-02T03:04:05Z", "42", "true", "dog"]))
         case 5: return choices.pick([[], [:]])
         case 6, 7:
-            var object = JSONObject()
+            var object: JSONObject = [:]
             for key in ["id", "kind", "a", "items", "child"].prefix(choices.below(4)) {
                 object.append(key: key, value: anyJSON(depth: depth + 1))
             }
@@ -677,7 +677,7 @@ struct Exerciser {
         while let value = stack.popLast(), objects.count < 16 {
             if let object = value.objectValue {
                 objects.append(value)
-                stack += object.values
+                stack += object.map(\.value)
             } else if let array = value.arrayValue {
                 stack += array
             }
@@ -828,7 +828,7 @@ extension Exerciser {
         var current = document
         for _ in 0..<choices.below(4) {
             if let object = current.objectValue, !object.isEmpty {
-                current = choices.pick(object.values)
+                current = choices.pick(object.map(\.value))
             } else if let array = current.arrayValue, !array.isEmpty {
                 current = choices.pick(array)
             } else {
@@ -837,4 +837,21 @@ extension Exerciser {
         }
         return current
     }
+}
+
+extension JSONValue {
+    /// The object, if the value is one.
+    var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// The elements, if the value is an array.
+    var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return Array(elements) }
+        return nil
+    }
+
+    /// The number as an `Int`, if the value is an integral number in range.
+    var intValue: Int? { numberValue?.intValue }
 }
