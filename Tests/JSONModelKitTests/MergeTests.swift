@@ -42,29 +42,6 @@ struct MergeTests {
         #expect(throws: JSONModelError.notAnObject(model: "MergeUser", found: .array)) {
             try user.jsonModel.merging([1, 2])
         }
-        let fromData = try user.jsonModel.merging(Data(#"{"name": "Bo"}"#.utf8))
-        #expect(fromData.name == "Bo")
-    }
-
-    /// Patches given as text report text that is not JSON as the creation API does.
-    @Test func patchesThatAreNotJSONGiveInvalidJSON() throws {
-        let user = try MergeUser(json: Self.json, options: .mutable)
-        do {
-            _ = try user.jsonModel.merging(Data("{".utf8))
-            Issue.record("a truncated patch merged")
-        } catch {
-            let typed: JSONModelError = error
-            guard case .invalidJSON(let parse) = typed else {
-                Issue.record("expected invalidJSON, got \(typed)")
-                return
-            }
-            #expect(typed.description == parse.description)
-        }
-        #expect(throws: JSONModelError.self) { try user.jsonModel.update(with: Data("[1,".utf8)) }
-        #expect(throws: JSONModelError.notAnObject(model: "MergeUser", found: .array)) {
-            try user.jsonModel.update(with: Data("[1]".utf8))
-        }
-        #expect(user.jsonModel.json() == (try MergeUser(json: Self.json)).jsonModel.json())
     }
 
     @Test func updateChangesAMutableModelInPlace() throws {
@@ -82,7 +59,7 @@ struct MergeTests {
     @Test func updateOfANestedModelWritesThroughToItsParent() throws {
         let user = try MergeUser(json: Self.json, options: .mutable)
         let address: MergeAddress = user.address
-        try address.jsonModel.update(with: Data(#"{"zip": "10100"}"#.utf8))
+        try address.jsonModel.update(with: ["zip": "10100"])
         #expect(user.jsonModel.json()["address"] == ["city": "Rome", "zip": "10100"])
     }
 }

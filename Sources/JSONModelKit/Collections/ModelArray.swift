@@ -94,7 +94,7 @@ public struct ModelArray<Element: JSONModel>: Sendable {
     }
 
     /// The array as compact JSON bytes.
-    public func jsonData() -> [UInt8] {
+    package func jsonData() -> [UInt8] {
         json().jsonBytes()
     }
 
@@ -146,11 +146,6 @@ extension ModelArray: RandomAccessCollection, MutableCollection, RangeReplaceabl
     where C.Element == Element {
         makeChangeable()
         changed!.replaceSubrange(subrange, with: newElements.map { .model($0) })
-    }
-
-    public mutating func reserveCapacity(_ n: Int) {
-        makeChangeable()
-        changed!.reserveCapacity(n)
     }
 }
 

@@ -17,14 +17,14 @@ public struct DescriptionLimits: Sendable, Hashable {
     /// it: it may run to 100,000 characters.
     public var maxLineLength: Int
     /// How many models deep `description` shows nested models; deeper ones read `Address(…)`.
-    /// At most ``deepestNesting``; a larger value counts as that.
+    /// At most 32; a larger value counts as that.
     public var maxLineNesting: Int
     /// The longest string `fullDescription` shows, in characters.
     public var maxFullStringLength: Int
     /// How many array elements or dictionary entries `fullDescription` shows; the rest are counted (`… 9,900 more`).
     public var maxItems: Int
     /// How many levels (models, arrays, dictionaries) `fullDescription` opens; deeper values are
-    /// summarized on one line (`Node(…)`, `[3 items]`). At most ``deepestNesting``; a larger value
+    /// summarized on one line (`Node(…)`, `[3 items]`). At most 32; a larger value
     /// counts as that.
     public var maxDepth: Int
 
@@ -50,9 +50,9 @@ public struct DescriptionLimits: Sendable, Hashable {
     /// Descriptions are written recursively, up to 3 KiB of stack per level in a debug build, so
     /// the nesting they open is bounded whatever the limits say: 32 levels stay well inside a
     /// 512 KiB thread.
-    public static let deepestNesting = 32
+    static let deepestNesting = 32
 
-    /// These limits with the nesting ones brought down to ``deepestNesting``.
+    /// These limits with the nesting ones brought down to 32.
     var bounded: DescriptionLimits {
         var limits = self
         limits.maxDepth = min(maxDepth, Self.deepestNesting)

@@ -10,7 +10,7 @@ extension JSONModel: Codable {
     ///
     /// Its JSON goes through ``JSONValue``'s `Codable` conformance, so at most
     /// 64 arrays and objects deep; deeper JSON is an `EncodingError`
-    /// (decoding likewise throws a `DecodingError`). ``JSONModelView/jsonBytes(options:format:)`` has no limit.
+    /// (decoding likewise throws a `DecodingError`). ``JSONModelView/jsonData(options:format:)`` has no limit.
     ///
     /// ```swift
     /// struct Envelope: Codable { var user: User }

@@ -65,16 +65,6 @@ extension JSONModel {
         propagate(object, changed: [.root])
     }
 
-
-    /// The JSON of a patch given as text, with a parse error as the creation API reports it.
-    static func parsedPatch(_ data: Data) throws(JSONModelError) -> JSONValue {
-        do {
-            return try JSONDocument(data: data).root.value
-        } catch {
-            throw .invalidJSON(error)
-        }
-    }
-
     /// This model's current JSON with `partial` merged in.
     func mergedJSON(with partial: JSONValue) throws(JSONModelError) -> JSONValue {
         guard case .object = partial else {

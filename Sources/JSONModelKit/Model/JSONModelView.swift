@@ -26,7 +26,7 @@ extension JSONModelProtocol {
     /// besides those Swift keeps (``JSONModel/reservedPropertyNames``):
     ///
     /// ```swift
-    /// let bytes = user.jsonModel.jsonBytes()
+    /// let data = user.jsonModel.jsonData()
     /// let older = user.jsonModel.mutate { $0.age = 31 }
     /// try user.jsonModel.validate(strict: true)
     /// ```
@@ -40,7 +40,7 @@ extension JSONModelProtocol {
 /// to the model.
 public struct JSONModelView<Model: JSONModel> {
     /// The model this view acts on.
-    public let model: Model
+    let model: Model
 
     init(model: Model) {
         self.model = model
@@ -58,7 +58,7 @@ public struct JSONModelView<Model: JSONModel> {
     public var propertyNames: [String] { model.metadata.properties.map(\.name) }
 
     /// Whether `name` is a declared property of the model.
-    public func hasProperty(_ name: String) -> Bool {
+    package func hasProperty(_ name: String) -> Bool {
         model.metadata.ordinal(of: name) != nil
     }
 
@@ -147,7 +147,17 @@ public struct JSONModelView<Model: JSONModel> {
         model.currentJSON(options: options)
     }
 
-    /// The model's current JSON as UTF-8 text.
+    /// The model's current JSON as UTF-8 bytes, for tools and tests of this package.
+    package func jsonBytes(options: JSONOutputOptions = [], format: JSONWriteOptions = []) -> [UInt8] {
+        model.currentJSONBytes(options: options, format: format)
+    }
+
+    /// The model's current JSON as UTF-8 text in `Data`.
+    ///
+    /// ```swift
+    /// user.jsonModel.jsonData()                                               // compact, keys as they are
+    /// user.jsonModel.jsonData(options: .onlyDeclared, format: [.prettyPrinted, .sortedKeys])
+    /// ```
     ///
     /// An unwritten model without options copies the bytes of its document's original text as
     /// they were, number spellings and escapes included.
@@ -155,16 +165,11 @@ public struct JSONModelView<Model: JSONModel> {
     /// - Parameters:
     ///   - options: Which keys to include; see ``JSONOutputOptions``.
     ///   - format: How to write the text; see `JSONWriteOptions`.
-    public func jsonBytes(options: JSONOutputOptions = [], format: JSONWriteOptions = []) -> [UInt8] {
-        model.currentJSONBytes(options: options, format: format)
-    }
-
-    /// The model's current JSON as UTF-8 text in `Data`; see ``jsonBytes(options:format:)``.
     public func jsonData(options: JSONOutputOptions = [], format: JSONWriteOptions = []) -> Data {
         Data(jsonBytes(options: options, format: format))
     }
 
-    /// The model's current JSON as a `String`; see ``jsonBytes(options:format:)``.
+    /// The model's current JSON as a `String`; see ``jsonData(options:format:)``.
     public func jsonString(options: JSONOutputOptions = [], format: JSONWriteOptions = []) -> String {
         String(decoding: jsonBytes(options: options, format: format), as: UTF8.self)
     }
@@ -237,15 +242,7 @@ public struct JSONModelView<Model: JSONModel> {
         try model.merged(with: partialJSON)
     }
 
-    /// A new immutable model with the JSON object in `partialJSON` (UTF-8 text) merged in; see
-    /// ``merging(_:)-(JSONValue)``.
-    ///
-    /// - Throws: ``JSONModelError/invalidJSON(_:)`` or ``JSONModelError/notAnObject(model:found:)``.
-    public func merging(_ partialJSON: Data) throws(JSONModelError) -> Model {
-        try model.merged(with: JSONModel.parsedPatch(partialJSON))
-    }
-
-    /// Merges `partialJSON` into a mutable model, in place; see ``merging(_:)-(JSONValue)``.
+    /// Merges `partialJSON` into a mutable model, in place; see ``merging(_:)``.
     ///
     /// Nested models already read follow the new JSON as they follow any write.
     ///
@@ -253,14 +250,6 @@ public struct JSONModelView<Model: JSONModel> {
     ///   ``JSONModelError/notAnObject(model:found:)``.
     public func update(with partialJSON: JSONValue) throws(JSONModelError) {
         try model.applyPatch(partialJSON)
-    }
-
-    /// Merges the JSON object in `partialJSON` (UTF-8 text) into a mutable model, in place.
-    ///
-    /// - Throws: ``JSONModelError/invalidJSON(_:)``, ``JSONModelError/immutable(model:property:)``
-    ///   or ``JSONModelError/notAnObject(model:found:)``.
-    public func update(with partialJSON: Data) throws(JSONModelError) {
-        try model.applyPatch(JSONModel.parsedPatch(partialJSON))
     }
 
     // MARK: Relationships

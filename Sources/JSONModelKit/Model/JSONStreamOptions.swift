@@ -43,11 +43,8 @@ public struct JSONStreamOptions: Sendable, Hashable {
         return options
     }
 
-    /// The default largest element: 64 MiB.
-    public static let defaultMaxElementSize = 64 << 20
-
-    /// Creates options.
-    public init(format: JSONStreamFormat = .automatic, maxElementSize: Int = defaultMaxElementSize) {
+    /// Creates options; the largest element is 64 MiB by default.
+    public init(format: JSONStreamFormat = .automatic, maxElementSize: Int = 64 << 20) {
         self.format = format
         self.maxElementSize = max(1, maxElementSize)
     }

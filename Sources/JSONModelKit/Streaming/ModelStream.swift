@@ -27,7 +27,6 @@ import JSONModelKitCore
 /// When the task is cancelled, the next call throws `CancellationError`, stops reading and lets
 /// go of the input and the element in progress.
 public struct ModelStream<Model: JSONModel>: AsyncSequence {
-    public typealias Element = Model
     public typealias Failure = any Error
 
     /// Kept as a function returning a `Result`, not one that throws `JSONStreamError`: the

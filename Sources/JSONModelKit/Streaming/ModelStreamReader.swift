@@ -36,10 +36,10 @@ public final class ModelStreamReader<Model: JSONModel>: Sequence, IteratorProtoc
     }
 
     /// The number of elements read so far.
-    public var count: Int { reader.count }
+    package var count: Int { reader.count }
 
     /// The number of input bytes consumed so far.
-    public var bytesRead: Int { reader.bytesRead }
+    package var bytesRead: Int { reader.bytesRead }
 
     /// The next model; nil at the end of the input.
     ///
