@@ -1,12 +1,12 @@
 import Foundation
 import JSONModelKit
 
-/// Converters: date reads against Foundation's parsers, and interned enum
-/// properties against plain strings over 100,000 models. Synthetic data; the files
-/// given to the benchmark are not used.
+/// Converters: URLs, dates, UUIDs and string enums read through models against `JSONDecoder`;
+/// date reads against Foundation's parsers; interned enum properties against plain strings over
+/// 100,000 models. Synthetic data; the files given to the benchmark are not used.
 struct ConverterSection: BenchSection {
     let name = "converters"
-    let summary = "date reads vs a shared DateFormatter and ISO8601FormatStyle; interned enum vs plain String over 100k models"
+    let summary = "URL, Date, UUID and enum properties vs JSONDecoder; date reads vs Foundation's parsers; interned enums"
 
     let dateCount = 10_000
     let modelCount = 100_000
@@ -16,9 +16,20 @@ struct ConverterSection: BenchSection {
             .left("measurement"), .right("ours"), .right("theirs"), .right("ratio"), .right("middle half"),
         ])
         var problems: [String] = []
+        let types = measureTypes(benchmark: benchmark, problems: &problems)
         measureDates(benchmark: benchmark, into: &table, problems: &problems)
         measureEnums(benchmark: benchmark, into: &table)
         var output = """
+            Each type: \(typeCount) objects {"v": …} in one array, every `v` read once, like work.
+              ours:   Item.array(from:) over the bytes, reading the property of every element.
+              theirs: JSONDecoder().decode([Struct].self) (dates: .iso8601), reading the same field.
+              Both fold every value into a checksum, which must agree. Target: at least 4x.
+
+
+            """
+        output += types.rendered()
+        output += """
+
             Timed rows are paired races: the two sides run in alternating pairs, the ratio is the median
             of the pairs' ratios (their time / ours), "middle half" their lower to upper quartile.
             Dates: \(dateCount) ISO 8601 strings with milliseconds and an offset, reads per second.
@@ -38,6 +49,61 @@ struct ConverterSection: BenchSection {
             output += "  note: \(problem)\n"
         }
         return output
+    }
+
+    let typeCount = 20_000
+
+    /// One row per converted type: every element's property through models against JSONDecoder.
+    private func measureTypes(benchmark: Benchmark, problems: inout [String]) -> TextTable {
+        var table = TextTable([
+            .left("type"), .right("ratio"), .right("middle half"), .right("target"), .left("result"),
+        ])
+        let statuses = ["new", "in_progress", "done"]
+        func document(_ value: (Int) -> String) -> Data {
+            Data(("[" + (0..<typeCount).map { #"{"v": "\#(value($0))"}"# }.joined(separator: ",") + "]").utf8)
+        }
+        let documents: [(String, Data, ([UInt8]) throws -> Int, (Data) throws -> Int)] = [
+            (
+                "URL", document { "https://media.example.com/users/\($0)/avatar_\($0 % 7).png?size=\($0 % 5)" },
+                { try URLItem.array(from: $0).reduce(0) { $0 &+ ($1.v?.absoluteString.utf8.count ?? -1) } },
+                { try JSONDecoder().decode([URLRecord].self, from: $0).reduce(0) { $0 &+ $1.v.absoluteString.utf8.count } }
+            ),
+            (
+                "Date (ISO 8601)", document { DateFormat.iso8601.string(from: Date(timeIntervalSince1970: 1_500_000_000 + Double($0) * 7_919)) },
+                { try DateItem.array(from: $0).reduce(0) { $0 &+ Int($1.v?.timeIntervalSince1970 ?? -1) } },
+                { data in
+                    let decoder = JSONDecoder()
+                    decoder.dateDecodingStrategy = .iso8601
+                    return try decoder.decode([DateRecord].self, from: data).reduce(0) { $0 &+ Int($1.v.timeIntervalSince1970) }
+                }
+            ),
+            (
+                "UUID", document { _ in UUID().uuidString },
+                { try UUIDItem.array(from: $0).reduce(0) { $0 &+ Int($1.v?.uuid.0 ?? 1) &+ Int($1.v?.uuid.15 ?? 1) } },
+                { try JSONDecoder().decode([UUIDRecord].self, from: $0).reduce(0) { $0 &+ Int($1.v.uuid.0) &+ Int($1.v.uuid.15) } }
+            ),
+            (
+                "enum (string)", document { statuses[$0 % 3] },
+                { try EnumItem.array(from: $0).reduce(0) { $0 &+ ($1.v == .done ? 1 : 0) } },
+                { try JSONDecoder().decode([EnumRecord].self, from: $0).reduce(0) { $0 &+ ($1.v == .done ? 1 : 0) } }
+            ),
+        ]
+        let target = 4.0
+        for (label, data, ours, theirs) in documents {
+            let bytes = [UInt8](data)
+            guard let mine = try? ours(bytes), let foundation = try? theirs(data), mine == foundation else {
+                problems.append("\(label): the models and JSONDecoder read different values; not measured")
+                table.append([label, "-", "-", "≥ \(Format.ratio(target))", "not measured"])
+                continue
+            }
+            guard let race = try? benchmark.measurePair(name: "converters \(label)", bytes: data.count, ours: { try ours(bytes) }, theirs: { try theirs(data) })
+            else { continue }
+            table.append([
+                label, Format.ratio(race.ratio), Format.spread(race.ratioQuartiles), "≥ \(Format.ratio(target))",
+                race.ratio >= target ? "PASS" : "MISS",
+            ])
+        }
+        return table
     }
 
     private func measureDates(benchmark: Benchmark, into table: inout TextTable, problems: inout [String]) {
@@ -171,4 +237,45 @@ final class TypedItem: JSONModel, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.s(BenchStatus.self, default: .done)
     }
+}
+
+final class URLItem: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.v(URL?.self)
+    }
+}
+
+final class DateItem: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.v(Date?.self, dateFormat: .iso8601)
+    }
+}
+
+final class UUIDItem: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.v(UUID?.self)
+    }
+}
+
+struct ItemStatus: JSONStringEnum {
+    let value: InternedString
+    init(_ value: InternedString) { self.value = value }
+    static let new: ItemStatus = "new"
+    static let inProgress: ItemStatus = "in_progress"
+    static let done: ItemStatus = "done"
+    static let knownValues: [ItemStatus] = [.new, .inProgress, .done]
+}
+
+final class EnumItem: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.v(ItemStatus.self, default: .new)
+    }
+}
+
+struct URLRecord: Decodable { let v: URL }
+struct DateRecord: Decodable { let v: Date }
+struct UUIDRecord: Decodable { let v: UUID }
+struct EnumRecord: Decodable {
+    enum Status: String, Decodable { case new, inProgress = "in_progress", done }
+    let v: Status
 }
