@@ -60,6 +60,11 @@ struct Bench {
 
         environment:
           JSONMODEL_BENCH_DATA      a folder of documents, read when no FILE or FOLDER is given
+          JSONMODEL_BENCH_SIMDJSON_CHILD
+                                    read or parse: time every property read through the models
+                                    (parse included), or JSONDocument(bytes:) alone, per file,
+                                    print "simdjson-child NAME MODE CHECKSUM SECONDS" lines and
+                                    exit; for Tools/simdjson-compare/run
           JSONMODEL_BENCH_PORTABLE  a jsonmodel-bench built with -c release -Xswiftc
                                     -DJSONMODELKIT_PORTABLE_SIMD: the parse section then also races
                                     each file's scan in this binary (SSE2's mask readers on x86-64)
@@ -144,6 +149,9 @@ struct Bench {
             return
         }
 
+        if let mode = ProcessInfo.processInfo.environment[SimdjsonComparison.childVariable] {
+            SimdjsonComparison.runChild(mode, files: files, benchmark: benchmark)
+        }
         printHeader(files: files, benchmark: benchmark)
         for section in sectionsToRun {
             print("== \(section.name): \(section.summary)\n")
