@@ -280,3 +280,5 @@ extension PropertyType {
         return false
     }
 }
+
+extension JSONModel: PropertyWriting {}

@@ -143,7 +143,7 @@ extension JSONModel {
     func _assign(_ newValue: Any, forMember name: String) {
         guard let ordinal = metadata.ordinal(of: name) else { unrecognizedProperty(name) }
         do {
-            try assign(newValue, at: ordinal)
+            try (self as any PropertyWriting).assign(newValue, at: ordinal)
         } catch {
             preconditionFailure(error.description)
         }
@@ -154,4 +154,11 @@ extension JSONModel {
         guard let ordinal = metadata.ordinal(of: name) else { unrecognizedProperty(name) }
         return ModelValue(model: metadata.modelName, property: name, value: unwrappedValue(value(at: ordinal)))
     }
+}
+
+/// The write path, which Model/ implements on top of this folder (property groups, copies,
+/// merges): member-syntax writes reach it through this requirement.
+protocol PropertyWriting: AnyObject {
+    /// Writes a value of the property's type, or one that converts to it exactly.
+    func assign(_ value: Any?, at ordinal: Int) throws(JSONModelError)
 }
