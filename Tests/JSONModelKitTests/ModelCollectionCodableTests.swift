@@ -96,7 +96,7 @@ struct ModelCollectionCodableTests {
         #expect(empty.isEmpty)
         #expect(String(decoding: try JSONEncoder().encode(empty), as: UTF8.self) == "[]")
         let none = try JSONDecoder().decode(ModelDictionary<PolyShape>.self, from: Data("{}".utf8))
-        #expect(none.isEmpty)
+        #expect(none.count == 0)
         #expect(String(decoding: try JSONEncoder().encode(none), as: UTF8.self) == "{}")
     }
 }

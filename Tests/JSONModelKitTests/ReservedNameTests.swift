@@ -7,9 +7,21 @@ import JSONModelKitTestSupport
 /// from the built module, so that a member added to `JSONModel` without adding its name to
 /// ``JSONModel/reservedPropertyNames`` fails a test.
 enum JSONModelMembers {
-    /// The module's public symbol graph, read once.
-    static let graph: Result<JSONValue, BuildProducts.Unavailable> = Result { () throws(BuildProducts.Unavailable) in
-        try extract()
+    /// The public symbol graphs of JSONModelKit and JSONModelKitCore, by file name
+    /// (`JSONModelKit.symbols.json`, and one per extended module: `JSONModelKit@Swift.symbols.json`),
+    /// read once.
+    static let graphs: Result<[String: JSONValue], BuildProducts.Unavailable> = Result {
+        () throws(BuildProducts.Unavailable) in try extract()
+    }
+
+    /// JSONModelKit's own graph.
+    static var graph: Result<JSONValue, BuildProducts.Unavailable> {
+        graphs.flatMap { graphs in
+            guard let graph = graphs["JSONModelKit.symbols.json"] else {
+                return .failure(.init(description: "no symbol graph for JSONModelKit"))
+            }
+            return .success(graph)
+        }
     }
 
     /// The base names of the members.
@@ -26,7 +38,7 @@ enum JSONModelMembers {
         return true
     }
 
-    private static func extract() throws(BuildProducts.Unavailable) -> JSONValue {
+    private static func extract() throws(BuildProducts.Unavailable) -> [String: JSONValue] {
         let build = try BuildProducts.current.get()
         let swiftc = try build.tool("swiftc")
         let extractor = try build.tool("swift-symbolgraph-extract")
@@ -41,15 +53,22 @@ enum JSONModelMembers {
         guard let triple = (try? JSONDocument(data: info))?.root.value["target"]?["triple"]?.stringValue else {
             throw .init(description: "swiftc -print-target-info gave no target triple")
         }
-        _ = try run(extractor, [
-            "-module-name", "JSONModelKit", "-target", triple,
-            "-output-dir", output.path, "-minimum-access-level", "public",
-        ] + build.importFlags)
-        let file = output.appendingPathComponent("JSONModelKit.symbols.json")
-        guard let data = try? Data(contentsOf: file), let graph = try? JSONDocument(data: data).root.value else {
-            throw .init(description: "no readable symbol graph at \(file.path)")
+        for module in ["JSONModelKit", "JSONModelKitCore"] {
+            _ = try run(extractor, [
+                "-module-name", module, "-target", triple,
+                "-output-dir", output.path, "-minimum-access-level", "public",
+            ] + build.importFlags)
         }
-        return graph
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+        var graphs: [String: JSONValue] = [:]
+        for name in files where name.hasSuffix(".symbols.json") {
+            let file = output.appendingPathComponent(name)
+            guard let data = try? Data(contentsOf: file), let graph = try? JSONDocument(data: data).root.value else {
+                throw .init(description: "no readable symbol graph at \(file.path)")
+            }
+            graphs[name] = graph
+        }
+        return graphs
     }
 
     /// The base names of the instance members whose path is `[type, member]`: `set` for

@@ -79,9 +79,6 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
     /// The number of members.
     public var count: Int { keys.count }
 
-    /// Whether there are no members.
-    public var isEmpty: Bool { keys.isEmpty }
-
     /// The diagnostics recorded when the dictionary was created: one per member left out.
     public var diagnostics: [ModelDiagnostic] { base.diagnostics }
 

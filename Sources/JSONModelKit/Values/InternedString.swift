@@ -11,7 +11,7 @@ import JSONModelKitCore
 /// let a = InternedString("active"), b = InternedString("active")
 /// a == b     // identity check: same storage
 /// ```
-public struct InternedString: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct InternedString: Sendable, Hashable, CustomStringConvertible {
     final class Storage: Sendable {
         let text: String
         let hash: UInt64
@@ -33,10 +33,6 @@ public struct InternedString: Sendable, Hashable, CustomStringConvertible, Expre
     /// The interned value of `text`, added to the table if new.
     public init(_ text: String) {
         self.storage = InternTable.shared.intern(text)
-    }
-
-    public init(stringLiteral value: String) {
-        self.init(value)
     }
 
     /// The interned value of `text` if it was interned before; else a value of its own
@@ -173,4 +169,9 @@ extension JSONStringEnum {
     public var description: String { value.string }
     public static var knownValues: [Self] { [] }
 
+    // Declared here so that equality is the interned identity check: without them, the standard
+    // library's `==` for raw-representable types would compare `rawValue`, a new String per side.
+    // PERF: equality of string enums; see jsonmodel-bench --section converters, row "==: JSONStringEnum".
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
+    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
