@@ -78,18 +78,14 @@ public struct JSONModelView<Model: JSONModel> {
         ModelValue(model: model.metadata.modelName, property: "", value: model)
     }
 
-    /// The value of a declared property, or nil when the name is not declared or the value is nil.
-    ///
-    /// Never stops the program, whatever the name; for code that knows property names only at
-    /// run time and wants no particular type. With a type, read ``JSONModel/subscript(property:)``.
-    ///
-    /// ```swift
-    /// user.jsonModel.value(forProperty: "age") as? Int   // 30
-    /// ```
+    /// The value of a declared property, or nil when the name is not declared or the value is nil;
+    /// never stops the program. For the `jsonmodel` tool and tests, which list any model's
+    /// properties: users read by name through ``JSONModel/subscript(property:)``, or untyped
+    /// through ``dynamic``.
     ///
     /// - Parameter name: The property name.
     /// - Returns: The converted value (optionals unwrapped), or nil.
-    public func value(forProperty name: String) -> Any? {
+    package func value(forProperty name: String) -> Any? {
         guard let ordinal = model.metadata.ordinal(of: name) else { return nil }
         return unwrappedValue(model.value(at: ordinal))
     }
