@@ -40,7 +40,11 @@ public func fuzzModel(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     else { return 0 }
     let original = model.jsonModel.json()
     // Reads never trap, and reading changes nothing.
-    for name in names { _ = model.jsonModel.value(forProperty: name); _ = model.jsonModel.jsonValue(forProperty: name) }
+    for name in names {
+        let untyped: ModelValue = model.jsonModel.dynamic[dynamicMember: name]
+        _ = untyped.debugDescription
+        _ = model.jsonModel.jsonValue(forProperty: name)
+    }
     precondition(model.jsonModel.json() == original, "reading changed the JSON")
     _ = try? model.jsonModel.validate()
     // Write each property's own JSON back, then values taken from the input itself.

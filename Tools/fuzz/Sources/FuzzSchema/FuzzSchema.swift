@@ -701,7 +701,7 @@ struct Exerciser {
         let before = model.jsonModel.json()
         let names = model.jsonModel.propertyNames
         for name in names {
-            let value = model.jsonModel.value(forProperty: name)
+            let value = untypedValue(model, name)
             _ = model.jsonModel.jsonValue(forProperty: name)
             let dynamic = model.jsonModel.dynamic[dynamicMember: name] as ModelValue
             _ = (dynamic.debugDescription, "\(dynamic)", dynamic == nil)
@@ -757,7 +757,7 @@ struct Exerciser {
         _ = String(describing: value)
         if let nested = value as? JSONModel {
             for name in nested.jsonModel.propertyNames.prefix(4) {
-                _ = nested.jsonModel.value(forProperty: name)
+                _ = untypedValue(nested, name)
             }
             for name in inverseNames { _ = nested.jsonModel.inverse(name, as: JSONModel.self) }
             _ = nested.debugDescription
@@ -769,7 +769,7 @@ struct Exerciser {
     func touchElements<C: Collection>(of collection: C) {
         for element in collection.prefix(4) {
             if let nested = element as? JSONModel {
-                for name in nested.jsonModel.propertyNames.prefix(4) { _ = nested.jsonModel.value(forProperty: name) }
+                for name in nested.jsonModel.propertyNames.prefix(4) { _ = untypedValue(nested, name) }
                 for name in inverseNames { _ = nested.jsonModel.inverse(name, as: JSONModel.self) }
             } else {
                 _ = String(describing: element)
@@ -782,12 +782,12 @@ struct Exerciser {
     mutating func checkOutput(of model: JSONModel, everyOption: Bool = false) {
         // Output large in proportion to the document (paths up to index 10,000 pad arrays
         // with nulls) is checked once, so that the fuzzer keeps its pace.
-        let large = model.jsonModel.jsonBytes().count > 20_000
+        let large = model.jsonModel.jsonData().count > 20_000
         for raw in everyOption && !large ? Array(0..<8) : [choices.below(8)] {
             let options = JSONOutputOptions(rawValue: raw)
             let value = model.jsonModel.json(options: options)
             for pretty in large ? [choices.chance(50)] : [false, true] {
-                let bytes = model.jsonModel.jsonBytes(options: options, format: pretty ? .prettyPrinted : [])
+                let bytes = [UInt8](model.jsonModel.jsonData(options: options, format: pretty ? .prettyPrinted : []))
                 guard let parsed = try? JSONDocument(bytes: bytes, options: Self.reparseOptions) else {
                     fatalError("the output of \(model.jsonModel.modelName) does not parse (options \(raw), pretty \(pretty))")
                 }
@@ -805,14 +805,14 @@ struct Exerciser {
         for name in names {
             let other = choices.pick(names)
             switch choices.below(6) {
-            case 0: _ = try? model.jsonModel.set(model.jsonModel.value(forProperty: other), forProperty: name)
+            case 0: _ = try? model.jsonModel.set(untypedValue(model, other), forProperty: name)
             case 1: _ = try? model.jsonModel.set(model.jsonModel.jsonValue(forProperty: other), forProperty: name)
-            case 2: _ = try? model.jsonModel.set(model.jsonModel.value(forProperty: name), forProperty: name)
+            case 2: _ = try? model.jsonModel.set(untypedValue(model, name), forProperty: name)
             case 3: _ = try? model.jsonModel.set(nil, forProperty: name)
             case 4: _ = try? model.jsonModel.set(Self.part(of: document, choices: &choices), forProperty: name)
             default:
-                if let nested = model.jsonModel.value(forProperty: name) as? JSONModel, let inner = nested.jsonModel.propertyNames.first {
-                    _ = try? nested.jsonModel.set(nested.jsonModel.value(forProperty: choices.pick(nested.jsonModel.propertyNames)), forProperty: inner)
+                if let nested = untypedValue(model, name) as? JSONModel, let inner = nested.jsonModel.propertyNames.first {
+                    _ = try? nested.jsonModel.set(untypedValue(nested, choices.pick(nested.jsonModel.propertyNames)), forProperty: inner)
                     _ = try? nested.jsonModel.set(nil, forProperty: choices.pick(nested.jsonModel.propertyNames))
                 } else {
                     _ = try? model.jsonModel.set(choices.pick([1, "x", true, [1], ["id": 1]] as [JSONValue]), forProperty: name)
@@ -854,4 +854,12 @@ extension JSONValue {
 
     /// The number as an `Int`, if the value is an integral number in range.
     var intValue: Int? { numberValue?.intValue }
+}
+
+/// A declared property's value read without a type, or nil for a name the model does not
+/// declare: the by-name read, kept from stopping the program on names the fuzzer makes up.
+func untypedValue(_ model: JSONModel, _ name: String) -> Any? {
+    guard model.jsonModel.propertyNames.contains(name) else { return nil }
+    let value: Any? = model[property: name]
+    return value
 }
