@@ -177,10 +177,7 @@ public struct ModelSchema: Sendable, Equatable {
     public init(json: some JSONSource) throws(ModelSchemaError) {
         let value: JSONValue
         do {
-            switch try json.parsedJSON(options: JSONParseOptions()).input {
-            case .node(let node): value = node.value
-            case .value(let owned): value = owned
-            }
+            value = try json.parsedJSON(options: JSONParseOptions()).input.jsonValue
         } catch {
             switch error {
             case .invalidJSON(let parseError): throw ModelSchemaError("invalid JSON: \(parseError)")
