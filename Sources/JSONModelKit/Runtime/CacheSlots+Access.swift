@@ -51,7 +51,7 @@ extension CacheSlots {
 
     /// The inline value of `bits` as a new entry of `entryType`, for the readers that need an entry.
     func inlineEntry(_ bits: UInt, type: any PropertyValue.Type) -> CacheEntry {
-        type.loadEntry(from: UnsafeRawPointer(base) + Int(bits &>> 48))
+        type.cacheEntryType.loading(from: UnsafeRawPointer(base) + Int(bits &>> 48))
     }
 
     /// The value cached in slot `index` as an entry (an inline value copied into a new one, of

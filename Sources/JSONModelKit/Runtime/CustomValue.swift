@@ -235,6 +235,7 @@ extension AnyConverter {
     init<E: RawRepresentable>(rawEnum _: E.Type) {
         let unknown = (E.self as? any JSONUnknownCase.Type)?.unknownValue
         self.init(valueType: E.self, name: "\(E.self) raw values", conversion: RawValueConversion<E>(unknown: unknown))
+        firstReader = RawValueConversion<E>.firstReader()
     }
 }
 
@@ -259,6 +260,24 @@ private struct RawValueConversion<E: RawRepresentable>: TypedConversion {
         let shown = input.stringValue.map { "\"\($0.prefix(60))\"" } ?? input.numberText ?? input.summary
         context.record(.invalidValue, "unknown value \(shown) for \(E.self)")
         return unknown
+    }
+
+    /// A case read from a string without escapes (`String` raw values) or an integer written
+    /// plainly (`Int` raw values); nil for other raw types. An unknown raw value, or any other
+    /// JSON, takes the general path, which says why.
+    static func firstReader() -> FirstReader? {
+        if E.RawValue.self == String.self {
+            return TypedFirstReader<E> { node in
+                node.withPlainStringUTF8 { E(rawValue: String(decoding: $0, as: UTF8.self) as! E.RawValue) }
+            }
+        }
+        if E.RawValue.self == Int.self {
+            return TypedFirstReader<E> { node in
+                guard let number = node.withNumberText(Int.plainValue(ofNumber:)), let number else { return nil }
+                return E(rawValue: number as! E.RawValue)
+            }
+        }
+        return nil
     }
 
     func write(_ value: Any, replacing existing: JSONInput?) -> JSONValue?? {

@@ -209,6 +209,9 @@ struct AnyConverter: Sendable {
     /// Why a value (of the property's stored type) cannot be written, for converters that can
     /// tell (Codable values: a NaN inside); nil when it can.
     var unwritableReason: (@Sendable (Any) -> String?)?
+    /// The read of a plain member without a conversion context, for the converters that have
+    /// one (ConvertedFirstRead.swift); it reads what `read` reads, and declines the rest.
+    var firstReader: FirstReader?
 
     init(
         valueType: Any.Type, name: String, read: @escaping @Sendable (JSONInput, inout ConversionContext) -> (any Sendable)?,

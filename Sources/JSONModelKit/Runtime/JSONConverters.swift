@@ -187,6 +187,13 @@ extension AnyConverter {
                 return .some(format.json(from: date, replacing: existing))
             })
         self.dateFormat = format
+        // A string without escapes that the format or a fallback reads, and that the format can
+        // write back: what `DateReading` returns without a diagnostic. Numbers take the general path.
+        firstReader = TypedFirstReader<Date> { node in
+            guard let date = node.withPlainStringUTF8({ format.dateTryingFallbacks(fromUTF8: $0) }), format.canWrite(date)
+            else { return nil }
+            return date
+        }
     }
 }
 

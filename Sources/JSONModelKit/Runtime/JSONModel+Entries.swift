@@ -96,7 +96,7 @@ extension JSONModel {
         }
         // No value yet. A property with a first read over an object node takes it when the JSON
         // holds a plain value.
-        if property.scalarFirstRead != nil, let (document, object) = original.unretainedNode {
+        if property.hasFirstRead, let (document, object) = original.unretainedNode {
             if case .empty = content, metadata.memberKeys != nil {
                 // The first such read: find every such property's member, unless another thread
                 // did meanwhile.
@@ -105,13 +105,14 @@ extension JSONModel {
                     // the leader, that claim serves for its value too (one compare-and-swap per
                     // model fewer); otherwise the walk ends here. (Passing the claim on to the
                     // fill below instead cost 1% more instructions reading every property.)
+                    var converter: Unmanaged<FirstReader>?
                     if ordinal == leaderPosition.leader, leaderPosition.position != 0,
-                        property.conversion.isPublishedBuiltin, let layout = metadata.inlineLayouts[ordinal],
-                        let inline = property.inlineFirstRead
+                        let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead,
+                        inline.applies(to: property.conversion, converter: &converter)
                     {
                         let position = leaderPosition.position
                         let filled = slots.fill(at: ordinal, unfilled: CacheSlots.member(position), claimed: true, layout: layout) {
-                            place in document._withUnsafeGuaranteedRef { inline.read($0, position, into: place) }
+                            place in document._withUnsafeGuaranteedRef { inline.read($0, position, into: place, converter: converter) }
                         }
                         if filled { return nil }
                     } else {
@@ -130,7 +131,17 @@ extension JSONModel {
             // A property whose values are all missing or null never converts one, so its choice
             // may be unpublished: looked up here then.
             // Position 0: the key is missing, which an optional may read as nil here.
-            if case .unread(let position) = content,
+            if case .unread(let position) = content, property.scalarFirstRead == nil,
+                let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead,
+                let converter = property.conversion.firstReaderChoice()
+            {
+                // A converted value: its converter's first read, as below.
+                let unfilled = CacheSlots.member(position)
+                let filled = slots.fill(at: ordinal, unfilled: unfilled, layout: layout) { place in
+                    document._withUnsafeGuaranteedRef { inline.read($0, position, into: place, converter: converter) }
+                }
+                if filled { return nil }
+            } else if case .unread(let position) = content, property.scalarFirstRead != nil,
                 property.conversion.isPublishedBuiltin || property.conversion.isBuiltinChoice()
             {
                 if let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead {
@@ -138,7 +149,7 @@ extension JSONModel {
                     // general path below decides (and finds the slot taken if it was).
                     let unfilled = CacheSlots.member(position)
                     let filled = slots.fill(at: ordinal, unfilled: unfilled, layout: layout) { place in
-                        document._withUnsafeGuaranteedRef { inline.read($0, position, into: place) }
+                        document._withUnsafeGuaranteedRef { inline.read($0, position, into: place, converter: nil) }
                     }
                     if filled { return nil }
                 } else if let read = property.scalarFirstRead {

@@ -384,6 +384,16 @@ class CacheEntry: @unchecked Sendable {
     class func boxing(model: JSONModel) -> CacheEntry {
         preconditionFailure("CacheEntry is abstract; entries are CacheBoxes")
     }
+
+    /// The value type's identity and layout, for a value kept in a model's slots instead.
+    class var storedLayout: (type: ObjectIdentifier, size: Int, alignment: Int, isTrivial: Bool) {
+        preconditionFailure("CacheEntry is abstract; entries are CacheBoxes")
+    }
+
+    /// A new entry of this class holding a copy of the value at `place`, which has its value type.
+    class func loading(from place: UnsafeRawPointer) -> CacheEntry {
+        preconditionFailure("CacheEntry is abstract; entries are CacheBoxes")
+    }
 }
 
 /// A cached value of type `Value`.
@@ -411,6 +421,14 @@ final class CacheBox<Value>: CacheEntry, @unchecked Sendable {
     override class func boxing(model: JSONModel) -> CacheEntry {
         precondition(MemoryLayout<Value>.size == MemoryLayout<JSONModel>.size, "\(Value.self) holds no model")
         return self.init(unsafeBitCast(model, to: Value.self))
+    }
+
+    override class var storedLayout: (type: ObjectIdentifier, size: Int, alignment: Int, isTrivial: Bool) {
+        (ObjectIdentifier(Value.self), MemoryLayout<Value>.size, MemoryLayout<Value>.alignment, _isPOD(Value.self))
+    }
+
+    override class func loading(from place: UnsafeRawPointer) -> CacheEntry {
+        self.init(place.load(as: Value.self))
     }
 
     override var anyValue: any Sendable {

@@ -227,7 +227,7 @@ final class ModelMetadata: Sendable {
         var inlineModels: UInt64 = 0
         let reads = properties.enumerated().compactMap { ordinal, property -> (Int, InlineFirstRead)? in
             // A model's reference is inline only where the release's bit mask can name its slot.
-            guard let read = property.inlineFirstRead, read.type == ObjectIdentifier(property.valueType),
+            guard let read = property.inlineFirstRead, read.type == property.entryType.storedLayout.type,
                 !read.isModel || ordinal < UInt64.bitWidth
             else { return nil }
             return (ordinal, read)
@@ -249,7 +249,7 @@ final class ModelMetadata: Sendable {
         self.inlineLayouts = layouts
         self.inlineModels = inlineModels
         self.memberKeys = MemberKeyIndex(keys: properties.map { property -> String? in
-            guard property.scalarFirstRead != nil, case .key(let key) = property.paths[0].segments[0] else { return nil }
+            guard property.hasFirstRead, case .key(let key) = property.paths[0].segments[0] else { return nil }
             return key
         })
         self.inlineBytes = offset - names.count * MemoryLayout<UInt>.stride

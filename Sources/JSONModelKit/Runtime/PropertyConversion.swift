@@ -59,9 +59,17 @@ final class PropertyConversion: Sendable {
         let choice: Choice
         /// Whether `choice` is `.builtin`, readable without copying the enum.
         let isBuiltin: Bool
+        /// The converter's first read (ConvertedFirstRead.swift), when it has one and does not
+        /// check cached values: a first read makes no entry to check.
+        let firstReader: FirstReader?
         init(_ choice: Choice) {
             self.choice = choice
             if case .builtin = choice { isBuiltin = true } else { isBuiltin = false }
+            if case .converter(let converter) = choice, converter.validate == nil {
+                firstReader = converter.firstReader
+            } else {
+                firstReader = nil
+            }
         }
     }
 
@@ -128,6 +136,23 @@ final class PropertyConversion: Sendable {
         guard bits != 0 else { return false }
         return Unmanaged<ChoiceBox>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
             ._withUnsafeGuaranteedRef { $0.isBuiltin }
+    }
+
+    /// The first read of the published choice's converter, unretained (the box keeps it as long
+    /// as the conversion lives); nil when nothing is published or the converter has none.
+    @inline(__always)
+    var publishedFirstReader: Unmanaged<FirstReader>? {
+        let bits = current.pointer.load(ordering: .acquiring)
+        guard bits != 0 else { return nil }
+        return Unmanaged<ChoiceBox>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+            ._withUnsafeGuaranteedRef { box in box.firstReader.map { Unmanaged.passUnretained($0) } }
+    }
+
+    /// The first read of the choice's converter, looked up and published first when nothing
+    /// is (see ``isBuiltinChoice()``).
+    func firstReaderChoice() -> Unmanaged<FirstReader>? {
+        _ = choice
+        return publishedFirstReader
     }
 
     /// Whether the choice is the engine's own conversion, looked up and published first when

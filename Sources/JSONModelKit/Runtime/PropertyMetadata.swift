@@ -42,8 +42,11 @@ final class PropertyMetadata: Sendable {
     let conversion: PropertyConversion
     /// The first read without a conversion context, for plain scalars (`ScalarFirstRead.swift`).
     let scalarFirstRead: ScalarFirstRead?
-    /// The same read storing the value in the model's slots, for values that can be (``InlineLayout``).
+    /// The same read storing the value in the model's slots, for values that can be (``InlineLayout``);
+    /// for a converted value, the only first read (ConvertedFirstRead.swift).
     let inlineFirstRead: InlineFirstRead?
+    /// Whether the property has a first read of either kind, so the object walk finds its member.
+    let hasFirstRead: Bool
     /// The class of the property's cache entries (`CacheBox` of its stored type).
     let entryType: CacheEntry.Type
 
@@ -71,9 +74,11 @@ final class PropertyMetadata: Sendable {
         // without a diagnostic.
         let absentReadsNil = declaredDefault == nil && !isRequired
         let firstRead = Self.scalarFirstRead(type: type, paths: paths, options: options, absentReadsNil: absentReadsNil)
-        self.scalarFirstRead = firstRead?.boxed
-        self.inlineFirstRead = firstRead?.inline
         self.entryType = valueType.cacheEntryType
+        self.scalarFirstRead = firstRead?.boxed
+        self.inlineFirstRead = firstRead?.inline ?? Self.convertedFirstRead(
+            type: type, paths: paths, options: options, absentReadsNil: absentReadsNil, entryType: entryType)
+        self.hasFirstRead = inlineFirstRead != nil || scalarFirstRead != nil
     }
 }
 

@@ -82,11 +82,6 @@ extension PropertyValue {
     static func cast(_ value: Any) -> (any Sendable)? {
         value as? Self
     }
-
-    /// A new entry holding a copy of the inline value at `place` (``CacheSlots``), which has this type.
-    static func loadEntry(from place: UnsafeRawPointer) -> CacheEntry {
-        CacheBox(place.load(as: Self.self))
-    }
 }
 
 /// Implemented by `Optional` so boxed values can be unwrapped without knowing their type.

@@ -46,8 +46,9 @@ struct ScalarFirstRead: Sendable {
 /// A first read that stores the value in the model's slots (``CacheSlots``) rather than in an
 /// entry of its own: for values of up to 16 bytes, and for a nested model's reference.
 struct InlineFirstRead: Sendable {
-    /// The type whose ``ScalarFirstReadable/plainValue(of:)`` reads the member.
-    let reader: any ScalarFirstReadable.Type
+    /// The type whose ``ScalarFirstReadable/plainValue(of:)`` reads the member; nil when the
+    /// property's converter reads it (ConvertedFirstRead.swift).
+    let reader: (any ScalarFirstReadable.Type)?
     /// Whether the value is stored as an optional.
     let optional: Bool
     /// The stored type: its identity, size and alignment, and whether it holds references.
@@ -65,12 +66,35 @@ struct InlineFirstRead: Sendable {
     /// Reads the property's value from its member, at `index` of `document` (0: its key is
     /// missing), and initializes it at the pointer; false, with nothing written, when the
     /// general path must decide.
+    ///
+    /// - Parameter converter: The first read of the property's converter, for a property
+    ///   without a ``reader`` of its own; nil otherwise.
     @inline(__always)
-    func read(_ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer) -> Bool {
-        if index != 0, reader.readInline(document, index, into: place, optional: optional) { return true }
-        guard absentReadsNil, isAbsent(document, index) else { return false }
-        reader.initializeNil(at: place)
-        return true
+    func read(
+        _ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer, converter: Unmanaged<FirstReader>?
+    ) -> Bool {
+        if let reader {
+            if index != 0, reader.readInline(document, index, into: place, optional: optional) { return true }
+            guard absentReadsNil, isAbsent(document, index) else { return false }
+            reader.initializeNil(at: place)
+            return true
+        }
+        return converter.unsafelyUnwrapped._withUnsafeGuaranteedRef { converter in
+            if index != 0, converter.readInline(document, index, into: place, optional: optional) { return true }
+            guard absentReadsNil, isAbsent(document, index) else { return false }
+            converter.initializeNil(at: place)
+            return true
+        }
+    }
+
+    /// The read that applies to a property now: true for a reader of its own when the engine's
+    /// conversion is chosen; for a converted property, whether its converter has a first read,
+    /// which it returns in `converter`.
+    @inline(__always)
+    func applies(to conversion: PropertyConversion, converter: inout Unmanaged<FirstReader>?) -> Bool {
+        if reader != nil { return conversion.isPublishedBuiltin }
+        converter = conversion.publishedFirstReader
+        return converter != nil
     }
 }
 
@@ -255,6 +279,56 @@ extension Date: ScalarFirstReadable {
     }
 }
 
+extension URL: ScalarFirstReadable {
+    /// A nonempty string without escapes that `URL(string:)` reads, as on the general path.
+    static func plainValue(of node: JSONNode) -> URL? {
+        node.withPlainStringUTF8 { bytes in bytes.isEmpty ? nil : URL(string: String(decoding: bytes, as: UTF8.self)) }
+    }
+}
+
+extension UUID: ScalarFirstReadable {
+    /// The 36 characters `8-4-4-4-12` of hexadecimal digits, either case, without escapes: read
+    /// here from the bytes, with no string made. Other spellings take the general path, where
+    /// `UUID(uuidString:)` decides.
+    static func plainValue(of node: JSONNode) -> UUID? {
+        node.withPlainStringUTF8(UUIDText.uuid(fromUTF8:))
+    }
+}
+
+/// Reads the canonical text of a UUID from bytes.
+enum UUIDText {
+    /// The UUID spelled by exactly 36 bytes, `8-4-4-4-12` hexadecimal digits in either case;
+    /// nil for anything else.
+    static func uuid(fromUTF8 bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard bytes.count == 36, bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"),
+            bytes[18] == UInt8(ascii: "-"), bytes[23] == UInt8(ascii: "-")
+        else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &value) { output -> Bool in
+            var input = 0
+            for index in 0..<16 {
+                if input == 8 || input == 13 || input == 18 || input == 23 { input += 1 }
+                guard let high = digit(bytes[input]), let low = digit(bytes[input + 1]) else { return false }
+                output[index] = high << 4 | low
+                input += 2
+            }
+            return true
+        }
+        return parsed ? UUID(uuid: value) : nil
+    }
+
+    /// The value of a hexadecimal digit, or nil.
+    @inline(__always)
+    private static func digit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte &- UInt8(ascii: "A") &+ 10
+        default: nil
+        }
+    }
+}
+
 extension Array: ScalarFirstReadable where Element: ScalarPropertyValue & ScalarFirstReadable {
     /// An array whose elements all read as their first reads read them, in one pass over the
     /// tape compiled for the element type (`ScalarPropertyValue.plainElements(of:)`), as the
@@ -309,6 +383,33 @@ extension JSONModel: ScalarFirstReadable {
 }
 
 extension PropertyMetadata {
+    /// The first read for a property whose converter may read its member without a context
+    /// (ConvertedFirstRead.swift): a value of the user's type, a `Date` with a `dateFormat`, a
+    /// `String` with `enumValues`, or an optional of one, under one key, stored in the slots.
+    /// Nil for anything else, and for values larger than 16 bytes.
+    static func convertedFirstRead(
+        type: PropertyType, paths: [JSONPath], options: PropertyOptions, absentReadsNil: Bool, entryType: CacheEntry.Type
+    ) -> InlineFirstRead? {
+        guard paths.count == 1, paths[0].segments.count == 1, case .key = paths[0].segments[0] else { return nil }
+        guard options.embedPath == nil, !options.cachedObject, options.inverse == nil, !options.group else { return nil }
+        let optional: Bool
+        switch type {
+        case .custom(let custom):
+            optional = custom.isOptional
+        case .date where options.dateFormat != nil, .string where options.enumValues != nil:
+            optional = false
+        case .optional(.date) where options.dateFormat != nil, .optional(.string) where options.enumValues != nil:
+            optional = true
+        default:
+            return nil
+        }
+        let stored = entryType.storedLayout
+        guard stored.size <= 16, stored.alignment <= 8 else { return nil }
+        return InlineFirstRead(
+            reader: nil, optional: optional, type: stored.type, size: stored.size, alignment: stored.alignment,
+            isTrivial: stored.isTrivial, absentReadsNil: optional && absentReadsNil)
+    }
+
     /// The scalar first read for a declaration, or nil when it needs the general path: more
     /// than one path or a nested one, any option that brings a converter or a structure, or a
     /// type other than a plain scalar or its optional.

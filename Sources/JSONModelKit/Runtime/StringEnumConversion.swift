@@ -20,6 +20,12 @@ extension AnyConverter {
                 return E(value)
             },
             write: { value, _ in (value as? E).map { .some(.string($0.rawValue)) } })
+        // A known value only: an unknown one is kept with a diagnostic, on the general path.
+        firstReader = TypedFirstReader<E>(writing: { node, place in
+            guard let storage = node.withPlainStringUTF8({ known.lookUp($0) }) else { return false }
+            place.initializeMemory(as: E.self, to: E(InternedString(storage: storage)))
+            return true
+        })
     }
 
     /// `enumValues` on a `String` property: known values come back as one shared string, the
@@ -42,5 +48,6 @@ extension AnyConverter {
                 return text
             },
             write: { value, existing in (value as? String).map { $0.jsonValue(replacing: existing) } })
+        firstReader = TypedFirstReader<String> { node in node.withPlainStringUTF8 { known.lookUp($0) }?.text }
     }
 }

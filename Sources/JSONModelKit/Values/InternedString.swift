@@ -1,3 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("InternedString needs the C library's memcmp: no Glibc, Musl or Darwin module here")
+#endif
 import JSONModelKitCore
 
 /// A string kept once per process, so equal values share one storage.
@@ -96,24 +105,54 @@ final class InternTable: Sendable {
 }
 
 /// A fixed set of interned strings looked up straight from UTF-8 bytes, without allocating.
+///
+/// An open-addressing table of at least twice as many places as values, each keeping the
+/// value's hash and bytes: a lookup hashes the bytes once and compares lengths and bytes only
+/// where the hashes agree. The first of two values with the same text is the one found.
 struct KnownStrings: Sendable {
-    private let byHash: [UInt64: [InternedString.Storage]]
-
-    init(_ values: [InternedString]) {
-        var byHash: [UInt64: [InternedString.Storage]] = [:]
-        for value in values where !(byHash[value.storage.hash]?.contains { $0 === value.storage } ?? false) {
-            byHash[value.storage.hash, default: []].append(value.storage)
-        }
-        self.byHash = byHash
+    private struct Place: Sendable {
+        let hash: UInt64
+        let bytes: [UInt8]
+        let storage: InternedString.Storage
     }
 
-    var isEmpty: Bool { byHash.isEmpty }
+    private let places: [Place?]
+    /// The number of places minus one; places are a power of two.
+    private let mask: Int
+
+    init(_ values: [InternedString]) {
+        var capacity = 4
+        while capacity < 2 * values.count { capacity *= 2 }
+        var places = [Place?](repeating: nil, count: capacity)
+        var count = 0
+        for value in values {
+            let bytes = Array(value.storage.text.utf8)
+            var index = Int(truncatingIfNeeded: value.storage.hash) & (capacity - 1)
+            while let place = places[index], place.bytes != bytes { index = (index + 1) & (capacity - 1) }
+            if places[index] == nil {
+                places[index] = Place(hash: value.storage.hash, bytes: bytes, storage: value.storage)
+                count += 1
+            }
+        }
+        self.places = count == 0 ? [] : places
+        self.mask = capacity - 1
+    }
+
+    var isEmpty: Bool { places.isEmpty }
 
     func lookUp(_ bytes: UnsafeBufferPointer<UInt8>) -> InternedString.Storage? {
-        guard let candidates = byHash[InternTable.hash(bytes: bytes)] else { return nil }
-        for candidate in candidates {
-            var text = candidate.text
-            if text.withUTF8({ $0.elementsEqual(bytes) }) { return candidate }
+        guard !places.isEmpty else { return nil }
+        let hash = InternTable.hash(bytes: bytes)
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while let place = places[index] {
+            if place.hash == hash, place.bytes.count == bytes.count,
+                place.bytes.withUnsafeBufferPointer({ stored in
+                    bytes.isEmpty || memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+                })
+            {
+                return place.storage
+            }
+            index = (index + 1) & mask
         }
         return nil
     }
