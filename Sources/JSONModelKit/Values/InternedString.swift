@@ -21,6 +21,7 @@ import JSONModelKitCore
 /// a == b     // identity check: same storage
 /// ```
 public struct InternedString: Sendable, Hashable, CustomStringConvertible {
+    @usableFromInline
     final class Storage: Sendable {
         let text: String
         let hash: UInt64
@@ -33,6 +34,7 @@ public struct InternedString: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    @usableFromInline
     let storage: Storage
 
     init(storage: Storage) {
@@ -60,8 +62,17 @@ public struct InternedString: Sendable, Hashable, CustomStringConvertible {
     public var description: String { storage.text }
 
     /// O(1) when both are interned; compares text otherwise.
+    ///
+    /// Inlinable, so that comparing a string enum with a known case is one compare in the
+    /// caller. PERF: see jsonmodel-bench --section converters, row "==: JSONStringEnum".
+    @inlinable
     public static func == (lhs: InternedString, rhs: InternedString) -> Bool {
-        if lhs.storage === rhs.storage { return true }
+        lhs.storage === rhs.storage || haveEqualText(lhs, rhs)
+    }
+
+    /// Whether two values with different storage spell the same text: never when both are interned.
+    @usableFromInline
+    static func haveEqualText(_ lhs: InternedString, _ rhs: InternedString) -> Bool {
         if lhs.storage.isInterned && rhs.storage.isInterned { return false }
         return lhs.storage.hash == rhs.storage.hash && lhs.storage.text == rhs.storage.text
     }
@@ -211,6 +222,7 @@ extension JSONStringEnum {
     // Declared here so that equality is the interned identity check: without them, the standard
     // library's `==` for raw-representable types would compare `rawValue`, a new String per side.
     // PERF: equality of string enums; see jsonmodel-bench --section converters, row "==: JSONStringEnum".
+    @inlinable
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
     public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
