@@ -30,7 +30,32 @@ struct DocumentSection: BenchSection {
         return nil
     }
 
+    /// In a child measuring peak memory, the name of the file to read.
+    static let fileNameVariable = "JSONMODEL_BENCH_DOCUMENT_FILE"
+
+    /// In the child (``profileVariable`` set to `memory-ours` or `memory-theirs`): reads every
+    /// property of the file named by ``fileNameVariable`` once, on one side, and prints the
+    /// growth of the peak resident memory over what the process held with the file loaded.
+    static func runMemoryChild(_ side: String, files: [BenchFile]) -> Never {
+        let name = ProcessInfo.processInfo.environment[fileNameVariable] ?? ""
+        guard let file = files.first(where: { $0.name == name }), let workload = workload(for: name) else {
+            print("document-error no file \(name)")
+            exit(1)
+        }
+        BulkMemory.resetPeak()
+        let before = BulkMemory.status("VmRSS")
+        let checksum = side == "memory-ours" ? (try? workload.ours(file.bytes)) : (try? workload.theirs(file.data))
+        let peak = BulkMemory.status("VmHWM")
+        print("document-checksum \(checksum ?? -1)")
+        print("document-peak-growth \(max(0, peak - before))")
+        withExtendedLifetime(file) {}
+        exit(0)
+    }
+
     func run(files: [BenchFile], benchmark: Benchmark) -> String {
+        if let side = ProcessInfo.processInfo.environment[Self.profileVariable], side.hasPrefix("memory-") {
+            Self.runMemoryChild(side, files: files)
+        }
         if ProcessInfo.processInfo.environment[Self.profileVariable] == "profile",
             let file = files.first(where: { Self.workload(for: $0.name) != nil }), let workload = Self.workload(for: file.name)
         {
@@ -82,6 +107,34 @@ struct DocumentSection: BenchSection {
         if measured == 0 {
             return "  note: no citm_catalog.json or canada.json given; nothing measured\n"
         }
+        var memory = TextTable([
+            .left("peak memory"), .right("JSONModelKit"), .right("Codable"), .right("ratio"), .right("target"),
+            .left("result"),
+        ])
+        for file in files where Self.workload(for: file.name) != nil {
+            func measure(_ side: String) -> Result<Int, ChildMeasurement.Failure> {
+                ChildMeasurement.run(
+                    arguments: ["--section", "documents"] + ChildMeasurement.documentPaths,
+                    environment: [Self.profileVariable: side, Self.fileNameVariable: file.name]
+                ).flatMap { output in
+                    guard let bytes = ChildMeasurement.value("document-peak-growth", in: output).flatMap({ Int($0) }) else {
+                        return .failure(ChildMeasurement.Failure(reason: "the child reported nothing"))
+                    }
+                    return .success(bytes)
+                }
+            }
+            switch (measure("memory-ours"), measure("memory-theirs")) {
+            case (.success(let ours), .success(let theirs)):
+                let ratio = Double(theirs) / Double(max(ours, 1))
+                memory.append([
+                    file.name, Format.size(ours), Format.size(theirs), Format.ratio(ratio), "≥ 1.00x",
+                    ratio >= 1 ? "PASS" : "MISS",
+                ])
+            case (.failure(let failure), _), (_, .failure(let failure)):
+                memory.append([file.name, "-", "-", "-", "≥ 1.00x", "-"])
+                problems.append("\(file.name) peak memory: \(failure.reason)")
+            }
+        }
         var output = """
             Both sides start from the file in memory (ours [UInt8], Foundation's Data), parse, create
             and read every declared field once, nested models and arrays included, and fold what they
@@ -93,6 +146,16 @@ struct DocumentSection: BenchSection {
 
             """
         output += table.rendered()
+        output += """
+
+            Peak memory: each side reads every property once in a fresh child process (this binary,
+            \(Self.profileVariable)=memory-ours or memory-theirs), which holds the file, resets the peak,
+            notes VmRSS, reads, and reports VmHWM minus that VmRSS. Ratio = Codable / ours: at least 1
+            when ours needs no more memory than JSONDecoder's.
+
+
+            """
+        output += memory.rendered()
         for problem in problems {
             output += "  note: \(problem)\n"
         }
