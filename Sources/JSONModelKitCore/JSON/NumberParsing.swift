@@ -49,6 +49,27 @@ package enum NumberParsing {
         return magnitude
     }
 
+    /// The value of the eight bytes at `bytes` when all are decimal digits, the first the most
+    /// significant; nil otherwise. Reads them as one word: a byte is a digit when its high
+    /// nibble is 3 both as it is and plus 6 (`:` to `?` become `@` to `E`), and the digits
+    /// combine in pairs, then fours, then all eight, in three multiplications.
+    @inline(__always)
+    static func eightDigits(_ bytes: UnsafeRawPointer) -> UInt64? {
+        let word = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
+        let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        guard (word & nibbles) | (((word &+ 0x0606_0606_0606_0606) & nibbles) &>> 4) == 0x3333_3333_3333_3333 else {
+            return nil
+        }
+        // Byte i holds digit i, the first in the lowest byte.
+        var value = word &- 0x3030_3030_3030_3030
+        // Each 16-bit lane: its first digit times 10 plus its second.
+        value = (value &* 10) &+ (value &>> 8)
+        // Each 32-bit lane's two pairs as four digits, then the two lanes as eight.
+        let pairs: UInt64 = 0x0000_00FF_0000_00FF
+        value = ((value & pairs) &* (100 &+ (1_000_000 &<< 32)) &+ ((value &>> 16) & pairs) &* (1 &+ (10_000 &<< 32))) &>> 32
+        return value
+    }
+
     /// The sign and magnitude of an integral value that fits in 64 bits.
     ///
     /// Works on the decimal digits alone: the value is its significant digits times a power of
@@ -60,9 +81,16 @@ package enum NumberParsing {
         let negative = count > 0 && text[0] == UInt8(ascii: "-")
         if negative { index = 1 }
 
-        // Fast path: plain digits that cannot overflow.
+        // Fast path: plain digits that cannot overflow, eight at a time while eight remain (ids
+        // and timestamps have ten or more), then one at a time.
         var plain: UInt64 = 0
         var plainEnd = index
+        while count &- plainEnd >= 8, plainEnd &- index <= 11,
+            let eight = eightDigits(UnsafeRawPointer(text.baseAddress.unsafelyUnwrapped + plainEnd))
+        {
+            plain = plain &* 100_000_000 &+ eight
+            plainEnd &+= 8
+        }
         while plainEnd < count, text[plainEnd] &- UInt8(ascii: "0") < 10, plainEnd - index < 19 {
             plain = plain &* 10 &+ UInt64(text[plainEnd] &- UInt8(ascii: "0"))
             plainEnd += 1
