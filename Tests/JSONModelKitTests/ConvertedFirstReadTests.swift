@@ -30,6 +30,7 @@ final class ConvertedReads: JSONModel, DynamicMembers, @unchecked Sendable {
         p.key(UUID.self, default: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
         p.links([URL].self)
         p.ids([UUID]?.self)
+        p.ratio(Float?.self)
     }
 }
 
@@ -54,6 +55,7 @@ private struct Reading: Equatable {
     var key: UUID
     var links: [URL]
     var ids: [UUID]?
+    var ratio: Float?
     var diagnostics: [String]
 
     init(_ model: ConvertedReads) {
@@ -69,6 +71,7 @@ private struct Reading: Equatable {
         key = model.key
         links = model.links
         ids = model.ids
+        ratio = model.ratio
         diagnostics = model.jsonModel.diagnostics.map(\.description).sorted()
     }
 }
@@ -84,18 +87,18 @@ struct ConvertedFirstReadTests {
         #"{"status": "closed", "maybeStatus": "open", "shape": "square", "level": 2, "day": "2024-02-29", "#
             + #""stamp": "2024-05-06T07:08:09Z", "color": "green", "link": "https://example.com/a?b=c", "#
             + #""id": "6ba7b810-9dad-11d1-80b4-00c04fd430c8", "key": "6BA7B810-9DAD-11D1-80B4-00C04FD430C8", "#
-            + #""links": ["https://a.example", "https://b.example/c"], "ids": ["6ba7b810-9dad-11d1-80b4-00c04fd430c8"]}"#,
+            + #""links": ["https://a.example", "https://b.example/c"], "ids": ["6ba7b810-9dad-11d1-80b4-00c04fd430c8"], "ratio": 0.1}"#,
         // Missing keys and nulls.
         "{}",
         #"{"status": null, "maybeStatus": null, "shape": null, "level": null, "day": null, "stamp": null, "#
-            + #""color": null, "link": null, "id": null, "key": null, "links": null, "ids": null}"#,
+            + #""color": null, "link": null, "id": null, "key": null, "links": null, "ids": null, "ratio": null}"#,
         // Values the converters take with a diagnostic, or not at all.
         #"{"status": "pending", "maybeStatus": "", "shape": "triangle", "level": 3, "day": "29/02/2024", "#
             + #""stamp": "yesterday", "color": "blue", "link": "", "id": "not-a-uuid", "key": "6ba7b810", "#
-            + #""links": ["https://a.example", "", 3], "ids": ["6ba7b810-9dad-11d1-80b4-00c04fd430c8", "x"]}"#,
+            + #""links": ["https://a.example", "", 3], "ids": ["6ba7b810-9dad-11d1-80b4-00c04fd430c8", "x"], "ratio": 1e39}"#,
         // Other kinds.
         #"{"status": 1, "maybeStatus": true, "shape": 2, "level": "2", "day": 20240229, "stamp": 1700000000, "#
-            + #""color": ["red"], "link": {}, "id": 7, "key": [1], "links": "https://a.example", "ids": {}}"#,
+            + #""color": ["red"], "link": {}, "id": 7, "key": [1], "links": "https://a.example", "ids": {}, "ratio": "0.5"}"#,
         // Escaped strings, which the first reads leave to the general path.
         #"{"status": "clos\u0065d", "shape": "squ\u0061re", "day": "2024-02-2\u0039", "#
             + #""stamp": "2024-05-06T07:08:09\u005A", "color": "gr\u0065en", "link": "https://example.com/\u00e9", "#
@@ -103,7 +106,8 @@ struct ConvertedFirstReadTests {
         // Near misses: a UUID with braces or a bad digit, a level written as a decimal, a raw
         // value in another case.
         #"{"id": "{6ba7b810-9dad-11d1-80b4-00c04fd430c8}", "key": "6ba7b810-9dad-11d1-80b4-00c04fd430cg", "#
-            + #""level": 2.0, "shape": "Square", "status": "CLOSED"}"#,
+            + #""level": 2.0, "shape": "Square", "status": "CLOSED", "#
+            + #""ratio": 1.00000001e-12}"#,
     ]
 
     @Test(arguments: documents)
@@ -122,7 +126,7 @@ struct ConvertedFirstReadTests {
         // Every property has a first read; all but the 17-byte `UUID?` keep their value inline.
         #expect(metadata.properties.allSatisfy { $0.hasFirstRead })
         let inline = metadata.properties.map { metadata.inlineLayouts[$0.ordinal] != nil }
-        #expect(inline == [true, true, true, true, true, true, true, true, false, true, true, true])
+        #expect(inline == [true, true, true, true, true, true, true, true, false, true, true, true, true])
         let model = try ConvertedReads(json: Self.documents[0])
         let reading = Reading(model)
         #expect(reading.status == .closed && reading.maybeStatus == .open)

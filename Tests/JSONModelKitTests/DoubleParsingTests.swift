@@ -127,6 +127,36 @@ struct DoubleParsingTests {
         }
     }
 
+    /// `NumberParsing.float` decides only what one rounding decides, and then as `Float(String)`
+    /// does, bit for bit; it leaves the rest (long significands, large powers) undecided.
+    @Test func floatsDecidedByOneRoundingAgreeWithStandardLibrary() {
+        var generator = SplitMix64(seed: 0x5EED_0005)
+        var decided = 0
+        for round in 0..<40_000 {
+            let digitCount = Int.random(in: 1...10, using: &generator)
+            var digits = String(UnicodeScalar(UInt8.random(in: 49...57, using: &generator)))
+            for _ in 1..<digitCount {
+                digits.unicodeScalars.append(UnicodeScalar(UInt8.random(in: 48...57, using: &generator)))
+            }
+            let point = Int.random(in: 0...digitCount, using: &generator)
+            var text =
+                point == digitCount ? digits : point == 0 ? "0." + digits : "\(digits.prefix(point)).\(digits.dropFirst(point))"
+            if round % 2 == 0 { text += "e\(Int.random(in: -14...14, using: &generator))" }
+            if round % 3 == 0 { text = "-" + text }
+            guard let read = JSONNumber.withBytes(of: text, NumberParsing.float) else { continue }
+            decided += 1
+            #expect(read.bitPattern == Float(text)!.bitPattern, "\(text): \(read), expected \(Float(text)!)")
+        }
+        #expect(decided > 10_000)
+        for (text, expected) in [("0", Float(0)), ("-0", -Float(0)), ("0.0e3", 0), ("12.5", 12.5), ("-3.75e2", -375)] {
+            #expect(JSONNumber.withBytes(of: text, NumberParsing.float)?.bitPattern == expected.bitPattern, "\(text)")
+        }
+        // Beyond one rounding: left to `Float(String)`.
+        for text in ["16777217", "1e11", "1e-11", "3.4028236e38", "1.00000000000000000001"] {
+            #expect(JSONNumber.withBytes(of: text, NumberParsing.float) == nil, "\(text)")
+        }
+    }
+
     /// Where the Eisel-Lemire step decides, it decides as the standard library rounds; it leaves
     /// only a handful of random inputs to the slow path.
     @Test func eiselLemireAgreesWhenItDecides() {

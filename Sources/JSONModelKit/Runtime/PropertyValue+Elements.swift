@@ -224,6 +224,13 @@ extension Double {
     }
 }
 
+extension Float {
+    @inline(__always)
+    static func plainElement(at position: Int, of document: JSONDocument) -> Float? {
+        document.withNumberText(at: position, plainValue(ofNumber:)) ?? nil
+    }
+}
+
 extension Bool {
     @inline(__always)
     static func plainElement(at position: Int, of document: JSONDocument) -> Bool? {

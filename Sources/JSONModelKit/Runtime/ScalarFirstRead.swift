@@ -257,6 +257,20 @@ extension Double: ScalarFirstReadable {
     }
 }
 
+extension Float: ScalarFirstReadable {
+    /// A JSON number that one rounding reads (``NumberParsing/float(_:)``), as `Float(String)`
+    /// reads it on the general path; other numbers take that path.
+    static func plainValue(of node: JSONNode) -> Float? {
+        node.withNumberText(plainValue(ofNumber:)) ?? nil
+    }
+
+    /// ``plainValue(of:)`` for a number's text.
+    @inline(__always)
+    static func plainValue(ofNumber text: UnsafeBufferPointer<UInt8>) -> Float? {
+        NumberParsing.float(text)
+    }
+}
+
 extension Bool: ScalarFirstReadable {
     static func plainValue(of node: JSONNode) -> Bool? { node.boolValue }
 }

@@ -28,6 +28,31 @@ extension NumberParsing {
         return Double(String(decoding: text, as: UTF8.self)) ?? .nan
     }
 
+    /// The `Float` nearest to valid JSON number text when one rounding decides it, as
+    /// `Float(String)` reads the same text; nil when it does not, for the caller to ask
+    /// `Float(String)`.
+    ///
+    /// One rounding decides it when the significand has at most 24 bits and the power of ten is
+    /// at most 10 either way: both are then exactly a `Float` (5^10 < 2^24), and one
+    /// multiplication or division of exact operands rounds correctly. Most decimals written by
+    /// people and programs (`12.5`, `0.125`, `-3.75e2`) qualify; going through `Double` instead
+    /// would round twice, and be wrong for some.
+    @usableFromInline
+    package static func float(_ text: UnsafeBufferPointer<UInt8>) -> Float? {
+        let decimal = DecimalText(text)
+        if decimal.significand == 0 && !decimal.truncated { return decimal.negative ? -0.0 : 0.0 }
+        let exponent = decimal.exponent
+        guard !decimal.truncated, decimal.significand <= 1 << 24, exponent >= -10, exponent <= 10 else { return nil }
+        let value = Float(decimal.significand)
+        let magnitude = exponent < 0 ? value / exactFloatPowersOfTen[-exponent] : value * exactFloatPowersOfTen[exponent]
+        return decimal.negative ? -magnitude : magnitude
+    }
+
+    /// 10^0 ... 10^10, each exactly a `Float` (5^10 < 2^24).
+    private static let exactFloatPowersOfTen: [Float] = (0...10).map { power in
+        (0..<power).reduce(Float(1)) { value, _ in value * 10 }
+    }
+
     /// The nearest `Double` to `decimal`'s magnitude, or nil when the fast methods cannot decide.
     @inline(__always)
     private static func nearestDouble(_ decimal: DecimalText) -> Double? {
