@@ -105,11 +105,21 @@ extension JSONModel {
                     // the leader, that claim serves for its value too (one compare-and-swap per
                     // model fewer); otherwise the walk ends here. (Passing the claim on to the
                     // fill below instead cost 1% more instructions reading every property.)
+                    // Whether the leader's own read applies: the engine's conversion for a reader of
+                    // its own, a converter's first read otherwise. (The conversion is asked here, not
+                    // handed to a helper: an argument is retained, and a conversion's count is kept in
+                    // a side table, the slow kind.)
                     var converter: Unmanaged<FirstReader>?
-                    if ordinal == leaderPosition.leader, leaderPosition.position != 0,
-                        let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead,
-                        inline.applies(to: property.conversion, converter: &converter)
-                    {
+                    var applies = false
+                    if ordinal == leaderPosition.leader, leaderPosition.position != 0, let inline = property.inlineFirstRead {
+                        if inline.reader != nil {
+                            applies = property.conversion.isPublishedBuiltin
+                        } else {
+                            converter = property.conversion.publishedFirstReader
+                            applies = converter != nil
+                        }
+                    }
+                    if applies, let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead {
                         let position = leaderPosition.position
                         let filled = slots.fill(at: ordinal, unfilled: CacheSlots.member(position), claimed: true, layout: layout) {
                             place in document._withUnsafeGuaranteedRef { inline.read($0, position, into: place, converter: converter) }

@@ -87,15 +87,6 @@ struct InlineFirstRead: Sendable {
         }
     }
 
-    /// The read that applies to a property now: true for a reader of its own when the engine's
-    /// conversion is chosen; for a converted property, whether its converter has a first read,
-    /// which it returns in `converter`.
-    @inline(__always)
-    func applies(to conversion: PropertyConversion, converter: inout Unmanaged<FirstReader>?) -> Bool {
-        if reader != nil { return conversion.isPublishedBuiltin }
-        converter = conversion.publishedFirstReader
-        return converter != nil
-    }
 }
 
 /// Whether the member at `index` of `document` is missing (0) or null: what an optional with
