@@ -320,6 +320,40 @@ struct InlineValueTests {
         #expect(models.allSatisfy { $0.jsonModel.diagnostics.isEmpty })
     }
 
+    /// The same for values converters read (ConvertedFirstRead.swift): string and raw-value
+    /// enums, `enumValues`, a declared date format, a UUID read from its bytes, an optional
+    /// missing in half the models. Every thread reads the same values, the interned enum value
+    /// is the shared instance, and nothing is recorded.
+    @Test func concurrentFirstReadsOfConvertedValuesAgree() async throws {
+        let models = try (0..<200).map { index in
+            let status = index.isMultiple(of: 3) ? "open" : "closed"
+            let maybe = index.isMultiple(of: 2) ? #", "maybeStatus": "open""# : ""
+            return try ConvertedReads(json: #"{"status": "\#(status)", "shape": "square", "level": 2, "day": "2024-02-29", "#
+                + #""stamp": "2024-05-06T07:08:09Z", "color": "red", "key": "6ba7b810-9dad-11d1-80b4-00c04fd430c8""#
+                + maybe + "}")
+        }
+        let sums = await Self.sumsOfEightTasks { _ in
+            var sum = 0
+            for model in models {
+                let status: ReadStatus = model.status
+                let maybe: ReadStatus? = model.maybeStatus
+                let shape: ReadShape? = model.shape
+                let level: ReadLevel? = model.level
+                let day: Date? = model.day
+                let stamp: Date = model.stamp
+                let color: String = model.color
+                let key: UUID = model.key
+                sum &+= (status == .open ? 1 : 2) &+ (maybe == nil ? 10 : 20) &+ (shape == .square ? 100 : 0)
+                sum &+= (level?.rawValue ?? 0) &+ Int(day?.timeIntervalSince1970 ?? 0) &+ Int(stamp.timeIntervalSince1970)
+                sum &+= color.utf8.count &+ Int(key.uuid.0)
+            }
+            return sum
+        }
+        #expect(Set(sums).count == 1)
+        #expect(models.allSatisfy { $0.jsonModel.diagnostics.isEmpty })
+        #expect(models.allSatisfy { ($0.status as ReadStatus).value.isInterned })
+    }
+
     /// Strings read inline are freed with their model: 200 rounds of 100 models, each reading
     /// 30 KB of strings, stay within a few rounds' worth of memory (kept, they would take 600 MB).
     @Test(ChildTestProcess.available) func inlineStringsAreFreedWithTheirModels() throws {
