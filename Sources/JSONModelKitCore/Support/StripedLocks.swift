@@ -8,18 +8,26 @@
 /// ```swift
 /// StripedLocks.withLock(for: document) { document.guardedState += 1 }
 /// ```
+///
+/// Inlinable, so that the caller's closures and result type are specialized into it: called
+/// unspecialized from the models' module, each call cost hundreds of instructions of generic
+/// copies (PERF: `[Item]` reads of citm_catalog.json, `jsonmodel-bench --section documents`).
+@usableFromInline
 package enum StripedLocks {
     /// How many locks there are: a power of two.
-    private static var count: Int { 64 }
+    @usableFromInline
+    static var count: Int { 64 }
 
     /// The locks, made once and never freed; only ever locked and unlocked.
-    nonisolated(unsafe) private static let locks: UnsafeMutablePointer<LockPrimitive> = {
+    @usableFromInline
+    nonisolated(unsafe) static let locks: UnsafeMutablePointer<LockPrimitive> = {
         let locks = UnsafeMutablePointer<LockPrimitive>.allocate(capacity: count)
         for index in 0..<count { LockedStorage<Void>.initialize(locks + index) }
         return locks
     }()
 
     /// Calls `body` holding the lock that `object`'s address picks.
+    @inlinable
     package static func withLock<Result, E: Error>(for object: AnyObject, _ body: () throws(E) -> Result) throws(E) -> Result {
         // Objects are 16-byte aligned: the bits above those pick the lock.
         let address = UInt(bitPattern: ObjectIdentifier(object))
@@ -34,6 +42,7 @@ package enum StripedLocks {
     ///
     /// `make` runs without the lock: it may take a while, and may run code that takes the same
     /// lock (the locks are not recursive).
+    @inlinable
     package static func keepOnce<Value>(
         for object: AnyObject, read: () -> Value?, write: (Value) -> Void, make: () -> Value
     ) -> Value {
