@@ -100,12 +100,12 @@ extension JSONModel {
         guard let entry else {
             // Cached inline, in the slots.
             if let value = readSlots.inlineValue(readSlots.bits(at: ordinal), as: T.self) { return value }
-            return _typedValue(self.entry(at: ordinal), forMember: name)
+            return _typedValue(self.entry(at: ordinal), forMember: name, ordinal: ordinal)
         }
         // A compare against `T`'s static metadata, where a class cast would look up the metadata
         // of `CacheBox<T>` at run time on every first read.
         if entry.valueType == ObjectIdentifier(T.self) { return unsafeDowncast(entry, to: CacheBox<T>.self).value }
-        return _typedValue(entry, forMember: name)
+        return _typedValue(entry, forMember: name, ordinal: ordinal)
     }
 
     /// The cache entry of a declared property and its ordinal, converting and caching on first
@@ -125,7 +125,14 @@ extension JSONModel {
     /// A cached value read as a type other than the declared one (`Int?` for an `Int`),
     /// or a stop with a message for a type it does not have.
     @usableFromInline
-    func _typedValue<T>(_ entry: CacheEntry, forMember name: String) -> T {
+    func _typedValue<T>(_ entry: CacheEntry, forMember name: String, ordinal: Int) -> T {
+        // A lazy collection read as the Swift collection it stands for (`[Item]`), by the type
+        // the metadata knows.
+        if let collection = metadata.properties[ordinal].lazyCollectionType,
+            let bridged = collection.bridged(entry, to: T.self)
+        {
+            return bridged
+        }
         let value = entry.anyValue
         if let typed = value as? T { return typed }
         // A lazy collection read as the Swift collection it stands for (`[Item]`).

@@ -47,6 +47,9 @@ final class PropertyMetadata: Sendable {
     let inlineFirstRead: InlineFirstRead?
     /// Whether the property has a first read of either kind, so the object walk finds its member.
     let hasFirstRead: Bool
+    /// The lazy collection the property stores, when it stores one (not an optional of one): a
+    /// typed read as the Swift collection bridges through it without a conformance cast.
+    let lazyCollectionType: (any LazyModelCollection.Type)?
     /// The class of the property's cache entries (`CacheBox` of its stored type).
     let entryType: CacheEntry.Type
 
@@ -79,6 +82,7 @@ final class PropertyMetadata: Sendable {
         self.inlineFirstRead = firstRead?.inline ?? Self.convertedFirstRead(
             type: type, paths: paths, options: options, absentReadsNil: absentReadsNil, entryType: entryType)
         self.hasFirstRead = inlineFirstRead != nil || scalarFirstRead != nil
+        self.lazyCollectionType = valueType as? any LazyModelCollection.Type
     }
 }
 
