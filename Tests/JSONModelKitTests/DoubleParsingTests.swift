@@ -105,19 +105,30 @@ struct DoubleParsingTests {
         }
     }
 
+    /// Seeded random number text: `digits` digits without a leading zero, the point anywhere
+    /// among them, an exponent from `exponents` on even rounds, a minus sign every third round.
+    static func randomNumberText(
+        round: Int, digits: ClosedRange<Int>, exponents: ClosedRange<Int>, using generator: inout SplitMix64
+    ) -> String {
+        let digitCount = Int.random(in: digits, using: &generator)
+        var significand = String(UnicodeScalar(UInt8.random(in: 49...57, using: &generator)))
+        for _ in 1..<digitCount {
+            significand.unicodeScalars.append(UnicodeScalar(UInt8.random(in: 48...57, using: &generator)))
+        }
+        let point = Int.random(in: 0...digitCount, using: &generator)
+        var text =
+            point == digitCount
+            ? significand
+            : point == 0 ? "0." + significand : "\(significand.prefix(point)).\(significand.dropFirst(point))"
+        if round % 2 == 0 { text += "e\(Int.random(in: exponents, using: &generator))" }
+        if round % 3 == 0 { text = "-" + text }
+        return text
+    }
+
     @Test func seededRandomTextAgreesWithStandardLibrary() {
         var generator = SplitMix64(seed: 0x5EED_0002)
         for round in 0..<60_000 {
-            let digitCount = Int.random(in: 1...24, using: &generator)
-            var digits = String(UnicodeScalar(UInt8.random(in: 49...57, using: &generator)))
-            for _ in 1..<digitCount {
-                digits.unicodeScalars.append(UnicodeScalar(UInt8.random(in: 48...57, using: &generator)))
-            }
-            let point = Int.random(in: 0...digitCount, using: &generator)
-            var text =
-                point == digitCount ? digits : point == 0 ? "0." + digits : "\(digits.prefix(point)).\(digits.dropFirst(point))"
-            if round % 2 == 0 { text += "e\(Int.random(in: -345...330, using: &generator))" }
-            if round % 3 == 0 { text = "-" + text }
+            let text = Self.randomNumberText(round: round, digits: 1...24, exponents: -345...330, using: &generator)
             Self.expectStandardRounding(text)
 
             // The shortest text of a random double, and its 17-digit form.
@@ -133,16 +144,7 @@ struct DoubleParsingTests {
         var generator = SplitMix64(seed: 0x5EED_0005)
         var decided = 0
         for round in 0..<40_000 {
-            let digitCount = Int.random(in: 1...10, using: &generator)
-            var digits = String(UnicodeScalar(UInt8.random(in: 49...57, using: &generator)))
-            for _ in 1..<digitCount {
-                digits.unicodeScalars.append(UnicodeScalar(UInt8.random(in: 48...57, using: &generator)))
-            }
-            let point = Int.random(in: 0...digitCount, using: &generator)
-            var text =
-                point == digitCount ? digits : point == 0 ? "0." + digits : "\(digits.prefix(point)).\(digits.dropFirst(point))"
-            if round % 2 == 0 { text += "e\(Int.random(in: -14...14, using: &generator))" }
-            if round % 3 == 0 { text = "-" + text }
+            let text = Self.randomNumberText(round: round, digits: 1...10, exponents: -14...14, using: &generator)
             guard let read = JSONNumber.withBytes(of: text, NumberParsing.float) else { continue }
             decided += 1
             #expect(read.bitPattern == Float(text)!.bitPattern, "\(text): \(read), expected \(Float(text)!)")
