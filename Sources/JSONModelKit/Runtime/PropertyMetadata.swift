@@ -82,7 +82,12 @@ final class PropertyMetadata: Sendable {
         self.inlineFirstRead = firstRead?.inline ?? Self.convertedFirstRead(
             type: type, paths: paths, options: options, absentReadsNil: absentReadsNil, entryType: entryType)
         self.hasFirstRead = inlineFirstRead != nil || scalarFirstRead != nil
-        self.lazyCollectionType = valueType as? any LazyModelCollection.Type
+        // Asked of arrays and dictionaries only: a conformance that does not exist is looked for
+        // through every conformance record of the process, once per type.
+        switch type {
+        case .array, .dictionary: self.lazyCollectionType = valueType as? any LazyModelCollection.Type
+        default: self.lazyCollectionType = nil
+        }
     }
 }
 
