@@ -14,64 +14,50 @@ import JSONModelKitCore
 
 /// Reads a member as a converter would, when it converts without a diagnostic.
 ///
-/// A class, so that the published choice can hold it and a read can use it without a
-/// reference count; ``TypedFirstReader`` is the one subclass.
-class FirstReader: @unchecked Sendable {
-    // @unchecked Sendable: immutable; subclasses hold only Sendable closures.
-
-    /// Reads the member at `index` of `document` into `place`, as the converter's value or, with
-    /// `optional`, an optional of it; false, with nothing written, when the general path must decide.
-    func readInline(_ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer, optional: Bool) -> Bool {
-        preconditionFailure("FirstReader is abstract")
-    }
-
-    /// Initializes an optional's nil at `place`, for a missing key or null.
-    func initializeNil(at place: UnsafeMutableRawPointer) {
-        preconditionFailure("FirstReader is abstract")
-    }
-}
-
-/// A ``FirstReader`` of values of type `Value`.
-///
-/// Its code is generic and runs unspecialised (the type is the user's, known at run time), where
-/// every use of `Value?` looks up that optional type's metadata: about 70 instructions each
-/// time. So the value is written in place by the converter's closure, and an optional's tag, the
-/// byte after the value for a type without spare bits, is set here from a layout measured once.
-final class TypedFirstReader<Value>: FirstReader, @unchecked Sendable {
-    // @unchecked Sendable: the closure is Sendable, and `Value` is a property type, all of which are.
+/// A class, so that the published choice can hold it and a read can use it without a reference
+/// count. Not generic: the value's type is the user's, known at run time, and generic code over
+/// it runs unspecialised, where every use of `Value?` looks up that optional type's metadata
+/// (about 70 instructions each time). So the converter's closure writes the value in place, and
+/// an optional's tag, the byte after the value for a type without spare bits, is set here from a
+/// layout measured once.
+final class FirstReader: @unchecked Sendable {
+    // @unchecked Sendable: immutable, and the closures are Sendable.
     private let write: @Sendable (JSONNode, UnsafeMutableRawPointer) -> Bool
-    /// The offset of `Value?`'s tag byte, which is 0 for a value; -1 when `Value?` has the size
-    /// of `Value` (a value's bits then are the optional's).
+    private let writeNil: @Sendable (UnsafeMutableRawPointer) -> Void
+    /// The offset of the optional's tag byte, which is 0 for a value; -1 when the optional has
+    /// the size of the value (a value's bits then are the optional's).
     private let optionalTag: Int
 
-    /// - Parameter write: Initializes the value of a node at the pointer and returns true when the
-    ///   converter reads it without a diagnostic; returns false, with nothing written, otherwise.
-    init(writing write: @escaping @Sendable (JSONNode, UnsafeMutableRawPointer) -> Bool) {
+    /// - Parameter write: Initializes a `Value` for a node at the pointer and returns true when
+    ///   the converter reads it without a diagnostic; returns false, with nothing written, otherwise.
+    init<Value>(_ type: Value.Type, writing write: @escaping @Sendable (JSONNode, UnsafeMutableRawPointer) -> Bool) {
         self.write = write
+        writeNil = { place in place.initializeMemory(as: Value?.self, to: nil) }
         optionalTag = MemoryLayout<Value?>.size > MemoryLayout<Value>.size ? MemoryLayout<Value>.size : -1
     }
 
     /// - Parameter plainValue: The value of a node when the converter reads it without a
     ///   diagnostic; nil for anything else.
-    convenience init(_ plainValue: @escaping @Sendable (JSONNode) -> Value?) {
-        self.init(writing: { node, place in
+    convenience init<Value>(_ plainValue: @escaping @Sendable (JSONNode) -> Value?) {
+        self.init(Value.self, writing: { node, place in
             guard let value = plainValue(node) else { return false }
             place.initializeMemory(as: Value.self, to: value)
             return true
         })
     }
 
-    override func readInline(
-        _ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer, optional: Bool
-    ) -> Bool {
+    /// Reads the member at `index` of `document` into `place`, as the converter's value or, with
+    /// `optional`, an optional of it; false, with nothing written, when the general path must decide.
+    func readInline(_ document: JSONDocument, _ index: Int, into place: UnsafeMutableRawPointer, optional: Bool) -> Bool {
         guard write(JSONNode(document: document, index: index), place) else { return false }
         // An optional holding a value: the value's bits, and a tag byte of 0 when it has one.
         if optional && optionalTag >= 0 { place.storeBytes(of: 0, toByteOffset: optionalTag, as: UInt8.self) }
         return true
     }
 
-    override func initializeNil(at place: UnsafeMutableRawPointer) {
-        place.initializeMemory(as: Value?.self, to: nil)
+    /// Initializes an optional's nil at `place`, for a missing key or null.
+    func initializeNil(at place: UnsafeMutableRawPointer) {
+        writeNil(place)
     }
 }
 

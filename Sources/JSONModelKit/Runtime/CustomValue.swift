@@ -267,12 +267,12 @@ private struct RawValueConversion<E: RawRepresentable>: TypedConversion {
     /// JSON, takes the general path, which says why.
     static func firstReader() -> FirstReader? {
         if E.RawValue.self == String.self {
-            return TypedFirstReader<E> { node in
+            return FirstReader { node -> E? in
                 node.withPlainStringUTF8 { E(rawValue: String(decoding: $0, as: UTF8.self) as! E.RawValue) }
             }
         }
         if E.RawValue.self == Int.self {
-            return TypedFirstReader<E> { node in
+            return FirstReader { node -> E? in
                 guard let number = node.withNumberText(Int.plainValue(ofNumber:)), let number else { return nil }
                 return E(rawValue: number as! E.RawValue)
             }

@@ -187,13 +187,7 @@ extension AnyConverter {
                 return .some(format.json(from: date, replacing: existing))
             })
         self.dateFormat = format
-        // A string without escapes that the format or a fallback reads, and that the format can
-        // write back: what `DateReading` returns without a diagnostic. Numbers take the general path.
-        firstReader = TypedFirstReader<Date> { node in
-            guard let date = node.withPlainStringUTF8({ format.dateTryingFallbacks(fromUTF8: $0) }), format.canWrite(date)
-            else { return nil }
-            return date
-        }
+        firstReader = FirstReader { node in DateReading.plainDate(of: node, format: format) }
     }
 }
 
@@ -208,6 +202,15 @@ extension AnyConverter {
 /// diagnostic, not seconds since 1970. Under any other pattern a number reads as seconds since
 /// 1970 with a diagnostic, as the pattern cannot spell it.
 enum DateReading {
+    /// A string without escapes that `format` or a fallback reads, and that `format` can write
+    /// back: what ``date(from:format:keepsNumbers:context:)`` returns without a diagnostic, for a
+    /// first read. Numbers and escaped strings take the general path.
+    static func plainDate(of node: JSONNode, format: DateFormat) -> Date? {
+        guard let date = node.withPlainStringUTF8({ format.dateTryingFallbacks(fromUTF8: $0) }), format.canWrite(date)
+        else { return nil }
+        return date
+    }
+
     static func date(
         from input: JSONInput, format: DateFormat, keepsNumbers: Bool = false, context: inout ConversionContext
     ) -> Date? {

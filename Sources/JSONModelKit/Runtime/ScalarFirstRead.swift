@@ -275,12 +275,7 @@ extension Date: ScalarFirstReadable {
     /// fallbacks reads, and that ISO 8601 can write back (`DateReading` in JSONConverters.swift).
     /// Numbers and escaped strings take the general path.
     static func plainValue(of node: JSONNode) -> Date? {
-        let entry = node.entry
-        guard entry.tag == .string,
-            let date = node.document.withBytes(entry.byteRange, { DateFormat.iso8601.dateTryingFallbacks(fromUTF8: $0) }),
-            DateFormat.iso8601.canWrite(date)
-        else { return nil }
-        return date
+        DateReading.plainDate(of: node, format: .iso8601)
     }
 }
 

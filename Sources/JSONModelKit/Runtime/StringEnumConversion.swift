@@ -21,7 +21,7 @@ extension AnyConverter {
             },
             write: { value, _ in (value as? E).map { .some(.string($0.rawValue)) } })
         // A known value only: an unknown one is kept with a diagnostic, on the general path.
-        firstReader = TypedFirstReader<E>(writing: { node, place in
+        firstReader = FirstReader(E.self, writing: { node, place in
             guard let storage = node.withPlainStringUTF8({ known.lookUp($0) }) else { return false }
             place.initializeMemory(as: E.self, to: E(InternedString(storage: storage)))
             return true
@@ -48,6 +48,6 @@ extension AnyConverter {
                 return text
             },
             write: { value, existing in (value as? String).map { $0.jsonValue(replacing: existing) } })
-        firstReader = TypedFirstReader<String> { node in node.withPlainStringUTF8 { known.lookUp($0) }?.text }
+        firstReader = FirstReader { node -> String? in node.withPlainStringUTF8 { known.lookUp($0) }?.text }
     }
 }
