@@ -272,6 +272,9 @@ enum StreamMemory {
         case "profile":  // for a profiler: (a) ten times, nothing measured
             let array = [UInt8](BulkData.generate(count: BulkSection.objectCount))
             for _ in 0..<10 { checksum &+= (try? StreamWorkload.streamName(array)) ?? -1 }
+        case "profile-array":  // for a profiler: the other side of (a), array(from:), ten times
+            let data = BulkData.generate(count: BulkSection.objectCount)
+            for _ in 0..<10 { checksum &+= (try? StreamWorkload.arrayName(data)) ?? -1 }
         case "profile-lines":  // for a profiler: (c), ours, four times, nothing measured
             let lines = StreamData.lines(fromArray: [UInt8](BulkData.generate(count: BulkSection.objectCount)))
             for _ in 0..<4 { checksum &+= (try? StreamWorkload.streamAll(lines, format: .lines)) ?? -1 }
