@@ -3,7 +3,7 @@ import JSONModelKit
 
 /// Converters: URLs, dates, UUIDs and string enums read through models against `JSONDecoder`;
 /// date reads against Foundation's parsers; interned enum properties against plain strings over
-/// 100,000 models. Synthetic data; the files given to the benchmark are not used.
+/// 100,000 models. Synthetic data, but for one row: the URLs of twitter.json when it is given.
 struct ConverterSection: BenchSection {
     let name = "converters"
     let summary = "URL, Date, UUID and enum properties vs JSONDecoder; date reads vs Foundation's parsers; interned enums"
@@ -16,7 +16,7 @@ struct ConverterSection: BenchSection {
             .left("measurement"), .right("ours"), .right("theirs"), .right("ratio"), .right("middle half"),
         ])
         var problems: [String] = []
-        let types = measureTypes(benchmark: benchmark, problems: &problems)
+        let types = measureTypes(files: files, benchmark: benchmark, problems: &problems)
         measureDates(benchmark: benchmark, into: &table, problems: &problems)
         measureEnums(benchmark: benchmark, into: &table)
         var output = """
@@ -24,6 +24,9 @@ struct ConverterSection: BenchSection {
               ours:   Item.array(from:) over the bytes, reading the property of every element.
               theirs: JSONDecoder().decode([Struct].self) (dates: .iso8601), reading the same field.
               Both fold every value into a checksum, which must agree. Target: at least 4x.
+            URL: every URL distinct. "URL, twitter.json": the URL strings of that file, as the same
+            objects, repeated as the file repeats them; read again and again, as a server reads
+            similar payloads, so that the URLs kept from the last run are found (RecentURLs).
 
 
             """
@@ -54,7 +57,7 @@ struct ConverterSection: BenchSection {
     let typeCount = 20_000
 
     /// One row per converted type: every element's property through models against JSONDecoder.
-    private func measureTypes(benchmark: Benchmark, problems: inout [String]) -> TextTable {
+    private func measureTypes(files: [BenchFile], benchmark: Benchmark, problems: inout [String]) -> TextTable {
         var table = TextTable([
             .left("type"), .right("ratio"), .right("middle half"), .right("target"), .left("result"),
         ])
@@ -62,12 +65,17 @@ struct ConverterSection: BenchSection {
         func document(_ value: (Int) -> String) -> Data {
             Data(("[" + (0..<typeCount).map { #"{"v": "\#(value($0))"}"# }.joined(separator: ",") + "]").utf8)
         }
-        let documents: [(String, Data, ([UInt8]) throws -> Int, (Data) throws -> Int)] = [
-            (
-                "URL", document { "https://media.example.com/users/\($0)/avatar_\($0 % 7).png?size=\($0 % 5)" },
-                { try URLItem.array(from: $0).reduce(0) { $0 &+ ($1.v?.absoluteString.utf8.count ?? -1) } },
-                { try JSONDecoder().decode([URLRecord].self, from: $0).reduce(0) { $0 &+ $1.v.absoluteString.utf8.count } }
-            ),
+        let readURLs: ([UInt8]) throws -> Int = { try URLItem.array(from: $0).reduce(0) { $0 &+ ($1.v?.absoluteString.utf8.count ?? -1) } }
+        let decodeURLs: (Data) throws -> Int = {
+            try JSONDecoder().decode([URLRecord].self, from: $0).reduce(0) { $0 &+ $1.v.absoluteString.utf8.count }
+        }
+        var documents: [(String, Data, ([UInt8]) throws -> Int, (Data) throws -> Int)] = [
+            ("URL", document { "https://media.example.com/users/\($0)/avatar_\($0 % 7).png?size=\($0 % 5)" }, readURLs, decodeURLs)
+        ]
+        if let twitter = files.first(where: { $0.name.hasPrefix("twitter.json") }), let urls = Self.urls(in: twitter.data) {
+            documents.append(("URL, twitter.json (\(urls.count), \(Set(urls).count) distinct)", Data(("[" + urls.map { #"{"v": "\#($0)"}"# }.joined(separator: ",") + "]").utf8), readURLs, decodeURLs))
+        }
+        documents += [
             (
                 "Date (ISO 8601)", document { DateFormat.iso8601.string(from: Date(timeIntervalSince1970: 1_500_000_000 + Double($0) * 7_919)) },
                 { try DateItem.array(from: $0).reduce(0) { $0 &+ Int($1.v?.timeIntervalSince1970 ?? -1) } },
@@ -104,6 +112,27 @@ struct ConverterSection: BenchSection {
             ])
         }
         return table
+    }
+
+    /// The strings of `data` (a JSON document) that start with `http://` or `https://` and need
+    /// no escapes in JSON, each object's members taken in key order; nil when `data` does not parse.
+    static func urls(in data: Data) -> [String]? {
+        guard let root = try? JSONSerialization.jsonObject(with: data) else { return nil }
+        var urls: [String] = []
+        func walk(_ value: Any) {
+            if let object = value as? [String: Any] {
+                // Keys in order: a dictionary's own order changes from run to run.
+                for key in object.keys.sorted() { walk(object[key]!) }
+            } else if let array = value as? [Any] {
+                array.forEach(walk)
+            } else if let text = value as? String, text.hasPrefix("http://") || text.hasPrefix("https://"),
+                !text.contains(where: { $0 == "\"" || $0 == "\\" || $0.asciiValue.map { $0 < 0x20 } == true })
+            {
+                urls.append(text)
+            }
+        }
+        walk(root)
+        return urls
     }
 
     private func measureDates(benchmark: Benchmark, into table: inout TextTable, problems: inout [String]) {

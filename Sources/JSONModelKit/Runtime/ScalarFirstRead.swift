@@ -280,9 +280,10 @@ extension Date: ScalarFirstReadable {
 }
 
 extension URL: ScalarFirstReadable {
-    /// A nonempty string without escapes that `URL(string:)` reads, as on the general path.
+    /// A nonempty string without escapes that `URL(string:)` reads, as on the general path; a
+    /// text read recently is not parsed again (``RecentURLs``).
     static func plainValue(of node: JSONNode) -> URL? {
-        node.withPlainStringUTF8 { bytes in bytes.isEmpty ? nil : URL(string: String(decoding: bytes, as: UTF8.self)) }
+        node.withPlainStringUTF8 { bytes in bytes.isEmpty ? nil : RecentURLs.url(fromUTF8: bytes) }
     }
 }
 

@@ -37,6 +37,16 @@ package enum StripedLocks {
         return try body()
     }
 
+    /// Calls `body` holding lock number `stripe` (taken modulo ``count``): for a table whose
+    /// places share the locks by their index rather than by an object's address.
+    @inlinable
+    package static func withLock<Result, E: Error>(stripe: Int, _ body: () throws(E) -> Result) throws(E) -> Result {
+        let lock = locks + (stripe & (count - 1))
+        LockedStorage<Void>.lock(lock)
+        defer { LockedStorage<Void>.unlock(lock) }
+        return try body()
+    }
+
     /// The value `read` finds under `object`'s lock; when there is none, `make()`, kept with
     /// `write` unless another thread kept one meanwhile, whose value is then returned.
     ///
