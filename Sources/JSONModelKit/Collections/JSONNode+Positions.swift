@@ -19,6 +19,10 @@ extension JSONNode {
 }
 
 extension JSONNode {
+    /// The most elements whose positions are written on the stack and then copied into an array;
+    /// those of larger arrays are written into the array's own memory, sparing the copy.
+    static var copiedPositionsLimit: Int { 512 }
+
     /// The tape positions of an array's elements, in one pass over the tape; empty for
     /// other kinds.
     ///
@@ -46,8 +50,13 @@ extension JSONNode {
         let end = entry.containerEnd
         var objects = true
         var touched: UInt64 = 0
-        let positions = document.tape.withUnsafeBufferPointer { tape in
-            [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+        /// Writes the positions into `buffer` and returns how many it wrote, whether all were
+        /// objects, and what touching the tape ahead read. Captures nothing it changes: a captured
+        /// variable would be checked for exclusive access at run time on every access.
+        func write(into buffer: UnsafeMutableBufferPointer<UInt32>) -> (count: Int, objects: Bool, touched: UInt64) {
+            document.tape.withUnsafeBufferPointer { tape in
+                var objects = true
+                var touched: UInt64 = 0
                 var position = index + 1
                 var written = 0
                 let last = end - 1
@@ -69,7 +78,26 @@ extension JSONNode {
                         position += 1
                     }
                 }
-                initialized = written
+                return (written, objects, touched)
+            }
+        }
+        let positions: [UInt32]
+        if count <= Self.copiedPositionsLimit {
+            // Written into a temporary buffer and copied at their size: the array initializer that
+            // leaves memory uninitialized (and the one that repeats a value) runs unspecialized and
+            // finds the array's storage class at run time, about 660 instructions, more than the
+            // copy of a small array costs (PERF: the many small arrays of citm_catalog.json,
+            // jsonmodel-bench --section documents).
+            positions = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { buffer in
+                let wrote = write(into: buffer)
+                (objects, touched) = (wrote.objects, wrote.touched)
+                return [UInt32](UnsafeBufferPointer(rebasing: buffer[..<wrote.count]))
+            }
+        } else {
+            positions = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+                let wrote = write(into: buffer)
+                (objects, touched) = (wrote.objects, wrote.touched)
+                initialized = wrote.count
             }
         }
         allObjects = objects
