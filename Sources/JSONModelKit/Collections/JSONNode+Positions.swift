@@ -48,8 +48,6 @@ extension JSONNode {
         }
         let count = entry.containerCount
         let end = entry.containerEnd
-        var objects = true
-        var touched: UInt64 = 0
         /// Writes the positions into `buffer` and returns how many it wrote, whether all were
         /// objects, and what touching the tape ahead read. Captures nothing it changes: a captured
         /// variable would be checked for exclusive access at run time on every access.
@@ -81,6 +79,7 @@ extension JSONNode {
                 return (written, objects, touched)
             }
         }
+        var wrote = (count: 0, objects: true, touched: UInt64(0))
         let positions: [UInt32]
         if count <= Self.copiedPositionsLimit {
             // Written into a temporary buffer and copied at their size: the array initializer that
@@ -89,19 +88,17 @@ extension JSONNode {
             // copy of a small array costs (PERF: the many small arrays of citm_catalog.json,
             // jsonmodel-bench --section documents).
             positions = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { buffer in
-                let wrote = write(into: buffer)
-                (objects, touched) = (wrote.objects, wrote.touched)
+                wrote = write(into: buffer)
                 return [UInt32](UnsafeBufferPointer(rebasing: buffer[..<wrote.count]))
             }
         } else {
             positions = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-                let wrote = write(into: buffer)
-                (objects, touched) = (wrote.objects, wrote.touched)
+                wrote = write(into: buffer)
                 initialized = wrote.count
             }
         }
-        allObjects = objects
-        keep(touched)
+        allObjects = wrote.objects
+        keep(wrote.touched)
         return positions
     }
 }

@@ -30,11 +30,7 @@ package enum StripedLocks {
     @inlinable
     package static func withLock<Result, E: Error>(for object: AnyObject, _ body: () throws(E) -> Result) throws(E) -> Result {
         // Objects are 16-byte aligned: the bits above those pick the lock.
-        let address = UInt(bitPattern: ObjectIdentifier(object))
-        let lock = locks + Int((address &>> 4) & UInt(count - 1))
-        LockedStorage<Void>.lock(lock)
-        defer { LockedStorage<Void>.unlock(lock) }
-        return try body()
+        try withLock(stripe: Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) &>> 4), body)
     }
 
     /// Calls `body` holding lock number `stripe` (taken modulo ``count``): for a table whose
