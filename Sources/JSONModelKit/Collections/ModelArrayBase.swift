@@ -25,6 +25,11 @@ struct ElementConfiguration: Sendable {
     /// Where each JSON element holds the model's object, for embedded arrays.
     let embedPath: JSONPath?
 
+    /// Whether elements are made with nothing from this configuration: immutable, of a compiled
+    /// class, with no relationship or embed path. Its names and path then serve only the
+    /// diagnostics of elements left out.
+    var isPlain: Bool { !mutable && schemaModel == nil && inverse == nil && embedPath == nil }
+
     static func topLevel(mutable: Bool, modelName: String = "") -> ElementConfiguration {
         ElementConfiguration(
             mutable: mutable, owner: WeakModel(model: nil), path: JSONPath([]), ordinal: 0, modelName: modelName,
@@ -93,21 +98,44 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         case values(JSONArray)
     }
 
+    /// What only some arrays have: elements left out, a single object read as an array, an
+    /// embed path, mutable or schema elements, relationships, a typed storage viewed.
+    ///
+    /// Apart, so that the common array (immutable elements of a compiled class, every JSON
+    /// element an object) is a third of the size: a payload of many small arrays of models
+    /// holds one storage per array.
+    final class Details: Sendable {
+        /// The JSON array itself (for embedded arrays, whose wrappers output keeps).
+        let array: JSONInput?
+        /// The JSON index of each element, when some JSON elements were left out; nil when they match.
+        let jsonIndices: [Int]?
+        /// Whether the JSON was a single object read as a one-element array (a to-many relationship).
+        let isSingleObject: Bool
+        let configuration: ElementConfiguration
+        /// One diagnostic per JSON element left out.
+        let diagnostics: [ModelDiagnostic]
+        /// For a storage of `JSONModel` viewing a typed one (``init(viewing:)``), the typed storage:
+        /// it builds each element, as the class (or schema model) its array was read as, and both
+        /// storages hold the same instance.
+        let origin: (any ModelArrayElements)?
+
+        init(
+            array: JSONInput?, jsonIndices: [Int]?, isSingleObject: Bool, configuration: ElementConfiguration,
+            diagnostics: [ModelDiagnostic], origin: (any ModelArrayElements)?
+        ) {
+            self.array = array
+            self.jsonIndices = jsonIndices
+            self.isSingleObject = isSingleObject
+            self.configuration = configuration
+            self.diagnostics = diagnostics
+            self.origin = origin
+        }
+    }
+
     let source: Source
-    /// The JSON array itself (for embedded arrays, whose wrappers output keeps).
-    let array: JSONInput?
-    /// The JSON index of each element, when some JSON elements were left out; nil when they match.
-    let jsonIndices: [Int]?
-    /// Whether the JSON was a single object read as a one-element array (a to-many relationship).
-    let isSingleObject: Bool
-    let configuration: ElementConfiguration
-    /// One diagnostic per JSON element left out.
-    let diagnostics: [ModelDiagnostic]
     let count: Int
-    /// For a storage of `JSONModel` viewing a typed one (``init(viewing:)``), the typed storage:
-    /// it builds each element, as the class (or schema model) its array was read as, and both
-    /// storages hold the same instance.
-    let origin: (any ModelArrayElements)?
+    /// Nil for the common array: see ``Details``.
+    private let details: Details?
     /// The elements built so far, by index.
     ///
     /// Typed as `JSONModel`, not `Element`: this code runs unspecialized in clients, where every
@@ -117,24 +145,34 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
     private let built: BuiltModels
     /// Every element as a Swift `[Element]`, once a read asked for one (``ModelArray/bridged(to:)``);
     /// touched only under the striped lock of this object (``swiftArray(making:)``).
-    nonisolated(unsafe) private var swiftArrayValue: (any Sendable)?
+    nonisolated(unsafe) private var swiftArrayValue: [Element]?
+
+    /// The configuration of the common array: immutable elements, no schema model, relationship
+    /// or embed path. Its names and path serve only diagnostics of elements left out, which such
+    /// an array has none of.
+    private static var plainConfiguration: ElementConfiguration { .topLevel(mutable: false) }
+
+    /// Whether this is the common array, whose storage keeps no ``Details``.
+    var keepsNoDetails: Bool { details == nil }
+
+    var array: JSONInput? { details?.array }
+    var jsonIndices: [Int]? { details?.jsonIndices }
+    var isSingleObject: Bool { details?.isSingleObject ?? false }
+    var configuration: ElementConfiguration { details?.configuration ?? Self.plainConfiguration }
+    var diagnostics: [ModelDiagnostic] { details?.diagnostics ?? [] }
+    var origin: (any ModelArrayElements)? { details?.origin }
 
     /// The Swift array kept for this storage, `make()` kept first when there is none. `make` runs
     /// without the lock (it builds models, which may run the user's code), and the first array
     /// kept is the one every caller gets.
-    func swiftArray(making make: () -> any Sendable) -> any Sendable {
+    func swiftArray(making make: () -> [Element]) -> [Element] {
         StripedLocks.keepOnce(for: self, read: { swiftArrayValue }, write: { swiftArrayValue = $0 }, make: make)
     }
 
     init(empty: ()) {
         source = .empty
-        array = nil
-        jsonIndices = nil
-        isSingleObject = false
-        configuration = .topLevel(mutable: false)
-        diagnostics = []
         count = 0
-        origin = nil
+        details = nil
         built = BuiltModels(count: 0)
     }
 
@@ -149,13 +187,10 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         case .nodes(let document, let positions): source = .nodes(document, positions)
         case .values(let values): source = .values(values)
         }
-        array = typed.array
-        jsonIndices = typed.jsonIndices
-        isSingleObject = typed.isSingleObject
-        configuration = typed.configuration
-        diagnostics = typed.diagnostics
         count = typed.count
-        origin = typed
+        details = Details(
+            array: typed.array, jsonIndices: typed.jsonIndices, isSingleObject: typed.isSingleObject,
+            configuration: typed.configuration, diagnostics: typed.diagnostics, origin: typed)
         built = BuiltModels(count: count)
     }
 
@@ -163,15 +198,15 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
     ///
     /// - Complexity: O(*n*) in the element count: one tape read per element, no model built.
     init(array input: JSONInput, configuration: ElementConfiguration) {
-        self.configuration = configuration
-        self.array = input
         // Named only for diagnostics, so made only for them: `String(describing:)` of a type costs
         // more than indexing a small array (PERF: citm_catalog.json, `jsonmodel-bench --section documents`).
         func expected() -> String { "a " + (configuration.schemaModel?.modelName ?? String(describing: Element.self)) }
         var diagnostics: [ModelDiagnostic] = []
         var indices: [Int] = []
         var leftOut = false
+        var isSingleObject = false
         let embed = configuration.embedPath
+        let source: Source
 
         if input.kind == .object {
             isSingleObject = true
@@ -184,7 +219,6 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
                 source = .empty
             }
         } else if case .node(let node) = input {
-            isSingleObject = false
             var allObjects = false
             let positions = node.elementTapePositions(allObjects: &allObjects)
             if let embed {
@@ -223,7 +257,6 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
                 source = .nodes(node.document, positions)
             }
         } else if case .value(.array(let elements)) = input {
-            isSingleObject = false
             var kept = JSONArray()
             for (index, var element) in elements.enumerated() {
                 if let embed {
@@ -247,16 +280,21 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
             }
             source = .values(leftOut || embed != nil ? kept : elements)
         } else {
-            isSingleObject = false
             source = .empty
         }
-        self.jsonIndices = leftOut || embed != nil ? indices : nil
-        self.diagnostics = diagnostics
-        self.origin = nil
+        let jsonIndices = leftOut || embed != nil ? indices : nil
+        self.source = source
         switch source {
         case .empty: count = 0
         case .nodes(_, let positions): count = positions.count
         case .values(let values): count = values.count
+        }
+        if configuration.isPlain, !isSingleObject, jsonIndices == nil, diagnostics.isEmpty {
+            details = nil
+        } else {
+            details = Details(
+                array: input, jsonIndices: jsonIndices, isSingleObject: isSingleObject, configuration: configuration,
+                diagnostics: diagnostics, origin: nil)
         }
         built = BuiltModels(count: count)
     }
@@ -276,7 +314,7 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
 
     /// The path of element `index` below the collection.
     func suffix(of index: Int) -> [JSONPath.Segment] {
-        let embed = configuration.embedPath?.segments ?? []
+        let embed = details?.configuration.embedPath?.segments ?? []
         if isSingleObject { return embed }
         return [.index(jsonIndex(of: index))] + embed
     }
@@ -296,12 +334,18 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         precondition(index >= 0 && index < count, "ModelArray index \(index) out of range 0..<\(count)")
         if let model = built.model(at: index) { return unsafeDowncast(model, to: Element.self) }
         let model: JSONModel
-        if let origin {
-            model = origin.model(at: index)
+        if let details {
+            if let origin = details.origin {
+                model = origin.model(at: index)
+            } else {
+                // The suffix links a mutable element to the array; immutable ones need none.
+                let configuration = details.configuration
+                let suffix = configuration.mutable ? suffix(of: index) : []
+                model = configuration.makeElement(Element.self, input(at: index), at: suffix)
+            }
         } else {
-            // The suffix links a mutable element to the array; immutable ones need none.
-            let suffix = configuration.mutable ? suffix(of: index) : []
-            model = configuration.makeElement(Element.self, input(at: index), at: suffix)
+            // What a plain configuration makes (``ElementConfiguration/isPlain``), without one.
+            model = Element.makeResolved(input(at: index), metadata: nil, mutable: false)
         }
         return unsafeDowncast(built.store(model, at: index), to: Element.self)
     }
@@ -312,7 +356,7 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         // `map` goes through metadata at run time on every call.
         // PERF: every read of a built element; see jsonmodel-bench --section bulk, row (b).
         if let model = built.model(at: index) { return unsafeDowncast(model, to: Element.self) }
-        guard let origin, let model = origin.builtModel(at: index) else { return nil }
+        guard let origin = details?.origin, let model = origin.builtModel(at: index) else { return nil }
         return unsafeDowncast(model, to: Element.self)
     }
 
@@ -337,7 +381,7 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         guard let embed = embedPath else { return inner }
         var wrapper: JSONValue = .object(JSONObject())
         // Elements read through the same embed path keep the rest of their original wrapper.
-        if configuration.embedPath == embed, let original, original.kind == .object { wrapper = original.jsonValue }
+        if details?.configuration.embedPath == embed, let original, original.kind == .object { wrapper = original.jsonValue }
         wrapper[embed] = inner
         return wrapper
     }
