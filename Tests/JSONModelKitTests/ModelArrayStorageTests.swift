@@ -19,10 +19,50 @@ final class FirstReadHall: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
-/// The storage of the common array of models keeps no details: these tests hold which arrays
-/// keep them, and that every reading of an array gives the same elements.
+/// An array of models under one key of an immutable model, its elements all objects, is read
+/// without a conversion context, into a storage that keeps no details: these tests hold that it
+/// reads what the general path reads, and that every other array still takes that path.
 @Suite("Arrays of models: storage and first read")
 struct ModelArrayStorageTests {
+    @Test func plainDeclarationsHaveAFirstReadAndOthersDoNot() {
+        let properties = FirstReadHall.modelMetadata.properties
+        func hasFirstRead(_ name: String) -> Bool { properties.first { $0.name == name }!.scalarFirstRead != nil }
+        #expect(hasFirstRead("seats"))
+        #expect(hasFirstRead("spare"))
+        #expect(!hasFirstRead("wrapped"))  // elements inside a wrapper
+        #expect(!hasFirstRead("linked"))  // children refer back to their parent
+        #expect(!hasFirstRead("byName"))
+    }
+
+    /// Mutable models read through the general path only: each JSON reads the same there.
+    @Test(arguments: [
+        #"{"seats": [{"row": 1}, {"row": 2, "label": "b"}]}"#,
+        #"{"seats": []}"#,
+        #"{"seats": [{"row": 1}, 3, null, [], {"row": 4}]}"#,  // three left out, a diagnostic each
+        #"{"seats": {"row": 1}}"#,  // an object where an array belongs
+        #"{"seats": null, "spare": null}"#,
+        #"{}"#,
+        #"{"seats": "x", "spare": 7}"#,
+        #"{"seats": [[{"row": 1}]], "spare": [{"row": 5}, {"row": "x"}]}"#,
+    ])
+    func theFirstReadReadsWhatTheGeneralPathReads(_ json: String) throws {
+        let immutable = try FirstReadHall(json: json)
+        let mutable = try FirstReadHall(json: json, options: .mutable)
+        func rows(_ seats: [FirstReadSeat]?) -> [Int]? {
+            seats.map { seats in seats.map { seat -> Int in seat.row } }
+        }
+        let seats: [FirstReadSeat] = immutable.seats
+        let mutableSeats: [FirstReadSeat] = mutable.seats
+        #expect(rows(seats) == rows(mutableSeats))
+        let spare: [FirstReadSeat]? = immutable.spare
+        let mutableSpare: [FirstReadSeat]? = mutable.spare
+        #expect(rows(spare) == rows(mutableSpare))
+        #expect(immutable.jsonModel.diagnostics.map(\.path) == mutable.jsonModel.diagnostics.map(\.path))
+        #expect(immutable.jsonModel.diagnostics.map(\.message) == mutable.jsonModel.diagnostics.map(\.message))
+        #expect(immutable.jsonModel.json() == mutable.jsonModel.json())
+        #expect(immutable.jsonModel.fullDescription == mutable.jsonModel.fullDescription)
+    }
+
     @Test func aPlainArrayKeepsNoDetailsAndOthersDo() throws {
         let plain = try FirstReadHall(json: #"{"seats": [{"row": 1}, {"row": 2}]}"#)
         let seats: ModelArray<FirstReadSeat> = plain.seats
@@ -62,5 +102,27 @@ struct ModelArrayStorageTests {
         for index in 0..<3 { #expect(untyped[index] === swift[index]) }
         let again: [FirstReadSeat] = hall.seats
         #expect(zip(again, swift).allSatisfy { $0 === $1 })
+    }
+
+    /// Threads racing to the first read of the same arrays all get one array, and so one
+    /// instance of each element.
+    @Test func concurrentFirstReadsGiveOneInstancePerElement() async throws {
+        let json = #"{"seats": [{"row": 1}, {"row": 2}, {"row": 3}, {"row": 4}]}"#
+        for _ in 0..<50 {
+            let halls = try (0..<20).map { _ in try FirstReadHall(json: json) }
+            let seen = await withTaskGroup(of: [ObjectIdentifier].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        halls.flatMap { hall in
+                            let seats: [FirstReadSeat] = hall.seats
+                            return seats.map { ObjectIdentifier($0) }
+                        }
+                    }
+                }
+                return await group.reduce(into: [[ObjectIdentifier]]()) { $0.append($1) }
+            }
+            #expect(Set(seen).count == 1)
+            #expect(seen[0].count == 80)
+        }
     }
 }

@@ -116,6 +116,24 @@ extension ModelArray: LazyModelCollection {
     }
 }
 
+extension ModelArray: ScalarFirstReadable {
+    /// An array of objects, indexed as the general path indexes it for a plain declaration (an
+    /// immutable model's property under one key, with no option that links its elements): no
+    /// element is left out, so there is no diagnostic to record and no conversion context to
+    /// make. Anything else (an element that is not an object, a single object, not an array)
+    /// takes the general path.
+    ///
+    /// PERF: models holding many small arrays of models; see jsonmodel-bench --section documents,
+    /// citm_catalog.json.
+    static func plainValue(of node: JSONNode) -> ModelArray? {
+        guard node.kind == .array else { return nil }
+        var allObjects = false
+        let positions = node.elementTapePositions(allObjects: &allObjects)
+        guard allObjects else { return nil }
+        return ModelArray(base: ModelArrayBase(document: node.document, objectsAt: positions))
+    }
+}
+
 extension JSONModel: LazyCollectionStorage {
     /// `ModelArray<Self>`, for the class this is called on.
     static var lazyArrayType: any PropertyValue.Type { ModelArray<Self>.self }

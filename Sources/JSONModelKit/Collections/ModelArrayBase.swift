@@ -194,6 +194,16 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         built = BuiltModels(count: count)
     }
 
+    /// The common array: every element an object, at `positions` of `document`, made as
+    /// ``init(array:configuration:)`` makes it with a plain configuration
+    /// (``ElementConfiguration/isPlain``).
+    init(document: JSONDocument, objectsAt positions: [UInt32]) {
+        source = .nodes(document, positions)
+        count = positions.count
+        details = nil
+        built = BuiltModels(count: count)
+    }
+
     /// Indexes the element objects of `array` (an array, or an object read as one element).
     ///
     /// - Complexity: O(*n*) in the element count: one tape read per element, no model built.

@@ -413,7 +413,7 @@ extension PropertyMetadata {
 
     /// The scalar first read for a declaration, or nil when it needs the general path: more
     /// than one path or a nested one, any option that brings a converter or a structure, or a
-    /// type other than a plain scalar or its optional.
+    /// type other than a plain scalar, an array of a compiled class's models, or an optional of one.
     ///
     /// `absentReadsNil` tells whether the property, when optional, reads nil for a missing key
     /// or null: the caller knows its default and whether it is required.
@@ -426,15 +426,18 @@ extension PropertyMetadata {
         else { return nil }
         // A schema model's class is `DynamicModel` for every schema; the general path finds which.
         switch type {
-        case .schemaModel, .optional(.schemaModel): return nil
+        case .schemaModel, .optional(.schemaModel), .array(.schemaModel), .optional(.array(.schemaModel)): return nil
         case .model(let model) where model is DynamicModel.Type: return nil
         case .optional(.model(let model)) where model is DynamicModel.Type: return nil
+        case .array(.model(let model)) where model is DynamicModel.Type: return nil
+        case .optional(.array(.model(let model))) where model is DynamicModel.Type: return nil
         default: break
         }
+        // The stored type, not the declared one: an array of models is read as its lazy array.
         switch type {
         case .optional(let wrapped):
             if case .optional = wrapped { return nil }
-            guard let scalar = wrapped.swiftType as? any ScalarFirstReadable.Type else { return nil }
+            guard let scalar = wrapped.storageType as? any ScalarFirstReadable.Type else { return nil }
             var boxed = scalar.firstRead(optional: true)
             var inline = scalar.inlineFirstRead(optional: true)
             if absentReadsNil {
@@ -443,7 +446,7 @@ extension PropertyMetadata {
             }
             return (boxed, inline)
         default:
-            guard let scalar = type.swiftType as? any ScalarFirstReadable.Type else { return nil }
+            guard let scalar = type.storageType as? any ScalarFirstReadable.Type else { return nil }
             return (scalar.firstRead(optional: false), scalar.inlineFirstRead(optional: false))
         }
     }
