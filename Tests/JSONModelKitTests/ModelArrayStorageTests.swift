@@ -104,6 +104,31 @@ struct ModelArrayStorageTests {
         #expect(zip(again, swift).allSatisfy { $0 === $1 })
     }
 
+    /// The Swift array a read gives is the caller's value: changing it changes neither the model
+    /// nor the next read; a mutable model's changed array reads as changed.
+    @Test func theSwiftArrayIsAValueOfItsOwn() throws {
+        let hall = try FirstReadHall(json: #"{"seats": [{"row": 1}, {"row": 2}]}"#)
+        var seats: [FirstReadSeat] = hall.seats
+        let extra = try FirstReadSeat(json: #"{"row": 9}"#)
+        seats.append(extra)
+        seats.removeFirst()
+        seats.append(contentsOf: [extra, extra])
+        #expect(seats.map { $0.row as Int } == [2, 9, 9, 9])
+        let again: [FirstReadSeat] = hall.seats
+        #expect(again.map { $0.row as Int } == [1, 2])
+        #expect(again[1] === seats[0])
+
+        let mutable = try FirstReadHall(json: #"{"seats": [{"row": 1}]}"#, options: .mutable)
+        var lazy: ModelArray<FirstReadSeat> = mutable.seats
+        lazy.append(extra)
+        mutable.seats = lazy
+        let changed: [FirstReadSeat] = mutable.seats
+        #expect(changed.map { $0.row as Int } == [1, 9])
+        let changedAgain: [FirstReadSeat] = mutable.seats
+        #expect(changedAgain.map { $0.row as Int } == [1, 9])
+        #expect(changedAgain[0] === changed[0])
+    }
+
     /// Threads racing to the first read of the same arrays all get one array, and so one
     /// instance of each element.
     @Test func concurrentFirstReadsGiveOneInstancePerElement() async throws {

@@ -98,21 +98,33 @@ extension ModelArray: LazyModelCollection {
         return base.swiftArray { swiftArray() } as? T
     }
 
+    /// The Swift array, as ``bridged(to:)`` gives it, reinterpreted as `T` (which is `[Element]`)
+    /// rather than cast: a cast looks `[Element]` up at run time.
+    func declaredCollection<T>(as type: T.Type) -> T? {
+        let elements = changed == nil ? base.swiftArray { swiftArray() } : swiftArray()
+        return unsafeBitCast(elements, to: T.self)
+    }
+
     /// The elements in a Swift array, each built if it was not.
     ///
     /// By index, not `Array(self)`: in the unspecialized code a client runs, `Collection`'s
     /// generic copy looks up `Range<Int>` metadata for every element (PERF: citm_catalog.json
     /// in `jsonmodel-bench --section documents`, whose models read arrays of models as `[Item]`).
+    ///
+    /// Built as a `[JSONModel]`, in code compiled for it, and reinterpreted: every element is an
+    /// `Element`, and arrays of classes share one layout (the standard library's own casts
+    /// between them reinterpret the storage). Built as `[Element]`, each call to the array looks
+    /// up `[Element]` at run time.
     private func swiftArray() -> [Element] {
         let count = endIndex
-        var elements: [Element] = []
+        var elements: [JSONModel] = []
         elements.reserveCapacity(count)
         var position = 0
         while position < count {
             elements.append(self[position])
             position += 1
         }
-        return elements
+        return unsafeBitCast(elements, to: [Element].self)
     }
 }
 

@@ -128,16 +128,19 @@ extension JSONModel {
     func _typedValue<T>(_ entry: CacheEntry, forMember name: String, ordinal: Int) -> T {
         // A lazy collection read as the Swift collection it stands for (`[Item]`), by the type
         // the metadata knows.
-        if let collection = metadata.properties[ordinal].lazyCollectionType,
-            let bridged = collection.bridged(entry, to: T.self)
-        {
-            return bridged
+        let property = metadata.properties[ordinal]
+        if let collection = property.lazyCollectionType {
+            if ObjectIdentifier(T.self) == property.declaredCollectionType,
+                let declared = collection.declaredCollection(entry, as: T.self)
+            {
+                return declared
+            }
+            if let bridged = collection.bridged(entry, to: T.self) { return bridged }
         }
         let value = entry.anyValue
         if let typed = value as? T { return typed }
         // A lazy collection read as the Swift collection it stands for (`[Item]`).
         if let bridged: T = bridgedLazyCollection(value) { return bridged }
-        let property = metadata.property(named: name)!
         if unwrappedValue(value) == nil && !(T.self is any OptionalPropertyValue.Type) {
             preconditionFailure(
                 "\(metadata.modelName).\(name) is nil; read the \(property.type) property as an optional")

@@ -7,6 +7,9 @@ protocol LazyModelCollection {
     /// The collection as `T` (`[Item]`, `[Item]?`, `[String: Item]`), building every element; nil
     /// when `T` is not such a type.
     func bridged<T>(to type: T.Type) -> T?
+    /// The collection as `T`, which the caller knows is the Swift collection the property was
+    /// declared as (`[Item]`), building every element.
+    func declaredCollection<T>(as type: T.Type) -> T?
 }
 
 extension LazyModelCollection {
@@ -20,6 +23,15 @@ extension LazyModelCollection {
         guard entry.valueType == ObjectIdentifier(Self.self) else { return nil }
         return unsafeDowncast(entry, to: CacheBox<Self>.self).value.bridged(to: T.self)
     }
+
+    /// ``declaredCollection(as:)`` of the collection an entry holds, when the entry holds this type.
+    static func declaredCollection<T>(_ entry: CacheEntry, as type: T.Type) -> T? {
+        guard entry.valueType == ObjectIdentifier(Self.self) else { return nil }
+        return unsafeDowncast(entry, to: CacheBox<Self>.self).value.declaredCollection(as: T.self)
+    }
+
+    /// Through ``bridged(to:)``, for the collections that have no faster way.
+    func declaredCollection<T>(as type: T.Type) -> T? { bridged(to: T.self) }
 }
 
 /// `value` (a lazy collection, possibly optional) as `T`, or nil.

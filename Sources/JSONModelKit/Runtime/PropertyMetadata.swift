@@ -50,6 +50,10 @@ final class PropertyMetadata: Sendable {
     /// The lazy collection the property stores, when it stores one (not an optional of one): a
     /// typed read as the Swift collection bridges through it without a conformance cast.
     let lazyCollectionType: (any LazyModelCollection.Type)?
+    /// The Swift collection a lazy collection stands for (`[Item]` for `ModelArray<Item>`): a
+    /// typed read as it is found by comparing identities, where the collection's own generic
+    /// code would look the type up at run time.
+    let declaredCollectionType: ObjectIdentifier?
     /// The class of the property's cache entries (`CacheBox` of its stored type).
     let entryType: CacheEntry.Type
 
@@ -88,6 +92,7 @@ final class PropertyMetadata: Sendable {
         case .array, .dictionary: self.lazyCollectionType = valueType as? any LazyModelCollection.Type
         default: self.lazyCollectionType = nil
         }
+        declaredCollectionType = lazyCollectionType == nil ? nil : ObjectIdentifier(type.swiftType)
     }
 }
 

@@ -27,7 +27,7 @@ package enum StripedLocks {
     }()
 
     /// Calls `body` holding the lock that `object`'s address picks.
-    @inlinable
+    @inlinable @inline(__always)
     package static func withLock<Result, E: Error>(for object: AnyObject, _ body: () throws(E) -> Result) throws(E) -> Result {
         // Objects are 16-byte aligned: the bits above those pick the lock.
         try withLock(stripe: Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(object)) &>> 4), body)
@@ -35,7 +35,7 @@ package enum StripedLocks {
 
     /// Calls `body` holding lock number `stripe` (taken modulo ``count``): for a table whose
     /// places share the locks by their index rather than by an object's address.
-    @inlinable
+    @inlinable @inline(__always)
     package static func withLock<Result, E: Error>(stripe: Int, _ body: () throws(E) -> Result) throws(E) -> Result {
         let lock = locks + (stripe & (count - 1))
         LockedStorage<Void>.lock(lock)
@@ -48,7 +48,11 @@ package enum StripedLocks {
     ///
     /// `make` runs without the lock: it may take a while, and may run code that takes the same
     /// lock (the locks are not recursive).
-    @inlinable
+    ///
+    /// Always inlined, as the locks above are: left to itself, the optimizer calls them from
+    /// generic code (the Swift array of a lazy array of models), where each call looks up the
+    /// metadata of its result type, on every first read of such an array as `[Item]`.
+    @inlinable @inline(__always)
     package static func keepOnce<Value>(
         for object: AnyObject, read: () -> Value?, write: (Value) -> Void, make: () -> Value
     ) -> Value {
