@@ -129,6 +129,34 @@ struct ModelArrayStorageTests {
         #expect(changedAgain[0] === changed[0])
     }
 
+    /// Elements built in any order by racing threads are one instance each, on both sides of
+    /// the size up to which an array's places are allocated with it (``BuiltModels/eagerLimit``).
+    @Test(arguments: [0, 1, BuiltModels.eagerLimit, BuiltModels.eagerLimit + 1, 200])
+    func racingBuildsGiveOneInstancePerElement(_ count: Int) async throws {
+        let json = #"{"seats": ["# + (0..<count).map { #"{"row": \#($0)}"# }.joined(separator: ",") + "]}"
+        for round in 0..<20 {
+            let hall = try FirstReadHall(json: json)
+            let seats: ModelArray<FirstReadSeat> = hall.seats
+            #expect(seats.count == count)
+            let seen = await withTaskGroup(of: [ObjectIdentifier].self) { group in
+                for task in 0..<4 {
+                    group.addTask {
+                        // Each task visits the elements in its own order, then reads them in order.
+                        var order = Array(0..<count)
+                        if task % 2 == 1 { order.reverse() }
+                        if task >= 2 { order = order.filter { $0 % 2 == round % 2 } + order.filter { $0 % 2 != round % 2 } }
+                        for index in order { _ = seats[index] }
+                        return (0..<count).map { ObjectIdentifier(seats[$0]) }
+                    }
+                }
+                return await group.reduce(into: [[ObjectIdentifier]]()) { $0.append($1) }
+            }
+            #expect(Set(seen).count == 1)
+            let rows: [Int] = (0..<count).map { seats[$0].row }
+            #expect(rows == Array(0..<count))
+        }
+    }
+
     /// Threads racing to the first read of the same arrays all get one array, and so one
     /// instance of each element.
     @Test func concurrentFirstReadsGiveOneInstancePerElement() async throws {

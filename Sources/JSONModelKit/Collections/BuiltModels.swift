@@ -5,35 +5,59 @@ import JSONModelKitCore
 ///
 /// A place goes from empty (0) to a +1 reference to a model, by compare-and-swap, and never
 /// changes again while the owner lives; so a reader loads it (acquiring) and uses the model
-/// without a lock, the owner keeping it alive. The places themselves are allocated on the first
-/// store, so a collection whose elements are never built costs one word. A lock around an array
-/// of models would take two lock and unlock pairs per element built: looking up whether it was
-/// built, then storing it.
+/// without a lock, the owner keeping it alive. A lock around an array of models would take two
+/// lock and unlock pairs per element built: looking up whether it was built, then storing it.
+///
+/// The places of a small collection (up to ``eagerLimit``) are allocated with it, in one
+/// allocation; those of a larger one on the first store, so that a large collection whose
+/// elements are never built costs one word, the one that will hold their address. An empty
+/// collection allocates nothing.
 ///
 /// PERF: building a lazy collection's elements; see jsonmodel-bench --section bulk, row (b).
+/// Small collections: payloads of many small arrays of models, jsonmodel-bench --section
+/// documents, citm_catalog.json.
 ///
 /// Not copyable: the owner (a collection's shared storage) frees the places, and releases the
 /// models, exactly once.
 struct BuiltModels: ~Copyable, @unchecked Sendable {
-    // @unchecked Sendable: the word and the places are only touched through atomic operations,
+    // @unchecked Sendable: the words and the places are only touched through atomic operations,
     // and the models are immutable after they are stored or lock what they change.
-    /// The address of the places, or 0 before the first store.
-    private let places = OwnedAtomicWord(0)
+    /// The places of a small collection; for a larger one, the word holding their address, 0
+    /// before the first store. Nil when there are none.
+    private let storage: UnsafeMutablePointer<AtomicWord>?
     let count: Int
+
+    /// The most places allocated with the collection.
+    static var eagerLimit: Int { 16 }
 
     init(count: Int) {
         self.count = count
+        guard count > 0 else {
+            storage = nil
+            return
+        }
+        let words = count <= Self.eagerLimit ? count : 1
+        let storage = allocatePlain(AtomicWord.self, capacity: words)
+        var index = 0
+        while index < words {
+            (storage + index).initialize(to: AtomicWord(0))
+            index += 1
+        }
+        self.storage = storage
     }
 
     deinit {
-        guard let base = base else { return }
-        var index = 0
-        while index < count {
-            let bits = (base + index).load(ordering: .acquiring)
-            if bits != 0 { Self.unmanaged(bits).release() }
-            index += 1
+        guard let storage else { return }
+        if let base {
+            var index = 0
+            while index < count {
+                let bits = (base + index).load(ordering: .acquiring)
+                if bits != 0 { Self.unmanaged(bits).release() }
+                index += 1
+            }
+            if base != storage { freePlain(base) }
         }
-        freePlain(base)
+        freePlain(storage)
     }
 
     /// The model at `index`, when one was stored.
@@ -58,11 +82,15 @@ struct BuiltModels: ~Copyable, @unchecked Sendable {
         return Self.unmanaged(found).takeUnretainedValue()
     }
 
+    /// The places, or nil while a large collection has not made them.
+    @inline(__always)
     private var base: UnsafeMutablePointer<AtomicWord>? {
-        UnsafeMutablePointer(bitPattern: places.pointer.load(ordering: .acquiring))
+        if count <= Self.eagerLimit { return storage }
+        return UnsafeMutablePointer(bitPattern: storage.unsafelyUnwrapped.load(ordering: .acquiring))
     }
 
-    /// Allocates the places and publishes them; another thread's, when it published first.
+    /// Allocates a large collection's places and publishes them; another thread's, when it
+    /// published first.
     private func makePlaces() -> UnsafeMutablePointer<AtomicWord> {
         let made = allocatePlain(AtomicWord.self, capacity: count)
         var index = 0
@@ -70,7 +98,7 @@ struct BuiltModels: ~Copyable, @unchecked Sendable {
             (made + index).initialize(to: AtomicWord(0))
             index += 1
         }
-        let (stored, found) = places.pointer.compareExchange(
+        let (stored, found) = storage.unsafelyUnwrapped.compareExchange(
             expected: 0, desired: UInt(bitPattern: made), successOrdering: .acquiringAndReleasing,
             failureOrdering: .acquiring)
         if stored { return made }
