@@ -30,13 +30,16 @@ struct BuiltModels: ~Copyable, @unchecked Sendable {
     /// The most places allocated with the collection.
     static var eagerLimit: Int { 16 }
 
-    init(count: Int) {
+    /// - Parameter extraBytes: For a small collection, bytes to allocate after the places, for
+    /// the owner (``extra``); ignored for a larger one.
+    init(count: Int, extraBytes: Int = 0) {
         self.count = count
         guard count > 0 else {
             storage = nil
             return
         }
-        let words = count <= Self.eagerLimit ? count : 1
+        let extraWords = (extraBytes + MemoryLayout<AtomicWord>.stride - 1) / MemoryLayout<AtomicWord>.stride
+        let words = count <= Self.eagerLimit ? count + extraWords : 1
         let storage = allocatePlain(AtomicWord.self, capacity: words)
         var index = 0
         while index < words {
@@ -44,6 +47,12 @@ struct BuiltModels: ~Copyable, @unchecked Sendable {
             index += 1
         }
         self.storage = storage
+    }
+
+    /// The bytes a small collection asked for after its places (``init(count:extraBytes:)``).
+    var extra: UnsafeMutableRawPointer {
+        precondition(count > 0 && count <= Self.eagerLimit, "only a small collection has bytes after its places")
+        return UnsafeMutableRawPointer(storage.unsafelyUnwrapped + count)
     }
 
     deinit {

@@ -47,38 +47,6 @@ extension JSONNode {
             return []
         }
         let count = entry.containerCount
-        let end = entry.containerEnd
-        /// Writes the positions into `buffer` and returns how many it wrote, whether all were
-        /// objects, and what touching the tape ahead read. Captures nothing it changes: a captured
-        /// variable would be checked for exclusive access at run time on every access.
-        func write(into buffer: UnsafeMutableBufferPointer<UInt32>) -> (count: Int, objects: Bool, touched: UInt64) {
-            document.tape.withUnsafeBufferPointer { tape in
-                var objects = true
-                var touched: UInt64 = 0
-                var position = index + 1
-                var written = 0
-                let last = end - 1
-                while position < end && written < count {
-                    buffer[written] = UInt32(truncatingIfNeeded: position)
-                    written += 1
-                    // Each position is read from the entry at the previous one, a chain of loads
-                    // the hardware cannot run ahead of; on a tape larger than the caches every
-                    // step waited for memory. Touching the tape 16 cache lines ahead, a load
-                    // independent of this one, has those lines on their way before the chain
-                    // reaches them (PERF: the bulk section's lazy-array rows).
-                    touched |= tape[min(position &+ 128, last)]
-                    let element = TapeEntry(bits: tape[position])
-                    if element.isContainer {
-                        objects = objects && element.tag == .object
-                        position = element.containerEnd
-                    } else {
-                        objects = false
-                        position += 1
-                    }
-                }
-                return (written, objects, touched)
-            }
-        }
         var wrote = (count: 0, objects: true, touched: UInt64(0))
         let positions: [UInt32]
         if count <= Self.copiedPositionsLimit {
@@ -88,18 +56,67 @@ extension JSONNode {
             // copy of a small array costs (PERF: the many small arrays of citm_catalog.json,
             // jsonmodel-bench --section documents).
             positions = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count) { buffer in
-                wrote = write(into: buffer)
+                wrote = writePositions(into: buffer)
                 return [UInt32](UnsafeBufferPointer(rebasing: buffer[..<wrote.count]))
             }
         } else {
             positions = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-                wrote = write(into: buffer)
+                wrote = writePositions(into: buffer)
                 initialized = wrote.count
             }
         }
         allObjects = wrote.objects
         keep(wrote.touched)
         return positions
+    }
+
+    /// The tape positions of an array's elements written into `buffer`, which holds at least
+    /// `entry.containerCount` of them, for a caller that keeps them in memory of its own.
+    ///
+    /// - Returns: How many were written, and whether every element is an object.
+    func writeElementTapePositions(into buffer: UnsafeMutableBufferPointer<UInt32>) -> (count: Int, allObjects: Bool) {
+        let wrote = writePositions(into: buffer)
+        keep(wrote.touched)
+        return (wrote.count, wrote.objects)
+    }
+
+    /// Writes the positions of this array's elements into `buffer` and returns how many it
+    /// wrote, whether all were objects, and what touching the tape ahead read. Captures nothing
+    /// it changes: a captured variable would be checked for exclusive access at run time on
+    /// every access.
+    private func writePositions(into buffer: UnsafeMutableBufferPointer<UInt32>)
+        -> (count: Int, objects: Bool, touched: UInt64)
+    {
+        let entry = entry
+        guard entry.tag == .array else { return (0, true, 0) }
+        let count = entry.containerCount
+        let end = entry.containerEnd
+        return document.tape.withUnsafeBufferPointer { tape in
+            var objects = true
+            var touched: UInt64 = 0
+            var position = index + 1
+            var written = 0
+            let last = end - 1
+            while position < end && written < count {
+                buffer[written] = UInt32(truncatingIfNeeded: position)
+                written += 1
+                // Each position is read from the entry at the previous one, a chain of loads
+                // the hardware cannot run ahead of; on a tape larger than the caches every
+                // step waited for memory. Touching the tape 16 cache lines ahead, a load
+                // independent of this one, has those lines on their way before the chain
+                // reaches them (PERF: the bulk section's lazy-array rows).
+                touched |= tape[min(position &+ 128, last)]
+                let element = TapeEntry(bits: tape[position])
+                if element.isContainer {
+                    objects = objects && element.tag == .object
+                    position = element.containerEnd
+                } else {
+                    objects = false
+                    position += 1
+                }
+            }
+            return (written, objects, touched)
+        }
     }
 }
 

@@ -138,11 +138,8 @@ extension ModelArray: ScalarFirstReadable {
     /// PERF: models holding many small arrays of models; see jsonmodel-bench --section documents,
     /// citm_catalog.json.
     static func plainValue(of node: JSONNode) -> ModelArray? {
-        guard node.kind == .array else { return nil }
-        var allObjects = false
-        let positions = node.elementTapePositions(allObjects: &allObjects)
-        guard allObjects else { return nil }
-        return ModelArray(base: ModelArrayBase(document: node.document, objectsAt: positions))
+        guard let base = ModelArrayBase<Element>(plainArray: node) else { return nil }
+        return ModelArray(base: base)
     }
 }
 

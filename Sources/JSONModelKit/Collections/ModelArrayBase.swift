@@ -94,6 +94,9 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         case empty
         /// Tape positions of the element objects in a parsed document.
         case nodes(JSONDocument, [UInt32])
+        /// The same for a small array (up to ``BuiltModels/eagerLimit`` elements), its positions
+        /// kept after the element places, in one allocation with them (``BuiltModels/extra``).
+        case small(JSONDocument)
         /// The element objects as owned values.
         case values(JSONArray)
     }
@@ -185,6 +188,7 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         switch typed.source {
         case .empty: source = .empty
         case .nodes(let document, let positions): source = .nodes(document, positions)
+        case .small(let document): source = .nodes(document, (0..<typed.count).map(typed.smallPosition(at:)))
         case .values(let values): source = .values(values)
         }
         count = typed.count
@@ -194,14 +198,35 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         built = BuiltModels(count: count)
     }
 
-    /// The common array: every element an object, at `positions` of `document`, made as
-    /// ``init(array:configuration:)`` makes it with a plain configuration
-    /// (``ElementConfiguration/isPlain``).
-    init(document: JSONDocument, objectsAt positions: [UInt32]) {
-        source = .nodes(document, positions)
-        count = positions.count
+    /// The common array over the array `node`, made as ``init(array:configuration:)`` makes it
+    /// with a plain configuration (``ElementConfiguration/isPlain``); nil when an element is not
+    /// an object, or `node` not an array.
+    ///
+    /// A small array keeps its elements' positions in one allocation with their places.
+    init?(plainArray node: JSONNode) {
+        let entry = node.entry
+        guard entry.tag == .array else { return nil }
+        let count = entry.containerCount
+        if count > 0 && count <= BuiltModels.eagerLimit {
+            built = BuiltModels(count: count, extraBytes: count * MemoryLayout<UInt32>.stride)
+            let positions = built.extra.bindMemory(to: UInt32.self, capacity: count)
+            let wrote = node.writeElementTapePositions(into: UnsafeMutableBufferPointer(start: positions, count: count))
+            guard wrote.allObjects, wrote.count == count else { return nil }
+            source = .small(node.document)
+        } else {
+            var allObjects = false
+            let positions = node.elementTapePositions(allObjects: &allObjects)
+            guard allObjects else { return nil }
+            built = BuiltModels(count: positions.count)
+            source = .nodes(node.document, positions)
+        }
+        self.count = count
         details = nil
-        built = BuiltModels(count: count)
+    }
+
+    /// The tape position of element `index` of a small array (``Source/small(_:)``).
+    private func smallPosition(at index: Int) -> UInt32 {
+        built.extra.load(fromByteOffset: index * MemoryLayout<UInt32>.stride, as: UInt32.self)
     }
 
     /// Indexes the element objects of `array` (an array, or an object read as one element).
@@ -297,6 +322,7 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         switch source {
         case .empty: count = 0
         case .nodes(_, let positions): count = positions.count
+        case .small: preconditionFailure("made only by init(plainArray:)")
         case .values(let values): count = values.count
         }
         if configuration.isPlain, !isSingleObject, jsonIndices == nil, diagnostics.isEmpty {
@@ -334,6 +360,9 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         switch source {
         case .empty: preconditionFailure("index out of range")
         case .nodes(let document, let positions): return .node(JSONNode(document: document, index: Int(positions[index])))
+        case .small(let document):
+            precondition(index >= 0 && index < count, "index out of range")
+            return .node(JSONNode(document: document, index: Int(smallPosition(at: index))))
         case .values(let values): return .value(values[index])
         }
     }
