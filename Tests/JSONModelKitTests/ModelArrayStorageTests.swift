@@ -104,6 +104,44 @@ struct ModelArrayStorageTests {
         #expect(zip(again, swift).allSatisfy { $0 === $1 })
     }
 
+    /// A first read as the declared Swift array builds every element then, with no places
+    /// beside them; a first read as the lazy array stays lazy. Either way every later reading
+    /// gives the same instances.
+    @Test func aFirstReadAsTheSwiftArrayBuildsEveryElement() throws {
+        let json = #"{"seats": [{"row": 1}, {"row": 2}, {"row": 3}]}"#
+        let hall = try FirstReadHall(json: json)
+        let swift: [FirstReadSeat] = hall.seats
+        let lazy: ModelArray<FirstReadSeat> = hall.seats
+        #expect(lazy.base.wasBuiltWhenRead)
+        #expect(lazy.base.keepsNoDetails)
+        #expect((0..<3).allSatisfy { lazy.isElementBuilt(at: $0) })
+        #expect((0..<3).allSatisfy { lazy[$0] === swift[$0] })
+        let untyped: ModelArray<JSONModel> = hall.seats
+        #expect((0..<3).allSatisfy { untyped[$0] === swift[$0] })
+        let again: [FirstReadSeat] = hall.seats
+        #expect(zip(again, swift).allSatisfy { $0 === $1 })
+        #expect(hall.jsonModel.json() == (try JSONValue(json: json)))
+        #expect(lazy.fullDescription.hasPrefix("ModelArray<FirstReadSeat>(count: 3, built: 3)"))
+
+        let lazyFirst = try FirstReadHall(json: json)
+        let lazySeats: ModelArray<FirstReadSeat> = lazyFirst.seats
+        #expect(!lazySeats.base.wasBuiltWhenRead)
+        #expect(!lazySeats.isElementBuilt(at: 0))
+        let thenSwift: [FirstReadSeat] = lazyFirst.seats
+        #expect((0..<3).allSatisfy { lazySeats[$0] === thenSwift[$0] })
+
+        // A first read by name, or as an optional, is not one as the Swift array.
+        let byName = try FirstReadHall(json: json)
+        _ = byName.jsonModel.value(forProperty: "seats")
+        let afterName: ModelArray<FirstReadSeat> = byName.seats
+        #expect(!afterName.base.wasBuiltWhenRead)
+        let optional = try FirstReadHall(json: #"{"spare": [{"row": 1}]}"#)
+        let spare: [FirstReadSeat]? = optional.spare
+        #expect(spare?.count == 1)
+        let spareLazy: ModelArray<FirstReadSeat>? = optional.spare
+        #expect(spareLazy?.base.wasBuiltWhenRead == false)
+    }
+
     /// The Swift array a read gives is the caller's value: changing it changes neither the model
     /// nor the next read; a mutable model's changed array reads as changed.
     @Test func theSwiftArrayIsAValueOfItsOwn() throws {

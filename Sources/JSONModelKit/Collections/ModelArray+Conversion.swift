@@ -9,7 +9,8 @@ import JSONModelKitCore
 // returns a Swift array of the cached instances); `let items: ModelArray<Item> =
 // order.items` and `let items: ModelArray<JSONModel> = order.items` read lazily.
 // Dictionaries of models work the same way with `ModelDictionary`, except that
-// `ModelDictionary<JSONModel>` builds every value.
+// `ModelDictionary<JSONModel>` builds every value. An immutable model's first read of the
+// property as `[Item]` builds every element then (`BuiltArrayFirstReadable`).
 
 extension ModelArray: PropertyValue {
     static var propertyType: PropertyType { .array(Element.propertyType) }
@@ -140,6 +141,15 @@ extension ModelArray: ScalarFirstReadable {
     static func plainValue(of node: JSONNode) -> ModelArray? {
         guard let base = ModelArrayBase<Element>(plainArray: node) else { return nil }
         return ModelArray(base: base)
+    }
+}
+
+extension ModelArray: BuiltArrayFirstReadable {
+    /// The plain array with every element built now (``ModelArrayBase/init(builtFrom:)``), boxed
+    /// as the property's entries are; nil when the general path must decide.
+    static func readBuilt(_ document: JSONDocument, _ index: Int) -> CacheEntry? {
+        guard let base = ModelArrayBase<Element>(builtFrom: JSONNode(document: document, index: index)) else { return nil }
+        return CacheBox(ModelArray(base: base))
     }
 }
 

@@ -99,6 +99,10 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         case small(JSONDocument)
         /// The element objects as owned values.
         case values(JSONArray)
+        /// Every element built when the array was read, for a first read that asked for the
+        /// Swift array (``init(builtFrom:)``): the elements are the array, with no places or
+        /// positions beside them.
+        case built([JSONModel])
     }
 
     /// What only some arrays have: elements left out, a single object read as an array, an
@@ -158,6 +162,12 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
     /// Whether this is the common array, whose storage keeps no ``Details``.
     var keepsNoDetails: Bool { details == nil }
 
+    /// Whether every element was built when the array was read (``init(builtFrom:)``).
+    var wasBuiltWhenRead: Bool {
+        if case .built = source { return true }
+        return false
+    }
+
     var array: JSONInput? { details?.array }
     var jsonIndices: [Int]? { details?.jsonIndices }
     var isSingleObject: Bool { details?.isSingleObject ?? false }
@@ -169,7 +179,9 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
     /// without the lock (it builds models, which may run the user's code), and the first array
     /// kept is the one every caller gets.
     func swiftArray(making make: () -> [Element]) -> [Element] {
-        StripedLocks.keepOnce(for: self, read: { swiftArrayValue }, write: { swiftArrayValue = $0 }, make: make)
+        // Built when read: the elements are the array, reinterpreted (see ModelArray.swiftArray()).
+        if case .built(let elements) = source { return unsafeBitCast(elements, to: [Element].self) }
+        return StripedLocks.keepOnce(for: self, read: { swiftArrayValue }, write: { swiftArrayValue = $0 }, make: make)
     }
 
     init(empty: ()) {
@@ -190,6 +202,7 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         case .nodes(let document, let positions): source = .nodes(document, positions)
         case .small(let document): source = .nodes(document, (0..<typed.count).map(typed.smallPosition(at:)))
         case .values(let values): source = .values(values)
+        case .built(let elements): source = .built(elements)
         }
         count = typed.count
         details = Details(
@@ -222,6 +235,28 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         }
         self.count = count
         details = nil
+    }
+
+    /// The common array over the array `node`, every element built now, as `init(plainArray:)`
+    /// would build each when read: for a first read of the property as the Swift array, which
+    /// builds every element anyway. Nil when an element is not an object, or `node` not an array.
+    init?(builtFrom node: JSONNode) {
+        let entry = node.entry
+        guard entry.tag == .array else { return nil }
+        let document = node.document
+        let end = entry.containerEnd
+        var elements: [JSONModel] = []
+        elements.reserveCapacity(entry.containerCount)
+        var position = node.index + 1
+        while position < end {
+            guard document.entry(position).tag == .object else { return nil }
+            elements.append(Element.makeResolved(.node(JSONNode(document: document, index: position)), metadata: nil, mutable: false))
+            position = document.next(after: position)
+        }
+        source = .built(elements)
+        count = elements.count
+        details = nil
+        built = BuiltModels(count: 0)
     }
 
     /// The tape position of element `index` of a small array (``Source/small(_:)``).
@@ -322,7 +357,7 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         switch source {
         case .empty: count = 0
         case .nodes(_, let positions): count = positions.count
-        case .small: preconditionFailure("made only by init(plainArray:)")
+        case .small, .built: preconditionFailure("made only by init(plainArray:) and init(builtFrom:)")
         case .values(let values): count = values.count
         }
         if configuration.isPlain, !isSingleObject, jsonIndices == nil, diagnostics.isEmpty {
@@ -364,6 +399,7 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
             precondition(index >= 0 && index < count, "index out of range")
             return .node(JSONNode(document: document, index: Int(smallPosition(at: index))))
         case .values(let values): return .value(values[index])
+        case .built(let elements): return elements[index].original
         }
     }
 
@@ -371,6 +407,7 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
     /// caller gets the same instance.
     func element(at index: Int) -> Element {
         precondition(index >= 0 && index < count, "ModelArray index \(index) out of range 0..<\(count)")
+        if case .built(let elements) = source { return unsafeDowncast(elements[index], to: Element.self) }
         if let model = built.model(at: index) { return unsafeDowncast(model, to: Element.self) }
         let model: JSONModel
         if let details {
@@ -394,6 +431,7 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
         // No `Optional.map` here: in a client this code runs unspecialized, where the generic
         // `map` goes through metadata at run time on every call.
         // PERF: every read of a built element; see jsonmodel-bench --section bulk, row (b).
+        if case .built(let elements) = source { return unsafeDowncast(elements[index], to: Element.self) }
         if let model = built.model(at: index) { return unsafeDowncast(model, to: Element.self) }
         guard let origin = details?.origin, let model = origin.builtModel(at: index) else { return nil }
         return unsafeDowncast(model, to: Element.self)

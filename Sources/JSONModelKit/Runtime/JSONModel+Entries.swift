@@ -75,7 +75,13 @@ extension JSONModel {
     /// `CacheSlots`), so a converter that rejects every cached value costs a conversion per read
     /// but no memory.
     @inline(__always)
-    func frozenEntry(at ordinal: Int, in slots: CacheSlots, revalidate: Bool) -> CacheEntry? {
+    ///
+    /// - Parameter readAs: The type the caller reads, when it states one: a read as the Swift
+    ///   array a lazy array stands for builds every element in its first read
+    ///   (``BuiltArrayFirstReadable``).
+    func frozenEntry(at ordinal: Int, in slots: CacheSlots, revalidate: Bool, readAs: ObjectIdentifier? = nil)
+        -> CacheEntry?
+    {
         // The model holds its metadata and its JSON for as long as it lives, so the property and
         // the document are used here without reference counts: each count is an atomic operation,
         // and they took about a quarter of the time of reading every property of a model.
@@ -163,6 +169,11 @@ extension JSONModel {
                     }
                     if filled { return nil }
                 } else if let read = property.scalarFirstRead {
+                    if let built = property.builtArrayFirstRead, readAs == property.declaredCollectionType, position != 0,
+                        let entry = document._withUnsafeGuaranteedRef({ built.readBuilt($0, position) })
+                    {
+                        return slots.store(entry, at: ordinal).entry
+                    }
                     let entry = document._withUnsafeGuaranteedRef { read.read($0, position, entryType: property.entryType) }
                     if let entry { return slots.store(entry, at: ordinal).entry }
                 }

@@ -96,7 +96,7 @@ extension JSONModel {
     /// - Parameter known: The ordinal the name table found for `name`, or -1 (a long name).
     @inlinable @inline(never)
     func _uncachedValue<T>(forMember name: String, ordinal known: Int) -> T {
-        let (entry, ordinal) = _cacheEntry(forMember: name, ordinal: known)
+        let (entry, ordinal) = _cacheEntry(forMember: name, ordinal: known, readAs: ObjectIdentifier(T.self))
         guard let entry else {
             // Cached inline, in the slots.
             if let value = readSlots.inlineValue(readSlots.bits(at: ordinal), as: T.self) { return value }
@@ -112,12 +112,17 @@ extension JSONModel {
     /// use; a nil entry when the value is cached inline in the slots. Stops the program for an
     /// undeclared name.
     ///
-    /// - Parameter known: The property's ordinal when the caller has it, or -1.
+    /// - Parameters:
+    ///   - known: The property's ordinal when the caller has it, or -1.
+    ///   - readAs: The type the caller reads the value as: a lazy array read as the Swift array it
+    ///     stands for builds every element in its first read (``frozenEntry(at:in:revalidate:readAs:)``).
     @usableFromInline
-    func _cacheEntry(forMember name: String, ordinal known: Int) -> (entry: CacheEntry?, ordinal: Int) {
+    func _cacheEntry(forMember name: String, ordinal known: Int, readAs: ObjectIdentifier? = nil)
+        -> (entry: CacheEntry?, ordinal: Int)
+    {
         guard let ordinal = known >= 0 ? known : metadata.ordinal(of: name) else { unrecognizedProperty(name) }
         switch slots {
-        case .some(let slots): return (frozenEntry(at: ordinal, in: slots, revalidate: true), ordinal)
+        case .some(let slots): return (frozenEntry(at: ordinal, in: slots, revalidate: true, readAs: readAs), ordinal)
         case .none: return (entry(at: ordinal), ordinal)
         }
     }

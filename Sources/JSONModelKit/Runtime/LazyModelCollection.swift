@@ -1,3 +1,5 @@
+import JSONModelKitCore
+
 // What the model reads and writes ask of the lazy collections (Collections/), which build on
 // this folder: protocols here, conformances there, so that models need not name the
 // collection types.
@@ -38,4 +40,17 @@ extension LazyModelCollection {
 func bridgedLazyCollection<T>(_ value: Any) -> T? {
     guard let lazy = value as? any LazyModelCollection else { return nil }
     return lazy.bridged(to: T.self)
+}
+
+/// A lazy array whose first read can build every element at once: when the read asks for the
+/// Swift array the property was declared as (`[Item]`), which builds every element anyway. The
+/// elements then are the array, and the storage needs no places or positions beside them, nor a
+/// lock to keep the Swift array. A read as the lazy array keeps building elements one by one.
+///
+/// PERF: models holding many small arrays of models read as `[Item]`; see jsonmodel-bench
+/// --section documents, citm_catalog.json.
+protocol BuiltArrayFirstReadable {
+    /// The array at `index` of `document`, every element built, in an entry of the property's
+    /// class; nil when the general path must decide.
+    static func readBuilt(_ document: JSONDocument, _ index: Int) -> CacheEntry?
 }

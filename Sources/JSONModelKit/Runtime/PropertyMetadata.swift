@@ -54,6 +54,9 @@ final class PropertyMetadata: Sendable {
     /// typed read as it is found by comparing identities, where the collection's own generic
     /// code would look the type up at run time.
     let declaredCollectionType: ObjectIdentifier?
+    /// For a property with a first read of a lazy array: the read that builds every element,
+    /// taken when the read asks for ``declaredCollectionType``.
+    let builtArrayFirstRead: (any BuiltArrayFirstReadable.Type)?
     /// The class of the property's cache entries (`CacheBox` of its stored type).
     let entryType: CacheEntry.Type
 
@@ -93,6 +96,13 @@ final class PropertyMetadata: Sendable {
         default: self.lazyCollectionType = nil
         }
         declaredCollectionType = lazyCollectionType == nil ? nil : ObjectIdentifier(type.swiftType)
+        // Asked only of the arrays that have a first read: a conformance that does not exist is
+        // looked for through every conformance record of the process.
+        if case .array = type, scalarFirstRead != nil {
+            builtArrayFirstRead = valueType as? any BuiltArrayFirstReadable.Type
+        } else {
+            builtArrayFirstRead = nil
+        }
     }
 }
 
