@@ -145,11 +145,14 @@ extension ModelArray: ScalarFirstReadable {
 }
 
 extension ModelArray: BuiltArrayFirstReadable {
-    /// The plain array with every element built now (``ModelArrayBase/init(builtFrom:)``), boxed
-    /// as the property's entries are; nil when the general path must decide.
-    static func readBuilt(_ document: JSONDocument, _ index: Int) -> CacheEntry? {
-        guard let base = ModelArrayBase<Element>(builtFrom: JSONNode(document: document, index: index)) else { return nil }
-        return CacheBox(ModelArray(base: base))
+    /// The storage of the plain array with every element built now
+    /// (``ModelArrayBase/init(builtFrom:)``); nil when the general path must decide.
+    static func builtStorage(of node: JSONNode) -> AnyObject? {
+        ModelArrayBase<Element>(builtFrom: node)
+    }
+
+    init(builtStorage: AnyObject) {
+        self.init(base: unsafeDowncast(builtStorage, to: ModelArrayBase<Element>.self))
     }
 }
 

@@ -226,14 +226,15 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
             let wrote = node.writeElementTapePositions(into: UnsafeMutableBufferPointer(start: positions, count: count))
             guard wrote.allObjects, wrote.count == count else { return nil }
             source = .small(node.document)
+            self.count = count
         } else {
             var allObjects = false
             let positions = node.elementTapePositions(allObjects: &allObjects)
             guard allObjects else { return nil }
             built = BuiltModels(count: positions.count)
             source = .nodes(node.document, positions)
+            self.count = positions.count
         }
-        self.count = count
         details = nil
     }
 

@@ -170,7 +170,7 @@ extension JSONModel {
                     if filled { return nil }
                 } else if let read = property.scalarFirstRead {
                     if let built = property.builtArrayFirstRead, readAs == property.declaredCollectionType, position != 0,
-                        let entry = document._withUnsafeGuaranteedRef({ built.readBuilt($0, position) })
+                        let entry = document._withUnsafeGuaranteedRef({ built.readBuilt($0, position, entryType: property.entryType) })
                     {
                         return slots.store(entry, at: ordinal).entry
                     }

@@ -385,6 +385,12 @@ class CacheEntry: @unchecked Sendable {
         preconditionFailure("CacheEntry is abstract; entries are CacheBoxes")
     }
 
+    /// A new entry of this class holding `value`, whose type must be the class's value type:
+    /// for generic code that has the entry class at hand, where `CacheBox<V>` would be looked up.
+    class func boxing<V>(exactly value: V) -> CacheEntry {
+        preconditionFailure("CacheEntry is abstract; entries are CacheBoxes")
+    }
+
     /// The value type's identity and layout, for a value kept in a model's slots instead.
     class var storedLayout: (type: ObjectIdentifier, size: Int, alignment: Int, isTrivial: Bool) {
         preconditionFailure("CacheEntry is abstract; entries are CacheBoxes")
@@ -421,6 +427,11 @@ final class CacheBox<Value>: CacheEntry, @unchecked Sendable {
     override class func boxing(model: JSONModel) -> CacheEntry {
         precondition(MemoryLayout<Value>.size == MemoryLayout<JSONModel>.size, "\(Value.self) holds no model")
         return self.init(unsafeBitCast(model, to: Value.self))
+    }
+
+    override class func boxing<V>(exactly value: V) -> CacheEntry {
+        precondition(V.self == Value.self, "\(V.self) is not \(Value.self)")
+        return self.init(unsafeBitCast(value, to: Value.self))
     }
 
     override class var storedLayout: (type: ObjectIdentifier, size: Int, alignment: Int, isTrivial: Bool) {

@@ -49,8 +49,21 @@ func bridgedLazyCollection<T>(_ value: Any) -> T? {
 ///
 /// PERF: models holding many small arrays of models read as `[Item]`; see jsonmodel-bench
 /// --section documents, citm_catalog.json.
-protocol BuiltArrayFirstReadable {
-    /// The array at `index` of `document`, every element built, in an entry of the property's
-    /// class; nil when the general path must decide.
-    static func readBuilt(_ document: JSONDocument, _ index: Int) -> CacheEntry?
+protocol BuiltArrayFirstReadable: Sendable {
+    /// The storage of the array `node`, every element built; nil when the general path must decide.
+    static func builtStorage(of node: JSONNode) -> AnyObject?
+    /// The array over a storage ``builtStorage(of:)`` made.
+    init(builtStorage: AnyObject)
+}
+
+extension BuiltArrayFirstReadable {
+    /// The array at `index` of `document`, every element built, in an entry of `entryType`, the
+    /// property's class; nil when the general path must decide.
+    ///
+    /// Made and boxed here, where `Self` is at hand: made where only the element type is, the
+    /// array, its optional and its entry class are each looked up at run time, for every array.
+    static func readBuilt(_ document: JSONDocument, _ index: Int, entryType: CacheEntry.Type) -> CacheEntry? {
+        guard let storage = builtStorage(of: JSONNode(document: document, index: index)) else { return nil }
+        return entryType.boxing(exactly: Self(builtStorage: storage))
+    }
 }
