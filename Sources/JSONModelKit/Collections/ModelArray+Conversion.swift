@@ -95,15 +95,18 @@ extension ModelArray: LazyModelCollection {
             }
             return view as? T
         }
-        guard changed == nil else { return swiftArray() as? T }
-        return base.swiftArray { swiftArray() } as? T
+        return elementsArray() as? T
     }
 
     /// The Swift array, as ``bridged(to:)`` gives it, reinterpreted as `T` (which is `[Element]`)
     /// rather than cast: a cast looks `[Element]` up at run time.
     func declaredCollection<T>(as type: T.Type) -> T? {
-        let elements = changed == nil ? base.swiftArray { swiftArray() } : swiftArray()
-        return unsafeBitCast(elements, to: T.self)
+        unsafeBitCast(elementsArray(), to: T.self)
+    }
+
+    /// The elements as a Swift array: the one the storage keeps, unless this array was changed.
+    private func elementsArray() -> [Element] {
+        changed == nil ? base.swiftArray { swiftArray() } : swiftArray()
     }
 
     /// The elements in a Swift array, each built if it was not.
