@@ -27,12 +27,19 @@ func frameInChunks(_ bytes: [UInt8], cuts: [Int], options: JSONStreamOptions = J
                     var index = 0
                     while let element = try framer.next(in: buffer, at: &index) {
                         // Elements parsed in place hold their bytes in their document.
-                        elements.append(element.document.map { document in document.storage.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } } ?? String(decoding: element.bytes, as: UTF8.self))
+                        switch element.content {
+                        case .parsed(let document):
+                            elements.append(document.storage.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) })
+                        case .gathered(let bytes, _, _):
+                            elements.append(String(decoding: bytes, as: UTF8.self))
+                        }
                     }
                 }
             }.get()
         }
-        while let element = try framer.finish() { elements.append(String(decoding: element.bytes, as: UTF8.self)) }
+        while let element = try framer.finish() {
+            if case .gathered(let bytes, _, _) = element.content { elements.append(String(decoding: bytes, as: UTF8.self)) }
+        }
     } catch {
         return (elements, error)
     }

@@ -52,79 +52,20 @@ extension ElementFramer {
             {
                 return nil
             }
+            let start = position(at: i, chunk)
             throw JSONStreamError(
-                parseError: error, element: count, offset: startOffset, line: startLine, column: startColumn)
+                parseError: error, element: count, offset: startOffset, line: start.line, column: start.column)
         }
         let length = scanned.length
         if length > limit {
-            throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: startLine, column: startColumn)
+            let start = position(at: i, chunk)
+            throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: start.line, column: start.column)
         }
-        // Line feeds in the element (outside strings, as it is valid), and in the same pass the
-        // scalars after the last one, so that the column count (``column(at:_:)``) need not
-        // pass over the element again.
-        var newlines = 0
-        var last = -1
-        var scalars = 0  // since the last line feed, or since the element's start
-        var j = i
+        // The line feeds and columns in the element are counted only when a position after it
+        // is asked for (``position(at:_:)``).
         let end = i + length
-        /// Counts the lanes of `block` from `lane` on, lane `lane` being chunk index `j`.
-        @inline(__always)
-        func countLanes(_ block: ByteBlock, from lane: Int) {
-            let feeds = UInt32(block.lineFeeds) &>> UInt32(truncatingIfNeeded: lane)
-            let starts = UInt32(~block.continuations) &>> UInt32(truncatingIfNeeded: lane)
-            if feeds != 0 {
-                newlines &+= feeds.nonzeroBitCount
-                let lastFeed = UInt32.bitWidth &- 1 &- feeds.leadingZeroBitCount
-                last = j &+ lastFeed
-                scalars = (starts &>> UInt32(lastFeed &+ 1)).nonzeroBitCount
-            } else {
-                scalars &+= starts.nonzeroBitCount
-            }
-        }
-        if let pointer = chunk.baseAddress {
-            // Most elements of a compact array hold no line feed: their scalars are counted
-            // without the lookout for one; the others are counted again, block by block.
-            let blocks = (end &- j) / ByteBlock.width
-            let counted = ByteBlock.scalarCount(from: pointer + j, blocks: blocks)
-            if !counted.hasLineFeed {
-                scalars = counted.scalars
-                j &+= blocks &* ByteBlock.width
-            }
-            while j &+ ByteBlock.width <= end {
-                countLanes(ByteBlock(UnsafeRawPointer(pointer + j).loadUnaligned(as: SIMD16<UInt8>.self)), from: 0)
-                j &+= ByteBlock.width
-            }
-            // The last bytes, fewer than sixteen, as the new lanes of the block that ends with
-            // the element (when it is that long), not a byte at a time.
-            // PERF: the position count of each element; see jsonmodel-bench --section stream, row (a).
-            if j < end && end &- i >= ByteBlock.width {
-                let block = ByteBlock(UnsafeRawPointer(pointer + (end &- ByteBlock.width)).loadUnaligned(as: SIMD16<UInt8>.self))
-                countLanes(block, from: ByteBlock.width &- (end &- j))
-                j = end
-            }
-        }
-        while j < end {
-            let byte = chunk[j]
-            if byte == 0x0A {
-                newlines += 1
-                last = j
-                scalars = 0
-            } else if byte & 0xC0 != 0x80 {
-                scalars += 1
-            }
-            j += 1
-        }
-        // ``begin(at:_:)`` brought the column count to the element's start; after a line feed
-        // it starts again there.
-        assert(countedTo == base + i, "the column count is not at the element's start")
-        if last >= 0 {
-            line += newlines - 1
-            newline(at: last)
-        }
-        lineScalars += scalars
-        countedTo = base + end
-        let element = FramedElement(
-            bytes: [], index: count, offset: startOffset, line: startLine, column: startColumn, document: scanned.document)
+        inPlaceEnd = base + end
+        let element = FramedElement(content: .parsed(scanned.document), index: count, offset: startOffset)
         count += 1
         i = end
         return element
@@ -201,7 +142,7 @@ extension ElementFramer {
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 depth -= 1
                 if depth == 0 { return i + 1 }
-            case 0x0A: newline(at: i)
+            case 0x0A: newline(at: i, chunk)
             default: break
             }
             i += 1
@@ -241,7 +182,7 @@ extension ElementFramer {
                     return i + 1
                 }
                 comment = byte == UInt8(ascii: "*") ? .blockStar : .block
-                if byte == 0x0A { newline(at: i) }
+                if byte == 0x0A { newline(at: i, chunk) }
             }
             i += 1
         }
@@ -263,7 +204,8 @@ extension ElementFramer {
             bytes = pending
             pending = []
         }
-        let element = FramedElement(bytes: bytes, index: count, offset: startOffset, line: startLine, column: startColumn)
+        let element = FramedElement(
+            content: .gathered(bytes, line: startLine, column: startColumn), index: count, offset: startOffset)
         count += 1
         return element
     }
@@ -288,7 +230,7 @@ extension ElementFramer {
             }
             pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[first..<n]))
         }
-        _ = column(at: n, chunk)
+        countLines(to: n, chunk)
         base += n
     }
 }

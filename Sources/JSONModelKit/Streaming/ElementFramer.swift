@@ -13,18 +13,28 @@ import JSONModelKitCore
 // elements, and positions and errors. The scanning of one element, in place or gathered a chunk
 // at a time, is in ElementFramer+Elements.swift.
 
-/// The bytes of one element of a stream, with where it starts in the whole stream.
+/// One element of a stream, with where it starts in the whole stream.
 struct FramedElement: Sendable {
-    /// The element's JSON text, to parse as a document of its own.
-    var bytes: [UInt8]
+    /// What the framer made of an element.
+    ///
+    /// One field holds either, so that the element holds one reference: with a second, the
+    /// compiler copies and destroys an element (and the optional one a reader returns) through
+    /// its type's value witnesses, a call into the runtime that costs about a hundred
+    /// instructions each time (PERF: jsonmodel-bench --section stream, row (a), in callgrind).
+    enum Content: Sendable {
+        /// The element parsed where it lay in the chunk; its line and column are counted when an
+        /// error asks (``ElementFramer/position(of:in:)``).
+        case parsed(JSONDocument)
+        /// The element's JSON text, gathered to be parsed as a document of its own, and the line
+        /// and column where it starts.
+        case gathered([UInt8], line: Int, column: Int)
+    }
+
+    var content: Content
     /// The number of elements before it.
     var index: Int
     /// Where its first byte is in the whole stream.
     var offset: Int
-    var line: Int
-    var column: Int
-    /// The element already parsed, when it was scanned in place.
-    var document: JSONDocument?
 }
 
 /// A tape buffer reused for every element scanned in place, whose tape is then copied to its size.
@@ -41,8 +51,12 @@ final class TapeScratch {
 /// allow them) and nesting depth (for an array, also the `[`, the commas and the `]`; for JSON
 /// Lines, the newlines). Whether an element is valid JSON is for the parser to say, which then
 /// reads the element's own bytes.
-/// It keeps the line and column of the current position, so that errors can name their place in
-/// the whole stream while only the element in progress is held.
+///
+/// It counts lines and columns, so that errors can name their place in the whole stream while
+/// only the element in progress is held. The count lags behind: an element scanned in place is
+/// not counted when it is framed, as most never need a position; its bytes are counted when a
+/// later position is asked for (an error, the start of an element gathered from its bytes, a
+/// line feed between elements) or at the end of the chunk, a block at a time.
 struct ElementFramer {
     enum Phase {
         /// Before anything but white space.
@@ -103,10 +117,14 @@ struct ElementFramer {
     var count = 0
     /// The stream offset of the current chunk's first byte.
     var base = 0
+    /// The line of the stream offset `countedTo`: how far lines and columns are counted.
     var line = 1
     /// Unicode scalars on the current line before the stream offset `countedTo`.
     var lineScalars = 0
     var countedTo = 0
+    /// The stream offset just past the last element scanned in place: the count has not passed
+    /// over its line feeds while `countedTo` is below it.
+    var inPlaceEnd = 0
 
     init(options: JSONStreamOptions) {
         format = options.format
@@ -145,7 +163,7 @@ struct ElementFramer {
                     continue
                 }
                 if byte == 0x0A {
-                    newline(at: i)
+                    newline(at: i, chunk)
                     i += 1
                     continue
                 }
@@ -190,14 +208,14 @@ struct ElementFramer {
             // A number or literal that ends with the input.
             phase = .values
             let element = FramedElement(
-                bytes: pending, index: count, offset: startOffset, line: startLine, column: startColumn)
+                content: .gathered(pending, line: startLine, column: startColumn), index: count, offset: startOffset)
             pending = []
             count += 1
             return element
         case .lineElement:
             phase = .lines
             let element = FramedElement(
-                bytes: pending, index: count, offset: startOffset, line: startLine, column: startColumn)
+                content: .gathered(pending, line: startLine, column: startColumn), index: count, offset: startOffset)
             pending = []
             count += 1
             return element
@@ -233,11 +251,12 @@ struct ElementFramer {
                 return nil
             }
             if byte == UInt8(ascii: ",") && phase != .values { throw error(.unexpectedByte(byte), at: i, chunk) }
-            begin(at: i, chunk)
+            begin(at: i)
             if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "["), let element = try scanInPlace(chunk, &i) {
                 phase = format == .values ? .values : .afterElement
                 return element
             }
+            placeStart(chunk)
             depth = 0
             inString = false
             escaped = false
@@ -260,7 +279,8 @@ struct ElementFramer {
         case .closed:
             throw error(.trailingContent, at: i, chunk)
         case .lines:
-            begin(at: i, chunk)
+            begin(at: i)
+            placeStart(chunk)
             phase = .lineElement
         case .element, .lineElement:
             preconditionFailure("not between elements")
@@ -269,38 +289,105 @@ struct ElementFramer {
     }
 
     /// Notes the start of an element at `i`.
-    private mutating func begin(at i: Int, _ chunk: UnsafeBufferPointer<UInt8>) {
+    private mutating func begin(at i: Int) {
         startOffset = base + i
-        startLine = line
-        startColumn = column(at: i, chunk)
         pending.removeAll(keepingCapacity: false)
+    }
+
+    /// Counts the line and column of the element in progress, which starts in `chunk`, for an
+    /// element gathered from its bytes (one scanned in place is counted only when asked).
+    private mutating func placeStart(_ chunk: UnsafeBufferPointer<UInt8>) {
+        (startLine, startColumn) = position(at: startOffset - base, chunk)
     }
 
     // MARK: Positions
 
-    mutating func newline(at i: Int) {
+    /// Notes a line feed at chunk index `i`.
+    mutating func newline(at i: Int, _ chunk: UnsafeBufferPointer<UInt8>) {
+        // Up to an element scanned in place, the count has not seen its line feeds; beyond it,
+        // the framer has seen every one, so a line feed only starts the next line.
+        if countedTo < inPlaceEnd { countLines(to: i, chunk) }
         line += 1
         lineScalars = 0
         countedTo = base + i + 1
     }
 
-    /// The column of chunk index `i`, at or after every position asked for before.
-    mutating func column(at i: Int, _ chunk: UnsafeBufferPointer<UInt8>) -> Int {
-        let from = countedTo - base
-        if i > from {
-            var scalars = 0
-            var j = from
-            // Most often a separator or two since the last count: no whole block.
-            if let base = chunk.baseAddress, i &- j >= ByteBlock.width {
-                let blocks = (i &- j) / ByteBlock.width
-                scalars = ByteBlock.scalarCount(from: base + j, blocks: blocks).scalars
-                j &+= blocks &* ByteBlock.width
+    /// The line and column of chunk index `i`, at or after every position asked for before.
+    mutating func position(at i: Int, _ chunk: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        countLines(to: i, chunk)
+        return (line, lineScalars + 1)
+    }
+
+    /// The line and column where `element` starts: noted when it was gathered, or counted now
+    /// for an element scanned in place, which starts in `chunk` (the chunk it was framed in:
+    /// the position is asked for before the next element is framed).
+    mutating func position(of element: FramedElement, in chunk: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        if case .gathered(_, let line, let column) = element.content { return (line, column) }
+        let i = element.offset - base
+        assert(element.offset >= countedTo && i <= chunk.count, "an element's position is asked for after the count passed it")
+        return position(at: min(max(i, countedTo - base), chunk.count), chunk)
+    }
+
+    /// Brings the count of lines and columns from `countedTo` to chunk index `i`, a block at a
+    /// time: each block's line feeds, and the Unicode scalars (bytes but UTF-8 continuation
+    /// bytes) after the last of them.
+    mutating func countLines(to i: Int, _ chunk: UnsafeBufferPointer<UInt8>) {
+        var j = countedTo &- base
+        guard i > j, let pointer = chunk.baseAddress else { return }
+        var newlines = 0
+        var sawLineFeed = false
+        var scalars = 0  // since the last line feed, or since `j`
+        /// Counts the lanes of `block` from `lane` on, lane `lane` being chunk index `j`.
+        @inline(__always)
+        func countLanes(_ block: ByteBlock, from lane: Int) {
+            let feeds = UInt32(block.lineFeeds) &>> UInt32(truncatingIfNeeded: lane)
+            let starts = UInt32(~block.continuations) &>> UInt32(truncatingIfNeeded: lane)
+            if feeds != 0 {
+                newlines &+= feeds.nonzeroBitCount
+                sawLineFeed = true
+                let lastFeed = UInt32.bitWidth &- 1 &- feeds.leadingZeroBitCount
+                scalars = (starts &>> UInt32(lastFeed &+ 1)).nonzeroBitCount
+            } else {
+                scalars &+= starts.nonzeroBitCount
             }
-            for byte in UnsafeBufferPointer(rebasing: chunk[j..<i]) where byte & 0xC0 != 0x80 { scalars += 1 }
-            lineScalars += scalars
-            countedTo = base + i
         }
-        return lineScalars + 1
+        // Most stretches of a compact array hold no line feed: their scalars are counted without
+        // the lookout for one; the others are counted again, block by block.
+        let blocks = (i &- j) / ByteBlock.width
+        let counted = ByteBlock.scalarCount(from: pointer + j, blocks: blocks)
+        if !counted.hasLineFeed {
+            scalars = counted.scalars
+            j &+= blocks &* ByteBlock.width
+        }
+        while j &+ ByteBlock.width <= i {
+            countLanes(ByteBlock(UnsafeRawPointer(pointer + j).loadUnaligned(as: SIMD16<UInt8>.self)), from: 0)
+            j &+= ByteBlock.width
+        }
+        // The last bytes, fewer than sixteen, as the new lanes of the block that ends at `i`
+        // (where the chunk has sixteen bytes before it), not a byte at a time.
+        if j < i && i >= ByteBlock.width {
+            let block = ByteBlock(UnsafeRawPointer(pointer + (i &- ByteBlock.width)).loadUnaligned(as: SIMD16<UInt8>.self))
+            countLanes(block, from: ByteBlock.width &- (i &- j))
+            j = i
+        }
+        while j < i {
+            let byte = pointer[j]
+            if byte == 0x0A {
+                newlines &+= 1
+                sawLineFeed = true
+                scalars = 0
+            } else if byte & 0xC0 != 0x80 {
+                scalars &+= 1
+            }
+            j &+= 1
+        }
+        if sawLineFeed {
+            line &+= newlines
+            lineScalars = scalars
+        } else {
+            lineScalars &+= scalars
+        }
+        countedTo = base &+ i
     }
 
     /// An error at chunk index `i` of `chunk` (or at the stream offset `i` past the last chunk).
@@ -313,7 +400,7 @@ struct ElementFramer {
                 kind, element: count, offset: i, line: line, column: lineScalars + 1,
                 excerpt: Self.printable(tail.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }))
         }
-        let column = column(at: i, chunk)
+        let (line, column) = position(at: i, chunk)
         let lower = max(0, i - 24)
         let upper = min(chunk.count, i + 24)
         let text = String(decoding: UnsafeBufferPointer(rebasing: chunk[lower..<upper]), as: UTF8.self)

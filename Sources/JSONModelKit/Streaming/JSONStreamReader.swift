@@ -135,14 +135,27 @@ package final class JSONStreamReader {
         }
     }
 
+    /// The line and column where `element`, the last one framed, starts.
+    func position(of element: FramedElement) -> (line: Int, column: Int) {
+        switch source {
+        case .memory(let bytes):
+            bytes.withUnsafeBufferPointer { chunk in framer.position(of: element, in: chunk) }
+        case .file(let reader):
+            framer.position(of: element, in: reader.chunk)
+        }
+    }
+
     /// The document of `element`, or the parser's error placed in the whole stream.
     static func parse(_ element: FramedElement, options: JSONParseOptions) throws(JSONStreamError) -> JSONDocument {
-        if let document = element.document { return document }
-        do {
-            return try JSONDocument(bytes: element.bytes, options: options)
-        } catch {
-            throw JSONStreamError(
-                parseError: error, element: element.index, offset: element.offset, line: element.line, column: element.column)
+        switch element.content {
+        case .parsed(let document):
+            return document
+        case .gathered(let bytes, let line, let column):
+            do {
+                return try JSONDocument(bytes: bytes, options: options)
+            } catch {
+                throw JSONStreamError(parseError: error, element: element.index, offset: element.offset, line: line, column: column)
+            }
         }
     }
 }

@@ -50,7 +50,7 @@ public final class ModelStreamReader<Model: JSONModel>: Sequence, IteratorProtoc
     public func read() throws(JSONStreamError) -> Model? {
         guard let element = try reader.nextElement() else { return nil }
         do {
-            return try Model.make(element, options: options)
+            return try Model.make(element, options: options, position: reader.position(of:))
         } catch {
             reader.end()
             throw error
@@ -70,22 +70,27 @@ public final class ModelStreamReader<Model: JSONModel>: Sequence, IteratorProtoc
 
 extension JSONModel {
     /// Parses a framed element and makes a model of this class (or the subclass its JSON asks
-    /// for), validated when `options` asks.
-    static func make(_ element: FramedElement, options: ModelOptions) throws(JSONStreamError) -> Self {
+    /// for), validated when `options` asks; `position` gives the element's line and column for
+    /// an error.
+    static func make(
+        _ element: FramedElement, options: ModelOptions, position: (FramedElement) -> (line: Int, column: Int)
+    ) throws(JSONStreamError) -> Self {
         let root = try JSONStreamReader.parse(element, options: options.parseOptions).root
         guard root.kind == .object else {
+            let start = position(element)
             throw JSONStreamError(
                 .notAnObject(model: String(describing: self), found: root.kind), element: element.index,
-                offset: element.offset, line: element.line, column: element.column)
+                offset: element.offset, line: start.line, column: start.column)
         }
         let model = makeResolved(.node(root), metadata: nil, mutable: options.mutable)
         guard options.validatesAtCreation else { return model }
         do {
             try model.jsonModel.validate(strict: options.strict)
         } catch {
+            let start = position(element)
             throw JSONStreamError(
-                .validationFailed(error), element: element.index, offset: element.offset, line: element.line,
-                column: element.column)
+                .validationFailed(error), element: element.index, offset: element.offset, line: start.line,
+                column: start.column)
         }
         return model
     }
