@@ -26,20 +26,15 @@ func frameInChunks(_ bytes: [UInt8], cuts: [Int], options: JSONStreamOptions = J
                 Result { () throws(JSONStreamError) in
                     var index = 0
                     while let element = try framer.next(in: buffer, at: &index) {
-                        // Elements parsed in place hold their bytes in their document.
-                        switch element.content {
-                        case .parsed(let document):
-                            elements.append(document.storage.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) })
-                        case .gathered(let bytes, _, _):
-                            elements.append(String(decoding: bytes, as: UTF8.self))
-                        }
+                        // Elements parsed in place hold their bytes in their document; the framer
+                        // keeps the others' until the next element.
+                        let bytes = element.document.map { document in document.storage.withUnsafeBufferPointer { Array($0) } }
+                        elements.append(String(decoding: bytes ?? framer.gathered, as: UTF8.self))
                     }
                 }
             }.get()
         }
-        while let element = try framer.finish() {
-            if case .gathered(let bytes, _, _) = element.content { elements.append(String(decoding: bytes, as: UTF8.self)) }
-        }
+        while try framer.finish() != nil { elements.append(String(decoding: framer.gathered, as: UTF8.self)) }
     } catch {
         return (elements, error)
     }

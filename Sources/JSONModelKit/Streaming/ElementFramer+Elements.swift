@@ -65,7 +65,7 @@ extension ElementFramer {
         // is asked for (``position(at:_:)``).
         let end = i + length
         inPlaceEnd = base + end
-        let element = FramedElement(content: .parsed(scanned.document), index: count, offset: startOffset)
+        let element = FramedElement(document: scanned.document, index: count, offset: startOffset)
         count += 1
         i = end
         return element
@@ -204,8 +204,8 @@ extension ElementFramer {
             bytes = pending
             pending = []
         }
-        let element = FramedElement(
-            content: .gathered(bytes, line: startLine, column: startColumn), index: count, offset: startOffset)
+        gathered = bytes
+        let element = FramedElement(index: count, offset: startOffset)
         count += 1
         return element
     }

@@ -14,23 +14,17 @@ import JSONModelKitCore
 // at a time, is in ElementFramer+Elements.swift.
 
 /// One element of a stream, with where it starts in the whole stream.
+///
+/// An element holds one reference, its document, and is read before the next one is framed: the
+/// framer keeps a gathered element's text (``ElementFramer/gathered``) and the line and column
+/// of its start. With a second reference, the compiler copies and destroys an element (and the
+/// optional one a reader returns) through its type's value witnesses, a call into the runtime
+/// that costs about a hundred instructions (PERF: jsonmodel-bench --section stream, row (a), in
+/// callgrind).
 struct FramedElement: Sendable {
-    /// What the framer made of an element.
-    ///
-    /// One field holds either, so that the element holds one reference: with a second, the
-    /// compiler copies and destroys an element (and the optional one a reader returns) through
-    /// its type's value witnesses, a call into the runtime that costs about a hundred
-    /// instructions each time (PERF: jsonmodel-bench --section stream, row (a), in callgrind).
-    enum Content: Sendable {
-        /// The element parsed where it lay in the chunk; its line and column are counted when an
-        /// error asks (``ElementFramer/position(of:in:)``).
-        case parsed(JSONDocument)
-        /// The element's JSON text, gathered to be parsed as a document of its own, and the line
-        /// and column where it starts.
-        case gathered([UInt8], line: Int, column: Int)
-    }
-
-    var content: Content
+    /// The element parsed where it lay in the chunk; nil for an element gathered from its bytes,
+    /// which ``ElementFramer/document(of:)`` parses.
+    var document: JSONDocument?
     /// The number of elements before it.
     var index: Int
     /// Where its first byte is in the whole stream.
@@ -109,6 +103,8 @@ struct ElementFramer {
     var isScalar = false
     /// Its bytes from earlier chunks.
     var pending: [UInt8] = []
+    /// The text of the last element gathered from its bytes, until the next element is framed.
+    var gathered: [UInt8] = []
     var startOffset = 0
     var startLine = 0
     var startColumn = 0
@@ -207,15 +203,15 @@ struct ElementFramer {
         case .element where format == .values && isScalar:
             // A number or literal that ends with the input.
             phase = .values
-            let element = FramedElement(
-                content: .gathered(pending, line: startLine, column: startColumn), index: count, offset: startOffset)
+            gathered = pending
+            let element = FramedElement(index: count, offset: startOffset)
             pending = []
             count += 1
             return element
         case .lineElement:
             phase = .lines
-            let element = FramedElement(
-                content: .gathered(pending, line: startLine, column: startColumn), index: count, offset: startOffset)
+            gathered = pending
+            let element = FramedElement(index: count, offset: startOffset)
             pending = []
             count += 1
             return element
@@ -300,6 +296,18 @@ struct ElementFramer {
         (startLine, startColumn) = position(at: startOffset - base, chunk)
     }
 
+    /// The document of `element`, the last one framed: the one parsed in place, or its
+    /// gathered text parsed now, with the parser's error placed in the whole stream.
+    func document(of element: FramedElement) throws(JSONStreamError) -> JSONDocument {
+        if let document = element.document { return document }
+        do {
+            return try JSONDocument(bytes: gathered, options: parseOptions)
+        } catch {
+            throw JSONStreamError(
+                parseError: error, element: element.index, offset: element.offset, line: startLine, column: startColumn)
+        }
+    }
+
     // MARK: Positions
 
     /// Notes a line feed at chunk index `i`.
@@ -318,11 +326,12 @@ struct ElementFramer {
         return (line, lineScalars + 1)
     }
 
-    /// The line and column where `element` starts: noted when it was gathered, or counted now
-    /// for an element scanned in place, which starts in `chunk` (the chunk it was framed in:
-    /// the position is asked for before the next element is framed).
+    /// The line and column where `element`, the last one framed, starts: noted when it was
+    /// gathered, or counted now for an element scanned in place, which starts in `chunk` (the
+    /// chunk it was framed in).
     mutating func position(of element: FramedElement, in chunk: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
-        if case .gathered(_, let line, let column) = element.content { return (line, column) }
+        assert(element.offset == startOffset, "a position is asked for an element other than the last")
+        if element.document == nil { return (startLine, startColumn) }
         let i = element.offset - base
         assert(element.offset >= countedTo && i <= chunk.count, "an element's position is asked for after the count passed it")
         return position(at: min(max(i, countedTo - base), chunk.count), chunk)

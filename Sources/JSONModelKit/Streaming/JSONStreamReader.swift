@@ -80,7 +80,7 @@ package final class JSONStreamReader {
     package func read() throws(JSONStreamError) -> JSONNode? {
         guard let element = try nextElement() else { return nil }
         do {
-            return try Self.parse(element, options: parseOptions).root
+            return try document(of: element).root
         } catch {
             end()
             throw error
@@ -145,17 +145,9 @@ package final class JSONStreamReader {
         }
     }
 
-    /// The document of `element`, or the parser's error placed in the whole stream.
-    static func parse(_ element: FramedElement, options: JSONParseOptions) throws(JSONStreamError) -> JSONDocument {
-        switch element.content {
-        case .parsed(let document):
-            return document
-        case .gathered(let bytes, let line, let column):
-            do {
-                return try JSONDocument(bytes: bytes, options: options)
-            } catch {
-                throw JSONStreamError(parseError: error, element: element.index, offset: element.offset, line: line, column: column)
-            }
-        }
+    /// The document of `element`, the last one framed, or the parser's error placed in the
+    /// whole stream.
+    func document(of element: FramedElement) throws(JSONStreamError) -> JSONDocument {
+        try framer.document(of: element)
     }
 }

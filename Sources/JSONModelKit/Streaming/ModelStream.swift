@@ -93,7 +93,9 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
                 while true {
                     if !chunkDone {
                         if let element = try framer.next(in: source.chunk, at: &index) {
-                            let model = try Model.make(element, options: options) { framer.position(of: $0, in: source.chunk) }
+                            let model = try Model.make(framer.document(of: element), element: element, options: options) {
+                                framer.position(of: $0, in: source.chunk)
+                            }
                             self.source = source
                             return model
                         }
@@ -102,7 +104,9 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
                     if Task.isCancelled { throw CancellationError() }
                     guard try await source.read(isolation: actor) else {
                         guard let element = try framer.finish() else { return nil }
-                        return try Model.make(element, options: options) { framer.position(of: $0, in: source.chunk) }
+                        return try Model.make(framer.document(of: element), element: element, options: options) {
+                            framer.position(of: $0, in: source.chunk)
+                        }
                     }
                     index = 0
                     chunkDone = false

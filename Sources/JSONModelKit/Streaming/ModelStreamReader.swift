@@ -50,7 +50,7 @@ public final class ModelStreamReader<Model: JSONModel>: Sequence, IteratorProtoc
     public func read() throws(JSONStreamError) -> Model? {
         guard let element = try reader.nextElement() else { return nil }
         do {
-            return try Model.make(element, options: options, position: reader.position(of:))
+            return try Model.make(reader.document(of: element), element: element, options: options, position: reader.position(of:))
         } catch {
             reader.end()
             throw error
@@ -69,13 +69,14 @@ public final class ModelStreamReader<Model: JSONModel>: Sequence, IteratorProtoc
 }
 
 extension JSONModel {
-    /// Parses a framed element and makes a model of this class (or the subclass its JSON asks
-    /// for), validated when `options` asks; `position` gives the element's line and column for
-    /// an error.
+    /// Makes a model of this class (or the subclass its JSON asks for) of a framed element's
+    /// document, validated when `options` asks; `position` gives the element's line and column
+    /// for an error.
     static func make(
-        _ element: FramedElement, options: ModelOptions, position: (FramedElement) -> (line: Int, column: Int)
+        _ document: JSONDocument, element: FramedElement, options: ModelOptions,
+        position: (FramedElement) -> (line: Int, column: Int)
     ) throws(JSONStreamError) -> Self {
-        let root = try JSONStreamReader.parse(element, options: options.parseOptions).root
+        let root = document.root
         guard root.kind == .object else {
             let start = position(element)
             throw JSONStreamError(
