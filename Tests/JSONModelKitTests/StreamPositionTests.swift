@@ -129,6 +129,42 @@ struct StreamPositionTests {
         }
     }
 
+    /// An input that ends inside the array, after elements that span lines: the error names the
+    /// end, counted over those elements only then when the input is in memory.
+    @Test func anEndTooSoonNamesTheEndOfTheInput() async throws {
+        for good in [0, 1, 3, 8] {
+            // A comma needs an element before it.
+            for tail in ["", ",", ",\n ", "\n  ", ", {\"id\": 9,\n \"name\": \"é"] where good > 0 || !tail.hasPrefix(",") {
+                let text = "[\n  " + Self.goodElements(good).joined(separator: ",\n  ") + tail
+                let bytes = Array(text.utf8)
+                let expected = Self.naivePosition(bytes, bytes.count)
+                let place = "\(good) elements, then \(tail.debugDescription)"
+                var outcomes = [("in memory", Self.readAll(ModelStreamReader<StreamEvent>(bytes: bytes)))]
+                for cut in [1, bytes.count / 2, bytes.count - 1] where cut > 0 && cut < bytes.count {
+                    var outcome: (ids: [Int], error: JSONStreamError?) = ([], nil)
+                    do {
+                        for try await event in StreamEvent.stream(from: SlowBytes(bytes: bytes, breaks: [cut])) {
+                            outcome.ids.append(event.id)
+                        }
+                    } catch let error as JSONStreamError {
+                        outcome.error = error
+                    }
+                    outcomes.append(("async, cut at \(cut)", outcome))
+                }
+                for (how, outcome) in outcomes {
+                    let expectedIDs = Array(0..<good)
+                    #expect(outcome.ids == expectedIDs, "\(place), \(how)")
+                    let error = try #require(outcome.error, "\(place), \(how)")
+                    #expect(error.kind == .unexpectedEnd || error.kind == .invalidJSON(.unexpectedEnd), "\(place), \(how): \(error)")
+                    if error.kind == .unexpectedEnd {
+                        #expect(error.offset == bytes.count && error.line == expected.line && error.column == expected.column,
+                                "\(place), \(how): \(error.line):\(error.column) @\(error.offset), expected \(expected.line):\(expected.column)")
+                    }
+                }
+            }
+        }
+    }
+
     /// The offset of `fault` in `bytes`: the good elements never hold a fault's text, so its
     /// first occurrence is the fault.
     static func offset(of fault: String, in bytes: [UInt8]) -> Int? {

@@ -218,9 +218,9 @@ extension ElementFramer {
         return last == 0x0D ? 1 : 0
     }
 
-    /// Keeps the part of the element in progress that is in `chunk`, and the column count, before
-    /// the chunk goes.
-    mutating func endOfChunk(_ chunk: UnsafeBufferPointer<UInt8>) throws(JSONStreamError) {
+    /// Keeps the part of the element in progress that is in `chunk`, and, when `counting`, the
+    /// count of lines and columns, before the chunk goes.
+    mutating func endOfChunk(_ chunk: UnsafeBufferPointer<UInt8>, counting: Bool = true) throws(JSONStreamError) {
         let n = chunk.count
         if phase == .element || phase == .lineElement {
             let first = max(startOffset - base, 0)
@@ -230,7 +230,7 @@ extension ElementFramer {
             }
             pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[first..<n]))
         }
-        countLines(to: n, chunk)
+        if counting { countLines(to: n, chunk) }
         base += n
     }
 }

@@ -145,8 +145,12 @@ struct ElementFramer {
 
     /// The next complete element in `chunk` from `index` on, advancing `index` past it; nil when
     /// the chunk is used up (`index == chunk.count`), after which the next chunk is given.
-    mutating func next(in chunk: UnsafeBufferPointer<UInt8>, at index: inout Int) throws(JSONStreamError)
-        -> FramedElement?
+    ///
+    /// `isLast` says that the input ends with `chunk`, which stays readable for
+    /// ``finish(after:)``: then the lines and columns after the last element are counted only
+    /// for an error at the end that wants them.
+    mutating func next(in chunk: UnsafeBufferPointer<UInt8>, at index: inout Int, isLast: Bool = false)
+        throws(JSONStreamError) -> FramedElement?
     {
         var i = index
         let n = chunk.count
@@ -186,17 +190,18 @@ struct ElementFramer {
                 i = n
             }
         }
-        try endOfChunk(chunk)
+        try endOfChunk(chunk, counting: !isLast)
         index = n
         return nil
     }
 
     /// The last element at the end of the input, if one is pending (JSON Lines without a final
-    /// newline); throws when the input ended inside an element or an array.
-    mutating func finish() throws(JSONStreamError) -> FramedElement? {
+    /// newline); throws when the input ended inside an element or an array. `lastChunk` is the
+    /// chunk given last with `isLast` (``next(in:at:isLast:)``), whose count was left.
+    mutating func finish(after lastChunk: UnsafeBufferPointer<UInt8>? = nil) throws(JSONStreamError) -> FramedElement? {
         switch phase {
         case .start:
-            if format == .array { throw error(.unexpectedEnd, at: base, nil) }
+            if format == .array { throw unexpectedEnd(after: lastChunk) }
             return nil
         case .closed, .lines, .values:
             return nil
@@ -216,8 +221,19 @@ struct ElementFramer {
             count += 1
             return element
         case .open, .afterElement, .afterComma, .element:
-            throw error(.unexpectedEnd, at: base, nil)
+            throw unexpectedEnd(after: lastChunk)
         }
+    }
+
+    /// The error of an input that ends too soon, at its end, once the count has caught up over
+    /// `lastChunk`, when it was left.
+    private mutating func unexpectedEnd(after lastChunk: UnsafeBufferPointer<UInt8>?) -> JSONStreamError {
+        if let lastChunk, countedTo < base {
+            base -= lastChunk.count
+            countLines(to: lastChunk.count, lastChunk)
+            base += lastChunk.count
+        }
+        return error(.unexpectedEnd, at: base, nil)
     }
 
     // MARK: Between elements

@@ -103,7 +103,7 @@ package final class JSONStreamReader {
                     switch source {
                     case .memory(let bytes):
                         element = try bytes.withUnsafeBufferPointer { chunk in
-                            Result { () throws(JSONStreamError) in try framer.next(in: chunk, at: &index) }
+                            Result { () throws(JSONStreamError) in try framer.next(in: chunk, at: &index, isLast: true) }
                         }.get()
                     case .file(let reader):
                         element = try framer.next(in: reader.chunk, at: &index)
@@ -112,9 +112,11 @@ package final class JSONStreamReader {
                     chunkDone = true
                 }
                 switch source {
-                case .memory:
+                case .memory(let bytes):
                     ended = true
-                    return try framer.finish()
+                    return try bytes.withUnsafeBufferPointer { chunk in
+                        Result { () throws(JSONStreamError) in try framer.finish(after: chunk) }
+                    }.get()
                 case .file(let reader):
                     do {
                         try reader.readChunk()
