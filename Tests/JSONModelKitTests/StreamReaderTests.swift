@@ -11,7 +11,9 @@ final class StreamEvent: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
-/// Frames `bytes` given in the chunks that `cuts` (ascending offsets) make; the elements or the error.
+/// Frames `bytes` given in the chunks that `cuts` (ascending offsets) make; the elements or the
+/// error. An element's text leaves out the white space after its value: an element parsed in
+/// place holds its value alone, a gathered JSON line all of the line.
 func frameInChunks(_ bytes: [UInt8], cuts: [Int], options: JSONStreamOptions = JSONStreamOptions()) -> (
     elements: [String], error: JSONStreamError?
 ) {
@@ -29,16 +31,23 @@ func frameInChunks(_ bytes: [UInt8], cuts: [Int], options: JSONStreamOptions = J
                         // Elements parsed in place hold their bytes in their document; the framer
                         // keeps the others' until the next element.
                         let bytes = element.document.map { document in document.storage.withUnsafeBufferPointer { Array($0) } }
-                        elements.append(String(decoding: bytes ?? framer.gathered, as: UTF8.self))
+                        elements.append(trimmed(bytes ?? framer.gathered))
                     }
                 }
             }.get()
         }
-        while try framer.finish() != nil { elements.append(String(decoding: framer.gathered, as: UTF8.self)) }
+        while try framer.finish() != nil { elements.append(trimmed(framer.gathered)) }
     } catch {
         return (elements, error)
     }
     return (elements, nil)
+}
+
+/// `bytes` as text, without the JSON white space at its end.
+private func trimmed(_ bytes: [UInt8]) -> String {
+    var end = bytes.count
+    while end > 0 && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
+    return String(decoding: bytes[..<end], as: UTF8.self)
 }
 
 @Suite("Stream reader")
@@ -99,7 +108,7 @@ struct StreamReaderTests {
         let values = JSONStreamOptions(format: .values)
         for (text, options, expected) in [
             (Self.array, JSONStreamOptions(), Self.arrayElements),
-            (Self.lines, lines, [#"{"id": 1}"#, "{\"id\": 2, \"name\": \"b\"}\r", #"{"id": 3}"#]),
+            (Self.lines, lines, [#"{"id": 1}"#, #"{"id": 2, "name": "b"}"#, #"{"id": 3}"#]),
             (Self.lines, values, [#"{"id": 1}"#, #"{"id": 2, "name": "b"}"#, #"{"id": 3}"#]),
             ("{\n  \"id\": 1\n}{\"id\":2} 3 \"x\"[4]\ntrue", values, ["{\n  \"id\": 1\n}", #"{"id":2}"#, "3", #""x""#, "[4]", "true"]),
             (#"[1, "a,]", true,null , [2]]"#, JSONStreamOptions(), ["1", #""a,]""#, "true", "null", "[2]"]),

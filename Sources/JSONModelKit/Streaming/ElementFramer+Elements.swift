@@ -71,6 +71,45 @@ extension ElementFramer {
         return element
     }
 
+    /// The array or object that starts the JSON line at chunk index `i`, parsed where it lies
+    /// when the line ends in this chunk and holds nothing after the value but white space,
+    /// advancing `i` to the line feed; nil otherwise, for the framer to gather the line and the
+    /// parser to read it, and report what is wrong with it, as usual.
+    ///
+    /// The parser reads the line alone, up to its line feed, so it finds the same faults, at the
+    /// same places, as in the gathered line, and the element holds no line feed for the count of
+    /// lines to pass over.
+    mutating func scanLineInPlace(_ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int) throws(JSONStreamError)
+        -> FramedElement?
+    {
+        guard let base = chunk.baseAddress, let found = memchr(base + i, 0x0A, chunk.count - i) else { return nil }
+        let lineEnd = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+        // A line's size leaves out the carriage return of a CRLF line ending.
+        let size = lineEnd - i - (lineEnd > i && chunk[lineEnd - 1] == 0x0D ? 1 : 0)
+        if size > limit {
+            let start = position(at: i, chunk)
+            throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: start.line, column: start.column)
+        }
+        guard lineEnd - i <= 1 << 24 else { return nil }
+        let line = UnsafeBufferPointer(rebasing: chunk[i..<lineEnd])
+        let scanned: (document: JSONDocument, length: Int)
+        do {
+            scanned = try JSONDocument.scanningFirstValue(of: line, options: parseOptions, scratch: scratch.buffer)
+        } catch {
+            let start = position(at: i, chunk)
+            throw JSONStreamError(
+                parseError: error, element: count, offset: startOffset, line: start.line, column: start.column)
+        }
+        // Anything after the value but white space is the gathered line's fault to report.
+        var after = i + scanned.length
+        while after < lineEnd && (chunk[after] == 0x20 || chunk[after] == 0x09 || chunk[after] == 0x0D) { after += 1 }
+        guard after == lineEnd else { return nil }
+        let element = FramedElement(document: scanned.document, index: count, offset: startOffset)
+        count += 1
+        i = lineEnd
+        return element
+    }
+
     // MARK: In an element
 
     /// The index of the first byte from `start` on that `flags` flags, or the index from which

@@ -292,6 +292,9 @@ struct ElementFramer {
             throw error(.trailingContent, at: i, chunk)
         case .lines:
             begin(at: i)
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "["), let element = try scanLineInPlace(chunk, &i) {
+                return element
+            }
             placeStart(chunk)
             phase = .lineElement
         case .element, .lineElement:
