@@ -6,27 +6,11 @@ import JSONModelKitFoundation
 /// Makes models of `bytes` given in the chunks that `cuts` (ascending offsets) make, as the
 /// readers do: the ids read, then the error.
 func modelsInChunks(_ bytes: [UInt8], cuts: [Int], options: ModelOptions) -> StreamOutcome {
-    var framer = ElementFramer(options: options.framing)
     var outcome = StreamOutcome()
-    let bounds = Array(Set([0] + cuts.filter { $0 > 0 && $0 < bytes.count } + [bytes.count])).sorted()
     do throws(JSONStreamError) {
-        for (lower, upper) in zip(bounds, bounds.dropFirst()) {
-            let chunk = Array(bytes[lower..<upper])
-            try chunk.withUnsafeBufferPointer { buffer in
-                Result { () throws(JSONStreamError) in
-                    var index = 0
-                    while let element = try framer.next(in: buffer, at: &index) {
-                        let event = try StreamEvent.make(framer.document(of: element), element: element, options: options) {
-                            framer.position(of: $0, in: buffer)
-                        }
-                        outcome.ids.append(event.id)
-                    }
-                }
-            }.get()
-        }
-        while let element = try framer.finish() {
+        try forEachElement(bytes, cuts: cuts, options: options.framing) { (framer, element, chunk) throws(JSONStreamError) in
             let event = try StreamEvent.make(framer.document(of: element), element: element, options: options) {
-                framer.position(of: $0, in: UnsafeBufferPointer(start: nil, count: 0))
+                framer.position(of: $0, in: chunk)
             }
             outcome.ids.append(event.id)
         }

@@ -11,32 +11,41 @@ final class StreamEvent: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
-/// Frames `bytes` given in the chunks that `cuts` (ascending offsets) make; the elements or the
-/// error. An element's text leaves out the white space after its value: an element parsed in
-/// place holds its value alone, a gathered JSON line all of the line.
+/// Frames `bytes` given in the chunks that `cuts` (ascending offsets) make, as the readers do,
+/// calling `body` with each element and the chunk it was framed in (empty for an element the
+/// end of the input gave).
+func forEachElement(
+    _ bytes: [UInt8], cuts: [Int], options: JSONStreamOptions,
+    _ body: (inout ElementFramer, FramedElement, UnsafeBufferPointer<UInt8>) throws(JSONStreamError) -> Void
+) throws(JSONStreamError) {
+    var framer = ElementFramer(options: options)
+    let bounds = Array(Set([0] + cuts.filter { $0 > 0 && $0 < bytes.count } + [bytes.count])).sorted()
+    for (lower, upper) in zip(bounds, bounds.dropFirst()) {
+        let chunk = Array(bytes[lower..<upper])
+        try chunk.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONStreamError) in
+                var index = 0
+                while let element = try framer.next(in: buffer, at: &index) { try body(&framer, element, buffer) }
+            }
+        }.get()
+    }
+    while let element = try framer.finish() { try body(&framer, element, UnsafeBufferPointer(start: nil, count: 0)) }
+}
+
+/// Frames `bytes` given in the chunks that `cuts` make; the elements or the error. An element's
+/// text leaves out the white space after its value: an element parsed in place holds its value
+/// alone, a gathered JSON line all of the line.
 func frameInChunks(_ bytes: [UInt8], cuts: [Int], options: JSONStreamOptions = JSONStreamOptions()) -> (
     elements: [String], error: JSONStreamError?
 ) {
-    var framer = ElementFramer(options: options)
     var elements: [String] = []
-    var bounds = [0] + cuts.filter { $0 > 0 && $0 < bytes.count } + [bytes.count]
-    bounds = Array(Set(bounds)).sorted()
     do throws(JSONStreamError) {
-        for (lower, upper) in zip(bounds, bounds.dropFirst()) {
-            let chunk = Array(bytes[lower..<upper])
-            try chunk.withUnsafeBufferPointer { buffer in
-                Result { () throws(JSONStreamError) in
-                    var index = 0
-                    while let element = try framer.next(in: buffer, at: &index) {
-                        // Elements parsed in place hold their bytes in their document; the framer
-                        // keeps the others' until the next element.
-                        let bytes = element.document.map { document in document.storage.withUnsafeBufferPointer { Array($0) } }
-                        elements.append(trimmed(bytes ?? framer.gathered))
-                    }
-                }
-            }.get()
+        try forEachElement(bytes, cuts: cuts, options: options) { (framer, element, _) throws(JSONStreamError) in
+            // Elements parsed in place hold their bytes in their document; the framer keeps the
+            // others' until the next element.
+            let bytes = element.document.map { document in document.storage.withUnsafeBufferPointer { Array($0) } }
+            elements.append(trimmed(bytes ?? framer.gathered))
         }
-        while try framer.finish() != nil { elements.append(trimmed(framer.gathered)) }
     } catch {
         return (elements, error)
     }
