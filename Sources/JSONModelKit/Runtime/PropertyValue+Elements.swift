@@ -52,7 +52,7 @@ extension PropertyValue {
         switch input {
         case .node(let node):
             let entry = node.entry
-            guard entry.tag == .array else { return result }
+            guard entry.tag == .array, entry.containerCount > 0 else { return result }
             // Sized once: growing by doubling holds the old and new storage at once (PERF: peak
             // memory of the numbers workload in HostileInputMemoryTests).
             result.reserveCapacity(entry.containerCount)
@@ -126,6 +126,10 @@ extension ScalarPropertyValue {
     static func plainElements(of node: JSONNode) -> [Self]? {
         let entry = node.entry
         guard entry.tag == .array else { return nil }
+        // An empty array is common (citm_catalog.json has thousands), and reserving room for
+        // nothing still calls into the standard library, which replaces the empty storage.
+        // PERF: citm_catalog.json's `blockIds` in `jsonmodel-bench --section documents`.
+        guard entry.containerCount > 0 else { return [] }
         var result: [Self] = []
         result.reserveCapacity(entry.containerCount)
         let document = node.document
@@ -149,7 +153,7 @@ extension ScalarPropertyValue {
         guard case .node(let node) = input else { return convertEachElement(of: input, context: &context) }
         var result: [Self] = []
         let entry = node.entry
-        guard entry.tag == .array else { return result }
+        guard entry.tag == .array, entry.containerCount > 0 else { return result }
         result.reserveCapacity(entry.containerCount)
         let document = node.document
         let end = entry.containerEnd
@@ -177,7 +181,7 @@ extension ScalarPropertyValue {
         guard case .node(let node) = input else { return [Self].convertEachElement(of: input, context: &context) }
         var result: [[Self]] = []
         let entry = node.entry
-        guard entry.tag == .array else { return result }
+        guard entry.tag == .array, entry.containerCount > 0 else { return result }
         result.reserveCapacity(entry.containerCount)
         let document = node.document
         let end = entry.containerEnd
