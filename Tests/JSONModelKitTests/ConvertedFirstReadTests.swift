@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import JSONModelKitTestSupport
 @_spi(GeneratedAccessors) @testable import JSONModelKit
 
 /// A string enum of the interned kind.
@@ -175,6 +176,37 @@ struct ConvertedFirstReadTests {
                     "E621E1F8-C36C-495A-93FC_0C247A3E6E5F", "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8--36C-495A-93FC-0C247A3E6E5F"]
         {
             #expect(read(bad) == nil, "\(bad)")
+        }
+        // Random UUIDs in either case and mixed, and each with one byte changed to a byte that
+        // borders a range of digits (or is a dash, a space or not ASCII). The canonical form reads
+        // as Foundation reads it; anything else is nil here, and the general path's
+        // `UUID(uuidString:)` decides (on Linux it accepts some other spellings).
+        func isCanonical(_ bytes: [UInt8]) -> Bool {
+            bytes.count == 36 && bytes.indices.allSatisfy { index in
+                [8, 13, 18, 23].contains(index) ? bytes[index] == UInt8(ascii: "-") : (bytes[index] >= 0x30 && bytes[index] <= 0x39)
+                    || (bytes[index] | 0x20 >= 0x61 && bytes[index] | 0x20 <= 0x66)
+            }
+        }
+        var generator = SplitMix64(seed: 37)
+        let strays: [UInt8] = [0x2F, 0x3A, 0x40, 0x47, 0x60, 0x67, 0x2D, 0x20, 0x80, 0xC3, 0x00, 0x41, 0x66, 0x30]
+        for round in 0..<300 {
+            let uuid = UUID(uuid: (
+                UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+                UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+                UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+                UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+                UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+                UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+                UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+                UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator)))
+            var bytes = Array(uuid.uuidString.utf8)
+            if round % 3 == 1 { bytes = Array(uuid.uuidString.lowercased().utf8) }
+            if round % 3 == 2 { bytes = bytes.map { Bool.random(using: &generator) ? $0 | 0x20 : $0 } }
+            #expect(bytes.withUnsafeBufferPointer(UUIDText.uuid(fromUTF8:)) == uuid, "\(uuid)")
+            bytes[Int.random(in: 0..<bytes.count, using: &generator)] = strays[round % strays.count]
+            let expected = isCanonical(bytes) ? String(bytes: bytes, encoding: .utf8).flatMap(UUID.init(uuidString:)) : nil
+            #expect(isCanonical(bytes) == (expected != nil))
+            #expect(bytes.withUnsafeBufferPointer(UUIDText.uuid(fromUTF8:)) == expected, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
         }
     }
 }

@@ -212,8 +212,10 @@ extension JSONScanner.Input {
 /// All four bytes are tested at once, each on its own: with the high bit of every byte set
 /// first, subtracting at most 0x67 from each borrows from no neighbour, and the high bit of each
 /// difference tells whether that byte was at least the number subtracted.
-@inline(__always)
-func hexQuadValue(_ word: UInt32) -> UInt16? {
+///
+/// Inlinable: the models' module reads the digits of a UUID with it.
+@inlinable @inline(__always)
+package func hexQuadValue(_ word: UInt32) -> UInt16? {
     let ones: UInt32 = 0x0101_0101
     let highs: UInt32 = 0x8080_8080
     let raised = word | highs
