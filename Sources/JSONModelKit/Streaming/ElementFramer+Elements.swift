@@ -52,15 +52,10 @@ extension ElementFramer {
             {
                 return nil
             }
-            let start = position(at: i, chunk)
-            throw JSONStreamError(
-                parseError: error, element: count, offset: startOffset, line: start.line, column: start.column)
+            throw placed(error, chunk, i)
         }
         let length = scanned.length
-        if length > limit {
-            let start = position(at: i, chunk)
-            throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: start.line, column: start.column)
-        }
+        if length > limit { throw placed(.elementTooLarge(limit: limit), chunk, i) }
         // The line feeds and columns in the element are counted only when a position after it
         // is asked for (``position(at:_:)``).
         let end = i + length
@@ -84,11 +79,8 @@ extension ElementFramer {
     {
         guard let base = chunk.baseAddress, let found = memchr(base + i, 0x0A, chunk.count - i) else { return nil }
         let lineEnd = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
-        // A line's size leaves out the carriage return of a CRLF line ending.
-        let size = lineEnd - i - (lineEnd > i && chunk[lineEnd - 1] == 0x0D ? 1 : 0)
-        if size > limit {
-            let start = position(at: i, chunk)
-            throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: start.line, column: start.column)
+        if lineEnd - i - trailingCarriageReturn(chunk, from: i, upTo: lineEnd) > limit {
+            throw placed(.elementTooLarge(limit: limit), chunk, i)
         }
         guard lineEnd - i <= 1 << 24 else { return nil }
         let line = UnsafeBufferPointer(rebasing: chunk[i..<lineEnd])
@@ -96,9 +88,7 @@ extension ElementFramer {
         do {
             scanned = try JSONDocument.scanningFirstValue(of: line, options: parseOptions, scratch: scratch.buffer)
         } catch {
-            let start = position(at: i, chunk)
-            throw JSONStreamError(
-                parseError: error, element: count, offset: startOffset, line: start.line, column: start.column)
+            throw placed(error, chunk, i)
         }
         // Anything after the value but white space is the gathered line's fault to report.
         var after = i + scanned.length
@@ -108,6 +98,20 @@ extension ElementFramer {
         count += 1
         i = lineEnd
         return element
+    }
+
+    /// `kind`, an error of the element in progress, which starts at chunk index `i`, placed at
+    /// its start.
+    private mutating func placed(_ kind: JSONStreamError.Kind, _ chunk: UnsafeBufferPointer<UInt8>, _ i: Int) -> JSONStreamError {
+        let start = position(at: i, chunk)
+        return error(kind, atOffset: startOffset, line: start.line, column: start.column)
+    }
+
+    /// The parser's error in the element in progress, which starts at chunk index `i`, placed in
+    /// the whole stream.
+    private mutating func placed(_ error: JSONParseError, _ chunk: UnsafeBufferPointer<UInt8>, _ i: Int) -> JSONStreamError {
+        let start = position(at: i, chunk)
+        return JSONStreamError(parseError: error, element: count, offset: startOffset, line: start.line, column: start.column)
     }
 
     // MARK: In an element
