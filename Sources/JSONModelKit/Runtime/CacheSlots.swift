@@ -42,8 +42,9 @@ import JSONModelKitCore
 /// rejects every cached value stays the same size.
 ///
 /// Ownership. The memory has exactly one owner, the model, which frees it once, in its
-/// `deinit`, with
-/// ``deallocate()``. A `CacheSlots` value is a handle that owns nothing: the model keeps only the
+/// `deinit`, with ``deallocate()``; or, for an immutable model read from a large document, the
+/// document's arena (``init(count:inlineBytes:in:)``), which frees it with the document, after
+/// every model over that document is gone. A `CacheSlots` value is a handle that owns nothing: the model keeps only the
 /// address (a ``View``, which the fast read uses) and makes the handle from it and its metadata's
 /// property count when it needs one, which saves a model two words. Mutable models cache
 /// nothing in slots (their writes empty cache entries, which needs the model's lock): theirs
@@ -178,15 +179,28 @@ struct CacheSlots: @unchecked Sendable {
     /// or, with `stateWord`, a word holding 0 after the slots instead (a mutable model's state);
     /// the owner frees them with ``deallocate()``.
     init(count: Int, inlineBytes: Int = 0, stateWord: Bool = false) {
-        self.count = count
         let words = count + (stateWord ? 1 : (inlineBytes + 7) / 8)
-        base = allocatePlain(AtomicWord.self, capacity: words)
+        self.init(emptyAt: allocatePlain(AtomicWord.self, capacity: words), count: count)
+        if stateWord { (base + count).initialize(to: AtomicWord(0)) }
+    }
+
+    /// New empty slots and `inlineBytes` bytes after them, in `arena`, which frees them with its
+    /// document: the owner must hold that document, and not call ``deallocate()``. Nil when the
+    /// arena has no room.
+    init?(count: Int, inlineBytes: Int, in arena: borrowing DocumentArena) {
+        guard let base = arena.allocate(words: max(count + (inlineBytes + 7) / 8, 1)) else { return nil }
+        self.init(emptyAt: base, count: count)
+    }
+
+    /// Empties `count` slots at `base`.
+    private init(emptyAt base: UnsafeMutablePointer<AtomicWord>, count: Int) {
+        self.base = base
+        self.count = count
         var index = 0
         while index < count {
             (base + index).initialize(to: AtomicWord(Self.empty))
             index += 1
         }
-        if stateWord { (base + count).initialize(to: AtomicWord(0)) }
     }
 
     /// Frees the slots, once, when the owner goes away: after ``releaseEntries(models:)`` or

@@ -41,6 +41,9 @@ open class JSONModel: @unchecked Sendable {
     let original: JSONInput
     /// Whether the model accepts writes.
     let isMutable: Bool
+    /// Whether the slots are in the arena of the document the model reads (``DocumentArena``),
+    /// which frees them with itself, rather than on the heap.
+    let slotsInArena: Bool
     /// Where the fast read looks: the slots of an immutable model, owned here and freed when the
     /// model is (``slots``); for a mutable model, empty slots of its own followed by the word of its
     /// state (``stateWord(making:)``). All live
@@ -212,8 +215,17 @@ open class JSONModel: @unchecked Sendable {
             // Slots that stay empty, so the fast read always takes the general path, then the
             // state's word.
             self.readSlots = CacheSlots(count: count, stateWord: true).view
+            slotsInArena = false
+        } else if let (document, _) = original.unretainedNode, case let inlineBytes = metadata.inlineBytes,
+            let slots = document._withUnsafeGuaranteedRef({ CacheSlots(count: count, inlineBytes: inlineBytes, in: $0.arena) })
+        {
+            // The model holds the document, so the arena outlives the slots (and the document is
+            // used here without a reference count of its own).
+            self.readSlots = slots.view
+            slotsInArena = true
         } else {
             self.readSlots = CacheSlots(count: count, inlineBytes: metadata.inlineBytes).view
+            slotsInArena = false
         }
         // Only mutable models have a parent to write through (the engine links no other).
         if mutable, let parent, let word = stateWord(making: false) {
@@ -251,8 +263,8 @@ open class JSONModel: @unchecked Sendable {
 
     deinit {
         let slots = self.slots
-        // Last: the model's own slots, which hold its state's word.
-        defer { CacheSlots(base: readSlots.base, count: metadata.properties.count).deallocate() }
+        // Last: the model's own slots, which hold its state's word, unless its document frees them.
+        defer { if !slotsInArena { CacheSlots(base: readSlots.base, count: metadata.properties.count).deallocate() } }
         // Then the state, once nothing below uses it.
         defer {
             if isMutable {

@@ -72,6 +72,9 @@ public final class JSONDocument: Sendable {
     package let valueCount: Int
     /// The deepest nesting of arrays and objects: 0 for a top-level scalar, 1 for `[]`.
     package let depth: Int
+    /// Memory for the caches of the models read from this document, which hold it; only
+    /// documents over ``copiedTapeLimit`` have any, up to ``arenaBudget(tapeWords:)``.
+    package let arena: DocumentArena
     /// Indexes of large containers, built on first lookup; read and written only through
     /// ``withIndexes(_:)``, under the striped lock this document's address picks.
     nonisolated(unsafe) private var indexes = ContainerIndexes()
@@ -249,6 +252,15 @@ public final class JSONDocument: Sendable {
         self.tape = scan.tape ?? lent
         self.valueCount = scan.values
         self.depth = scan.depth
+        arena = DocumentArena(budget: byteCount > Self.copiedTapeLimit ? Self.arenaBudget(tapeWords: tape.count) : 0)
+    }
+
+    /// The most memory the arena of a document whose tape has `tapeWords` words hands out:
+    /// four times the tape, which in the benchmark's documents is more than the caches of a
+    /// model over every object take with every property read, and which bounds what models made
+    /// again and again over one document keep.
+    static func arenaBudget(tapeWords: Int) -> Int {
+        tapeWords * 4 * MemoryLayout<UInt64>.stride
     }
 
     /// Scans and validates the bytes of `data`, keeping it: no copy is made.
@@ -318,6 +330,7 @@ public final class JSONDocument: Sendable {
         self.tape = tape
         self.valueCount = valueCount
         self.depth = depth
+        arena = DocumentArena(budget: 0)
     }
 
     /// A document of a tape scanned elsewhere with its bytes after it, in one array.
@@ -326,6 +339,7 @@ public final class JSONDocument: Sendable {
         self.tape = tail.words
         self.valueCount = valueCount
         self.depth = depth
+        arena = DocumentArena(budget: 0)
     }
 
     /// Scans the value at the start of `buffer`, ignoring what follows it, into a document
