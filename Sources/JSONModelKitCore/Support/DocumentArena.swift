@@ -89,9 +89,15 @@ package struct DocumentArena: ~Copyable, @unchecked Sendable {
     private func grow(after chunk: UInt, taking bytes: Int, control: UnsafeMutablePointer<AtomicWord>) -> Growth {
         let previous = UnsafeMutablePointer<AtomicWord>(bitPattern: chunk).map { Int(($0 + 1).load(ordering: .relaxed)) } ?? 0
         let capacity = min(max(previous * 2, Self.smallestChunk), Self.largestChunk)
-        // Every chunk added pays for itself out of the budget; a chunk that loses the race gives it back.
-        let left = Int(bitPattern: (control + 1).wrappingAdd(UInt(bitPattern: -capacity), ordering: .relaxed))
-        guard left >= capacity else { return .spent }
+        // Every chunk added pays for itself out of the budget, and gives its share back when it
+        // loses a race. A spent budget is seen with a load: the models made after it do not
+        // write to the word.
+        let budget = control + 1
+        guard Int(bitPattern: budget.load(ordering: .relaxed)) >= capacity else { return .spent }
+        guard Int(bitPattern: budget.wrappingAdd(UInt(bitPattern: -capacity), ordering: .relaxed)) >= capacity else {
+            budget.wrappingAdd(UInt(capacity), ordering: .relaxed)
+            return .spent
+        }
         let header = allocatePlain(AtomicWord.self, capacity: Self.headerWords + capacity / MemoryLayout<AtomicWord>.stride)
         header.initialize(to: AtomicWord(UInt(bytes)))
         (header + 1).initialize(to: AtomicWord(UInt(capacity)))
@@ -99,7 +105,7 @@ package struct DocumentArena: ~Copyable, @unchecked Sendable {
         guard control.compareExchange(expected: chunk, desired: UInt(bitPattern: header), ordering: .acquiringAndReleasing).exchanged
         else {
             freePlain(header)
-            (control + 1).wrappingAdd(UInt(capacity), ordering: .relaxed)
+            budget.wrappingAdd(UInt(capacity), ordering: .relaxed)
             return .raced
         }
         return .added(header + Self.headerWords)
