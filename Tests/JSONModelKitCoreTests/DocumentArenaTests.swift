@@ -5,12 +5,13 @@ import JSONModelKitTestSupport
 
 @Suite("Document arena")
 struct DocumentArenaTests {
-    /// Fills each block with its own number and checks every word afterwards: blocks that
-    /// overlapped would overwrite each other.
-    static func fillAndCheck(_ blocks: [(UnsafeMutablePointer<AtomicWord>, Int)], tag: UInt = 0) -> Int {
-        for (number, (base, words)) in blocks.enumerated() {
-            for word in 0..<words { (base + word).initialize(to: AtomicWord(tag << 32 | UInt(number))) }
-        }
+    /// Fills a block with its number and a tag, so that blocks that overlap overwrite each other.
+    static func fill(_ base: UnsafeMutablePointer<AtomicWord>, words: Int, number: Int, tag: UInt = 0) {
+        for word in 0..<words { (base + word).initialize(to: AtomicWord(tag << 32 | UInt(number))) }
+    }
+
+    /// The words of `blocks` that no longer hold what ``fill(_:words:number:tag:)`` wrote.
+    static func check(_ blocks: [(UnsafeMutablePointer<AtomicWord>, Int)], tag: UInt = 0) -> Int {
         var wrong = 0
         for (number, (base, words)) in blocks.enumerated() {
             for word in 0..<words where (base + word).load(ordering: .relaxed) != tag << 32 | UInt(number) { wrong += 1 }
@@ -29,10 +30,11 @@ struct DocumentArenaTests {
             let block = arena.allocate(words: words)
             let base = try #require(block)
             #expect(Int(bitPattern: base) % 8 == 0)
+            Self.fill(base, words: words, number: blocks.count)
             blocks.append((base, words))
             bytes += words * 8
         }
-        #expect(Self.fillAndCheck(blocks) == 0)
+        #expect(Self.check(blocks) == 0)
         let sorted = blocks.sorted { $0.0 < $1.0 }
         for (first, second) in zip(sorted, sorted.dropFirst()) {
             #expect(first.0 + first.1 <= second.0)
@@ -78,39 +80,39 @@ struct DocumentArenaTests {
 
 @Suite("Document arena stress", .timeLimit(.minutes(5)))
 struct DocumentArenaStressTests {
-    final class Blocks: @unchecked Sendable {
-        // @unchecked Sendable: each thread writes only its own element.
-        var byThread: [[(UnsafeMutablePointer<AtomicWord>, Int)]]
-        init(threads: Int) { byThread = Array(repeating: [], count: threads) }
-    }
-
     /// Eight threads take blocks from one arena at once, across many new chunks and past its
     /// budget: no two blocks overlap, and no more than the budget is handed out.
     @Test func threadsTakeBlocksApart() {
         let threads = 8
         let budget = 2 << 20
         let arena = DocumentArena(budget: budget)
-        let blocks = Blocks(threads: threads)
+        // Each thread's blocks, as addresses and word counts.
+        let blocks = Locked<[[(address: Int, words: Int)]]>(Array(repeating: [], count: threads))
         let refused = SharedWord()
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             var random = SplitMix64(seed: UInt64(thread) + 1)
-            var mine: [(UnsafeMutablePointer<AtomicWord>, Int)] = []
+            var mine: [(address: Int, words: Int)] = []
             for _ in 0..<20_000 {
                 let words = Int(random.next() % 24) + 1
                 guard let base = arena.allocate(words: words) else {
                     refused.add(1)
                     continue
                 }
-                mine.append((base, words))
+                // Written as it is taken: the thread sanitizer reports blocks two threads share.
+                DocumentArenaTests.fill(base, words: words, number: mine.count, tag: UInt(thread) + 1)
+                mine.append((Int(bitPattern: base), words))
             }
-            blocks.byThread[thread] = mine
+            blocks.withLock { $0[thread] = mine }
+        }
+        let byThread = blocks.withLock { $0 }.map { mine in
+            mine.map { (UnsafeMutablePointer<AtomicWord>(bitPattern: $0.address)!, $0.words) }
         }
         var wrong = 0
-        for (thread, mine) in blocks.byThread.enumerated() {
-            wrong += DocumentArenaTests.fillAndCheck(mine, tag: UInt(thread) + 1)
+        for (thread, mine) in byThread.enumerated() {
+            wrong += DocumentArenaTests.check(mine, tag: UInt(thread) + 1)
         }
         #expect(wrong == 0)
-        let all = blocks.byThread.flatMap { $0 }.sorted { $0.0 < $1.0 }
+        let all = byThread.flatMap { $0 }.sorted { $0.0 < $1.0 }
         for (first, second) in zip(all, all.dropFirst()) where first.0 + first.1 > second.0 {
             Issue.record("blocks overlap")
             break
