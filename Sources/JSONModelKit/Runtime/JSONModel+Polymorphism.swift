@@ -26,6 +26,9 @@ public struct JSONView: Sendable {
 
     init(_ input: JSONInput) { self.input = input }
 
+    /// The JSON, moved out of the view.
+    consuming func takeInput() -> JSONInput { input }
+
     /// The kind of value.
     public var kind: JSONKind { input.kind }
     /// The decoded string; nil for other kinds.
@@ -93,8 +96,12 @@ extension JSONModel {
     /// The class to create for `input`, starting at this class and refining while the answer
     /// is a proper subclass of the previous one.
     static func resolvedClass(for input: JSONInput) -> JSONModel.Type {
+        resolvedClass(for: JSONView(input))
+    }
+
+    /// The same for the JSON of `view`.
+    static func resolvedClass(for view: borrowing JSONView) -> JSONModel.Type {
         var current: JSONModel.Type = self
-        let view = JSONView(input)
         for _ in 0..<maximumRefinements {
             let next = current.modelClass(for: view)
             guard next != current, isClass(next, subclassOf: current) else { break }
@@ -131,9 +138,13 @@ extension JSONModel {
                 ModelStorage(
                     metadata: metadata.resolvedSchemaModel(for: input), source: input, mutable: mutable, parent: parent))
         } else {
-            let type = resolvedClass(for: input)
+            // The view takes the JSON and hands it on to the model: made from a copy, it cost a
+            // retain and a release of the document per model, atomic operations both.
+            // PERF: models of small objects; see jsonmodel-bench --section documents, citm_catalog.json.
+            let view = JSONView(input)
+            let type = resolvedClass(for: view)
             // `resolvedClass` only returns Self or a subclass of it, so no checked cast.
-            model = unsafeDowncast(type.init(ModelStorage(source: input, mutable: mutable, parent: parent)), to: Self.self)
+            model = unsafeDowncast(type.init(ModelStorage(source: view.takeInput(), mutable: mutable, parent: parent)), to: Self.self)
         }
         if let inverse { model.setInverse(inverse) }
         return model
