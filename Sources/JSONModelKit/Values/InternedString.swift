@@ -118,54 +118,76 @@ final class InternTable: Sendable {
 /// A fixed set of interned strings looked up straight from UTF-8 bytes, without allocating.
 ///
 /// An open-addressing table of at least twice as many places as values, each keeping the
-/// value's hash and bytes: a lookup hashes the bytes once and compares lengths and bytes only
-/// where the hashes agree. The first of two values with the same text is the one found.
+/// value's hash and where its bytes are: a lookup hashes the bytes once and compares lengths and
+/// bytes only where the hashes agree. The first of two values with the same text is the one found.
+///
+/// The places are kept in flat arrays, not as one struct per place: copying a place out of an
+/// array retained its bytes and released them again, two atomic operations on every read of a
+/// string enum. PERF: the enum row of jsonmodel-bench --section converters.
 struct KnownStrings: Sendable {
-    private struct Place: Sendable {
-        let hash: UInt64
-        let bytes: [UInt8]
-        let storage: InternedString.Storage
-    }
-
-    private let places: [Place?]
+    /// Each place's hash, and its bytes' start in ``bytes`` and count; a count of -1 for an empty place.
+    private let hashes: [UInt64]
+    private let starts: [Int]
+    private let counts: [Int]
+    /// The values' bytes, one after another.
+    private let bytes: [UInt8]
+    /// Each place's value; nil for an empty place.
+    private let storages: [InternedString.Storage?]
     /// The number of places minus one; places are a power of two.
     private let mask: Int
 
     init(_ values: [InternedString]) {
         var capacity = 4
         while capacity < 2 * values.count { capacity *= 2 }
-        var places = [Place?](repeating: nil, count: capacity)
-        var count = 0
+        var hashes = [UInt64](repeating: 0, count: capacity)
+        var starts = [Int](repeating: 0, count: capacity)
+        var counts = [Int](repeating: -1, count: capacity)
+        var bytes: [UInt8] = []
+        var storages = [InternedString.Storage?](repeating: nil, count: capacity)
         for value in values {
-            let bytes = Array(value.storage.text.utf8)
+            let text = Array(value.storage.text.utf8)
             var index = Int(truncatingIfNeeded: value.storage.hash) & (capacity - 1)
-            while let place = places[index], place.bytes != bytes { index = (index + 1) & (capacity - 1) }
-            if places[index] == nil {
-                places[index] = Place(hash: value.storage.hash, bytes: bytes, storage: value.storage)
-                count += 1
+            while counts[index] >= 0, !bytes[starts[index]..<starts[index] + counts[index]].elementsEqual(text) {
+                index = (index + 1) & (capacity - 1)
             }
+            guard counts[index] < 0 else { continue }
+            (hashes[index], starts[index], counts[index], storages[index]) = (value.storage.hash, bytes.count, text.count, value.storage)
+            bytes += text
         }
-        self.places = count == 0 ? [] : places
+        let isEmpty = values.isEmpty
+        self.hashes = isEmpty ? [] : hashes
+        self.starts = starts
+        self.counts = counts
+        self.bytes = bytes
+        self.storages = storages
         self.mask = capacity - 1
     }
 
-    var isEmpty: Bool { places.isEmpty }
+    var isEmpty: Bool { hashes.isEmpty }
 
-    func lookUp(_ bytes: UnsafeBufferPointer<UInt8>) -> InternedString.Storage? {
-        guard !places.isEmpty else { return nil }
-        let hash = InternTable.hash(bytes: bytes)
-        var index = Int(truncatingIfNeeded: hash) & mask
-        while let place = places[index] {
-            if place.hash == hash, place.bytes.count == bytes.count,
-                place.bytes.withUnsafeBufferPointer({ stored in
-                    bytes.isEmpty || memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-                })
-            {
-                return place.storage
+    func lookUp(_ key: UnsafeBufferPointer<UInt8>) -> InternedString.Storage? {
+        guard !hashes.isEmpty else { return nil }
+        let hash = InternTable.hash(bytes: key)
+        let found: Int? = hashes.withUnsafeBufferPointer { hashes in
+            starts.withUnsafeBufferPointer { starts in
+                counts.withUnsafeBufferPointer { counts in
+                    bytes.withUnsafeBufferPointer { bytes in
+                        var index = Int(truncatingIfNeeded: hash) & mask
+                        while counts[index] >= 0 {
+                            if hashes[index] == hash, counts[index] == key.count,
+                                key.isEmpty || memcmp(bytes.baseAddress! + starts[index], key.baseAddress!, key.count) == 0
+                            {
+                                return index
+                            }
+                            index = (index + 1) & mask
+                        }
+                        return nil
+                    }
+                }
             }
-            index = (index + 1) & mask
         }
-        return nil
+        guard let found else { return nil }
+        return storages[found]
     }
 
     /// The interned value a JSON string spells, or nil when it is not one of the set.
