@@ -41,12 +41,12 @@ import JSONModelKitCore
 /// entries are therefore not kept, and a model read a million times through a converter that
 /// rejects every cached value stays the same size.
 ///
-/// Ownership. The memory has exactly one owner, the model, which frees it once, in its
+/// Ownership. The memory has exactly one owner: the model, which frees it once, in its
 /// `deinit`, with ``deallocate()``; or, for an immutable model read from a large document, the
 /// document's arena (``init(count:inlineBytes:in:)``), which frees it with the document, after
-/// every model over that document is gone. A `CacheSlots` value is a handle that owns nothing: the model keeps only the
-/// address (a ``View``, which the fast read uses) and makes the handle from it and its metadata's
-/// property count when it needs one, which saves a model two words. Mutable models cache
+/// every model over that document is gone. A `CacheSlots` value is a handle that owns nothing:
+/// the model keeps only the address (a ``View``, which the fast read uses) and makes the handle
+/// from it and its metadata's property count when it needs one, which saves a model two words. Mutable models cache
 /// nothing in slots (their writes empty cache entries, which needs the model's lock): theirs
 /// stay empty, so the fast read always takes the general path, and the word after them holds
 /// the model's state.

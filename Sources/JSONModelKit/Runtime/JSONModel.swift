@@ -45,9 +45,9 @@ open class JSONModel: @unchecked Sendable {
     /// which frees them with itself, rather than on the heap.
     let slotsInArena: Bool
     /// Where the fast read looks: the slots of an immutable model, owned here and freed when the
-    /// model is (``slots``); for a mutable model, empty slots of its own followed by the word of its
-    /// state (``stateWord(making:)``). All live
-    /// as long as the model (the model holds its metadata).
+    /// model is (``slots``), or in its document's arena (``slotsInArena``); for a mutable model,
+    /// empty slots of its own followed by the word of its state (``stateWord(making:)``). All live
+    /// as long as the model (the model holds its metadata and its document).
     @usableFromInline
     let readSlots: CacheSlots.View
     /// A view of the metadata's ``RawNameTable``, here so a read finds it with one load; the
@@ -211,12 +211,13 @@ open class JSONModel: @unchecked Sendable {
         // two atomic operations per model.
         self.original = storage.takeSource()
         let count = metadata.properties.count
+        let inlineBytes = metadata.inlineBytes
         if mutable {
             // Slots that stay empty, so the fast read always takes the general path, then the
             // state's word.
             self.readSlots = CacheSlots(count: count, stateWord: true).view
             slotsInArena = false
-        } else if let (document, _) = original.unretainedNode, case let inlineBytes = metadata.inlineBytes,
+        } else if let (document, _) = original.unretainedNode,
             let slots = document._withUnsafeGuaranteedRef({ CacheSlots(count: count, inlineBytes: inlineBytes, in: $0.arena) })
         {
             // The model holds the document, so the arena outlives the slots (and the document is
@@ -224,7 +225,7 @@ open class JSONModel: @unchecked Sendable {
             self.readSlots = slots.view
             slotsInArena = true
         } else {
-            self.readSlots = CacheSlots(count: count, inlineBytes: metadata.inlineBytes).view
+            self.readSlots = CacheSlots(count: count, inlineBytes: inlineBytes).view
             slotsInArena = false
         }
         // Only mutable models have a parent to write through (the engine links no other).
@@ -256,7 +257,8 @@ open class JSONModel: @unchecked Sendable {
     }
 
     /// An immutable model's cache, read without the lock; nil for mutable models, which keep
-    /// their cache in `state`. Owned by the model, which frees the slots in its `deinit`.
+    /// their cache in `state`. Owned by the model, which frees the slots in its `deinit` unless
+    /// they are in its document's arena.
     var slots: CacheSlots? {
         isMutable ? nil : CacheSlots(base: readSlots.base, count: metadata.properties.count)
     }

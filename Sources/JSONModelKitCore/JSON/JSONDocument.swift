@@ -256,9 +256,9 @@ public final class JSONDocument: Sendable {
     }
 
     /// The most memory the arena of a document whose tape has `tapeWords` words hands out:
-    /// four times the tape, which in the benchmark's documents is more than the caches of a
-    /// model over every object take with every property read, and which bounds what models made
-    /// again and again over one document keep.
+    /// four times the tape. The caches of the benchmark's bulk records, every property read,
+    /// take about half of that; and it bounds what models made again and again over one
+    /// document keep.
     static func arenaBudget(tapeWords: Int) -> Int {
         tapeWords * 4 * MemoryLayout<UInt64>.stride
     }
