@@ -46,10 +46,10 @@ import JSONModelKitCore
 /// document's arena (``init(count:inlineBytes:in:)``), which frees it with the document, after
 /// every model over that document is gone. A `CacheSlots` value is a handle that owns nothing:
 /// the model keeps only the address (a ``View``, which the fast read uses) and makes the handle
-/// from it and its metadata's property count when it needs one, which saves a model two words. Mutable models cache
-/// nothing in slots (their writes empty cache entries, which needs the model's lock): theirs
-/// stay empty, so the fast read always takes the general path, and the word after them holds
-/// the model's state.
+/// from it and its metadata's property count when it needs one, which saves a model two words.
+/// Mutable models cache nothing in slots (their writes empty cache entries, which needs the
+/// model's lock): theirs stay empty, so the fast read always takes the general path, and the
+/// word after them holds the model's state.
 @usableFromInline
 struct CacheSlots: @unchecked Sendable {
     // @unchecked Sendable: slots are only touched through atomic operations.

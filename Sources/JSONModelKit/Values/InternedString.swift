@@ -121,14 +121,20 @@ final class InternTable: Sendable {
 /// value's hash and where its bytes are: a lookup hashes the bytes once and compares lengths and
 /// bytes only where the hashes agree. The first of two values with the same text is the one found.
 ///
-/// The places are kept in flat arrays, not as one struct per place: copying a place out of an
-/// array retained its bytes and released them again, two atomic operations on every read of a
+/// A place holds no reference, only where its bytes are in one shared array: copying a place
+/// that held its own bytes retained and released them, two atomic operations on every read of a
 /// string enum. PERF: the enum row of jsonmodel-bench --section converters.
 struct KnownStrings: Sendable {
-    /// Each place's hash, and its bytes' start in ``bytes`` and count; a count of -1 for an empty place.
-    private let hashes: [UInt64]
-    private let starts: [Int]
-    private let counts: [Int]
+    private struct Place: Sendable {
+        let hash: UInt64
+        /// The value's bytes in ``KnownStrings/bytes``; a count of -1 for an empty place.
+        let start: Int
+        let count: Int
+
+        static var empty: Place { Place(hash: 0, start: 0, count: -1) }
+    }
+
+    private let places: [Place]
     /// The values' bytes, one after another.
     private let bytes: [UInt8]
     /// Each place's value; nil for an empty place.
@@ -139,55 +145,43 @@ struct KnownStrings: Sendable {
     init(_ values: [InternedString]) {
         var capacity = 4
         while capacity < 2 * values.count { capacity *= 2 }
-        var hashes = [UInt64](repeating: 0, count: capacity)
-        var starts = [Int](repeating: 0, count: capacity)
-        var counts = [Int](repeating: -1, count: capacity)
+        var places = [Place](repeating: .empty, count: capacity)
         var bytes: [UInt8] = []
         var storages = [InternedString.Storage?](repeating: nil, count: capacity)
         for value in values {
             let text = Array(value.storage.text.utf8)
             var index = Int(truncatingIfNeeded: value.storage.hash) & (capacity - 1)
-            while counts[index] >= 0, !bytes[starts[index]..<starts[index] + counts[index]].elementsEqual(text) {
+            while case let place = places[index], place.count >= 0,
+                !bytes[place.start..<place.start + place.count].elementsEqual(text)
+            {
                 index = (index + 1) & (capacity - 1)
             }
-            guard counts[index] < 0 else { continue }
-            (hashes[index], starts[index], counts[index], storages[index]) = (value.storage.hash, bytes.count, text.count, value.storage)
+            guard places[index].count < 0 else { continue }
+            places[index] = Place(hash: value.storage.hash, start: bytes.count, count: text.count)
+            storages[index] = value.storage
             bytes += text
         }
-        let isEmpty = values.isEmpty
-        self.hashes = isEmpty ? [] : hashes
-        self.starts = starts
-        self.counts = counts
+        self.places = values.isEmpty ? [] : places
         self.bytes = bytes
         self.storages = storages
         self.mask = capacity - 1
     }
 
-    var isEmpty: Bool { hashes.isEmpty }
+    var isEmpty: Bool { places.isEmpty }
 
     func lookUp(_ key: UnsafeBufferPointer<UInt8>) -> InternedString.Storage? {
-        guard !hashes.isEmpty else { return nil }
+        guard !places.isEmpty else { return nil }
         let hash = InternTable.hash(bytes: key)
-        let found: Int? = hashes.withUnsafeBufferPointer { hashes in
-            starts.withUnsafeBufferPointer { starts in
-                counts.withUnsafeBufferPointer { counts in
-                    bytes.withUnsafeBufferPointer { bytes in
-                        var index = Int(truncatingIfNeeded: hash) & mask
-                        while counts[index] >= 0 {
-                            if hashes[index] == hash, counts[index] == key.count,
-                                key.isEmpty || memcmp(bytes.baseAddress! + starts[index], key.baseAddress!, key.count) == 0
-                            {
-                                return index
-                            }
-                            index = (index + 1) & mask
-                        }
-                        return nil
-                    }
-                }
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while case let place = places[index], place.count >= 0 {
+            if place.hash == hash, place.count == key.count,
+                key.isEmpty || bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + place.start, key.baseAddress!, key.count) == 0 })
+            {
+                return storages[index]
             }
+            index = (index + 1) & mask
         }
-        guard let found else { return nil }
-        return storages[found]
+        return nil
     }
 
     /// The interned value a JSON string spells, or nil when it is not one of the set.
