@@ -91,13 +91,18 @@ struct HostileRuntimeTests {
     /// discriminators and the registry's converters keep working after the caller lets go.
     @Test func aModelOutlivesTheRegistryItWasMadeFrom() throws {
         weak var weakRegistry: ModelRegistry?
+        weak var weakMetadata: ModelMetadata?
         func makeOrder() throws -> JSONModel {
             let registry = try Self.orderRegistry()
             weakRegistry = registry
-            return try registry.makeModel(named: "Order", json: Orders.orderJSON)
+            let order = try registry.makeModel(named: "Order", json: Orders.orderJSON)
+            weakMetadata = order.metadata
+            return order
         }
         var order: JSONModel? = try makeOrder()
         #expect(weakRegistry != nil)
+        // A schema model holds its metadata, which its registry would otherwise free with itself.
+        #expect(weakMetadata === order!.metadata && order!.holdsMetadata)
         do {
             let referrer: String = order!.jsonModel.dynamic.customer.referrer.name
             let total: Int = order!.jsonModel.dynamic.total
@@ -111,6 +116,16 @@ struct HostileRuntimeTests {
         // The nested models read above hold the registry too, and are gone with the order.
         order = nil
         #expect(weakRegistry == nil)
+        #expect(weakMetadata == nil)
+    }
+
+    /// A compiled class's metadata lives as long as the process: its models do not count
+    /// references to it.
+    @Test func compiledModelsHoldNoReferenceToTheirMetadata() throws {
+        let first = try CollItem(json: #"{"name": "a"}"#)
+        let second = try CollItem(json: #"{"name": "b"}"#)
+        #expect(!first.holdsMetadata && first.metadata === second.metadata)
+        #expect(first.metadata === ModelRegistry.shared.metadata(for: CollItem.self))
     }
 
     /// A lazy array of schema models makes its elements after the model and the registry are gone.

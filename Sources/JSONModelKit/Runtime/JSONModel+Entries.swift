@@ -82,114 +82,120 @@ extension JSONModel {
     func frozenEntry(at ordinal: Int, in slots: CacheSlots, revalidate: Bool, readAs: ObjectIdentifier? = nil)
         -> CacheEntry?
     {
-        // The model holds its metadata and its JSON for as long as it lives, so the property and
-        // the document are used here without reference counts: each count is an atomic operation,
-        // and they took about a quarter of the time of reading every property of a model.
-        unowned(unsafe) let property = metadata.properties[ordinal]
-        var content = slots.content(at: ordinal, lock: state)
-        switch content {
-        case .inline: return nil
-        case .entry(let entry):
-            guard revalidate, let validator = entry.validator, !validator(entry.anyValue) else { return entry }
-            slots.retire(entry, at: ordinal, lock: state)
-            return frozenEntry(at: ordinal, in: slots, revalidate: false)
-        case .busy:
-            // Another thread is writing this value, or walking the object from this slot (the
-            // leader's): wait, so that every reader gets the one value stored.
-            slots.awaitUnclaimed(at: ordinal)
-            return frozenEntry(at: ordinal, in: slots, revalidate: revalidate)
-        case .empty, .unread: break
-        }
-        // No value yet. A property with a first read over an object node takes it when the JSON
-        // holds a plain value.
-        if property.hasFirstRead, let (document, object) = original.unretainedNode {
-            if case .empty = content, metadata.memberKeys != nil {
-                // The first such read: find every such property's member, unless another thread
-                // did meanwhile.
-                if let leaderPosition = locateMembers(in: slots, document: document, object: object) {
-                    // This read holds the claim of the walk in the leader's slot: when it reads
-                    // the leader, that claim serves for its value too (one compare-and-swap per
-                    // model fewer); otherwise the walk ends here. (Passing the claim on to the
-                    // fill below instead cost 1% more instructions reading every property.)
-                    // Whether the leader's own read applies: the engine's conversion for a reader of
-                    // its own, a converter's first read otherwise. (The conversion is asked here, not
-                    // handed to a helper: an argument is retained, and a conversion's count is kept in
-                    // a side table, the slow kind.)
-                    var converter: Unmanaged<FirstReader>?
-                    var applies = false
-                    if ordinal == leaderPosition.leader, leaderPosition.position != 0, let inline = property.inlineFirstRead {
-                        if inline.reader != nil {
-                            applies = property.conversion.isPublishedBuiltin
-                        } else {
-                            converter = property.conversion.publishedFirstReader
-                            applies = converter != nil
-                        }
-                    }
-                    if applies, let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead {
-                        let position = leaderPosition.position
-                        let filled = slots.fill(at: ordinal, unfilled: CacheSlots.member(position), claimed: true, layout: layout) {
-                            place in document._withUnsafeGuaranteedRef { inline.read($0, position, into: place, converter: converter) }
-                        }
-                        if filled { return nil }
-                    } else {
-                        slots.publishMember(leaderPosition.position, at: leaderPosition.leader)
-                    }
-                }
-                content = slots.content(at: ordinal, lock: state)
-                // Filled meanwhile by another thread: read as above. (One switch over both cases
-                // of this function, with the walk before it, brought back a retain and a release
-                // per read.)
-                switch content {
-                case .inline, .entry: return frozenEntry(at: ordinal, in: slots, revalidate: revalidate)
-                case .empty, .unread, .busy: break
-                }
+        // The metadata and the JSON outlive the model, so the metadata, the property and the
+        // document are used here without reference counts: each count is an atomic operation,
+        // and they took about a quarter of the time of reading every property of a model. (The
+        // metadata through a closure: an `unowned(unsafe)` local of it was retained at each use.)
+        metadataReference._withUnsafeGuaranteedRef { metadata in
+            unowned(unsafe) let property = metadata.properties[ordinal]
+            var content = slots.content(at: ordinal, lock: state)
+            switch content {
+            case .inline: return nil
+            case .entry(let entry):
+                guard revalidate, let validator = entry.validator, !validator(entry.anyValue) else { return entry }
+                slots.retire(entry, at: ordinal, lock: state)
+                return frozenEntry(at: ordinal, in: slots, revalidate: false)
+            case .busy:
+                // Another thread is writing this value, or walking the object from this slot (the
+                // leader's): wait, so that every reader gets the one value stored.
+                slots.awaitUnclaimed(at: ordinal)
+                return frozenEntry(at: ordinal, in: slots, revalidate: revalidate)
+            case .empty, .unread: break
             }
-            // A property whose values are all missing or null never converts one, so its choice
-            // may be unpublished: looked up here then.
-            // Position 0: the key is missing, which an optional may read as nil here.
-            if case .unread(let position) = content, property.scalarFirstRead == nil,
-                let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead,
-                let converter = property.conversion.firstReaderChoice()
-            {
-                // A converted value: its converter's first read, as below.
-                let unfilled = CacheSlots.member(position)
-                let filled = slots.fill(at: ordinal, unfilled: unfilled, layout: layout) { place in
-                    document._withUnsafeGuaranteedRef { inline.read($0, position, into: place, converter: converter) }
+            // No value yet. A property with a first read over an object node takes it when the JSON
+            // holds a plain value.
+            if property.hasFirstRead, let (document, object) = original.unretainedNode {
+                if case .empty = content, metadata.memberKeys != nil {
+                    // The first such read: find every such property's member, unless another thread
+                    // did meanwhile.
+                    if let leaderPosition = locateMembers(in: slots, document: document, object: object) {
+                        // This read holds the claim of the walk in the leader's slot: when it reads
+                        // the leader, that claim serves for its value too (one compare-and-swap per
+                        // model fewer); otherwise the walk ends here. (Passing the claim on to the
+                        // fill below instead cost 1% more instructions reading every property.)
+                        // Whether the leader's own read applies: the engine's conversion for a reader of
+                        // its own, a converter's first read otherwise. (The conversion is asked here, not
+                        // handed to a helper: an argument is retained, and a conversion's count is kept in
+                        // a side table, the slow kind.)
+                        var converter: Unmanaged<FirstReader>?
+                        var applies = false
+                        if ordinal == leaderPosition.leader, leaderPosition.position != 0, let inline = property.inlineFirstRead {
+                            if inline.reader != nil {
+                                applies = property.conversion.isPublishedBuiltin
+                            } else {
+                                converter = property.conversion.publishedFirstReader
+                                applies = converter != nil
+                            }
+                        }
+                        if applies, let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead {
+                            let position = leaderPosition.position
+                            let unfilled = CacheSlots.member(position)
+                            let filled = slots.fill(at: ordinal, unfilled: unfilled, claimed: true, layout: layout) { place in
+                                document._withUnsafeGuaranteedRef { inline.read($0, position, into: place, converter: converter) }
+                            }
+                            if filled { return nil }
+                        } else {
+                            slots.publishMember(leaderPosition.position, at: leaderPosition.leader)
+                        }
+                    }
+                    content = slots.content(at: ordinal, lock: state)
+                    // Filled meanwhile by another thread: read as above. (One switch over both cases
+                    // of this function, with the walk before it, brought back a retain and a release
+                    // per read.)
+                    switch content {
+                    case .inline, .entry: return frozenEntry(at: ordinal, in: slots, revalidate: revalidate)
+                    case .empty, .unread, .busy: break
+                    }
                 }
-                if filled { return nil }
-            } else if case .unread(let position) = content, property.scalarFirstRead != nil,
-                property.conversion.isPublishedBuiltin || property.conversion.isBuiltinChoice()
-            {
-                if let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead {
-                    // When another thread filled the slot first, or the value is not plain, the
-                    // general path below decides (and finds the slot taken if it was).
+                // A property whose values are all missing or null never converts one, so its choice
+                // may be unpublished: looked up here then.
+                // Position 0: the key is missing, which an optional may read as nil here.
+                if case .unread(let position) = content, property.scalarFirstRead == nil,
+                    let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead,
+                    let converter = property.conversion.firstReaderChoice()
+                {
+                    // A converted value: its converter's first read, as below.
                     let unfilled = CacheSlots.member(position)
                     let filled = slots.fill(at: ordinal, unfilled: unfilled, layout: layout) { place in
-                        document._withUnsafeGuaranteedRef { inline.read($0, position, into: place, converter: nil) }
+                        document._withUnsafeGuaranteedRef { inline.read($0, position, into: place, converter: converter) }
                     }
                     if filled { return nil }
-                } else if let read = property.scalarFirstRead {
-                    if let built = property.builtArrayFirstRead, readAs == property.declaredCollectionType, position != 0,
-                        let entry = document._withUnsafeGuaranteedRef({ built.readBuilt($0, position, entryType: property.entryType) })
-                    {
-                        return slots.store(entry, at: ordinal).entry
+                } else if case .unread(let position) = content, property.scalarFirstRead != nil,
+                    property.conversion.isPublishedBuiltin || property.conversion.isBuiltinChoice()
+                {
+                    if let layout = metadata.inlineLayouts[ordinal], let inline = property.inlineFirstRead {
+                        // When another thread filled the slot first, or the value is not plain, the
+                        // general path below decides (and finds the slot taken if it was).
+                        let unfilled = CacheSlots.member(position)
+                        let filled = slots.fill(at: ordinal, unfilled: unfilled, layout: layout) { place in
+                            document._withUnsafeGuaranteedRef { inline.read($0, position, into: place, converter: nil) }
+                        }
+                        if filled { return nil }
+                    } else if let read = property.scalarFirstRead {
+                        if let built = property.builtArrayFirstRead, readAs == property.declaredCollectionType, position != 0,
+                            let entry = document._withUnsafeGuaranteedRef({
+                                built.readBuilt($0, position, entryType: property.entryType)
+                            })
+                        {
+                            return slots.store(entry, at: ordinal).entry
+                        }
+                        let entry = document._withUnsafeGuaranteedRef { read.read($0, position, entryType: property.entryType) }
+                        if let entry { return slots.store(entry, at: ordinal).entry }
                     }
-                    let entry = document._withUnsafeGuaranteedRef { read.read($0, position, entryType: property.entryType) }
-                    if let entry { return slots.store(entry, at: ordinal).entry }
                 }
             }
+            var context = makeContext(for: property, validating: false)
+            let value = convert(property, from: original, context: &context)
+            let (stored, isNew) = slots.store(property.makeCacheEntry(value), at: ordinal)
+            if isNew && !context.diagnostics.isEmpty {
+                let diagnostics = context.diagnostics
+                state.withLock { $0.diagnostics += diagnostics }
+            }
+            // Another thread's first read stored a nested model inline meanwhile: every reader gets
+            // that one instance, as with an entry, so wait for it rather than return this copy.
+            if !isNew, property.inlineFirstRead?.isModel == true, slots.awaitInlineValue(at: ordinal) { return nil }
+            return stored
         }
-        var context = makeContext(for: property, validating: false)
-        let value = convert(property, from: original, context: &context)
-        let (stored, isNew) = slots.store(property.makeCacheEntry(value), at: ordinal)
-        if isNew && !context.diagnostics.isEmpty {
-            let diagnostics = context.diagnostics
-            state.withLock { $0.diagnostics += diagnostics }
-        }
-        // Another thread's first read stored a nested model inline meanwhile: every reader gets
-        // that one instance, as with an entry, so wait for it rather than return this copy.
-        if !isNew, property.inlineFirstRead?.isModel == true, slots.awaitInlineValue(at: ordinal) { return nil }
-        return stored
     }
 
     /// Walks the model's object once to record in the slots where the member of each property
@@ -202,10 +208,12 @@ extension JSONModel {
         -> (leader: Int, position: Int)?
     {
         // The index too is held by the metadata: used unretained, like the property.
-        let keys = Unmanaged.passUnretained(metadata.memberKeys.unsafelyUnwrapped)
+        let (keys, count) = metadataReference._withUnsafeGuaranteedRef {
+            (Unmanaged.passUnretained($0.memberKeys.unsafelyUnwrapped), $0.properties.count)
+        }
         return keys._withUnsafeGuaranteedRef { keys in
             guard slots.claimWalk(leader: keys.leader) else { return nil }
-            return withUnsafeTemporaryAllocation(of: Int.self, capacity: metadata.properties.count) { positions in
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { positions in
                 positions.initialize(repeating: 0)
                 document._withUnsafeGuaranteedRef { document in
                     keys.locateMembers(of: JSONNode(document: document, index: object), into: positions)

@@ -133,9 +133,11 @@ extension JSONModel {
     func _typedValue<T>(_ entry: CacheEntry, forMember name: String, ordinal: Int) -> T {
         // A lazy collection read as the Swift collection it stands for (`[Item]`), by the type
         // the metadata knows.
-        let property = metadata.properties[ordinal]
-        if let collection = property.lazyCollectionType {
-            if ObjectIdentifier(T.self) == property.declaredCollectionType,
+        let (lazyCollectionType, declaredCollectionType) = metadataReference._withUnsafeGuaranteedRef {
+            ($0.properties[ordinal].lazyCollectionType, $0.properties[ordinal].declaredCollectionType)
+        }
+        if let collection = lazyCollectionType {
+            if ObjectIdentifier(T.self) == declaredCollectionType,
                 let declared = collection.declaredCollection(entry, as: T.self)
             {
                 return declared
@@ -146,6 +148,7 @@ extension JSONModel {
         if let typed = value as? T { return typed }
         // A lazy collection read as the Swift collection it stands for (`[Item]`).
         if let bridged: T = bridgedLazyCollection(value) { return bridged }
+        let property = metadata.properties[ordinal]
         if unwrappedValue(value) == nil && !(T.self is any OptionalPropertyValue.Type) {
             preconditionFailure(
                 "\(metadata.modelName).\(name) is nil; read the \(property.type) property as an optional")

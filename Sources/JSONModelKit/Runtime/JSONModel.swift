@@ -35,8 +35,14 @@ open class JSONModel: @unchecked Sendable {
     // word points to only while its lock is held. Subclasses keep their properties in
     // the JSON, not in stored properties of their own.
 
+    /// The metadata of this model's class (or schema), which the model holds a reference to
+    /// only when it could go before the model (``holdsMetadata``).
+    ///
+    /// Unmanaged, so that the reads that run for every model use it without a retain and a
+    /// release (`_withUnsafeGuaranteedRef`); everything else uses ``metadata``.
+    let metadataReference: Unmanaged<ModelMetadata>
     /// The metadata of this model's class (or schema).
-    let metadata: ModelMetadata
+    var metadata: ModelMetadata { metadataReference.takeUnretainedValue() }
     /// The JSON object the model was created from; never changed.
     let original: JSONInput
     /// Whether the model accepts writes.
@@ -44,14 +50,18 @@ open class JSONModel: @unchecked Sendable {
     /// Whether the slots are in the arena of the document the model reads (``DocumentArena``),
     /// which frees them with itself, rather than on the heap.
     let slotsInArena: Bool
+    /// Whether the model holds a reference to its metadata, released in `deinit`: a schema
+    /// model's, which lives as long as its registry. A compiled class's metadata lives as long
+    /// as the process, in the shared registry, and is read without one.
+    let holdsMetadata: Bool
     /// Where the fast read looks: the slots of an immutable model, owned here and freed when the
     /// model is (``slots``), or in its document's arena (``slotsInArena``); for a mutable model,
     /// empty slots of its own followed by the word of its state (``stateWord(making:)``). All live
-    /// as long as the model (the model holds its metadata and its document).
+    /// as long as the model (the metadata outlives it, and the model holds its document).
     @usableFromInline
     let readSlots: CacheSlots.View
     /// A view of the metadata's ``RawNameTable``, here so a read finds it with one load; the
-    /// model holds its metadata, so the table outlives it.
+    /// metadata outlives the model, and so does the table.
     @usableFromInline
     let rawNames: RawNameTable.View
 
@@ -197,21 +207,31 @@ open class JSONModel: @unchecked Sendable {
     /// - Complexity: O(1).
     @_spi(Engine)
     public required init(_ storage: consuming ModelStorage) {
-        // PERF: read back from the stored property, not kept in a local: a local is a second
-        // reference, retained and released for every model; see jsonmodel-bench --section bulk.
-        self.metadata = storage.metadata ?? ModelRegistry.shared.metadata(for: Self.self)
-        if !metadata.problems.isEmpty {
-            preconditionFailure(ModelDeclarationError(problems: metadata.problems).description)
+        // The metadata of a compiled class, unretained: it lives as long as the process. Retained
+        // and released, it cost two atomic operations per model.
+        // PERF: models of small objects; see jsonmodel-bench --section documents, citm_catalog.json.
+        let metadataReference: Unmanaged<ModelMetadata>
+        if let metadata = storage.metadata {
+            metadataReference = Unmanaged.passRetained(metadata)
+            holdsMetadata = true
+        } else {
+            metadataReference = ModelRegistry.shared.lastingMetadata(for: Self.self)
+            holdsMetadata = false
         }
+        self.metadataReference = metadataReference
+        let (count, inlineBytes) = metadataReference._withUnsafeGuaranteedRef { metadata in
+            if !metadata.problems.isEmpty {
+                preconditionFailure(ModelDeclarationError(problems: metadata.problems).description)
+            }
+            return (metadata.properties.count, metadata.inlineBytes)
+        }
+        self.rawNames = metadataReference._withUnsafeGuaranteedRef { $0.rawNames.view }
         self.isMutable = storage.mutable
-        self.rawNames = metadata.rawNames.view
         let mutable = storage.mutable
         let parent = storage.parent
         // Moved, not copied: a copy retained the document and the storage's end released it,
         // two atomic operations per model.
         self.original = storage.takeSource()
-        let count = metadata.properties.count
-        let inlineBytes = metadata.inlineBytes
         if mutable {
             // Slots that stay empty, so the fast read always takes the general path, then the
             // state's word.
@@ -243,7 +263,7 @@ open class JSONModel: @unchecked Sendable {
     /// with `making`, else nil until it was.
     @inline(__always)
     func stateWord(making: Bool) -> UnsafeMutablePointer<AtomicWord>? {
-        if isMutable { return readSlots.base + metadata.properties.count }
+        if isMutable { return readSlots.base + propertyCount }
         return ImmutableModelStates.word(of: self, making: making)
     }
 
@@ -260,13 +280,19 @@ open class JSONModel: @unchecked Sendable {
     /// their cache in `state`. Owned by the model, which frees the slots in its `deinit` unless
     /// they are in its document's arena.
     var slots: CacheSlots? {
-        isMutable ? nil : CacheSlots(base: readSlots.base, count: metadata.properties.count)
+        isMutable ? nil : CacheSlots(base: readSlots.base, count: propertyCount)
     }
 
+    /// The number of properties, read without a reference count on the metadata.
+    @inline(__always)
+    var propertyCount: Int { metadataReference._withUnsafeGuaranteedRef { $0.properties.count } }
+
     deinit {
+        // Last of all: the reference to the metadata, which everything below reads.
+        defer { if holdsMetadata { metadataReference.release() } }
         let slots = self.slots
         // Last: the model's own slots, which hold its state's word, unless its document frees them.
-        defer { if !slotsInArena { CacheSlots(base: readSlots.base, count: metadata.properties.count).deallocate() } }
+        defer { if !slotsInArena { CacheSlots(base: readSlots.base, count: propertyCount).deallocate() } }
         // Then the state, once nothing below uses it.
         defer {
             if isMutable {
@@ -275,8 +301,11 @@ open class JSONModel: @unchecked Sendable {
                 ImmutableModelStates.remove(self)
             }
         }
+        let (hasModelProperties, inlineModels) = metadataReference._withUnsafeGuaranteedRef {
+            ($0.hasModelProperties, $0.inlineModels)
+        }
         // Without models among the cached values, releasing them cannot go deep.
-        guard metadata.hasModelProperties else {
+        guard hasModelProperties else {
             slots?.releaseEntries()
             return
         }
@@ -286,7 +315,7 @@ open class JSONModel: @unchecked Sendable {
         // they go to a loop run by the outermost release (IterativeRelease.swift).
         let thread = ThreadState.current
         if thread.releaseDepth >= IterativeRelease.inlineDepth {
-            slots?.handEntries(to: &thread.releasing, models: metadata.inlineModels)
+            slots?.handEntries(to: &thread.releasing, models: inlineModels)
             state.withLockIfMade { state in
                 for case let entry? in state.cache { thread.releasing.append(entry) }
                 state.cache = []
@@ -294,7 +323,7 @@ open class JSONModel: @unchecked Sendable {
             return
         }
         thread.releaseDepth += 1
-        slots?.releaseEntries(models: metadata.inlineModels)
+        slots?.releaseEntries(models: inlineModels)
         do {
             let cache = state.withLockIfMade { state in
                 defer { state.cache = [] }

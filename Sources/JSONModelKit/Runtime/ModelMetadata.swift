@@ -34,7 +34,7 @@ final class ModelMetadata: Sendable {
     /// Property names by ordinal, for the lookup table.
     private let names: [String]
     /// Ordinals by the raw bits of the names, for reads with the member syntax; models keep a
-    /// view of it, valid because each model holds its metadata.
+    /// view of it, valid because the metadata outlives each of its models.
     let rawNames: RawNameTable
     /// Where each property's inline value lives in a model's slots; nil for values kept in entries.
     let inlineLayouts: [InlineLayout?]

@@ -100,6 +100,14 @@ public final class ModelRegistry: Sendable {
         return known
     }
 
+    /// The metadata of a model class, as ``metadata(for:)`` gives it, without a reference of
+    /// the caller's own: a registry keeps each class's metadata as long as it lives, and models
+    /// of compiled classes use ``shared``, which lives as long as the process.
+    @inline(__always)
+    func lastingMetadata(for type: JSONModel.Type) -> Unmanaged<ModelMetadata> {
+        recentMetadata.unretainedMetadata(for: ObjectIdentifier(type)) ?? Unmanaged.passUnretained(metadata(for: type))
+    }
+
     /// Registers a model class under a name, replacing an earlier registration of the name.
     ///
     /// Classes are also registered under their own name on first use unless the name is taken.
@@ -317,10 +325,19 @@ final class RecentMetadata: @unchecked Sendable {
 
     /// The metadata remembered for `type`, or nil.
     func metadata(for type: ObjectIdentifier) -> ModelMetadata? {
+        unretainedMetadata(for: type)?.takeUnretainedValue()
+    }
+
+    /// The metadata remembered for `type`, without a reference: the table holds it as long as
+    /// it lives.
+    @inline(__always)
+    func unretainedMetadata(for type: ObjectIdentifier) -> Unmanaged<ModelMetadata>? {
         var index = start(of: type)
         for _ in 0..<Self.count {
             guard let pair = pair(at: index) else { return nil }
-            if let found = pair._withUnsafeGuaranteedRef({ $0.type == type ? $0.metadata : nil }) { return found }
+            if let found = pair._withUnsafeGuaranteedRef({ $0.type == type ? Unmanaged.passUnretained($0.metadata) : nil }) {
+                return found
+            }
             index = (index + 1) & (Self.count - 1)
         }
         return nil
@@ -342,7 +359,8 @@ final class RecentMetadata: @unchecked Sendable {
             made = candidate
             let bits = UInt(bitPattern: candidate.toOpaque())
             // Lost to another thread: look again at what it stored here.
-            guard (places + index).compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing).exchanged else { continue }
+            let stored = (places + index).compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
+            guard stored.exchanged else { continue }
             made = nil
             return
         }

@@ -60,7 +60,8 @@ enum ImmutableModelStates {
     /// The counter that `model`'s address picks (objects are 16-byte aligned).
     @inline(__always)
     private static func counter(of model: JSONModel) -> UnsafeMutablePointer<AtomicWord> {
-        model.metadata.stateCounters + Int((UInt(bitPattern: ObjectIdentifier(model)) &>> 4) & UInt(countersCount - 1))
+        let counters = model.metadataReference._withUnsafeGuaranteedRef { $0.stateCounters }
+        return counters + Int((UInt(bitPattern: ObjectIdentifier(model)) &>> 4) & UInt(countersCount - 1))
     }
 
     /// The word of `model`, made now if it has none and `making`.

@@ -41,7 +41,7 @@ struct RawNameTable: ~Copyable, @unchecked Sendable {
     /// without going through the metadata. One word, not an address and a mask: a second word
     /// made every model 16 bytes larger, through the size classes of the heap. It does not own
     /// the table: it is valid only while the ``RawNameTable`` it came from lives, which for a
-    /// model's is as long as the model (the model holds its metadata).
+    /// model's is as long as the model (the metadata outlives it).
     @usableFromInline
     struct View: @unchecked Sendable {
         // @unchecked Sendable: the table is read-only once built.
