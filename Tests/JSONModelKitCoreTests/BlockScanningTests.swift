@@ -329,15 +329,16 @@ struct BlockScanningTests {
         }
     }
 
-    /// Containers whose values are indented alike, as pretty-printed JSON is, with runs that
-    /// change now and then: the scanner guesses each run from the one before it in the same
-    /// container, and must stop where a scan of the bytes does, with the same errors.
+    /// Containers whose values are indented alike, as pretty-printed JSON is, with runs of up
+    /// to three blocks that change now and then: the scanner guesses each run from the one
+    /// before it in the same container, and must stop where a scan of the bytes does, with the
+    /// same errors.
     @Test func indentsGuessedFromTheValueBefore() throws {
         var random = SplitMix64(seed: 9)
         for trial in 0..<300 {
-            var indent = random.next(below: 18)
+            var indent = random.next(below: 40)
             func run() -> String {
-                if random.next(below: 4) == 0 { indent = random.next(below: 18) }
+                if random.next(below: 4) == 0 { indent = random.next(below: 40) }
                 guard indent > 0 else { return "" }
                 return "\n" + String((1..<indent).map { _ in random.next(below: 5) == 0 ? "\t" : " " })
             }
