@@ -309,8 +309,8 @@ final class RecentMetadata: @unchecked Sendable {
         places.deallocate()
     }
 
-    /// Where the search for `type` starts: the top bits of its address times a constant
-    /// (Fibonacci hashing), which spreads addresses that differ only in a few bits.
+    /// Where the search for `type` starts: middle bits of its address times an odd constant
+    /// (Fibonacci hashing), which spread addresses that differ only in a few low bits.
     private func start(of type: ObjectIdentifier) -> Int {
         let product = UInt64(UInt(bitPattern: type)) &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: product >> 32) & (Self.count - 1)
