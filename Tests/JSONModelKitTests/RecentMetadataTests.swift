@@ -52,6 +52,13 @@ struct RecentMetadataTests {
     }
 }
 
+extension RecentMetadata {
+    /// The metadata remembered for `type`, or nil.
+    func metadata(for type: ObjectIdentifier) -> ModelMetadata? {
+        unretainedMetadata(for: type)?.takeUnretainedValue()
+    }
+}
+
 @Suite("Metadata table stress", .timeLimit(.minutes(5)))
 struct RecentMetadataStressTests {
     /// Eight threads remember and look up classes in one table at once, some the same: each

@@ -219,13 +219,13 @@ open class JSONModel: @unchecked Sendable {
             holdsMetadata = false
         }
         self.metadataReference = metadataReference
-        let (count, inlineBytes) = metadataReference._withUnsafeGuaranteedRef { metadata in
+        let (count, inlineBytes, rawNames) = metadataReference._withUnsafeGuaranteedRef { metadata in
             if !metadata.problems.isEmpty {
                 preconditionFailure(ModelDeclarationError(problems: metadata.problems).description)
             }
-            return (metadata.properties.count, metadata.inlineBytes)
+            return (metadata.properties.count, metadata.inlineBytes, metadata.rawNames.view)
         }
-        self.rawNames = metadataReference._withUnsafeGuaranteedRef { $0.rawNames.view }
+        self.rawNames = rawNames
         self.isMutable = storage.mutable
         let mutable = storage.mutable
         let parent = storage.parent

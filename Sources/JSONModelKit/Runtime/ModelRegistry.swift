@@ -85,8 +85,21 @@ public final class ModelRegistry: Sendable {
     ///
     /// - Complexity: O(1) on average once built.
     func metadata(for type: JSONModel.Type) -> ModelMetadata {
+        lastingMetadata(for: type).takeUnretainedValue()
+    }
+
+    /// The metadata of a model class, as ``metadata(for:)`` gives it, without a reference of
+    /// the caller's own: a registry keeps each class's metadata as long as it lives, and models
+    /// of compiled classes use ``shared``, which lives as long as the process.
+    @inline(__always)
+    func lastingMetadata(for type: JSONModel.Type) -> Unmanaged<ModelMetadata> {
+        recentMetadata.unretainedMetadata(for: ObjectIdentifier(type)) ?? storedMetadata(for: type)
+    }
+
+    /// The metadata of a class that ``RecentMetadata`` did not find: from under the lock, built
+    /// first if no thread has, then remembered there.
+    private func storedMetadata(for type: JSONModel.Type) -> Unmanaged<ModelMetadata> {
         let key = ObjectIdentifier(type)
-        if let known = recentMetadata.metadata(for: key) { return known }
         let known = state.withLock { $0.metadata[key] } ?? {
             let built = ModelRegistry.buildMetadata(for: type)
             return state.withLock { state in
@@ -97,15 +110,8 @@ public final class ModelRegistry: Sendable {
             }
         }()
         recentMetadata.remember(known, for: key)
-        return known
-    }
-
-    /// The metadata of a model class, as ``metadata(for:)`` gives it, without a reference of
-    /// the caller's own: a registry keeps each class's metadata as long as it lives, and models
-    /// of compiled classes use ``shared``, which lives as long as the process.
-    @inline(__always)
-    func lastingMetadata(for type: JSONModel.Type) -> Unmanaged<ModelMetadata> {
-        recentMetadata.unretainedMetadata(for: ObjectIdentifier(type)) ?? Unmanaged.passUnretained(metadata(for: type))
+        // The registry keeps it: see `lastingMetadata(for:)`.
+        return Unmanaged.passUnretained(known)
     }
 
     /// Registers a model class under a name, replacing an earlier registration of the name.
@@ -275,8 +281,8 @@ protocol RegistryAttachment: AnyObject, Sendable {
 /// A class starts at the place its address hashes to and, when another class holds that one,
 /// goes on to the next (linear probing). Since a place is never emptied, a lookup that meets an
 /// empty place knows the class is not in the table. Only once every place is taken is a class
-/// found under the registry's lock, on every lookup: a program with more than ``count`` model
-/// classes. Every model creation looks up its class, and a class sent to the lock because of a
+/// found under the registry's lock, on every lookup and after a search of the whole table: a
+/// program with more than ``count`` model classes. Every model creation looks up its class, and a class sent to the lock because of a
 /// hash collision made each of its models cost about 300 instructions more (PERF: citm_catalog.json's
 /// ten classes in `jsonmodel-bench --section documents`).
 final class RecentMetadata: @unchecked Sendable {
@@ -321,11 +327,6 @@ final class RecentMetadata: @unchecked Sendable {
     private func pair(at index: Int) -> Unmanaged<Pair>? {
         let bits = (places + index).load(ordering: .acquiring)
         return bits == 0 ? nil : Unmanaged<Pair>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-    }
-
-    /// The metadata remembered for `type`, or nil.
-    func metadata(for type: ObjectIdentifier) -> ModelMetadata? {
-        unretainedMetadata(for: type)?.takeUnretainedValue()
     }
 
     /// The metadata remembered for `type`, without a reference: the table holds it as long as

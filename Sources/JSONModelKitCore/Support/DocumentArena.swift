@@ -4,8 +4,9 @@
 /// Models read from a document hold it, so a model's cache can live in memory the document owns:
 /// taking a block is one atomic addition, where `malloc` and `free` cost about eighty instructions
 /// a model when thousands are made and freed together, much of it `malloc` sorting the freed
-/// blocks of one read while the next allocates (callgrind, the enum row). The blocks come from chunks that double
-/// from 4 KiB to 1 MiB, so a document that makes a few models takes a little memory.
+/// blocks of one read while the next allocates (callgrind, the enum row). The blocks come from
+/// chunks that double from 4 KiB to 1 MiB, so a document that makes a few models takes a little
+/// memory.
 ///
 /// A block is not given back when its owner goes, so a program that makes models over one
 /// document again and again would grow the document without end; the arena therefore stops at a
