@@ -17,6 +17,20 @@ final class InlineMix: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+/// Arrays whose inline values a model frees directly (`[String]`, `[Int]`), and others it frees
+/// through their type's metadata.
+final class InlineArrays: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.ints([Int].self)
+        p.doubles([Double].self)
+        p.strings([String]?.self)
+        p.maybeInts([Int]?.self)
+        p.maybeDoubles([Double]?.self)
+        p.flags([Bool].self)
+        p.dates([Date]?.self)
+    }
+}
+
 /// Plain first reads store their values in the model's slots, without an object each
 /// (`CacheSlots`): these tests hold that every reader sees the same value, that the values are
 /// freed with the model, and that concurrent first reads agree.
@@ -352,6 +366,36 @@ struct InlineValueTests {
         #expect(Set(sums).count == 1)
         #expect(models.allSatisfy { $0.jsonModel.diagnostics.isEmpty })
         #expect(models.allSatisfy { ($0.status as ReadStatus).value.isInterned })
+    }
+
+    /// An array read inline is the model's until the model goes: a write to the reader's copy
+    /// copies the elements while the model lives, and writes in place once it is freed, for
+    /// each type the release frees directly and for one it frees through the type's metadata.
+    @Test func inlineArraysAreReleasedWithTheirModel() throws {
+        let json = #"{"ints": [1, 2], "doubles": [1.5], "strings": ["s"], "maybeInts": [3], "#
+            + #""maybeDoubles": [2.5], "flags": [true], "dates": ["2024-05-06T07:08:09Z"]}"#
+        /// Whether a write to `array` leaves its elements where they were: the array is the only
+        /// holder of its storage.
+        func writesInPlace<T>(_ array: inout [T]) -> Bool {
+            let before = array.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            array[0] = array[0]
+            return before == array.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        func check<T>(_ name: String, as _: [T].Type, optional: Bool) throws {
+            var model: InlineArrays? = try InlineArrays(json: json)
+            var first: [T] = optional ? (model![property: name] as [T]?)! : model![property: name]
+            #expect(!writesInPlace(&first), "\(name): the model holds the same storage")
+            var second: [T] = optional ? (model![property: name] as [T]?)! : model![property: name]
+            model = nil
+            #expect(writesInPlace(&second), "\(name): still held after the model was freed")
+        }
+        try check("ints", as: [Int].self, optional: false)
+        try check("doubles", as: [Double].self, optional: false)
+        try check("strings", as: [String].self, optional: true)
+        try check("maybeInts", as: [Int].self, optional: true)
+        try check("maybeDoubles", as: [Double].self, optional: true)
+        try check("flags", as: [Bool].self, optional: false)
+        try check("dates", as: [Date].self, optional: true)
     }
 
     /// Strings read inline are freed with their model: 200 rounds of 100 models, each reading
