@@ -424,7 +424,9 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
             // What a plain configuration makes (``ElementConfiguration/isPlain``), without one.
             model = Element.makeResolved(input(at: index), metadata: nil, mutable: false)
         }
-        return unsafeDowncast(built.store(model, at: index), to: Element.self)
+        // Handed over: passed as a copy, the model cost a retain and a release around the store.
+        // PERF: reading the elements of a lazy array; see jsonmodel-bench --section converters.
+        return unsafeDowncast(built.store(consume model, at: index), to: Element.self)
     }
 
     /// The element at `index` if it has been built (here, or by the storage this one views).

@@ -277,7 +277,9 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
     func element(at index: Int) -> Value {
         if let built = builtElement(at: index) { return built }
         let model: JSONModel = configuration.makeElement(Value.self, inputs[index], at: [.key(keys[index])])
-        return unsafeDowncast(built.store(model, at: index), to: Value.self)
+        // Handed over: passed as a copy, the model cost a retain and a release around the store.
+        // PERF: reading the elements of a lazy array; see jsonmodel-bench --section converters.
+        return unsafeDowncast(built.store(consume model, at: index), to: Value.self)
     }
 
     func builtElement(at index: Int) -> Value? {
