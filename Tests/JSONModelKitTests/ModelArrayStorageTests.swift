@@ -34,6 +34,44 @@ struct ModelArrayStorageTests {
         #expect(!hasFirstRead("byName"))
     }
 
+    /// Every array of models, plain or not, knows its array type and its storage's class, found
+    /// once with the metadata, so that a read as the Swift array looks up no type at run time;
+    /// an optional array, a dictionary and an array of numbers have neither.
+    @Test func lazyArraysKnowTheirTypesAndStorageClass() {
+        let properties = FirstReadHall.modelMetadata.properties + InlineArrays.modelMetadata.properties
+        func property(_ name: String) -> PropertyMetadata { properties.first { $0.name == name }! }
+        for name in ["seats", "wrapped", "linked"] {
+            #expect(property(name).lazyArrayType == ModelArray<FirstReadSeat>.self, "\(name)")
+            #expect(property(name).lazyArrayStorageClass == ModelArrayBase<FirstReadSeat>.self, "\(name)")
+        }
+        #expect(property("seats").builtArrayFirstRead != nil)
+        #expect(property("wrapped").builtArrayFirstRead == nil)  // no first read: elements in a wrapper
+        for name in ["spare", "byName", "ints"] {
+            #expect(property(name).lazyArrayType == nil, "\(name)")
+            #expect(property(name).lazyArrayStorageClass == nil, "\(name)")
+        }
+    }
+
+    /// Every read of an array of models as its Swift array gives the elements, after a read as
+    /// the lazy array or as the Swift array, on immutable and mutable models, plain declarations
+    /// or not.
+    @Test func readsAsTheSwiftArrayGiveTheElements() throws {
+        let json = #"{"seats": [{"row": 1}, {"row": 2}], "wrapped": [{"node": {"row": 3}}], "linked": [{"row": 4}]}"#
+        for options in [ModelOptions(), .mutable] {
+            let hall = try FirstReadHall(json: json, options: options)
+            for _ in 0..<2 {
+                let seats: [FirstReadSeat] = hall.seats
+                let wrapped: [FirstReadSeat] = hall.wrapped
+                let linked: [FirstReadSeat] = hall.linked
+                #expect(seats.map { $0.row as Int } == [1, 2])
+                #expect(wrapped.map { $0.row as Int } == [3])
+                #expect(linked.map { $0.row as Int } == [4])
+                let lazy: ModelArray<FirstReadSeat> = hall.seats
+                #expect(lazy[1] === seats[1])
+            }
+        }
+    }
+
     /// Mutable models read through the general path only: each JSON reads the same there.
     @Test(arguments: [
         #"{"seats": [{"row": 1}, {"row": 2, "label": "b"}]}"#,

@@ -105,7 +105,7 @@ extension ModelArray: LazyModelCollection {
     }
 
     /// The elements as a Swift array: the one the storage keeps, unless this array was changed.
-    private func elementsArray() -> [Element] {
+    fileprivate func elementsArray() -> [Element] {
         changed == nil ? base.swiftArray { swiftArray() } : swiftArray()
     }
 
@@ -148,14 +148,20 @@ extension ModelArray: ScalarFirstReadable {
 }
 
 extension ModelArray: BuiltArrayFirstReadable {
+    static var builtStorageClass: AnyClass { ModelArrayBase<Element>.self }
+
     /// The storage of the plain array with every element built now
     /// (``ModelArrayBase/init(builtFrom:)``); nil when the general path must decide.
-    static func builtStorage(of node: JSONNode) -> AnyObject? {
-        ModelArrayBase<Element>(builtFrom: node)
+    static func builtStorage(of node: JSONNode, storageClass: AnyClass) -> AnyObject? {
+        unsafeBitCast(storageClass, to: ModelArrayBase<Element>.Type.self).init(builtFrom: node)
     }
 
     init(builtStorage: AnyObject) {
         self.init(base: unsafeDowncast(builtStorage, to: ModelArrayBase<Element>.self))
+    }
+
+    static func declaredArray<T>(of entry: CacheEntry, as type: T.Type) -> T {
+        unsafeBitCast(unsafeDowncast(entry, to: CacheBox<Self>.self).value.elementsArray(), to: T.self)
     }
 }
 

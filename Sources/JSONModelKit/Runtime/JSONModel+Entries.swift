@@ -173,8 +173,9 @@ extension JSONModel {
                         if filled { return nil }
                     } else if let read = property.scalarFirstRead {
                         if let built = property.builtArrayFirstRead, readAs == property.declaredCollectionType, position != 0,
+                            let storageClass = property.lazyArrayStorageClass,
                             let entry = document._withUnsafeGuaranteedRef({
-                                built.readBuilt($0, position, entryType: property.entryType)
+                                built.readBuilt($0, position, entryType: property.entryType, storageClass: storageClass)
                             })
                         {
                             return slots.store(entry, at: ordinal).entry

@@ -131,6 +131,24 @@ extension JSONModel {
     /// or a stop with a message for a type it does not have.
     @usableFromInline
     func _typedValue<T>(_ entry: CacheEntry, forMember name: String, ordinal: Int) -> T {
+        // A lazy array read as the Swift array it stands for (`[Item]`), by the types the
+        // metadata knows, and with nothing here but this: unspecialized, as it runs here, code
+        // that names `T?` looks it up at run time on entry, a hash lookup that took more than
+        // the rest of the read (PERF: citm_catalog.json in `jsonmodel-bench --section
+        // documents`, which reads its arrays as `[Item]`).
+        let (lazyArrayType, declaredCollectionType, valueType) = metadataReference._withUnsafeGuaranteedRef {
+            let property = $0.properties[ordinal]
+            return (property.lazyArrayType, property.declaredCollectionType, property.valueType)
+        }
+        if let lazyArrayType, ObjectIdentifier(T.self) == declaredCollectionType, entry.valueType == ObjectIdentifier(valueType) {
+            return lazyArrayType.declaredArray(of: entry, as: T.self)
+        }
+        return convertedValue(entry, forMember: name, ordinal: ordinal)
+    }
+
+    /// ``_typedValue(_:forMember:ordinal:)`` for everything but a lazy array read as its Swift array.
+    @inline(never)
+    private func convertedValue<T>(_ entry: CacheEntry, forMember name: String, ordinal: Int) -> T {
         // A lazy collection read as the Swift collection it stands for (`[Item]`), by the type
         // the metadata knows.
         let (lazyCollectionType, declaredCollectionType) = metadataReference._withUnsafeGuaranteedRef {

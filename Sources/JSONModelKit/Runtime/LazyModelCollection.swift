@@ -49,11 +49,25 @@ func bridgedLazyCollection<T>(_ value: Any) -> T? {
 ///
 /// PERF: models holding many small arrays of models read as `[Item]`; see jsonmodel-bench
 /// --section documents, citm_catalog.json.
+///
+/// The same arrays are read as the Swift array without an optional in between
+/// (``declaredArray(of:as:)``).
+///
+/// Generic code that runs unspecialized, as a client runs the library's, finds the metadata of
+/// a generic type it names (`ModelArrayBase<Element>`, `T?`) at run time, a hash lookup of
+/// about 400 instructions each time: these reads name none. The storage's class is found once,
+/// with the property's metadata (``builtStorageClass``), and passed in.
 protocol BuiltArrayFirstReadable: Sendable {
-    /// The storage of the array `node`, every element built; nil when the general path must decide.
-    static func builtStorage(of node: JSONNode) -> AnyObject?
-    /// The array over a storage ``builtStorage(of:)`` made.
+    /// The class of the storage ``builtStorage(of:storageClass:)`` makes.
+    static var builtStorageClass: AnyClass { get }
+    /// The storage of the array `node`, every element built, made as `storageClass`
+    /// (``builtStorageClass``); nil when the general path must decide.
+    static func builtStorage(of node: JSONNode, storageClass: AnyClass) -> AnyObject?
+    /// The array over a storage ``builtStorage(of:storageClass:)`` made.
     init(builtStorage: AnyObject)
+    /// The Swift array the array in `entry` stands for, as `T`: `entry` holds this type, and `T`
+    /// is the Swift array it stands for.
+    static func declaredArray<T>(of entry: CacheEntry, as type: T.Type) -> T
 }
 
 extension BuiltArrayFirstReadable {
@@ -62,8 +76,11 @@ extension BuiltArrayFirstReadable {
     ///
     /// Made and boxed here, where `Self` is at hand: made where only the element type is, the
     /// array, its optional and its entry class are each looked up at run time, for every array.
-    static func readBuilt(_ document: JSONDocument, _ index: Int, entryType: CacheEntry.Type) -> CacheEntry? {
-        guard let storage = builtStorage(of: JSONNode(document: document, index: index)) else { return nil }
+    static func readBuilt(_ document: JSONDocument, _ index: Int, entryType: CacheEntry.Type, storageClass: AnyClass)
+        -> CacheEntry?
+    {
+        guard let storage = builtStorage(of: JSONNode(document: document, index: index), storageClass: storageClass)
+        else { return nil }
         return entryType.boxing(exactly: Self(builtStorage: storage))
     }
 }

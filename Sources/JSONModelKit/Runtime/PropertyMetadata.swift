@@ -57,6 +57,11 @@ final class PropertyMetadata: Sendable {
     /// For a property with a first read of a lazy array: the read that builds every element,
     /// taken when the read asks for ``declaredCollectionType``.
     let builtArrayFirstRead: (any BuiltArrayFirstReadable.Type)?
+    /// For a property that stores a lazy array: the array type, which reads the Swift array of
+    /// one in an entry (``BuiltArrayFirstReadable/declaredArray(of:as:)``), and the class of its
+    /// storage.
+    let lazyArrayType: (any BuiltArrayFirstReadable.Type)?
+    let lazyArrayStorageClass: AnyClass?
     /// The class of the property's cache entries (`CacheBox` of its stored type).
     let entryType: CacheEntry.Type
 
@@ -96,13 +101,15 @@ final class PropertyMetadata: Sendable {
         default: self.lazyCollectionType = nil
         }
         declaredCollectionType = lazyCollectionType == nil ? nil : ObjectIdentifier(type.swiftType)
-        // Asked only of the arrays that have a first read: a conformance that does not exist is
+        // Asked only of lazy arrays, which all conform: a conformance that does not exist is
         // looked for through every conformance record of the process.
-        if case .array = type, scalarFirstRead != nil {
-            builtArrayFirstRead = valueType as? any BuiltArrayFirstReadable.Type
+        if case .array = type, lazyCollectionType != nil {
+            lazyArrayType = valueType as? any BuiltArrayFirstReadable.Type
         } else {
-            builtArrayFirstRead = nil
+            lazyArrayType = nil
         }
+        lazyArrayStorageClass = lazyArrayType?.builtStorageClass
+        builtArrayFirstRead = scalarFirstRead != nil ? lazyArrayType : nil
     }
 }
 
