@@ -72,6 +72,41 @@ struct ModelArrayStorageTests {
         }
     }
 
+    /// A dictionary of models read as a Swift dictionary holds the lazy dictionary's instances,
+    /// the same dictionary on every read, and behaves as any `[String: Item]`: it is changed
+    /// as the caller's own value, cast, compared and freed like one.
+    @Test func aDictionaryOfModelsReadAsASwiftDictionary() throws {
+        let json = #"{"byName": {"b": {"row": 2}, "a": {"row": 1}, "c": {"row": 3}, "a": {"row": 4}}}"#
+        weak var weakSeat: FirstReadSeat?
+        do {
+            let hall = try FirstReadHall(json: json)
+            let lazy: ModelDictionary<FirstReadSeat> = hall.byName
+            let swift: [String: FirstReadSeat] = hall.byName
+            #expect(swift.count == 3)
+            #expect(swift.mapValues { $0.row as Int } == ["a": 4, "b": 2, "c": 3])  // the last duplicate wins
+            for key in ["a", "b", "c"] { #expect(swift[key] === lazy[key]) }
+            let again: [String: FirstReadSeat] = hall.byName
+            #expect(again.keys.sorted() == ["a", "b", "c"] && again.allSatisfy { swift[$0.key] === $0.value })
+
+            // A value of its own: changing it changes neither the model nor the next read.
+            var changed = swift
+            changed["d"] = try FirstReadSeat(json: #"{"row": 5}"#)
+            changed["a"] = nil
+            #expect(changed.keys.sorted() == ["b", "c", "d"])
+            let afterChange: [String: FirstReadSeat] = hall.byName
+            #expect(afterChange.keys.sorted() == ["a", "b", "c"])
+
+            // Casts see a dictionary of the declared type.
+            let any: Any = swift
+            #expect(any is [String: FirstReadSeat])
+            let models = any as? [String: JSONModel]
+            #expect(models?.count == 3 && models?["b"] === swift["b"])
+            #expect(type(of: swift) == [String: FirstReadSeat].self)
+            weakSeat = swift["c"]
+        }
+        #expect(weakSeat == nil)
+    }
+
     /// Mutable models read through the general path only: each JSON reads the same there.
     @Test(arguments: [
         #"{"seats": [{"row": 1}, {"row": 2, "label": "b"}]}"#,
