@@ -210,7 +210,7 @@ extension ModelDictionary: PropertyValue, LazyModelCollection {
             return result
         }
         guard changedKeys == nil else { return build() as? T }
-        return base.swiftDictionary { base.swiftDictionary() } as? T
+        return base.swiftDictionary { base.makeSwiftDictionary() } as? T
     }
 }
 
@@ -244,7 +244,7 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
     /// time, about 3,500 instructions a member, where this takes a tenth of that (PERF:
     /// citm_catalog.json in `jsonmodel-bench --section documents`, whose events are read as
     /// `[String: Item]`). The keys are distinct (``init(object:configuration:)``).
-    func swiftDictionary() -> [String: Value] {
+    func makeSwiftDictionary() -> [String: Value] {
         var values: [JSONModel] = []
         values.reserveCapacity(keys.count)
         var index = 0

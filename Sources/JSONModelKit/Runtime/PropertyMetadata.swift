@@ -58,9 +58,9 @@ final class PropertyMetadata: Sendable {
     /// taken when the read asks for ``declaredCollectionType``.
     let builtArrayFirstRead: (any BuiltArrayFirstReadable.Type)?
     /// For a property that stores a lazy array: the array type, which reads the Swift array of
-    /// one in an entry (``BuiltArrayFirstReadable/declaredArray(of:as:)``), and the class of its
-    /// storage.
+    /// one in an entry (``BuiltArrayFirstReadable/declaredArray(of:as:)``).
     let lazyArrayType: (any BuiltArrayFirstReadable.Type)?
+    /// The class of that array's storage, found once here rather than on every read.
     let lazyArrayStorageClass: AnyClass?
     /// The class of the property's cache entries (`CacheBox` of its stored type).
     let entryType: CacheEntry.Type
