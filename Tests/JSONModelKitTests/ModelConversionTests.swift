@@ -182,6 +182,23 @@ struct ModelConversionTests {
         #expect(model.jsonModel.diagnostics.map(\.path) == [JSONPath(["intsByName", "b"])])
     }
 
+    /// Of duplicate keys the last decides, in a dictionary of strings (read in a loop of its
+    /// own) as in one of integers: its value wins, and when it does not convert, the key is left
+    /// out with a diagnostic, as any member that does not convert is.
+    @Test(arguments: [false, true])
+    func dictionariesTakeTheLastDuplicateKey(strings: Bool) throws {
+        let name = strings ? "plainDict" : "intsByName"
+        let model = try scalars(
+            #"{"\#(name)": {"a": "1", "b": [1], "a": "2", "c": {}, "c": "3", "d": "4", "d": [], "e": 5}}"#)
+        if strings {
+            #expect(model.plainDict == ["a": "2", "c": "3", "e": "5"] as [String: String])
+        } else {
+            #expect(model.intsByName == ["a": 2, "c": 3, "e": 5] as [String: Int])
+        }
+        #expect(model.jsonModel.diagnostics.map(\.path) == ["b", "c", "d"].map { JSONPath([.key(name), .key($0)]) })
+        #expect(kinds(model) == [.typeMismatch, .typeMismatch, .typeMismatch])
+    }
+
     @Test func collectionsFromWrongKinds() throws {
         let model = try scalars(#"{"ints": {"a": 1}, "intsByName": [1], "plainModel": [1]}"#)
         #expect(model.ints == [Int]())

@@ -97,13 +97,30 @@ extension Dictionary: PropertyValue where Key == String, Value: PropertyValue {
             context.typeMismatch(input, expected: "an object of \(Value.propertyType)")
             return nil
         }
-        var result: [String: Value] = [:]
+        // Strings, the commonest values (names, labels, lookup tables), in a loop compiled for
+        // them: unspecialized, as this runs, each member's insertion found the dictionary's type
+        // and `Value?` at run time and hashed through the key's type, some 4,500 instructions a
+        // member (PERF: citm_catalog.json's name tables in `jsonmodel-bench --section documents`).
+        if Value.self == String.self {
+            return unsafeBitCast(convertMembers(of: input, as: String.self, context: &context), to: [String: Value].self)
+        }
+        return convertMembers(of: input, as: Value.self, context: &context)
+    }
+
+    /// Each member of the object `input` through `Member`'s conversion, with its key on the
+    /// path: a member that does not convert is left out (or takes ``PropertyValue/failedElementValue``),
+    /// and of duplicate keys the last decides, even when it leaves its member out.
+    @inline(__always)
+    private static func convertMembers<Member: PropertyValue>(
+        of input: JSONInput, as memberType: Member.Type, context: inout ConversionContext
+    ) -> [String: Member] {
+        var result: [String: Member] = [:]
         input.forEachMember { key, member in
             context.segments.append(.key(key))
             defer { context.segments.removeLast() }
-            if let value = Value.convert(member, context: &context) {
+            if let value = Member.convert(member, context: &context) {
                 result[key] = value
-            } else if let fallback = Value.failedElementValue {
+            } else if let fallback = Member.failedElementValue {
                 result[key] = fallback
             } else {
                 result[key] = nil  // a later duplicate that fails hides an earlier one
