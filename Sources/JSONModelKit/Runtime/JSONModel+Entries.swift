@@ -172,7 +172,8 @@ extension JSONModel {
                         }
                         if filled { return nil }
                     } else if let read = property.scalarFirstRead {
-                        if let built = property.builtArrayFirstRead, readAs == property.declaredCollectionType, position != 0,
+                        // A lazy array with a first read: ``PropertyMetadata/builtArrayFirstRead``.
+                        if let built = property.lazyArrayType, readAs == property.declaredCollectionType, position != 0,
                             let storageClass = property.lazyArrayStorageClass,
                             let entry = document._withUnsafeGuaranteedRef({
                                 built.readBuilt($0, position, entryType: property.entryType, storageClass: storageClass)

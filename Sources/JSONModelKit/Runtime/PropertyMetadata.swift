@@ -56,7 +56,7 @@ final class PropertyMetadata: Sendable {
     let declaredCollectionType: ObjectIdentifier?
     /// For a property with a first read of a lazy array: the read that builds every element,
     /// taken when the read asks for ``declaredCollectionType``.
-    let builtArrayFirstRead: (any BuiltArrayFirstReadable.Type)?
+    var builtArrayFirstRead: (any BuiltArrayFirstReadable.Type)? { scalarFirstRead != nil ? lazyArrayType : nil }
     /// For a property that stores a lazy array: the array type, which reads the Swift array of
     /// one in an entry (``BuiltArrayFirstReadable/declaredArray(of:as:)``).
     let lazyArrayType: (any BuiltArrayFirstReadable.Type)?
@@ -109,7 +109,6 @@ final class PropertyMetadata: Sendable {
             lazyArrayType = nil
         }
         lazyArrayStorageClass = lazyArrayType?.builtStorageClass
-        builtArrayFirstRead = scalarFirstRead != nil ? lazyArrayType : nil
     }
 }
 
