@@ -9,9 +9,7 @@ func modelsInChunks(_ bytes: [UInt8], cuts: [Int], options: ModelOptions) -> Str
     var outcome = StreamOutcome()
     do throws(JSONStreamError) {
         try forEachElement(bytes, cuts: cuts, options: options.framing) { (framer, element, chunk) throws(JSONStreamError) in
-            let event = try StreamEvent.make(framer.document(of: element), element: element, options: options) {
-                framer.position(of: $0, in: chunk)
-            }
+            let event = try framer.model(StreamEvent.self, of: element, in: chunk, options: options)
             outcome.ids.append(event.id)
         }
     } catch {

@@ -20,15 +20,25 @@ import JSONModelKitCore
 /// of its start. With a second reference, the compiler copies and destroys an element (and the
 /// optional one a reader returns) through its type's value witnesses, a call into the runtime
 /// that costs about a hundred instructions (PERF: jsonmodel-bench --section stream, row (a), in
-/// callgrind).
+/// callgrind). The reader takes the document out (``ElementFramer/takeDocument(of:)``) and hands
+/// it to the model: a copy would cost a retain and a release, atomic operations both.
 struct FramedElement: Sendable {
-    /// The element parsed where it lay in the chunk; nil for an element gathered from its bytes,
-    /// which ``ElementFramer/document(of:)`` parses.
+    /// The element parsed where it lay in the chunk, until it is taken; nil for an element
+    /// gathered from its bytes, which ``ElementFramer/takeDocument(of:)`` parses.
     var document: JSONDocument?
     /// The number of elements before it.
     var index: Int
     /// Where its first byte is in the whole stream.
     var offset: Int
+    /// Whether it was parsed where it lay in the chunk, rather than gathered from its bytes.
+    let scannedInPlace: Bool
+
+    init(document: JSONDocument? = nil, index: Int, offset: Int) {
+        self.document = document
+        self.index = index
+        self.offset = offset
+        scannedInPlace = document != nil
+    }
 }
 
 /// A tape buffer reused for every element scanned in place, whose tape is then copied to its size.
@@ -306,7 +316,9 @@ struct ElementFramer {
     /// Notes the start of an element at `i`.
     private mutating func begin(at i: Int) {
         startOffset = base + i
-        pending.removeAll(keepingCapacity: false)
+        // Empty here but after an element that ended the reading early: assigned only then, which
+        // spares a release of the empty array per element.
+        if !pending.isEmpty { pending = [] }
     }
 
     /// Counts the line and column of the element in progress, which starts in `chunk`, for an
@@ -315,16 +327,39 @@ struct ElementFramer {
         (startLine, startColumn) = position(at: startOffset - base, chunk)
     }
 
-    /// The document of `element`, the last one framed: the one parsed in place, or its
-    /// gathered text parsed now, with the parser's error placed in the whole stream.
-    func document(of element: FramedElement) throws(JSONStreamError) -> JSONDocument {
-        if let document = element.document { return document }
+    /// The document of `element`, the last one framed, moved out of it: the one parsed in
+    /// place, or its gathered text parsed now, with the parser's error placed in the whole
+    /// stream.
+    func takeDocument(of element: inout FramedElement) throws(JSONStreamError) -> JSONDocument {
+        if let document = element.document.take() { return document }
         do {
             return try JSONDocument(bytes: gathered, options: parseOptions)
         } catch {
             throw JSONStreamError(
                 parseError: error, element: element.index, offset: element.offset, line: startLine, column: startColumn)
         }
+    }
+
+    /// A model of `element`, the last one framed, in `chunk` (empty for one the end of the
+    /// input gave), with an error placed in the whole stream.
+    mutating func model<Model: JSONModel>(
+        _ type: Model.Type, of element: consuming FramedElement, in chunk: UnsafeBufferPointer<UInt8>, options: ModelOptions
+    ) throws(JSONStreamError) -> Model {
+        var element = element
+        let document = try takeDocument(of: &element)
+        do throws(ElementFailure) {
+            return try Model.make(consume document, options: options)
+        } catch {
+            throw self.error(error.kind, of: element, in: chunk)
+        }
+    }
+
+    /// `kind`, an error of `element`, the last one framed, in `chunk`, placed at its start.
+    mutating func error(_ kind: JSONStreamError.Kind, of element: FramedElement, in chunk: UnsafeBufferPointer<UInt8>)
+        -> JSONStreamError
+    {
+        let start = position(of: element, in: chunk)
+        return JSONStreamError(kind, element: element.index, offset: element.offset, line: start.line, column: start.column)
     }
 
     // MARK: Positions
@@ -350,7 +385,7 @@ struct ElementFramer {
     /// chunk it was framed in).
     mutating func position(of element: FramedElement, in chunk: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
         assert(element.offset == startOffset, "a position is asked for an element other than the last")
-        if element.document == nil { return (startLine, startColumn) }
+        if !element.scannedInPlace { return (startLine, startColumn) }
         let i = element.offset - base
         assert(element.offset >= countedTo && i <= chunk.count, "an element's position is asked for after the count passed it")
         return position(at: min(max(i, countedTo - base), chunk.count), chunk)

@@ -28,6 +28,9 @@ package final class JSONStreamReader {
     @exclusivity(unchecked) private var framer: ElementFramer
     private let parseOptions: JSONParseOptions
     private let source: Source
+    /// The bytes of a reader of bytes in memory; empty for a file. Kept out of ``Source``, whose
+    /// payload a read copied out, a retain and a release per element.
+    private let memory: [UInt8]
     /// Where the framer is in the current chunk.
     @exclusivity(unchecked) private var index = 0
     /// Whether the framer has used up the current chunk.
@@ -35,7 +38,7 @@ package final class JSONStreamReader {
     @exclusivity(unchecked) private var ended = false
 
     private enum Source {
-        case memory([UInt8])
+        case memory
         case file(ChunkReader)
     }
 
@@ -43,7 +46,8 @@ package final class JSONStreamReader {
     package init(bytes: [UInt8], options: JSONStreamOptions = JSONStreamOptions()) {
         framer = ElementFramer(options: options)
         parseOptions = options.parseOptions
-        source = .memory(bytes)
+        source = .memory
+        memory = bytes
         chunkDone = bytes.isEmpty
     }
 
@@ -52,6 +56,7 @@ package final class JSONStreamReader {
         framer = ElementFramer(options: options)
         parseOptions = options.parseOptions
         source = .file(ChunkReader(descriptor: fileDescriptor, closes: false, owner: owner))
+        memory = []
     }
 
     /// A reader of the file at `path`, which it closes at the end of the input or when it goes.
@@ -64,6 +69,7 @@ package final class JSONStreamReader {
         framer = ElementFramer(options: options.forFile(at: path))
         parseOptions = options.parseOptions
         source = .file(try ChunkReader(path: path))
+        memory = []
     }
 
     /// The number of elements read so far.
@@ -78,9 +84,9 @@ package final class JSONStreamReader {
     ///   column in the whole input), a truncated input, an element over the size limit, or a
     ///   failed read. After an error, or the end, the reader returns nil.
     package func read() throws(JSONStreamError) -> JSONNode? {
-        guard let element = try nextElement() else { return nil }
+        guard var element = try nextElement() else { return nil }
         do {
-            return try document(of: element).root
+            return try takeDocument(of: &element).root
         } catch {
             end()
             throw error
@@ -101,8 +107,8 @@ package final class JSONStreamReader {
                 if !chunkDone {
                     let element: FramedElement?
                     switch source {
-                    case .memory(let bytes):
-                        element = try bytes.withUnsafeBufferPointer { chunk in
+                    case .memory:
+                        element = try memory.withUnsafeBufferPointer { chunk in
                             Result { () throws(JSONStreamError) in try framer.next(in: chunk, at: &index, isLast: true) }
                         }.get()
                     case .file(let reader):
@@ -112,9 +118,9 @@ package final class JSONStreamReader {
                     chunkDone = true
                 }
                 switch source {
-                case .memory(let bytes):
+                case .memory:
                     ended = true
-                    return try bytes.withUnsafeBufferPointer { chunk in
+                    return try memory.withUnsafeBufferPointer { chunk in
                         Result { () throws(JSONStreamError) in try framer.finish(after: chunk) }
                     }.get()
                 case .file(let reader):
@@ -137,19 +143,19 @@ package final class JSONStreamReader {
         }
     }
 
-    /// The line and column where `element`, the last one framed, starts.
-    func position(of element: FramedElement) -> (line: Int, column: Int) {
+    /// `kind`, an error of `element`, the last one framed, placed at its start.
+    func error(_ kind: JSONStreamError.Kind, of element: FramedElement) -> JSONStreamError {
         switch source {
-        case .memory(let bytes):
-            bytes.withUnsafeBufferPointer { chunk in framer.position(of: element, in: chunk) }
+        case .memory:
+            memory.withUnsafeBufferPointer { chunk in framer.error(kind, of: element, in: chunk) }
         case .file(let reader):
-            framer.position(of: element, in: reader.chunk)
+            framer.error(kind, of: element, in: reader.chunk)
         }
     }
 
-    /// The document of `element`, the last one framed, or the parser's error placed in the
-    /// whole stream.
-    func document(of element: FramedElement) throws(JSONStreamError) -> JSONDocument {
-        try framer.document(of: element)
+    /// The document of `element`, the last one framed, moved out of it, or the parser's error
+    /// placed in the whole stream.
+    func takeDocument(of element: inout FramedElement) throws(JSONStreamError) -> JSONDocument {
+        try framer.takeDocument(of: &element)
     }
 }

@@ -93,9 +93,7 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
                 while true {
                     if !chunkDone {
                         if let element = try framer.next(in: source.chunk, at: &index) {
-                            let model = try Model.make(framer.document(of: element), element: element, options: options) {
-                                framer.position(of: $0, in: source.chunk)
-                            }
+                            let model = try framer.model(Model.self, of: element, in: source.chunk, options: options)
                             self.source = source
                             return model
                         }
@@ -104,9 +102,7 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
                     if Task.isCancelled { throw CancellationError() }
                     guard try await source.read(isolation: actor) else {
                         guard let element = try framer.finish() else { return nil }
-                        return try Model.make(framer.document(of: element), element: element, options: options) {
-                            framer.position(of: $0, in: source.chunk)
-                        }
+                        return try framer.model(Model.self, of: element, in: source.chunk, options: options)
                     }
                     index = 0
                     chunkDone = false

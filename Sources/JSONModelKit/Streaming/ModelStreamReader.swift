@@ -48,9 +48,14 @@ public final class ModelStreamReader<Model: JSONModel>: Sequence, IteratorProtoc
     ///   ``ModelOptions/validating-property``, a model that does not validate. After an error the reader
     ///   returns nil.
     public func read() throws(JSONStreamError) -> Model? {
-        guard let element = try reader.nextElement() else { return nil }
-        do {
-            return try Model.make(reader.document(of: element), element: element, options: options, position: reader.position(of:))
+        guard var element = try reader.nextElement() else { return nil }
+        do throws(JSONStreamError) {
+            let document = try reader.takeDocument(of: &element)
+            do throws(ElementFailure) {
+                return try Model.make(consume document, options: options)
+            } catch {
+                throw reader.error(error.kind, of: element)
+            }
         } catch {
             reader.end()
             throw error
@@ -70,31 +75,32 @@ public final class ModelStreamReader<Model: JSONModel>: Sequence, IteratorProtoc
 
 extension JSONModel {
     /// Makes a model of this class (or the subclass its JSON asks for) of a framed element's
-    /// document, validated when `options` asks; `position` gives the element's line and column
-    /// for an error.
-    static func make(
-        _ document: JSONDocument, element: FramedElement, options: ModelOptions,
-        position: (FramedElement) -> (line: Int, column: Int)
-    ) throws(JSONStreamError) -> Self {
-        let root = document.root
+    /// document, validated when `options` asks; an error for the caller to place at
+    /// the element's start (``ElementFramer/error(_:of:in:)``).
+    ///
+    /// The document is handed to the model, not copied: a copy cost a retain and a release per
+    /// element, atomic operations both, and so did a closure for the position, which held the
+    /// reader. PERF: jsonmodel-bench --section stream, row (a).
+    static func make(_ document: consuming JSONDocument, options: ModelOptions) throws(ElementFailure) -> Self {
+        let root = JSONNode(document: consume document, index: 0)
         guard root.kind == .object else {
-            let start = position(element)
-            throw JSONStreamError(
-                .notAnObject(model: String(describing: self), found: root.kind), element: element.index,
-                offset: element.offset, line: start.line, column: start.column)
+            throw ElementFailure(kind: .notAnObject(model: String(describing: self), found: root.kind))
         }
         let model = makeResolved(.node(root), metadata: nil, mutable: options.mutable)
         guard options.validatesAtCreation else { return model }
         do {
             try model.jsonModel.validate(strict: options.strict)
         } catch {
-            let start = position(element)
-            throw JSONStreamError(
-                .validationFailed(error), element: element.index, offset: element.offset, line: start.line,
-                column: start.column)
+            throw ElementFailure(kind: .validationFailed(error))
         }
         return model
     }
+}
+
+/// What is wrong with the model of a framed element, for the caller to place at the element's
+/// start.
+struct ElementFailure: Error {
+    let kind: JSONStreamError.Kind
 }
 
 // MARK: - Creating readers

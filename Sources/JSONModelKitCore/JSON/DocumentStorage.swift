@@ -72,20 +72,21 @@ package enum DocumentStorage: Sendable {
 ///
 /// The bytes are copied in as raw memory, and their words then bound to `UInt8`: they are read
 /// as bytes only, never through the array, which no one else holds and which is never
-/// written, so its storage stays where it is while `words` refers to it.
+/// written, so its storage stays where it is while the document holds the array as its tape.
+/// The tail holds no reference of its own to the array: a second one cost a retain and a
+/// release per element, atomic operations both.
+/// PERF: jsonmodel-bench --section stream, row (a).
 @usableFromInline
 package struct TapeTail: @unchecked Sendable {
-    // @unchecked Sendable: the words are immutable and live as long as `words`.
-    /// The tape, then the bytes, padded to a whole word.
-    let words: [UInt64]
+    // @unchecked Sendable: the words are immutable and live as long as the document's tape.
     /// The number of words of the tape.
     let tapeCount: Int
     @usableFromInline let buffer: UnsafeBufferPointer<UInt8>
 
-    /// `words`: a tape of `tapeCount` words, then `byteCount` bytes copied in as raw memory.
-    init(words: [UInt64], tapeCount: Int, byteCount: Int) {
+    /// The tail of `words`: a tape of `tapeCount` words, then `byteCount` bytes copied in as raw
+    /// memory. Valid while the document that keeps `words` as its tape lives.
+    init(of words: [UInt64], tapeCount: Int, byteCount: Int) {
         precondition(tapeCount >= 0 && byteCount >= 0 && (words.count - tapeCount) * 8 >= byteCount)
-        self.words = words
         self.tapeCount = tapeCount
         let tail = words.withUnsafeBufferPointer { UnsafeMutableRawPointer(mutating: $0.baseAddress! + tapeCount) }
         buffer = UnsafeBufferPointer(start: tail.bindMemory(to: UInt8.self, capacity: byteCount), count: byteCount)

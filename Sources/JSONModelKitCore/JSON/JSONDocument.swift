@@ -333,10 +333,11 @@ public final class JSONDocument: Sendable {
         arena = DocumentArena(budget: 0)
     }
 
-    /// A document of a tape scanned elsewhere with its bytes after it, in one array.
-    init(tail: TapeTail, valueCount: Int, depth: Int) {
+    /// A document of a tape scanned elsewhere with its bytes after it, in one array: `words`,
+    /// of which `tail` is the part after the tape.
+    init(words: [UInt64], tail: TapeTail, valueCount: Int, depth: Int) {
         self.storage = .afterTape(tail)
-        self.tape = tail.words
+        self.tape = words
         self.valueCount = valueCount
         self.depth = depth
         arena = DocumentArena(budget: 0)
@@ -370,7 +371,7 @@ public final class JSONDocument: Sendable {
         UnsafeMutableRawPointer(base + tapeCount).copyMemory(from: buffer.baseAddress!, byteCount: length)
         let words = Array(UnsafeBufferPointer(start: base, count: tapeCount + byteWords))
         let document = JSONDocument(
-            tail: TapeTail(words: words, tapeCount: tapeCount, byteCount: length), valueCount: scanner.valueCount,
+            words: words, tail: TapeTail(of: words, tapeCount: tapeCount, byteCount: length), valueCount: scanner.valueCount,
             depth: scanner.deepest)
         return (document, length)
     }
