@@ -124,17 +124,26 @@ extension ScalarPropertyValue {
 
     @inline(__always)
     static func plainElements(of node: JSONNode) -> [Self]? {
-        let entry = node.entry
+        plainElements(at: node.index, of: node.document)
+    }
+
+    /// ``plainElements(of:)`` for the node at tape index `index` of `document`, without making
+    /// the node, which retains and releases the document.
+    @inline(__always)
+    static func plainElements(at index: Int, of document: JSONDocument) -> [Self]? {
+        let entry = document.entry(index)
         guard entry.tag == .array else { return nil }
         // An empty array is common (citm_catalog.json has thousands), and reserving room for
         // nothing still calls into the standard library, which replaces the empty storage.
         // PERF: citm_catalog.json's `blockIds` in `jsonmodel-bench --section documents`.
         guard entry.containerCount > 0 else { return [] }
+        // The first element before any memory: types that read no element plainly stop here.
+        guard let first = plainElement(at: index + 1, of: document) else { return nil }
         var result: [Self] = []
         result.reserveCapacity(entry.containerCount)
-        let document = node.document
+        result.append(first)
         let end = entry.containerEnd
-        var position = node.index + 1
+        var position = document.next(after: index + 1)
         while position < end {
             guard let value = plainElement(at: position, of: document) else { return nil }
             result.append(value)
@@ -172,8 +181,9 @@ extension ScalarPropertyValue {
     }
 
     /// The elements of an array of arrays of this type, each inner array read by
-    /// ``readElements(of:context:)`` and anything else through `[Self]`'s conversion, at its own
-    /// path: the values and diagnostics of `[Self]`'s ``convertEachElement(of:context:)``.
+    /// ``plainElements(at:of:)`` or else ``readElements(of:context:)``, and anything else through
+    /// `[Self]`'s conversion, at its own path: the values and diagnostics of `[Self]`'s
+    /// ``convertEachElement(of:context:)``.
     ///
     /// - Complexity: O(*n*) in the number of elements of the inner arrays.
     @inline(__always)
@@ -188,14 +198,22 @@ extension ScalarPropertyValue {
         var position = node.index + 1
         var index = 0
         while position < end {
-            context.segments.append(.index(index))
-            let element = JSONInput.node(JSONNode(document: document, index: position))
-            if document.entry(position).tag == .array {
-                result.append(readElements(of: element, context: &context))
-            } else if let value = [Self].convert(element, context: &context) {
-                result.append(value)
+            // An inner array whose elements all read plainly needs neither its place on the path
+            // nor a node: pushing and popping the one and retaining and releasing the document
+            // for the other cost more than reading its two coordinates (canada.json).
+            // PERF: canada.json in jsonmodel-bench --section documents.
+            if let plain = plainElements(at: position, of: document) {
+                result.append(plain)
+            } else {
+                context.segments.append(.index(index))
+                let element = JSONInput.node(JSONNode(document: document, index: position))
+                if document.entry(position).tag == .array {
+                    result.append(readElements(of: element, context: &context))
+                } else if let value = [Self].convert(element, context: &context) {
+                    result.append(value)
+                }
+                context.segments.removeLast()
             }
-            context.segments.removeLast()
             position = document.next(after: position)
             index += 1
         }
