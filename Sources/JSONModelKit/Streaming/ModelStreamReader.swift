@@ -82,11 +82,12 @@ extension JSONModel {
     /// element, atomic operations both, and so did a closure for the position, which held the
     /// reader. PERF: jsonmodel-bench --section stream, row (a).
     static func make(_ document: consuming JSONDocument, options: ModelOptions) throws(ElementFailure) -> Self {
-        let root = JSONNode(document: consume document, index: 0)
-        guard root.kind == .object else {
-            throw ElementFailure(kind: .notAnObject(model: String(describing: self), found: root.kind))
+        // The root's tag, not its node's kind: a node made before the model, and read, cost a
+        // retain and a release of the document.
+        guard document.entry(0).tag == .object else {
+            throw ElementFailure(kind: .notAnObject(model: String(describing: self), found: document.root.kind))
         }
-        let model = makeResolved(.node(root), metadata: nil, mutable: options.mutable)
+        let model = makeResolved(.node(JSONNode(document: consume document, index: 0)), metadata: nil, mutable: options.mutable)
         guard options.validatesAtCreation else { return model }
         do {
             try model.jsonModel.validate(strict: options.strict)
