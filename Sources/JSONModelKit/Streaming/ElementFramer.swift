@@ -316,8 +316,8 @@ struct ElementFramer {
     /// Notes the start of an element at `i`.
     private mutating func begin(at i: Int) {
         startOffset = base + i
-        // Empty here but after an element that ended the reading early: assigned only then, which
-        // spares a release of the empty array per element.
+        // Already empty but after an element that ended the reading (each element's end empties
+        // it): assigning only when it is not spares a release of the empty array per element.
         if !pending.isEmpty { pending = [] }
     }
 
