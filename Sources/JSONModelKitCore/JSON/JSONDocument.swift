@@ -333,10 +333,10 @@ public final class JSONDocument: Sendable {
         arena = DocumentArena(budget: 0)
     }
 
-    /// A document of a tape scanned elsewhere with its bytes after it, in one array: `words`,
-    /// of which `tail` is the part after the tape.
-    init(words: [UInt64], tail: TapeTail, valueCount: Int, depth: Int) {
-        self.storage = .afterTape(tail)
+    /// A document of a tape scanned elsewhere with its bytes after it, in one array: `words`, a
+    /// tape of `tapeCount` words and then `byteCount` bytes.
+    init(words: [UInt64], tapeCount: Int, byteCount: Int, valueCount: Int, depth: Int) {
+        self.storage = .afterTape(TapeTail(of: words, tapeCount: tapeCount, byteCount: byteCount))
         self.tape = words
         self.valueCount = valueCount
         self.depth = depth
@@ -371,8 +371,7 @@ public final class JSONDocument: Sendable {
         UnsafeMutableRawPointer(base + tapeCount).copyMemory(from: buffer.baseAddress!, byteCount: length)
         let words = Array(UnsafeBufferPointer(start: base, count: tapeCount + byteWords))
         let document = JSONDocument(
-            words: words, tail: TapeTail(of: words, tapeCount: tapeCount, byteCount: length), valueCount: scanner.valueCount,
-            depth: scanner.deepest)
+            words: words, tapeCount: tapeCount, byteCount: length, valueCount: scanner.valueCount, depth: scanner.deepest)
         return (document, length)
     }
 
