@@ -75,7 +75,7 @@ struct CacheSlots: @unchecked Sendable {
         /// The bits of slot `index`, loaded with acquire ordering: an entry's address, tagged.
         @inlinable @inline(__always)
         func bits(at index: Int) -> UInt {
-            CacheSlots.bits(at: index, in: base).bits
+            loadSlotBits(at: index, in: base).bits
         }
 
         /// The bits of slot `index`, with the slots' address handed back in a register next to
@@ -86,7 +86,7 @@ struct CacheSlots: @unchecked Sendable {
         /// PERF: the cached read; see jsonmodel-bench --section model, row (c).
         @inlinable @inline(__always)
         func bitsAndBase(at index: Int) -> (bits: UInt, base: UnsafeMutablePointer<AtomicWord>) {
-            CacheSlots.bits(at: index, in: base)
+            loadSlotBits(at: index, in: base)
         }
 
         /// The inline value that `bits`, loaded from a slot holding one, describe, when it has type `T`.
@@ -305,18 +305,20 @@ struct CacheSlots: @unchecked Sendable {
     static func unmanaged(_ bits: UInt) -> Unmanaged<CacheEntry> {
         Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~slowTag).unsafelyUnwrapped)
     }
+}
 
-    /// The bits of slot `index`, loaded with acquire ordering: an entry's address, tagged;
-    /// and `base` again (see ``View/bitsAndBase(at:)``).
-    ///
-    /// Out of line and marked as releasing nothing, so that the optimizer may keep a
-    /// caller's objects unretained across it: it must assume an inlined atomic load could
-    /// release anything, and would retain and release the model around every cached read
-    /// (PERF: row (c) of `jsonmodel-bench --section model`).
-    @usableFromInline @inline(never) @_effects(releasenone)
-    static func bits(
-        at index: Int, in base: UnsafeMutablePointer<AtomicWord>
-    ) -> (bits: UInt, base: UnsafeMutablePointer<AtomicWord>) {
-        ((base + index).load(ordering: .acquiring), base)
-    }
+/// The bits of slot `index` of the slots at `base`, loaded with acquire ordering: an entry's
+/// address, tagged; and `base` again (see ``CacheSlots/View/bitsAndBase(at:)``).
+///
+/// Out of line and marked as releasing nothing, so that the optimizer may keep a caller's
+/// objects unretained across it: it must assume an inlined atomic load could release anything,
+/// and would retain and release the model around every cached read. A function of the module,
+/// not a static method: the optimizer dropped a static method's unused type argument in a copy
+/// of its own, and every caller in another module paid a jump through the original on the way
+/// (PERF: row (c) of `jsonmodel-bench --section model`).
+@usableFromInline @inline(never) @_effects(releasenone)
+func loadSlotBits(
+    at index: Int, in base: UnsafeMutablePointer<AtomicWord>
+) -> (bits: UInt, base: UnsafeMutablePointer<AtomicWord>) {
+    ((base + index).load(ordering: .acquiring), base)
 }
