@@ -273,7 +273,7 @@ private struct RawValueConversion<E: RawRepresentable>: TypedConversion {
         }
         if E.RawValue.self == Int.self {
             return FirstReader { node -> E? in
-                guard let number = node.withNumberText(Int.plainValue(ofNumber:)), let number else { return nil }
+                guard let number = Int.plainValue(of: node) else { return nil }
                 return E(rawValue: number as! E.RawValue)
             }
         }

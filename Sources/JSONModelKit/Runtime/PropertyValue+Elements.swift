@@ -235,7 +235,7 @@ extension ScalarPropertyValue where Self: ScalarFirstReadable {
 extension FixedWidthInteger where Self: ScalarPropertyValue & ScalarFirstReadable {
     @inline(__always)
     static func plainElement(at position: Int, of document: JSONDocument) -> Self? {
-        document.withNumberText(at: position, plainValue(ofNumber:)) ?? nil
+        exactly(document.exactInteger(of: document.entry(position)))
     }
 }
 

@@ -206,13 +206,13 @@ extension FixedWidthInteger where Self: ScalarFirstReadable {
     /// The same exact-integer step that opens the general conversion (`PropertyValue+Scalars.swift`).
     @inline(__always)
     static func plainValue(of node: JSONNode) -> Self? {
-        node.withNumberText(plainValue(ofNumber:)) ?? nil
+        exactly(node.exactInteger)
     }
 
-    /// ``plainValue(of:)`` for a number's text.
+    /// The value of an integer's sign and magnitude, when `Self` holds it.
     @inline(__always)
-    static func plainValue(ofNumber text: UnsafeBufferPointer<UInt8>) -> Self? {
-        guard let (negative, magnitude) = NumberParsing.exactInteger(text) else { return nil }
+    static func exactly(_ integer: (negative: Bool, magnitude: UInt64)?) -> Self? {
+        guard let (negative, magnitude) = integer else { return nil }
         if negative {
             return magnitude <= UInt64(Int64.max) ? Self(exactly: -Int64(magnitude)) : nil
         }

@@ -429,6 +429,18 @@ public final class JSONDocument: Sendable {
         return true
     }
 
+    /// The sign and magnitude of the number `entry` stands for when it is integral and fits in
+    /// 64 bits (`1.0` and `1e2` count); nil for other numbers and other kinds. A number the
+    /// scanner tagged an integer is read without checking its bytes again.
+    @inlinable @inline(__always)
+    package func exactInteger(of entry: TapeEntry) -> (negative: Bool, magnitude: UInt64)? {
+        switch entry.tag {
+        case .integer: withBytes(entry.byteRange, NumberParsing.scannedInteger)
+        case .decimal: withBytes(entry.byteRange, NumberParsing.exactInteger)
+        default: nil
+        }
+    }
+
     /// Calls `body` with the bytes of a scalar.
     @inlinable @inline(__always)
     package func withBytes<R>(_ range: ByteRange, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {

@@ -120,7 +120,7 @@ public struct JSONNode: Sendable {
 
     /// The sign and magnitude of an integral number that fits in 64 bits, else nil.
     @inlinable @inline(__always) package var exactInteger: (negative: Bool, magnitude: UInt64)? {
-        withNumberText { NumberParsing.exactInteger($0) } ?? nil
+        document.exactInteger(of: entry)
     }
 
     @inlinable @inline(__always)
