@@ -399,7 +399,7 @@ struct DocumentOutputTests {
 struct ChangedEscapeTests {
     static func decode(_ text: String) -> String {
         let bytes = Array(text.utf8)
-        return bytes.withUnsafeBufferPointer { JSONNode.unescape($0, validated: false) }
+        return bytes.withUnsafeBufferPointer { JSONNode.unescape($0, validated: false, small: SmallStrings.kinds(textIsFixed: false)) }
     }
 
     @Test func surrogatesWithoutPartnersAndCutEscapesBecomeReplacements() {

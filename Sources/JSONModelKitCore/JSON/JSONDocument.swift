@@ -75,6 +75,9 @@ public final class JSONDocument: Sendable {
     /// Memory for the caches of the models read from this document, which hold it; only
     /// documents over ``copiedTapeLimit`` have any, up to ``arenaBudget(tapeWords:)``.
     package let arena: DocumentArena
+    /// The short strings this document's reads make in the standard library's two words
+    /// directly (``SmallStrings``), found once here rather than at each read.
+    package let smallStrings: SmallStrings.Kinds
     /// Indexes of large containers, built on first lookup; read and written only through
     /// ``withIndexes(_:)``, under the striped lock this document's address picks.
     nonisolated(unsafe) private var indexes = ContainerIndexes()
@@ -253,6 +256,13 @@ public final class JSONDocument: Sendable {
         self.valueCount = scan.values
         self.depth = scan.depth
         arena = DocumentArena(budget: byteCount > Self.copiedTapeLimit ? Self.arenaBudget(tapeWords: tape.count) : 0)
+        smallStrings = Self.smallStrings(of: storage)
+    }
+
+    /// The short strings a document over `storage` makes directly: see ``textIsFixed``.
+    private static func smallStrings(of storage: DocumentStorage) -> SmallStrings.Kinds {
+        if case .mapped = storage { return SmallStrings.kinds(textIsFixed: false) }
+        return SmallStrings.kinds(textIsFixed: true)
     }
 
     /// The most memory the arena of a document whose tape has `tapeWords` words hands out:
@@ -331,6 +341,7 @@ public final class JSONDocument: Sendable {
         self.valueCount = valueCount
         self.depth = depth
         arena = DocumentArena(budget: 0)
+        smallStrings = SmallStrings.kinds(textIsFixed: true)
     }
 
     /// A document of a tape scanned elsewhere with its bytes after it, in one array: `words`, a
@@ -341,6 +352,7 @@ public final class JSONDocument: Sendable {
         self.valueCount = valueCount
         self.depth = depth
         arena = DocumentArena(budget: 0)
+        smallStrings = SmallStrings.kinds(textIsFixed: true)
     }
 
     /// Scans the value at the start of `buffer`, ignoring what follows it, into a document

@@ -18,10 +18,12 @@ extension JSONDocument {
         switch entry.tag {
         case .string:
             let fixed = textIsFixed
-            return withBytes(entry.byteRange) { JSONNode.string($0, validated: fixed) }
+            let small = smallStrings
+            return withBytes(entry.byteRange) { JSONNode.string($0, validated: fixed, small: small) }
         case .escapedString:
             let fixed = textIsFixed
-            return withBytes(entry.byteRange) { JSONNode.unescape($0, validated: fixed) }
+            let small = smallStrings
+            return withBytes(entry.byteRange) { JSONNode.unescape($0, validated: fixed, small: small) }
         default: return nil
         }
     }
@@ -34,12 +36,15 @@ extension JSONNode {
     /// the string is made without the standard library checking them again. Otherwise, and on
     /// systems whose standard library lacks the unchecked initializer, they are checked.
     ///
+    /// Up to 15 bytes, the string is made in the standard library's two words directly, when it
+    /// is of the kinds `small` names (``SmallStrings``).
+    ///
     /// PERF: reading long non-ASCII strings; see jsonmodel-bench --section model, row (b).
     @inline(__always)
-    static func string(_ bytes: UnsafeBufferPointer<UInt8>, validated: Bool) -> String {
-        // Up to 15 bytes, the standard library keeps the string in its own two words, and checks
-        // them faster than this would: they are left to it.
-        if validated, bytes.count > 15, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, validated: Bool, small: SmallStrings.Kinds) -> String {
+        if bytes.count <= SmallStrings.capacity {
+            if let string = SmallStrings.string(bytes, kinds: small) { return string }
+        } else if validated, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             return uncheckedString(bytes)
         }
         return String(unsafeUninitializedCapacity: bytes.count) { buffer in
@@ -71,11 +76,11 @@ extension JSONNode {
     }
 
     /// Decodes the content of a validated string that contains escapes, and makes the string as
-    /// ``string(_:validated:)`` does.
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, validated: Bool) -> String {
+    /// ``string(_:validated:small:)`` does.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, validated: Bool, small: SmallStrings.Kinds) -> String {
         // Unescaped text is never longer than its source.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { output in
-            string(UnsafeBufferPointer(rebasing: output[..<unescape(raw, into: output)]), validated: validated)
+            string(UnsafeBufferPointer(rebasing: output[..<unescape(raw, into: output)]), validated: validated, small: small)
         }
     }
 
