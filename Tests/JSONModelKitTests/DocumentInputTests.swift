@@ -175,6 +175,25 @@ struct DocumentInputTests {
         #expect(single.root.stringValue == "名前 \n end")
     }
 
+    /// Integers from an array or a `Data` are read without checking their digits again (the
+    /// scanner did); a mapped file's are checked, since the file may change. Both must read the
+    /// same values.
+    @Test func integersReadWithoutASecondCheckEqualCheckedOnes() throws {
+        let texts = ["0", "-0", "7", "-12", "12345678", "-123456789", "9223372036854775807", "-9223372036854775808",
+            "18446744073709551615", "18446744073709551616", "1.0", "1e2", "2.5"]
+        let json = "[" + texts.joined(separator: ", ") + "]"
+        let file = try MappedTestFile(json + String(repeating: " ", count: 4 * JSONDocument.mappedReleaseInterval))
+        defer { file.remove() }
+        let mapped = try JSONDocument(contentsOf: file.url)
+        let fromArray = try JSONDocument(bytes: Array(json.utf8))
+        #expect(mapped.isMapped && !mapped.textIsFixed)
+        for document in [fromArray, mapped] {
+            let read = document.root.elements.map { $0.exactInteger.map { "\($0.negative ? "-" : "")\($0.magnitude)" } }
+            #expect(read == ["0", "-0", "7", "-12", "12345678", "-123456789", "9223372036854775807", "-9223372036854775808",
+                "18446744073709551615", nil, "1", "100", nil])
+        }
+    }
+
     @Test func aSmallFileIsReadNotMapped() throws {
         let file = try MappedTestFile(#"[{"type": "circle", "radius": 1}]"#)
         defer { file.remove() }

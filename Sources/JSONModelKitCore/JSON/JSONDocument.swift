@@ -434,7 +434,8 @@ public final class JSONDocument: Sendable {
 
     /// Whether the bytes stay as the scanner validated them for as long as the document lives:
     /// an array or a `Data` it keeps. A mapped file's pages read what the file holds, which
-    /// another process may rewrite, so strings from those are checked again as they are made.
+    /// another process may rewrite, so strings and integers from those are checked again as
+    /// they are read.
     @inlinable
     package var textIsFixed: Bool {
         if case .mapped = storage { return false }
@@ -443,12 +444,13 @@ public final class JSONDocument: Sendable {
 
     /// The sign and magnitude of the number `entry` stands for when it is integral and fits in
     /// 64 bits (`1.0` and `1e2` count); nil for other numbers and other kinds. A number the
-    /// scanner tagged an integer is read without checking its bytes again.
+    /// scanner tagged an integer is read without checking its bytes again, unless they may have
+    /// changed since (``textIsFixed``): a mapped file's are checked, as its strings are.
     @inlinable @inline(__always)
     package func exactInteger(of entry: TapeEntry) -> (negative: Bool, magnitude: UInt64)? {
         switch entry.tag {
-        case .integer: withBytes(entry.byteRange, NumberParsing.scannedInteger)
-        case .decimal: withBytes(entry.byteRange, NumberParsing.exactInteger)
+        case .integer where textIsFixed: withBytes(entry.byteRange, NumberParsing.scannedInteger)
+        case .integer, .decimal: withBytes(entry.byteRange, NumberParsing.exactInteger)
         default: nil
         }
     }
