@@ -14,7 +14,6 @@
 /// ASCII and not, of every length. Where a kind of string does not match, or on a platform whose
 /// words are not 64-bit little-endian, those strings are made by the standard library as before.
 /// Each document keeps the result (``JSONDocument/smallStrings``), so a read does not look it up.
-@usableFromInline
 package enum SmallStrings {
     /// The most bytes a string keeps in its own two words.
     package static var capacity: Int { 15 }
