@@ -256,13 +256,7 @@ public final class JSONDocument: Sendable {
         self.valueCount = scan.values
         self.depth = scan.depth
         arena = DocumentArena(budget: byteCount > Self.copiedTapeLimit ? Self.arenaBudget(tapeWords: tape.count) : 0)
-        smallStrings = Self.smallStrings(of: storage)
-    }
-
-    /// The short strings a document over `storage` makes directly: see ``textIsFixed``.
-    private static func smallStrings(of storage: DocumentStorage) -> SmallStrings.Kinds {
-        if case .mapped = storage { return SmallStrings.kinds(textIsFixed: false) }
-        return SmallStrings.kinds(textIsFixed: true)
+        smallStrings = SmallStrings.kinds(textIsFixed: Self.textIsFixed(storage))
     }
 
     /// The most memory the arena of a document whose tape has `tapeWords` words hands out:
@@ -341,7 +335,7 @@ public final class JSONDocument: Sendable {
         self.valueCount = valueCount
         self.depth = depth
         arena = DocumentArena(budget: 0)
-        smallStrings = SmallStrings.kinds(textIsFixed: true)
+        smallStrings = SmallStrings.kinds(textIsFixed: Self.textIsFixed(storage))
     }
 
     /// A document of a tape scanned elsewhere with its bytes after it, in one array: `words`, a
@@ -352,7 +346,7 @@ public final class JSONDocument: Sendable {
         self.valueCount = valueCount
         self.depth = depth
         arena = DocumentArena(budget: 0)
-        smallStrings = SmallStrings.kinds(textIsFixed: true)
+        smallStrings = SmallStrings.kinds(textIsFixed: Self.textIsFixed(storage))
     }
 
     /// Scans the value at the start of `buffer`, ignoring what follows it, into a document
@@ -437,7 +431,12 @@ public final class JSONDocument: Sendable {
     /// another process may rewrite, so strings and integers from those are checked again as
     /// they are read.
     @inlinable
-    package var textIsFixed: Bool {
+    package var textIsFixed: Bool { Self.textIsFixed(storage) }
+
+    /// ``textIsFixed`` for a document over `storage`, for the initializers, which set
+    /// ``smallStrings`` from it before the document is whole.
+    @inlinable
+    static func textIsFixed(_ storage: DocumentStorage) -> Bool {
         if case .mapped = storage { return false }
         return true
     }
