@@ -4,12 +4,13 @@ import JSONModelKit
 /// Every property of citm_catalog.json and canada.json, read through models declared for each
 /// file, against `JSONDecoder` into `Codable` structs with the same fields: like work, on
 /// documents unlike twitter's (many small objects and integer-keyed dictionaries; arrays of
-/// arrays of coordinates). Target: at least 6x. The peak memory of those reads, and of the
+/// arrays of coordinates); and every number of numbers.json, an array no model fits, read
+/// through the document's nodes against `JSONDecoder` into `[Double]`. Target: at least 6x. The peak memory of those reads, and of the
 /// model section's read of every property of twitter's statuses (timed there), against
 /// `JSONDecoder`'s: at most as much.
 struct DocumentSection: BenchSection {
     let name = "documents"
-    let summary = "every property of citm_catalog and canada through models vs JSONDecoder (like work); peak memory, with twitter's"
+    let summary = "every value of citm_catalog, canada and numbers vs JSONDecoder (like work); peak memory, with twitter's"
 
     /// When set to `profile`, the section runs only our side on the first file given that it
     /// knows, `JSONMODEL_BENCH_PROFILE_RUNS` times (default 200), and exits: for perf and valgrind.
@@ -28,6 +29,9 @@ struct DocumentSection: BenchSection {
         }
         if name.hasPrefix("canada") {
             return Workload(ours: { try CanadaCollection(json: $0).checksum }, theirs: { try CanadaCollectionStruct.decode($0).checksum })
+        }
+        if name.hasPrefix("numbers") {
+            return Workload(ours: { try NumberList.checksum(of: $0) }, theirs: { try NumberList.decodedChecksum(of: $0) })
         }
         return nil
     }
@@ -130,7 +134,7 @@ struct DocumentSection: BenchSection {
             ])
         }
         if measured == 0 && !files.contains(where: { Self.memoryWorkload(for: $0.name) != nil }) {
-            return "  note: no citm_catalog.json, canada.json or twitter.json given; nothing measured\n"
+            return "  note: no citm_catalog.json, canada.json, numbers.json or twitter.json given; nothing measured\n"
         }
         var memory = TextTable([
             .left("peak memory"), .right("JSONModelKit"), .right("Codable"), .right("ratio"), .right("first read"),
@@ -171,6 +175,8 @@ struct DocumentSection: BenchSection {
               citm_catalog: a catalog model with 11 dictionaries, 184 events and 243 performances,
                             their prices, seat categories and areas (integer arrays and optionals).
               canada:       a feature collection whose one polygon is [[[Double]]], 111,000 numbers.
+              numbers:      an array of 10,000 numbers, which no model fits: ours reads each node's
+                            numberValue.doubleValue, JSONDecoder decodes [Double].
 
 
             """
@@ -521,6 +527,28 @@ struct CanadaCollectionStruct: Decodable {
                 }
             }
         }
+        return fold.value
+    }
+}
+
+// MARK: - numbers.json, what both sides read
+
+/// numbers.json is an array of numbers, which no model fits: both sides read it as a program
+/// reads such a document, ours through the document's nodes, Foundation's as `[Double]`.
+enum NumberList {
+    static func checksum(of bytes: [UInt8]) throws -> Int {
+        let document = try JSONDocument(bytes: bytes)
+        var fold = Fold()
+        for node in document.root.elements {
+            guard let number = node.numberValue else { return -1 }
+            fold.add(number.doubleValue)
+        }
+        return fold.value
+    }
+
+    static func decodedChecksum(of data: Data) throws -> Int {
+        var fold = Fold()
+        for double in try JSONDecoder().decode([Double].self, from: data) { fold.add(double) }
         return fold.value
     }
 }

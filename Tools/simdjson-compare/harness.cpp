@@ -5,7 +5,7 @@
 //
 //   harness read|parse FILE [--seconds S] [--runs N]
 //
-// The kind of document comes from the file's name: twitter*, citm_catalog*, canada*, bulk*
+// The kind of document comes from the file's name: twitter*, citm_catalog*, canada*, numbers*, bulk*
 // (the records jsonmodel-bench's bulk section generates). Every checksum here mirrors one in
 // Tools/jsonmodel-bench, and the run script reports a row as not measured when the two differ.
 
@@ -272,6 +272,15 @@ int64_t citm_checksum(ondemand::parser &parser, const padded_string &json) {
   return int64_t(fold.value);
 }
 
+// MARK: - numbers.json (DocumentSection.swift, NumberList.checksum)
+
+int64_t numbers_checksum(ondemand::parser &parser, const padded_string &json) {
+  ondemand::document document = parser.iterate(json);
+  Fold fold;
+  for (auto number : document.get_array()) { fold.add(double(number.get_double())); }
+  return int64_t(fold.value);
+}
+
 // MARK: - canada.json (DocumentSection.swift, CanadaCollection.checksum)
 
 /// One ring of a polygon: its point count and every coordinate in order.
@@ -525,6 +534,7 @@ int main(int argc, char **argv) {
       if (name.rfind("twitter", 0) == 0) { read = twitter_checksum; }
       else if (name.rfind("citm_catalog", 0) == 0) { read = citm_checksum; }
       else if (name.rfind("canada", 0) == 0) { read = canada_checksum; }
+      else if (name.rfind("numbers", 0) == 0) { read = numbers_checksum; }
       else if (name.rfind("bulk", 0) == 0) { read = bulk_checksum; }
       else {
         std::fprintf(stderr, "harness: no reader for %s\n", name.c_str());
