@@ -91,6 +91,30 @@ struct SmallStringTests {
         #expect(try JSONDocument(bytes: Array(#""abc""#.utf8)).root.stringValue == "abc")
     }
 
+    /// A number's text is made as strings are: every length, short and long, integer and not,
+    /// gives the text as written, the standard library's string of it, and the same value.
+    @Test func numbersKeepTheirTextAtEveryLength() throws {
+        var generator = SplitMix64(seed: 0x4E55_4D42)
+        var texts: [String] = []
+        for length in 1...40 {
+            for _ in 0..<5 {
+                var digits = String((0..<length).map { _ in Character(String(generator.next() % 10)) })
+                if digits.count > 1 && digits.first == "0" { digits = "1" + digits.dropFirst() }
+                texts.append(digits)
+                texts.append("-" + digits)
+                if length >= 2 { texts.append(digits.prefix(length / 2) + "." + digits.dropFirst(length / 2)) }
+                texts.append(digits + "e-" + String(generator.next() % 30))
+            }
+        }
+        let document = try JSONDocument(bytes: Array(("[" + texts.joined(separator: ",") + "]").utf8))
+        for (index, text) in texts.enumerated() {
+            let number = try #require(document.root[index]?.numberValue)
+            Self.expectSame(number.description, String(decoding: Array(text.utf8), as: UTF8.self))
+            #expect(number.doubleValue.bitPattern == Double(text)!.bitPattern, "\(text)")
+            #expect(number == JSONNumber(text: text), "\(text)")
+        }
+    }
+
     #if _endian(little) && _pointerBitWidth(_64)
     @Test func theLayoutIsKnownHere() throws {
         // Where this fails, every short string is made by the standard library: correct, slower.

@@ -191,6 +191,8 @@ struct DocumentInputTests {
             let read = document.root.elements.map { $0.exactInteger.map { "\($0.negative ? "-" : "")\($0.magnitude)" } }
             #expect(read == ["0", "-0", "7", "-12", "12345678", "-123456789", "9223372036854775807", "-9223372036854775808",
                 "18446744073709551615", nil, "1", "100", nil])
+            // Their texts, short and long, as written, from either storage.
+            #expect(document.root.elements.map { $0.numberValue?.description } == texts)
         }
     }
 
