@@ -191,6 +191,27 @@ struct DoubleParsingTests {
         #expect(power(55).isExact && !power(56).isExact)
         for entry in table { #expect(entry.high >> 63 == 1) }
     }
+
+    /// The tables of Clinger's fast path, written out as literals, are the products of tens
+    /// they stand for, each exact.
+    @Test func exactPowersOfTenAreProductsOfTens() {
+        #expect(NumberParsing.exactPowersOfTen.count == 23)
+        var double = 1.0
+        var integer: UInt64 = 1
+        for (power, value) in NumberParsing.exactPowersOfTen.enumerated() {
+            #expect(value == double, "10^\(power)")
+            // Exact: the double holds 10^power itself (checked as an integer where one fits).
+            if power <= 19 { #expect(UInt64(exactly: value) == integer, "10^\(power)") }
+            double *= 10
+            if power < 19 { integer *= 10 }
+        }
+        #expect(NumberParsing.exactFloatPowersOfTen.count == 11)
+        var float: Float = 1
+        for (power, value) in NumberParsing.exactFloatPowersOfTen.enumerated() {
+            #expect(value == float && Double(value) == NumberParsing.exactPowersOfTen[power], "10^\(power) as a Float")
+            float *= 10
+        }
+    }
 }
 
 /// The exact decimal text of binary fractions, for the halfway points between doubles.

@@ -48,10 +48,9 @@ extension NumberParsing {
         return decimal.negative ? -magnitude : magnitude
     }
 
-    /// 10^0 ... 10^10, each exactly a `Float` (5^10 < 2^24).
-    private static let exactFloatPowersOfTen: [Float] = (0...10).map { power in
-        (0..<power).reduce(Float(1)) { value, _ in value * 10 }
-    }
+    /// 10^0 ... 10^10, each exactly a `Float` (5^10 < 2^24); written out, as
+    /// ``exactPowersOfTen`` is.
+    static let exactFloatPowersOfTen: [Float] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10]
 
     /// The nearest `Double` to `decimal`'s magnitude, or nil when the fast methods cannot decide.
     @inline(__always)
@@ -70,10 +69,16 @@ extension NumberParsing {
         return Double(bitPattern: bits)
     }
 
-    /// 10^0 ... 10^22, each exactly a `Double` (5^22 < 2^53).
-    private static let exactPowersOfTen: [Double] = (0...22).map { power in
-        (0..<power).reduce(1.0) { value, _ in value * 10 }
-    }
+    /// 10^0 ... 10^22, each exactly a `Double` (5^22 < 2^53); a test checks them against
+    /// products of tens.
+    ///
+    /// Written out: a table computed at first use is reached through a call that checks it is
+    /// made, at every number; a table of literals is laid out by the compiler.
+    /// PERF: numbers.json in `jsonmodel-bench --section documents`.
+    static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// The bit pattern of positive infinity.
     private static let infinityBits: UInt64 = 0x7FF << 52
