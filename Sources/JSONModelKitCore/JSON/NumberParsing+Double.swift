@@ -103,7 +103,10 @@ extension NumberParsing {
         precondition(significand != 0, "zero has no leading bit")
         if exponent < PowersOfFive.smallestExponent { return 0 }
         if exponent > PowersOfFive.largestExponent { return infinityBits }
-        let power = PowersOfFive.table[exponent - PowersOfFive.smallestExponent]
+        // Wrapping arithmetic from here on: the exponent is within the table's range, shifts
+        // within a word, and nothing below comes near overflowing (checks for it cost a tenth
+        // of a number's read; PERF: canada.json in `jsonmodel-bench --section documents`).
+        let power = PowersOfFive.table[exponent &- PowersOfFive.smallestExponent]
         let shift = significand.leadingZeroBitCount
         let normalized = significand << shift
         // The product, most significant word first: `high`, `middle`, then `bottom` once complete.
@@ -113,14 +116,14 @@ extension NumberParsing {
         while true {
             // `high` is at least 2^62; its top bit says where the leading bit of the value is.
             let top = Int(high >> 63)
-            let leadingExponent = exponent + Int(power.binaryExponent) + 63 + top - shift
+            let leadingExponent = exponent &+ Int(power.binaryExponent) &+ 63 &+ top &- shift
             // The bits of `high` below the result's last bit: 10 or 11 for a normal result (53 of
             // 63 or 64 kept), more for a subnormal one, whose last bit is 2^-1074.
-            var dropped = 10 + top
-            if leadingExponent < -1022 { dropped += -1022 - leadingExponent }
+            var dropped = 10 &+ top
+            if leadingExponent < -1022 { dropped &+= -1022 &- leadingExponent }
             // Then even the whole product is below half of 2^-1074.
             if dropped > 64 { return 0 }
-            let half: UInt64 = 1 << (dropped - 1)
+            let half: UInt64 = 1 << (dropped &- 1)
             let rest = high & ((1 << dropped) &- 1)  // smart shifts: 1 << 64 is 0
             let roundsUp: Bool
             if !complete {
@@ -157,11 +160,11 @@ extension NumberParsing {
                     return nil
                 }
             }
-            let mantissa = (high >> dropped) + (roundsUp ? 1 : 0)
+            let mantissa = (high >> dropped) &+ (roundsUp ? 1 : 0)
             // A normal mantissa carries its leading bit into the exponent field, so one that
             // rounds up to 2^53 moves to the next exponent, and a subnormal one that rounds up
             // to 2^52 becomes the smallest normal.
-            let bits = leadingExponent < -1022 ? mantissa : UInt64(leadingExponent + 1022) << 52 + mantissa
+            let bits = leadingExponent < -1022 ? mantissa : UInt64(truncatingIfNeeded: leadingExponent &+ 1022) << 52 &+ mantissa
             return min(bits, infinityBits)
         }
     }
@@ -192,20 +195,21 @@ struct DecimalText {
         // Most integer parts are short (coordinates, prices, scores): up to four digits one at a
         // time, cheaper than a word for them, and the rest of a longer run a word at a time.
         // PERF: canada.json's coordinates, jsonmodel-bench --section documents.
-        while index < count && index - integerStart < 4 {
+        // Indexes and counts with wrapping arithmetic too: each lies within the text.
+        while index < count && index &- integerStart < 4 {
             let digit = text[index] &- UInt8(ascii: "0")
             guard digit < 10 else { break }
             significand = significand &* 10 &+ UInt64(digit)
-            index += 1
+            index &+= 1
         }
-        if index - integerStart == 4 { Self.accumulateDigits(text, &index, into: &significand) }
-        var digitCount = index - integerStart
+        if index &- integerStart == 4 { Self.accumulateDigits(text, &index, into: &significand) }
+        var digitCount = index &- integerStart
         if index < count && text[index] == UInt8(ascii: ".") {
-            index += 1
+            index &+= 1
             let fractionStart = index
             Self.accumulateDigits(text, &index, into: &significand)
-            exponent = fractionStart - index
-            digitCount += index - fractionStart
+            exponent = fractionStart &- index
+            digitCount &+= index &- fractionStart
         }
         if digitCount > 19 { readLongSignificand(text, from: integerStart) }
         if index < count && text[index] | 0x20 == UInt8(ascii: "e") {
@@ -246,10 +250,14 @@ struct DecimalText {
         while index < count {
             // The eight bytes from `index`, the first lowest; near the end, the text's last eight
             // bytes without those before `index`, and zero bytes (not digits) after them.
+            // (Wrapping arithmetic throughout: every value is an index within the text or a
+            // count of bits below 64, and checks for overflow cost a tenth of a number's read.
+            // PERF: canada.json in `jsonmodel-bench --section documents`.)
             let bytes =
-                index + 8 <= count
+                index &+ 8 <= count
                 ? UInt64(littleEndian: (base + index).loadUnaligned(as: UInt64.self))
-                : UInt64(littleEndian: (base + count - 8).loadUnaligned(as: UInt64.self)) &>> UInt64(8 * (index + 8 - count))
+                : UInt64(littleEndian: (base + (count &- 8)).loadUnaligned(as: UInt64.self))
+                    &>> UInt64(truncatingIfNeeded: 8 &* (index &+ 8 &- count))
             // A digit's byte becomes its value, 0 to 9; any other byte a value over 9, which adding
             // 0x76 lifts to 0x80 or more (number text is ASCII, so no byte carries into the next).
             let digits = bytes ^ 0x3030_3030_3030_3030
@@ -257,8 +265,8 @@ struct DecimalText {
             let run = notDigits == 0 ? 8 : notDigits.trailingZeroBitCount >> 3
             guard run > 0 else { return }
             // The run's digits moved to the top, with zeros (leading zeros) below them.
-            value = value &* powersOfTen[run] &+ valueOfEightDigits(digits &<< UInt64(64 - 8 * run))
-            index += run
+            value = value &* powersOfTen[run] &+ valueOfEightDigits(digits &<< UInt64(truncatingIfNeeded: 64 &- 8 &* run))
+            index &+= run
             if run < 8 { return }
         }
     }
