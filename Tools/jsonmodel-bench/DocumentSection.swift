@@ -5,9 +5,9 @@ import JSONModelKit
 /// file, against `JSONDecoder` into `Codable` structs with the same fields: like work, on
 /// documents unlike twitter's (many small objects and integer-keyed dictionaries; arrays of
 /// arrays of coordinates); and every number of numbers.json, an array no model fits, read
-/// through the document's nodes against `JSONDecoder` into `[Double]`. Target: at least 6x. The peak memory of those reads, and of the
-/// model section's read of every property of twitter's statuses (timed there), against
-/// `JSONDecoder`'s: at most as much.
+/// through the document's nodes against `JSONDecoder` into `[Double]`. Target: at least 6x.
+/// The peak memory of those reads, and of the model section's read of every property of
+/// twitter's statuses (timed there), against `JSONDecoder`'s: at most as much.
 struct DocumentSection: BenchSection {
     let name = "documents"
     let summary = "every value of citm_catalog, canada and numbers vs JSONDecoder (like work); peak memory, with twitter's"
