@@ -136,10 +136,15 @@ extension ModelRegistry {
         }
         guard problems.isEmpty else { throw .registrationFailed(path: path, problems: problems) }
         // Loads of other libraries run concurrently: the names are checked again, and taken, at once.
-        if let taken = store(classes: registrar.classes, schemaModels: prepared) {
+        // The converters go in at that moment too, before the names: a model of the plugin's
+        // read on another thread as soon as its name is there finds the converters it names
+        // (registered after the names, a read in between took its property's default).
+        let stored = store(classes: registrar.classes, schemaModels: prepared) { registered in
+            for apply in registrar.converters { apply(self) { name in classes[name] ?? registered(name) } }
+        }
+        if let taken = stored {
             throw .registrationFailed(path: path, problems: ["\(taken): a model of this name was registered meanwhile"])
         }
-        for apply in registrar.converters { apply(self) { name in classes[name] ?? self.modelType(named: name) } }
         return LoadedPlugin(
             path: path, abiVersion: abiVersion, modelClasses: registrar.classes.map(\.name),
             schemaModels: batch.entries.map(\.model.name), converters: registrar.converters.count)

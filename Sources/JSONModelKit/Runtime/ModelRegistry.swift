@@ -50,7 +50,15 @@ public final class ModelRegistry: Sendable {
 
     /// Stores model classes and schema models under their names, all or none: nil when every
     /// name was free (or held by the same class), else the first taken name.
-    func store(classes: [(name: String, type: JSONModel.Type)], schemaMetadata models: [ModelMetadata]) -> String? {
+    ///
+    /// - Parameter beforePublishing: Called once every name is known to be free, before any is
+    ///   taken, under the registry's lock, with the class registered under a name so far: what
+    ///   must be in place before a model of these names can be made (a plugin's converters).
+    ///   It must not call back into the registry's names.
+    func store(
+        classes: [(name: String, type: JSONModel.Type)], schemaMetadata models: [ModelMetadata],
+        beforePublishing: ((String) -> JSONModel.Type?) -> Void = { _ in }
+    ) -> String? {
         state.withLock { state in
             for (name, type) in classes {
                 if let existing = state.types[name], existing != type { return name }
@@ -59,6 +67,8 @@ public final class ModelRegistry: Sendable {
             for model in models where state.schemaModels[model.modelName] != nil || state.types[model.modelName] != nil {
                 return model.modelName
             }
+            let types = state.types
+            beforePublishing { types[$0] }
             for (name, type) in classes { state.types[name] = type }
             for model in models { state.schemaModels[model.modelName] = model }
             return nil
