@@ -17,15 +17,22 @@ extension JSONDocument {
     package func string(of entry: TapeEntry) -> String? {
         switch entry.tag {
         case .string:
-            let fixed = textIsFixed
-            let small = smallStrings
-            return withBytes(entry.byteRange) { JSONNode.string($0, validated: fixed, small: small) }
+            return plainText(entry.byteRange)
         case .escapedString:
             let fixed = textIsFixed
             let small = smallStrings
             return withBytes(entry.byteRange) { JSONNode.unescape($0, validated: fixed, small: small) }
         default: return nil
         }
+    }
+
+    /// The text of `range`, which needs no unescaping (a string without escapes, a number), as a
+    /// string made by ``JSONNode/string(_:validated:small:)``.
+    @inline(__always)
+    package func plainText(_ range: ByteRange) -> String {
+        let fixed = textIsFixed
+        let small = smallStrings
+        return withBytes(range) { JSONNode.string($0, validated: fixed, small: small) }
     }
 }
 

@@ -98,15 +98,14 @@ public struct JSONNode: Sendable {
 
     /// The exact text of a number as it stands in the document; nil for other kinds.
     ///
-    /// Made as the document's strings are (``JSONNode/string(_:validated:small:)``): most
-    /// numbers are at most 15 bytes, which the standard library holds in the string's own two
-    /// words, and writing those directly costs a fraction of checking the bytes again.
+    /// Made as the document's strings are (``JSONDocument/plainText(_:)``): most numbers are at
+    /// most 15 bytes, which the standard library holds in the string's own two words, and
+    /// writing those directly costs a fraction of checking the bytes again.
     /// PERF: numbers.json in `jsonmodel-bench --section documents`.
     package var numberText: String? {
-        let document = document
-        let fixed = document.textIsFixed
-        let small = document.smallStrings
-        return withNumberText { JSONNode.string($0, validated: fixed, small: small) }
+        let entry = entry
+        guard entry.tag == .integer || entry.tag == .decimal else { return nil }
+        return document.plainText(entry.byteRange)
     }
 
     /// The number, keeping its exact text; nil for other kinds.

@@ -195,7 +195,8 @@ struct DecimalText {
         // Most integer parts are short (coordinates, prices, scores): up to four digits one at a
         // time, cheaper than a word for them, and the rest of a longer run a word at a time.
         // PERF: canada.json's coordinates, jsonmodel-bench --section documents.
-        // Indexes and counts with wrapping arithmetic too: each lies within the text.
+        // Indexes and counts with wrapping arithmetic, as in `accumulateDigits`: each lies
+        // within the text.
         while index < count && index &- integerStart < 4 {
             let digit = text[index] &- UInt8(ascii: "0")
             guard digit < 10 else { break }
