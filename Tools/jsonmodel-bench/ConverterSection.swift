@@ -11,7 +11,15 @@ struct ConverterSection: BenchSection {
     let dateCount = 10_000
     let modelCount = 100_000
 
+    /// When set to a type row's label (`URL`, `URL, twitter.json`, `Date (ISO 8601)`, `UUID`,
+    /// `enum (string)`), the section runs only our side of that row,
+    /// `JSONMODEL_BENCH_PROFILE_RUNS` times (default 100), and exits: for perf and valgrind.
+    static let profileVariable = "JSONMODEL_BENCH_CONVERTER_CHILD"
+
     func run(files: [BenchFile], benchmark: Benchmark) -> String {
+        if let label = ProcessInfo.processInfo.environment[Self.profileVariable] {
+            profile(label, files: files)
+        }
         var table = TextTable([
             .left("measurement"), .right("ours"), .right("theirs"), .right("ratio"), .right("middle half"),
         ])
@@ -56,11 +64,49 @@ struct ConverterSection: BenchSection {
 
     let typeCount = 20_000
 
+    /// Our side of the type row whose label starts with `label`, run again and again; exits.
+    private func profile(_ label: String, files: [BenchFile]) -> Never {
+        guard let row = typeRows(files: files).first(where: { $0.label.hasPrefix(label) }) else {
+            FileHandle.standardError.write(Data("jsonmodel-bench: no converter row \(label)\n".utf8))
+            exit(2)
+        }
+        let runs = ProcessInfo.processInfo.environment["JSONMODEL_BENCH_PROFILE_RUNS"].flatMap { Int($0) } ?? 100
+        let bytes = [UInt8](row.data)
+        var checksum = 0
+        for _ in 0..<max(1, runs) { checksum &+= (try? row.ours(bytes)) ?? -1 }
+        print("converter-checksum \(checksum)")
+        exit(0)
+    }
+
+    /// A type row: its label, its document, our read of it and `JSONDecoder`'s, each returning
+    /// a checksum of every value read.
+    private typealias TypeRow = (label: String, data: Data, ours: ([UInt8]) throws -> Int, theirs: (Data) throws -> Int)
+
     /// One row per converted type: every element's property through models against JSONDecoder.
     private func measureTypes(files: [BenchFile], benchmark: Benchmark, problems: inout [String]) -> TextTable {
         var table = TextTable([
             .left("type"), .right("ratio"), .right("middle half"), .right("target"), .left("result"),
         ])
+        let target = 4.0
+        for (label, data, ours, theirs) in typeRows(files: files) {
+            let bytes = [UInt8](data)
+            guard let mine = try? ours(bytes), let foundation = try? theirs(data), mine == foundation else {
+                problems.append("\(label): the models and JSONDecoder read different values; not measured")
+                table.append([label, "-", "-", "≥ \(Format.ratio(target))", "not measured"])
+                continue
+            }
+            guard let race = try? benchmark.measurePair(name: "converters \(label)", bytes: data.count, ours: { try ours(bytes) }, theirs: { try theirs(data) })
+            else { continue }
+            table.append([
+                label, Format.ratio(race.ratio), Format.spread(race.ratioQuartiles), "≥ \(Format.ratio(target))",
+                race.ratio >= target ? "PASS" : "MISS",
+            ])
+        }
+        return table
+    }
+
+    /// The type rows: every element's property through models, and through `JSONDecoder`.
+    private func typeRows(files: [BenchFile]) -> [TypeRow] {
         let statuses = ["new", "in_progress", "done"]
         func document(_ value: (Int) -> String) -> Data {
             Data(("[" + (0..<typeCount).map { #"{"v": "\#(value($0))"}"# }.joined(separator: ",") + "]").utf8)
@@ -69,7 +115,7 @@ struct ConverterSection: BenchSection {
         let decodeURLs: (Data) throws -> Int = {
             try JSONDecoder().decode([URLRecord].self, from: $0).reduce(0) { $0 &+ $1.v.absoluteString.utf8.count }
         }
-        var documents: [(String, Data, ([UInt8]) throws -> Int, (Data) throws -> Int)] = [
+        var documents: [TypeRow] = [
             ("URL", document { "https://media.example.com/users/\($0)/avatar_\($0 % 7).png?size=\($0 % 5)" }, readURLs, decodeURLs)
         ]
         if let twitter = files.first(where: { $0.name.hasPrefix("twitter.json") }), let urls = Self.urls(in: twitter.data) {
@@ -96,22 +142,7 @@ struct ConverterSection: BenchSection {
                 { try JSONDecoder().decode([EnumRecord].self, from: $0).reduce(0) { $0 &+ ($1.v == .done ? 1 : 0) } }
             ),
         ]
-        let target = 4.0
-        for (label, data, ours, theirs) in documents {
-            let bytes = [UInt8](data)
-            guard let mine = try? ours(bytes), let foundation = try? theirs(data), mine == foundation else {
-                problems.append("\(label): the models and JSONDecoder read different values; not measured")
-                table.append([label, "-", "-", "≥ \(Format.ratio(target))", "not measured"])
-                continue
-            }
-            guard let race = try? benchmark.measurePair(name: "converters \(label)", bytes: data.count, ours: { try ours(bytes) }, theirs: { try theirs(data) })
-            else { continue }
-            table.append([
-                label, Format.ratio(race.ratio), Format.spread(race.ratioQuartiles), "≥ \(Format.ratio(target))",
-                race.ratio >= target ? "PASS" : "MISS",
-            ])
-        }
-        return table
+        return documents
     }
 
     /// The strings of `data` (a JSON document) that start with `http://` or `https://` and need
