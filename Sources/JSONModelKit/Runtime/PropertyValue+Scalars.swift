@@ -275,7 +275,7 @@ extension URL: PropertyValue {
     static var implicitDefault: URL? { nil }
 
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> URL? {
-        parseString(input, expected: "URL", context: &context) { $0.isEmpty ? nil : RecentURLs.url(from: $0) }
+        parseString(input, expected: "URL", context: &context) { $0.isEmpty ? nil : RecentURLs.shared.url(from: $0) }
     }
 
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? { .string(absoluteString) }

@@ -283,7 +283,7 @@ extension URL: ScalarFirstReadable {
     /// A nonempty string without escapes that `URL(string:)` reads, as on the general path; a
     /// text read recently is not parsed again (``RecentURLs``).
     static func plainValue(of node: JSONNode) -> URL? {
-        node.withPlainStringUTF8 { bytes in bytes.isEmpty ? nil : RecentURLs.url(fromUTF8: bytes) }
+        node.withPlainStringUTF8 { bytes in bytes.isEmpty ? nil : RecentURLs.shared.url(fromUTF8: bytes) }
     }
 }
 

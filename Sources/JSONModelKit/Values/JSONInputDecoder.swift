@@ -135,7 +135,7 @@ extension JSONInput {
             throw JSONInputDecoder.invalid("\"\(text.prefix(60))\" is not valid base64 Data", codingPath)
         case is URL.Type:
             guard let text = stringValue else { throw JSONInputDecoder.mismatch(T.self, "URL", self, codingPath) }
-            if !text.isEmpty, let url = RecentURLs.url(from: text) { return (url as! T) }
+            if !text.isEmpty, let url = RecentURLs.shared.url(from: text) { return (url as! T) }
             throw JSONInputDecoder.invalid("\"\(text.prefix(60))\" is not a valid URL", codingPath)
         case is Decimal.Type:
             guard let text = numberText else { throw JSONInputDecoder.mismatch(T.self, "Decimal", self, codingPath) }
