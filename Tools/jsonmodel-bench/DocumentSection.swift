@@ -81,6 +81,22 @@ struct DocumentSection: BenchSection {
         exit(0)
     }
 
+    /// The growth of the resident memory that VmHWM may leave out: Linux kernels before 6.2
+    /// count a thread's page faults into the process's resident memory 64 at a time, so up to 63
+    /// pages a read touches and gives back before the count catches up never show.
+    static let peakResolution = 64 * 4096
+
+    /// Codable's peak growth ÷ ours, and its text; a lower bound where ours is below
+    /// ``peakResolution``, taking ours to be as large as it may be.
+    static func memoryRatio(theirs: Int, ours: Int) -> (value: Double, text: String) {
+        guard ours < peakResolution else {
+            let ratio = Double(theirs) / Double(ours)
+            return (ratio, Format.ratio(ratio))
+        }
+        let bound = Double(theirs) / Double(ours + peakResolution)
+        return (bound, "≥ " + Format.ratio(bound))
+    }
+
     func run(files: [BenchFile], benchmark: Benchmark) -> String {
         if let side = ProcessInfo.processInfo.environment[Self.profileVariable], side.hasPrefix("memory-") {
             Self.runMemoryChild(side, files: files)
@@ -156,12 +172,12 @@ struct DocumentSection: BenchSection {
             }
             switch (measure("memory-ours"), measure("memory-theirs")) {
             case (.success(let ours), .success(let theirs)):
-                let ratio = Double(theirs.later) / Double(max(ours.later, 1))
-                let firstRatio = Double(theirs.first) / Double(max(ours.first, 1))
+                let ratio = Self.memoryRatio(theirs: theirs.later, ours: ours.later)
+                let firstRatio = Self.memoryRatio(theirs: theirs.first, ours: ours.first)
                 memory.append([
-                    file.name, Format.size(ours.later), Format.size(theirs.later), Format.ratio(ratio),
-                    "\(Format.size(ours.first)) / \(Format.size(theirs.first))", Format.ratio(firstRatio), "≥ 1.00x",
-                    ratio >= 1 ? "PASS" : "MISS",
+                    file.name, Format.size(ours.later), Format.size(theirs.later), ratio.text,
+                    "\(Format.size(ours.first)) / \(Format.size(theirs.first))", firstRatio.text, "≥ 1.00x",
+                    ratio.value >= 1 ? "PASS" : "MISS",
                 ])
             case (.failure(let failure), _), (_, .failure(let failure)):
                 memory.append([file.name, "-", "-", "-", "-", "-", "≥ 1.00x", "-"])
@@ -189,8 +205,10 @@ struct DocumentSection: BenchSection {
             reads it hands freed memory back to the system (malloc_trim). The target is on the second
             read, what each document costs; the first also pays, once per process, for paging in the
             code it runs and building the classes' metadata (shown ours / Codable's). Ratio = Codable
-            / ours: at least 1 when ours needs no more memory than JSONDecoder's. The twitter files
-            are read as the model section's row (b) reads them, which times them.
+            / ours: at least 1 when ours needs no more memory than JSONDecoder's. Where ours grew by
+            less than 256 KiB, which VmHWM may not show (below), the ratio is a lower bound, "≥":
+            Codable / (ours + 256 KiB). The twitter files are read as the model section's row (b)
+            reads them, which times them.
 
 
             """
