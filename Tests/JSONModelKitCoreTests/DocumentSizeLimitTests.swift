@@ -11,8 +11,8 @@ import Darwin
 #endif
 
 /// Input too large for a document is refused with ``JSONParseError/Kind/documentTooLarge``
-/// before any tape is reserved, and a tape the system will not reserve up front starts smaller:
-/// neither stops the program.
+/// before any tape is allocated, and a large document's tape starts at what typical JSON needs,
+/// not at what the densest JSON would: neither stops the program under a limit on memory.
 @Suite("Document size limit")
 struct DocumentSizeLimitTests {
     /// Whether the child can limit its address space: `RLIMIT_AS` as Linux's C library declares it.
@@ -49,10 +49,10 @@ struct DocumentSizeLimitTests {
     }
 
     /// Under an address-space limit that leaves room for the file and a typical tape but not
-    /// for the tape reserved for the densest input, the scan still runs and reports the file's
-    /// fault (the zeros after its `[`).
+    /// for a tape sized for the densest input, the scan still runs and reports the file's fault
+    /// (the zeros after its `[`).
     @Test(ChildTestProcess.available, .enabled(if: canLimitAddressSpace, "needs Linux's address-space limit (RLIMIT_AS)"))
-    func aReservationTheSystemRefusesStartsSmaller() throws {
+    func aLargeTapeStartsAtWhatTypicalJSONNeeds() throws {
         #if os(Linux)
         guard
             let report = try ChildTestProcess.run(
@@ -67,8 +67,8 @@ struct DocumentSizeLimitTests {
         let size = 1 << 30
         let path = try Self.sparseFile(size: size)
         defer { unlink(path) }
-        // The file mapped, plus 2 GiB: a tape of one word per eight bytes (1 GiB) fits, the
-        // 4 GiB reserved for one word per two bytes does not.
+        // The file mapped, plus 2 GiB: a tape of one word per eight bytes (1 GiB) fits, one of
+        // 4 GiB for one word per two bytes would not.
         var saved = rlimit()
         try #require(getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &saved) == 0)
         var limit = saved

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import JSONModelKitCore
+#if canImport(Glibc)
+import Glibc
+#endif
 import JSONModelKitTestSupport
 
 @Suite("Scanning and validation")
@@ -173,14 +176,35 @@ struct ScanningTests {
         #expect(failure("[[[1]]]", JSONParseOptions(maxDepth: 2))?.kind == .tooDeep(limit: 2))
     }
 
-    /// A value scanned at the start of a buffer keeps its bytes after its tape, in one array:
-    /// every length modulo a word, a string that ends the value, and a tape too long for the
-    /// scratch buffer (kept apart then) read back what a document of the same bytes reads.
+    /// A value scanned at the start of a buffer keeps its bytes after its tape, in one
+    /// allocation: every length modulo a word, a string that ends the value, bytes longer than
+    /// the scratch buffer, and a tape too long for it (kept apart then) read back what a
+    /// document of the same bytes reads.
+    #if canImport(Glibc)
+    /// A tape keeps no more memory than its words: what the scan did not use of the storage it
+    /// started with, or grew to, is given back (glibc's `malloc_usable_size` says how much a
+    /// block holds), for sparse and dense input on both sides of 1 MiB.
+    @Test(arguments: [(20_000, false), (20_000, true), (3_000_000, false), (3_000_000, true)])
+    func aTapeIsCutToItsSize(bytes: Int, dense: Bool) throws {
+        let element = dense ? "0," : #"{"name": "a record of a few words", "id": 1},"#
+        let text = "[" + String(repeating: element, count: bytes / element.utf8.count) + "0]"
+        let document = try parse(text)
+        // Found with `dlsym`: the C library's module does not declare it.
+        let usableSize = try #require(dlsym(nil, "malloc_usable_size"))
+        let held = unsafeBitCast(usableSize, to: (@convention(c) (UnsafeMutableRawPointer?) -> Int).self)(UnsafeMutableRawPointer(document.tape.base))
+        let started = (text.utf8.count / (text.utf8.count < JSONDocument.sparseTapeLimit ? 4 : 8) + 16) * 8
+        #expect(dense ? document.tapeByteCount > started : document.tapeByteCount < started, "the tape grew, or did not")
+        #expect(held >= document.tapeByteCount)
+        #expect(held < document.tapeByteCount + 8192, "\(held) bytes held for a tape of \(document.tapeByteCount)")
+    }
+    #endif
+
     @Test func aValueScannedFirstKeepsItsBytesAfterItsTape() throws {
         var texts: [String] = []
         for pad in 0..<9 { texts.append("{\"k\": \"\(String(repeating: "é", count: pad))x\", \"n\": [1, 2.5, true, null]}") }
         texts.append("\"a string alone ends here\"")
         texts.append("12345")
+        texts.append("\"" + String(repeating: "x", count: 1024 * 8) + "\"")
         texts.append("[" + (0..<3000).map { "[\($0)]" }.joined(separator: ",") + "]")
         let scratch = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 1024)
         defer { scratch.deallocate() }
@@ -197,9 +221,9 @@ struct ScanningTests {
             #expect(document.root.jsonBytes() == expected.root.jsonBytes(), "\(text.prefix(40))")
             #expect(document.root.value == expected.root.value, "\(text.prefix(40))")
             if case .afterTape = document.storage {
-                #expect(expected.tapeByteCount <= 1024 * 8 - text.utf8.count, "\(text.prefix(40)): kept after a tape that could not fit")
+                #expect(expected.tapeByteCount <= 1024 * 8, "\(text.prefix(40)): kept after a tape that could not fit")
             } else {
-                #expect(expected.tapeByteCount + text.utf8.count > 1024 * 8, "\(text.prefix(40)): kept apart though it fit")
+                #expect(expected.tapeByteCount > 1024 * 8, "\(text.prefix(40)): kept apart though its tape fit")
             }
         }
     }

@@ -189,14 +189,21 @@ struct CollectionTests {
 
 @Suite("Tape storage")
 struct TapeStorageTests {
-    @Test func denseInputSpillsAndStaysCorrect() throws {
-        // Two bytes per value: more tape words than the lent buffer holds (one per four bytes).
-        let count = 10_000
-        let text = "[" + Array(repeating: "1", count: count).joined(separator: ",") + "]"
+    /// Two bytes per value, more tape words than a tape starts with: a small document's
+    /// temporary buffer (one word per four bytes), a larger one's own storage (the same), and
+    /// past 1 MiB (one word per eight bytes, grown twice). Each reads every value, and its tape
+    /// is cut to its size.
+    @Test(arguments: [2_000, 10_000, 600_000])
+    func denseInputGrowsItsTapeAndStaysCorrect(count: Int) throws {
+        let text = "[" + (0..<count).map { String($0 % 10) }.joined(separator: ",") + "]"
         let document = try JSONDocument(string: text)
         #expect(document.root.count == count)
-        #expect(document.root[count - 1]?.intValue == 1)
+        #expect(document.root[count - 1]?.intValue == (count - 1) % 10)
+        #expect(document.root.elements.enumerated().allSatisfy { $0.element.intValue == $0.offset % 10 })
         #expect(document.tapeByteCount == (count + 1) * 8)
+    }
+
+    @Test func sparseInputFitsTheTapeItStartsWith() throws {
         let sparse = try JSONDocument(string: #"{"a": "a long string value with no escapes", "b": [true, null]}"#)
         #expect(sparse.root["b"]?[1]?.isNull == true)
         #expect(sparse.root["a"]?.stringValue == "a long string value with no escapes")

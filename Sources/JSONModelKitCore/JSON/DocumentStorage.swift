@@ -66,29 +66,24 @@ package enum DocumentStorage: Sendable {
     }
 }
 
-/// The bytes of a document kept in its tape's array, after the tape's words: one allocation
+/// The bytes of a document kept in its tape's memory, after the tape's words: one allocation
 /// for both where a document of its own is made for each of many small values (the elements
 /// of a stream), each of which had an array for its bytes and another for its tape.
 ///
 /// The bytes are copied in as raw memory, and their words then bound to `UInt8`: they are read
-/// as bytes only, never through the array, which no one else holds and which is never
-/// written, so its storage stays where it is while the document holds the array as its tape.
-/// The tail holds no reference of its own to the array: a second one cost a retain and a
-/// release per element, atomic operations both.
+/// as bytes only, never as words, and the memory is never written again; the document frees it
+/// with its tape.
 /// PERF: jsonmodel-bench --section stream, row (a).
 @usableFromInline
 package struct TapeTail: @unchecked Sendable {
-    // @unchecked Sendable: the words are immutable and live as long as the document's tape.
-    /// The number of words of the tape.
-    let tapeCount: Int
+    // @unchecked Sendable: the bytes are immutable and live as long as the document's tape.
     @usableFromInline let buffer: UnsafeBufferPointer<UInt8>
 
-    /// The tail of `words`: a tape of `tapeCount` words, then `byteCount` bytes copied in as raw
-    /// memory. Valid while the document that keeps `words` as its tape lives.
-    init(of words: [UInt64], tapeCount: Int, byteCount: Int) {
-        precondition(tapeCount >= 0 && byteCount >= 0 && (words.count - tapeCount) * 8 >= byteCount)
-        self.tapeCount = tapeCount
-        let tail = words.withUnsafeBufferPointer { UnsafeMutableRawPointer(mutating: $0.baseAddress! + tapeCount) }
+    /// The `byteCount` bytes copied in as raw memory after the words of `tape`, in memory
+    /// allocated for both. Valid while the document that holds `tape` lives.
+    init(after tape: TapeWords, byteCount: Int) {
+        precondition(byteCount >= 0)
+        let tail = UnsafeMutableRawPointer(tape.base + tape.count)
         buffer = UnsafeBufferPointer(start: tail.bindMemory(to: UInt8.self, capacity: byteCount), count: byteCount)
     }
 }

@@ -65,9 +65,9 @@ public final class JSONDocument: Sendable {
     /// The input, kept as it was given (an array, `Data`, a mapped file); never copied, except
     /// for a value scanned from a larger buffer (``DocumentStorage/afterTape(_:)``).
     @usableFromInline package let storage: DocumentStorage
-    /// The tape. Where the bytes are kept after it (``DocumentStorage/afterTape(_:)``), its
-    /// last words are those bytes: read entries only at the indexes the tape itself gives.
-    @usableFromInline package let tape: [UInt64]
+    /// The tape, which the document frees. Where the bytes are kept after it
+    /// (``DocumentStorage/afterTape(_:)``), they are in the same memory, past its last word.
+    @usableFromInline package let tape: TapeWords
     /// The number of JSON values in the document (object keys are not counted).
     package let valueCount: Int
     /// The deepest nesting of arrays and objects: 0 for a top-level scalar, 1 for `[]`.
@@ -111,6 +111,10 @@ public final class JSONDocument: Sendable {
     /// ``init(storage:options:)``); larger ones into the tape's own storage.
     static let copiedTapeLimit = 16 << 10
 
+    /// Input from this size starts its tape at one word per eight bytes, below it at one word per
+    /// four (see ``init(storage:options:)``).
+    static let sparseTapeLimit = 1 << 20
+
     /// Documents from this size have their tape's storage backed by huge pages where the
     /// system allows it (``adviseHugePages(_:)``).
     static let hugePageTapeLimit = 16 << 20
@@ -120,8 +124,8 @@ public final class JSONDocument: Sendable {
     ///
     /// The scan writes a large tape front to back into memory no one has touched, so with 4 KiB
     /// pages a large part of its parse is page faults. Only the whole 2 MiB-aligned
-    /// stretches of the reserved capacity are advised, and untouched ones stay untouched; the
-    /// last stretch the scan reaches is taken whole, up to 2 MiB more than a tape of 4 KiB pages,
+    /// stretches of the storage are advised, and untouched ones stay untouched; the last
+    /// stretch the scan reaches is taken whole, up to 2 MiB more than a tape of 4 KiB pages,
     /// which is why only documents of 16 MiB or more ask. The advice changes no behaviour: where
     /// transparent huge pages are off (`/sys/kernel/mm/transparent_hugepage/enabled`, or
     /// `prctl(PR_SET_THP_DISABLE)` for one process) it does nothing, and other systems are not
@@ -139,49 +143,33 @@ public final class JSONDocument: Sendable {
         #endif
     }
 
-    /// Whether `words` tape words can be allocated now: asked of `malloc`, which answers nil
-    /// where an array's allocation would stop the program. The memory is given back at once,
-    /// untouched.
-    static func canReserve(words: Int) -> Bool {
-        let (bytes, overflow) = words.multipliedReportingOverflow(by: MemoryLayout<UInt64>.stride)
-        guard !overflow, let memory = malloc(bytes) else { return false }
-        free(memory)
-        return true
-    }
-
-    /// One scan of a document's bytes into a tape buffer.
+    /// One scan of a document's bytes into a tape.
     private struct TapeScan {
-        /// The words written into the buffer: 0 when the tape spilled or the scan failed.
-        var used = 0
-        /// The tape, when it outgrew the buffer or was copied out of it.
-        var tape: [UInt64]?
+        /// The tape, when the scan succeeded.
+        var tape: TapeWords?
         var values = 0
         var depth = 0
         var failure: JSONParseError?
 
-        /// With `copying`, a tape that fits the buffer is copied out of it into ``tape``.
-        init(
-            _ storage: DocumentStorage, options: JSONParseOptions, into buffer: UnsafeMutableBufferPointer<UInt64>,
-            copying: Bool
-        ) {
+        /// Scans into `buffer` while the tape fits it, copying the tape out at its size; or,
+        /// without a buffer, into storage of the tape's own of `capacity` words, grown as needed
+        /// and cut to size at the end.
+        init(_ storage: DocumentStorage, options: JSONParseOptions, into buffer: UnsafeMutableBufferPointer<UInt64>?, capacity: Int) {
             // A mapped file hands back the pages the scan is done with, so its pages are never
             // all in memory at once: a lazy read later brings back only the pages it touches.
             var pages: ReleasedPages?
             if case .mapped(let file) = storage { pages = ReleasedPages(file: file) }
             storage.withUnsafeBufferPointer { input in
                 var scanner = JSONScanner(
-                    bytes: input, options: options, tapeBuffer: buffer,
+                    bytes: input, options: options, tapeBuffer: buffer, tapeCapacity: capacity,
                     releaseInterval: pages == nil ? 0 : JSONDocument.mappedReleaseInterval,
                     release: pages.map { pages in { offset in pages.release(to: offset) } })
+                if input.count >= JSONDocument.hugePageTapeLimit { JSONDocument.adviseHugePages(scanner.tape.storage) }
                 do throws(JSONParseError) {
                     try scanner.scan()
                     values = scanner.valueCount
                     depth = scanner.deepest
-                    if copying || !scanner.tape.isUsingLentBuffer {
-                        tape = scanner.tape.makeArray()  // from wherever the builder wrote it
-                    } else {
-                        used = scanner.tape.count
-                    }
+                    tape = scanner.takeTape()
                 } catch {
                     failure = error
                 }
@@ -203,56 +191,38 @@ public final class JSONDocument: Sendable {
     /// Scans and validates the bytes of `storage`, keeping it.
     @usableFromInline
     init(storage: DocumentStorage, options: JSONParseOptions) throws(JSONParseError) {
-        // The scanner writes straight into the tape array's storage, so the tape is never copied
-        // (a copy would double the tape's share of peak memory). The capacity
-        // is reserved but only touched as far as it is used. Below 1 MiB it is one word per four
-        // input bytes, and denser input spills into the builder's own storage and is copied once.
-        // From 1 MiB, where untouched pages cost nothing, it is one word per two bytes (plus
-        // slack), enough for the densest JSON there is, `[0,0,…]`, so nothing spills: the peak
-        // is the input and its tape, which for `[0,0,…]` is four times the input.
+        // The scanner writes straight into the tape's own storage, which starts at one word per
+        // eight input bytes, what typical JSON needs (one per four below 1 MiB, where that is
+        // little memory and fits nearly every document), and grows with `realloc` as the scan
+        // goes: denser input, up to `[0,0,…]`'s one word per two bytes, moves a large tape's
+        // pages rather than copying them. At the end the unused rest is given back, so the tape
+        // is never copied and keeps no unused capacity, and nothing is reserved up front for the
+        // densest input, which a limit on the address space (`ulimit -v`) could refuse.
         // PERF: peak memory of large and dense input; see HostileInputMemoryTests.
         //
-        // Input over the size limit is refused before anything is reserved: its reservation
-        // alone could exceed what the system grants, and a failed allocation stops the program.
-        // From 16 MiB, the reservation is first tried with `malloc`; where the system refuses it
-        // (`ulimit -v`, overcommit limits), the tape starts at one word per eight bytes, what
-        // typical JSON needs, and denser input grows it as the scan goes.
+        // Input over the size limit is refused before anything is allocated.
         let byteCount = storage.count
         guard UInt(byteCount) <= UInt(UInt32.max) else {
             throw storage.withUnsafeBufferPointer { input in
                 JSONParseError(.documentTooLarge, at: 0, in: UnsafeBufferPointer(rebasing: input.prefix(64)))
             }
         }
-        let bytesPerWord = byteCount < 1 << 20 ? 4 : 2
-        var capacity = byteCount / bytesPerWord + 16
-        if byteCount >= Self.hugePageTapeLimit && !Self.canReserve(words: capacity) {
-            capacity = byteCount / 8 + 16
-        }
+        let capacity = byteCount / (byteCount < Self.sparseTapeLimit ? 4 : 8) + 16
         let scan: TapeScan
-        var lent: [UInt64] = []
         if byteCount <= Self.copiedTapeLimit {
             // A small document's tape is scanned into a temporary buffer and copied at its size:
-            // the copy is a few hundred bytes, where the array initializer that leaves memory
-            // uninitialized is not specialized and finds the array's storage class at run time,
-            // and the tape keeps no unused capacity.
+            // the copy is a few hundred bytes, and the tape keeps no unused capacity.
             // PERF: the parse of a small document, such as a JSON line; see jsonmodel-bench
             // --section stream, rows (c) and (d).
             scan = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: capacity) { buffer in
-                TapeScan(storage, options: options, into: buffer, copying: true)
+                TapeScan(storage, options: options, into: buffer, capacity: capacity)
             }
         } else {
-            var made: TapeScan?
-            lent = [UInt64](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                if byteCount >= Self.hugePageTapeLimit { Self.adviseHugePages(buffer) }
-                let scan = TapeScan(storage, options: options, into: buffer, copying: false)
-                initialized = scan.used
-                made = scan
-            }
-            scan = made!
+            scan = TapeScan(storage, options: options, into: nil, capacity: capacity)
         }
         if let failure = scan.failure { throw failure }
         self.storage = storage
-        self.tape = scan.tape ?? lent
+        self.tape = scan.tape!
         self.valueCount = scan.values
         self.depth = scan.depth
         arena = DocumentArena(budget: byteCount > Self.copiedTapeLimit ? Self.arenaBudget(tapeWords: tape.count) : 0)
@@ -328,8 +298,10 @@ public final class JSONDocument: Sendable {
         try self.init(bytes: Array(buffer), options: options)
     }
 
+    deinit { tape.free() }
+
     /// A document of bytes and a tape scanned elsewhere.
-    init(bytes: [UInt8], tape: [UInt64], valueCount: Int, depth: Int) {
+    init(bytes: [UInt8], tape: TapeWords, valueCount: Int, depth: Int) {
         self.storage = .array(bytes)
         self.tape = tape
         self.valueCount = valueCount
@@ -338,11 +310,11 @@ public final class JSONDocument: Sendable {
         smallStrings = SmallStrings.kinds(textIsFixed: Self.textIsFixed(storage))
     }
 
-    /// A document of a tape scanned elsewhere with its bytes after it, in one array: `words`, a
-    /// tape of `tapeCount` words and then `byteCount` bytes.
-    init(words: [UInt64], tapeCount: Int, byteCount: Int, valueCount: Int, depth: Int) {
-        self.storage = .afterTape(TapeTail(of: words, tapeCount: tapeCount, byteCount: byteCount))
-        self.tape = words
+    /// A document of a tape scanned elsewhere with its bytes after it, in the same memory:
+    /// `tape`, then `byteCount` bytes.
+    init(tape: TapeWords, bytesAfter byteCount: Int, valueCount: Int, depth: Int) {
+        self.storage = .afterTape(TapeTail(after: tape, byteCount: byteCount))
+        self.tape = tape
         self.valueCount = valueCount
         self.depth = depth
         arena = DocumentArena(budget: 0)
@@ -351,7 +323,7 @@ public final class JSONDocument: Sendable {
 
     /// Scans the value at the start of `buffer`, ignoring what follows it, into a document
     /// holding a copy of that value's bytes only; the tape is written to `scratch` and copied,
-    /// with the bytes after it, into one array (``TapeTail``).
+    /// with the bytes after it, into one allocation (``TapeTail``).
     ///
     /// - Returns: The document and the length of the value in `buffer`.
     package static func scanningFirstValue(
@@ -363,21 +335,19 @@ public final class JSONDocument: Sendable {
         let length = scanner.valueEnd
         let tapeCount = scanner.tape.count
         let byteWords = (length + 7) / 8
-        guard scanner.tape.isUsingLentBuffer, length > 0, scratch.count - tapeCount >= byteWords, let base = scratch.baseAddress
-        else {
+        guard scanner.tape.isUsingLentBuffer, length > 0, let base = scratch.baseAddress else {
             let document = JSONDocument(
-                bytes: Array(UnsafeBufferPointer(rebasing: buffer[..<length])), tape: scanner.tape.makeArray(),
+                bytes: Array(UnsafeBufferPointer(rebasing: buffer[..<length])), tape: scanner.takeTape(),
                 valueCount: scanner.valueCount, depth: scanner.deepest)
             return (document, length)
         }
-        // The bytes after the tape in the scratch buffer, copied out with it: an array
-        // initializer that leaves memory uninitialized for them would find the array's storage
-        // class at run time, which costs more than this copy.
-        base[tapeCount + byteWords - 1] = 0  // the padding after the last byte
-        UnsafeMutableRawPointer(base + tapeCount).copyMemory(from: buffer.baseAddress!, byteCount: length)
-        let words = Array(UnsafeBufferPointer(start: base, count: tapeCount + byteWords))
+        let words = allocatePlain(UInt64.self, capacity: tapeCount + byteWords)
+        words.initialize(from: base, count: tapeCount)
+        (words + tapeCount + byteWords - 1).initialize(to: 0)  // the padding after the last byte
+        UnsafeMutableRawPointer(words + tapeCount).copyMemory(from: buffer.baseAddress!, byteCount: length)
         let document = JSONDocument(
-            words: words, tapeCount: tapeCount, byteCount: length, valueCount: scanner.valueCount, depth: scanner.deepest)
+            tape: TapeWords(base: words, count: tapeCount), bytesAfter: length, valueCount: scanner.valueCount,
+            depth: scanner.deepest)
         return (document, length)
     }
 
@@ -389,10 +359,7 @@ public final class JSONDocument: Sendable {
 
     /// The memory taken by the tape, in bytes: 8 per value and per object key, except that most
     /// members whose value is a scalar take 8 for both.
-    package var tapeByteCount: Int {
-        if case .afterTape(let tail) = storage { return tail.tapeCount * MemoryLayout<UInt64>.stride }
-        return tape.count * MemoryLayout<UInt64>.stride
-    }
+    package var tapeByteCount: Int { tape.count * MemoryLayout<UInt64>.stride }
 
     // Inlinable, with the tape and the storage they read: the models' first reads and lazy
     // collections, in another module, read entries and bytes in their loops.

@@ -97,12 +97,16 @@ struct JSONScanner: ~Copyable {
         }
     }
 
+    /// The tape written, as a document's (``TapeBuilder/takeWords()``); once, after ``scan()``.
+    mutating func takeTape() -> TapeWords { tape.takeWords() }
+
     /// - Parameters:
     ///   - tapeBuffer: Storage to write the tape into while it fits (see ``TapeBuilder``).
+    ///   - tapeCapacity: Without a buffer, the words the tape's own storage starts with.
     ///   - release: Called with the offset reached, about every `releaseInterval` bytes.
     init(
         bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, tapeBuffer: UnsafeMutableBufferPointer<UInt64>? = nil,
-        releaseInterval: Int = 0, release: ((Int) -> Void)? = nil
+        tapeCapacity: Int? = nil, releaseInterval: Int = 0, release: ((Int) -> Void)? = nil
     ) {
         input = Input(bytes, allowsComments: options.allowsComments)
         self.options = options
@@ -112,7 +116,7 @@ struct JSONScanner: ~Copyable {
         if let tapeBuffer, tapeBuffer.count > 0 {
             tape = TapeBuilder(lending: tapeBuffer)
         } else {
-            tape = TapeBuilder(capacity: bytes.count / 8 + 16)
+            tape = TapeBuilder(capacity: tapeCapacity ?? bytes.count / 8 + 16)
         }
     }
 

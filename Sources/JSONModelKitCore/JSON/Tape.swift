@@ -136,17 +136,65 @@ package struct ByteRange: Equatable {
     }
 }
 
+/// A document's tape: its words, in memory of their own from `malloc`, which the document frees
+/// with ``free()`` when it goes.
+///
+/// Not an array, so that the scan can write straight into the tape's memory, grow it with
+/// `realloc` and give back what it did not use: for a large tape, `realloc` moves pages rather
+/// than copying them, and the tape is never copied at its end. Reads check their index, as an
+/// array's do.
+@usableFromInline
+package struct TapeWords: @unchecked Sendable {
+    // @unchecked Sendable: the words are written before the document that holds them is made,
+    // and never after.
+    @usableFromInline let base: UnsafeMutablePointer<UInt64>
+    /// The number of words.
+    @usableFromInline package let count: Int
+
+    init(base: UnsafeMutablePointer<UInt64>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    /// A copy of `words` in memory of its own.
+    init(copying words: UnsafeBufferPointer<UInt64>) {
+        base = allocatePlain(UInt64.self, capacity: words.count)
+        if let source = words.baseAddress { base.initialize(from: source, count: words.count) }
+        count = words.count
+    }
+
+    @inlinable @inline(__always)
+    package subscript(index: Int) -> UInt64 {
+        precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "tape index out of range")
+        return base[index]
+    }
+
+    @inlinable @inline(__always)
+    package func withUnsafeBufferPointer<Result, E: Error>(
+        _ body: (UnsafeBufferPointer<UInt64>) throws(E) -> Result
+    ) throws(E) -> Result {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Gives the memory back; for the document that holds these words, once.
+    func free() { freePlain(base) }
+}
+
 /// A growable buffer of tape words, used only while scanning.
 ///
 /// Scanning appends millions of entries and patches container starts; a raw buffer keeps that
-/// free of uniqueness and bounds checks. The result is copied once into an array.
+/// free of uniqueness and bounds checks. Its words become the document's with ``takeWords()``.
 struct TapeBuilder: ~Copyable {
     private var base: UnsafeMutablePointer<UInt64>
     private var capacity: Int
     private(set) var count = 0
-    /// Whether `base` is the builder's own (false while it writes into a lent buffer).
+    /// Whether `base` is the builder's own (false while it writes into a lent buffer, and
+    /// after ``takeWords()``).
     private var ownsBase: Bool
+    /// Whether the builder has written past a lent buffer into storage of its own.
+    private(set) var spilled = false
 
+    /// Storage of its own for `capacity` words, which grows as needed.
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
         base = allocatePlain(UInt64.self, capacity: self.capacity)
@@ -165,7 +213,10 @@ struct TapeBuilder: ~Copyable {
     deinit { if ownsBase { freePlain(base) } }
 
     /// Whether every entry so far is in the lent buffer.
-    var isUsingLentBuffer: Bool { !ownsBase }
+    var isUsingLentBuffer: Bool { !ownsBase && !spilled }
+
+    /// The storage the builder writes into, for advice to the system about its pages.
+    var storage: UnsafeMutableBufferPointer<UInt64> { UnsafeMutableBufferPointer(start: base, count: capacity) }
 
     /// Where to write next. Hand it back with ``finish(_:)``, or to ``grown(from:)`` when full.
     var cursor: TapeCursor { TapeCursor(base: base, count: count, capacity: capacity) }
@@ -183,20 +234,30 @@ struct TapeBuilder: ~Copyable {
         count = cursor.count
     }
 
+    /// Doubles the storage: its own grows with `realloc`, which moves a large block's pages
+    /// rather than copying them; a lent buffer is copied into storage of its own.
     private mutating func grow() {
         let newCapacity = capacity * 2
-        let newBase = allocatePlain(UInt64.self, capacity: newCapacity)
-        newBase.moveInitialize(from: base, count: count)
-        if ownsBase { freePlain(base) }
-        ownsBase = true
-        base = newBase
+        if ownsBase {
+            base = reallocatePlain(base, capacity: newCapacity)
+        } else {
+            let newBase = allocatePlain(UInt64.self, capacity: newCapacity)
+            newBase.initialize(from: base, count: count)
+            base = newBase
+            ownsBase = true
+            spilled = true
+        }
         capacity = newCapacity
     }
 
-    /// The entries written so far, as an exactly sized array (copied from the lent buffer while
-    /// they are in it).
-    func makeArray() -> [UInt64] {
-        Array(UnsafeBufferPointer(start: base, count: count))
+    /// The entries written so far, as a document's tape: the builder's own storage cut to its
+    /// size (with `realloc`, which gives back the rest), or a copy of the lent buffer's entries.
+    /// Call it once; the builder writes nothing after it.
+    mutating func takeWords() -> TapeWords {
+        guard ownsBase else { return TapeWords(copying: UnsafeBufferPointer(start: base, count: count)) }
+        if count < capacity { base = reallocatePlain(base, capacity: count) }
+        ownsBase = false
+        return TapeWords(base: base, count: count)
     }
 }
 

@@ -26,6 +26,17 @@ package func allocatePlain<T: ~Copyable>(_ type: T.Type, capacity: Int) -> Unsaf
     return memory.bindMemory(to: T.self, capacity: max(capacity, 1))
 }
 
+/// Memory from ``allocatePlain(_:capacity:)`` resized to `capacity` values of a trivial type
+/// (at least one), the first of them kept, with `realloc`: a large block's pages are moved
+/// rather than copied where the system can.
+@inlinable @inline(__always)
+package func reallocatePlain<T: BitwiseCopyable>(_ pointer: UnsafeMutablePointer<T>, capacity: Int) -> UnsafeMutablePointer<T> {
+    guard let memory = realloc(UnsafeMutableRawPointer(pointer), max(capacity, 1) * MemoryLayout<T>.stride) else {
+        fatalError("out of memory allocating \(capacity) × \(MemoryLayout<T>.stride) bytes")
+    }
+    return memory.bindMemory(to: T.self, capacity: max(capacity, 1))
+}
+
 /// Gives back memory from ``allocatePlain(_:capacity:)``; its values must be deinitialized.
 @inlinable @inline(__always)
 package func freePlain<T: ~Copyable>(_ pointer: UnsafeMutablePointer<T>) {
