@@ -153,7 +153,7 @@ public final class JSONDocument: Sendable {
 
         /// Scans into `buffer` while the tape fits it, copying the tape out at its size; or,
         /// without a buffer, into storage of the tape's own of `capacity` words, grown as needed
-        /// and cut to size at the end.
+        /// (``TapeBuilder/takeWords()`` says what it keeps).
         init(_ storage: DocumentStorage, options: JSONParseOptions, into buffer: UnsafeMutableBufferPointer<UInt64>?, capacity: Int) {
             // A mapped file hands back the pages the scan is done with, so its pages are never
             // all in memory at once: a lazy read later brings back only the pages it touches.
@@ -195,9 +195,10 @@ public final class JSONDocument: Sendable {
         // eight input bytes, what typical JSON needs (one per four below 1 MiB, where that is
         // little memory and fits nearly every document), and grows with `realloc` as the scan
         // goes: denser input, up to `[0,0,…]`'s one word per two bytes, moves a large tape's
-        // pages rather than copying them. At the end the unused rest is given back, so the tape
-        // is never copied and keeps no unused capacity, and nothing is reserved up front for the
-        // densest input, which a limit on the address space (`ulimit -v`) could refuse.
+        // pages rather than copying them. The tape is never copied; a tape that grew gives back
+        // what it does not need beyond its first storage (``TapeBuilder/takeWords()``), and
+        // nothing is reserved up front for the densest input, which a limit on the address
+        // space (`ulimit -v`) could refuse.
         // PERF: peak memory of large and dense input; see HostileInputMemoryTests.
         //
         // Input over the size limit is refused before anything is allocated.

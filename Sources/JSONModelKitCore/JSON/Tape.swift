@@ -187,6 +187,8 @@ package struct TapeWords: @unchecked Sendable {
 struct TapeBuilder: ~Copyable {
     private var base: UnsafeMutablePointer<UInt64>
     private var capacity: Int
+    /// The capacity the builder's own storage started with (0 for a lent buffer).
+    private let initialCapacity: Int
     private(set) var count = 0
     /// Whether `base` is the builder's own (false while it writes into a lent buffer, and
     /// after ``takeWords()``).
@@ -197,6 +199,7 @@ struct TapeBuilder: ~Copyable {
     /// Storage of its own for `capacity` words, which grows as needed.
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
+        initialCapacity = self.capacity
         base = allocatePlain(UInt64.self, capacity: self.capacity)
         ownsBase = true
     }
@@ -207,6 +210,7 @@ struct TapeBuilder: ~Copyable {
         precondition(buffer.count > 0)
         base = buffer.baseAddress!
         capacity = buffer.count
+        initialCapacity = 0
         ownsBase = false
     }
 
@@ -250,12 +254,22 @@ struct TapeBuilder: ~Copyable {
         capacity = newCapacity
     }
 
-    /// The entries written so far, as a document's tape: the builder's own storage cut to its
-    /// size (with `realloc`, which gives back the rest), or a copy of the lent buffer's entries.
-    /// Call it once; the builder writes nothing after it.
+    /// The entries written so far, as a document's tape: a copy of the lent buffer's entries,
+    /// or the builder's own storage, which, if it grew, gives back (with `realloc`) what the
+    /// entries do not need beyond the storage it started with. Call it once; the builder
+    /// writes nothing after it.
+    ///
+    /// Not cut to the entries: the storage a tape starts with is what the next document of its
+    /// size asks for, and `malloc` can hand the same block out again only if the block freed
+    /// was at least that large. glibc's serves a large request from memory it keeps once a
+    /// block that large has been freed, and maps it fresh before; cut to its entries, a tape
+    /// was mapped fresh for every parse: citm_catalog.json took 97 page faults a parse instead
+    /// of 2, and its parse about 8% longer (`JSONMODEL_BENCH_PARSE_CHILD=profile`, `perf stat`).
+    /// What is left is storage the scan never wrote, which costs no memory where it was
+    /// freshly mapped.
     mutating func takeWords() -> TapeWords {
         guard ownsBase else { return TapeWords(copying: UnsafeBufferPointer(start: base, count: count)) }
-        if count < capacity { base = reallocatePlain(base, capacity: count) }
+        if capacity > initialCapacity { base = reallocatePlain(base, capacity: max(count, initialCapacity)) }
         ownsBase = false
         return TapeWords(base: base, count: count)
     }
