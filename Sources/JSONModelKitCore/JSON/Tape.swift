@@ -193,8 +193,6 @@ struct TapeBuilder: ~Copyable {
     /// Whether `base` is the builder's own (false while it writes into a lent buffer, and
     /// after ``takeWords()``).
     private var ownsBase: Bool
-    /// Whether the builder has written past a lent buffer into storage of its own.
-    private(set) var spilled = false
 
     /// Storage of its own for `capacity` words, which grows as needed.
     init(capacity: Int) {
@@ -216,8 +214,8 @@ struct TapeBuilder: ~Copyable {
 
     deinit { if ownsBase { freePlain(base) } }
 
-    /// Whether every entry so far is in the lent buffer.
-    var isUsingLentBuffer: Bool { !ownsBase && !spilled }
+    /// Whether every entry so far is in the lent buffer (asked before ``takeWords()``).
+    var isUsingLentBuffer: Bool { !ownsBase }
 
     /// The storage the builder writes into, for advice to the system about its pages.
     var storage: UnsafeMutableBufferPointer<UInt64> { UnsafeMutableBufferPointer(start: base, count: capacity) }
@@ -249,7 +247,6 @@ struct TapeBuilder: ~Copyable {
             newBase.initialize(from: base, count: count)
             base = newBase
             ownsBase = true
-            spilled = true
         }
         capacity = newCapacity
     }
