@@ -66,6 +66,26 @@ struct DocumentArenaTests {
         #expect(largest != nil)
     }
 
+    /// A block larger than the chunk the arena would add next (the first is 4 KiB) gets a chunk
+    /// that holds it: every word of it is the caller's, and the blocks after it do not overlap it.
+    @Test func aBlockLargerThanTheNextChunkGetsRoomForItself() throws {
+        for words in [DocumentArena.largestBlock / 8, 4096 / 8 + 1, 3000 / 8] {
+            let arena = DocumentArena(budget: 1 << 20)
+            var blocks: [(UnsafeMutablePointer<AtomicWord>, Int)] = []
+            for size in [words, 3, words, 700, words, 1] {
+                let block = arena.allocate(words: size)
+                let base = try #require(block)
+                Self.fill(base, words: size, number: blocks.count)
+                blocks.append((base, size))
+            }
+            #expect(Self.check(blocks) == 0)
+            let sorted = blocks.sorted { $0.0 < $1.0 }
+            for (first, second) in zip(sorted, sorted.dropFirst()) {
+                #expect(first.0 + first.1 <= second.0)
+            }
+        }
+    }
+
     /// A large document has an arena, a small one none: a small document makes few models, and
     /// a chunk would cost it more than the heap does.
     @Test func largeDocumentsHaveOne() throws {

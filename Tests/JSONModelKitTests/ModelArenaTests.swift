@@ -82,6 +82,29 @@ struct ModelArenaTests {
         #expect(kept.allSatisfy { Self.check($0, 7) })
     }
 
+    /// A model with more properties than the arena's first chunk has room for (700 slots are
+    /// 5,600 bytes, the first chunk 4 KiB) gets its cache in a chunk that holds it: every
+    /// property reads back its own value, and the models made after it too.
+    @Test func aModelWiderThanAChunkGetsRoomForItsCache() throws {
+        let count = 700
+        let properties = (0..<count).map { #"{"name": "wideProperty\#($0)", "type": "Int"}"# }.joined(separator: ",")
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(json: #"{"models": [{"name": "Wide", "properties": [\#(properties)]}]}"#))
+        // More than 16 KiB of JSON, so that the document has an arena.
+        let object = "{" + (0..<count).map { #""wideProperty\#($0)": \#($0 * 1_000_003)"# }.joined(separator: ", ") + "}"
+        let data = Data(object.utf8)
+        #expect(data.count > 16 << 10)
+        // Three models over one document: the first takes the arena's first chunk, the others
+        // what the budget (four times the tape) leaves, then the heap.
+        let document = try JSONDocument(data: data)
+        let models = try (0..<3).map { _ in try registry.makeModel(named: "Wide", json: document.root) as! DynamicModel }
+        #expect(models[0].slotsInArena)
+        for model in models {
+            let wrong = (0..<count).filter { (model[dynamicMember: "wideProperty\($0)"] as Int) != $0 * 1_000_003 }
+            #expect(wrong.isEmpty, "properties read back wrong: \(wrong.prefix(5))")
+        }
+    }
+
     /// A model read from a lazy array outlives the array and every other reference to its
     /// document: it holds the document, and with it the arena its cache is in.
     @Test func aModelOutlivesItsArray() throws {

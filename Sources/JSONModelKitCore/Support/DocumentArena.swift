@@ -89,7 +89,8 @@ package struct DocumentArena: ~Copyable, @unchecked Sendable {
     /// Adds a chunk after `chunk`, its first `bytes` taken, unless another thread did.
     private func grow(after chunk: UInt, taking bytes: Int, control: UnsafeMutablePointer<AtomicWord>) -> Growth {
         let previous = UnsafeMutablePointer<AtomicWord>(bitPattern: chunk).map { Int(($0 + 1).load(ordering: .relaxed)) } ?? 0
-        let capacity = min(max(previous * 2, Self.smallestChunk), Self.largestChunk)
+        // At least the block's size: the first chunk is 4 KiB, and a block may be up to 16 KiB.
+        let capacity = max(min(max(previous * 2, Self.smallestChunk), Self.largestChunk), bytes)
         // Every chunk added pays for itself out of the budget, and gives its share back when it
         // loses a race. A spent budget is seen with a load: the models made after it do not
         // write to the word.
