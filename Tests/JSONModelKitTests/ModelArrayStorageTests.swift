@@ -72,6 +72,30 @@ struct ModelArrayStorageTests {
         }
     }
 
+    /// A duplicate key that is not an object leaves its key out; one that is an object after it
+    /// puts the key back, with that object: the last duplicate wins, whatever came between.
+    @Test func aKeyLeftOutAndGivenAgainByALaterDuplicate() throws {
+        let cases: [(json: String, rows: [String: Int], order: [String], leftOut: Int)] = [
+            (#"{"a": {"row": 1}, "a": 1, "a": {"row": 2}}"#, ["a": 2], ["a"], 1),
+            (#"{"a": {"row": 1}, "b": {"row": 5}, "a": null, "a": {"row": 2}, "c": {"row": 6}}"#,
+             ["a": 2, "b": 5, "c": 6], ["b", "a", "c"], 1),
+            (#"{"a": {"row": 1}, "a": 1, "a": {"row": 2}, "a": "x", "a": {"row": 3}}"#, ["a": 3], ["a"], 2),
+            (#"{"a": {"row": 1}, "a": 1}"#, [:], [], 1),
+            (#"{"a": 1, "a": {"row": 2}, "b": [], "b": {"row": 7}}"#, ["a": 2, "b": 7], ["a", "b"], 2),
+        ]
+        for (json, rows, order, leftOut) in cases {
+            let lazy = try ModelDictionary<FirstReadSeat>(json: json)
+            #expect(lazy.keys == order, "\(json)")
+            #expect(lazy.count == rows.count, "\(json)")
+            for (key, row) in rows { #expect(lazy[key].map { $0.row as Int } == row, "\(json) [\(key)]") }
+            #expect(lazy.diagnostics.count == leftOut, "\(json)")
+            // Through a property, and as the Swift dictionary.
+            let hall = try FirstReadHall(json: #"{"byName": \#(json)}"#)
+            let swift: [String: FirstReadSeat] = hall.byName
+            #expect(swift.mapValues { $0.row as Int } == rows, "\(json)")
+        }
+    }
+
     /// A dictionary of models read as a Swift dictionary holds the lazy dictionary's instances,
     /// the same dictionary on every read, and behaves as any `[String: Item]`: it is changed
     /// as the caller's own value, cast, compared and freed like one.

@@ -278,10 +278,13 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
                 inputs.append(member)
             }
         }
-        // Drop keys a later non-object duplicate removed.
+        // Drop the places a later non-object duplicate emptied. A key can have more than one
+        // place (an object, then not one, then an object again: the first place emptied, a
+        // second taken); the one its index names is the one kept.
         if keys.count != indexes.count {
-            let keptKeys = keys.filter { indexes[$0] != nil }
-            inputs = keptKeys.map { inputs[indexes[$0]!] }
+            let kept = keys.indices.filter { indexes[keys[$0]] == $0 }
+            let keptKeys = kept.map { keys[$0] }
+            inputs = kept.map { inputs[$0] }
             indexes = Dictionary(uniqueKeysWithValues: keptKeys.enumerated().map { ($1, $0) })
             keys = keptKeys
         }
