@@ -11,6 +11,12 @@ final class RelOrder: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+final class RelWrappedLines: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.lines([RelLine].self, embedPath: "node", inverse: "owner")
+    }
+}
+
 final class RelLine: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.sku(String.self)
@@ -72,6 +78,24 @@ struct RelationshipTests {
         let lines: [RelLine] = order.lines
         #expect(lines.count == 1 && lines[0].sku == "solo")
         #expect(order.jsonModel.diagnostics.isEmpty)
+        let lazy: ModelArray<RelLine> = order.lines
+        #expect(lazy.jsonIndex(of: 0) == 0)
+    }
+
+    /// The same through an embed path: the one element has JSON index 0 too, and its path
+    /// in diagnostics and output is the embed path alone.
+    @Test func aToManyGivenASingleWrappedObjectReadsAsOneElement() throws {
+        let owner = try RelWrappedLines(json: #"{"lines": {"node": {"sku": "solo"}}}"#)
+        let lines: ModelArray<RelLine> = owner.lines
+        #expect(lines.count == 1)
+        #expect(lines[0].sku == "solo")
+        #expect(lines.jsonIndex(of: 0) == 0)
+        #expect(lines[0].jsonModel.inverse("owner", as: RelWrappedLines.self) === owner)
+        // An array of wrapped objects, one of them missing its wrapper, for comparison.
+        let many = try RelWrappedLines(json: #"{"lines": [{"node": {"sku": "a"}}, {"sku": "b"}, {"node": {"sku": "c"}}]}"#)
+        let kept: ModelArray<RelLine> = many.lines
+        #expect(kept.map { $0.sku as String } == ["a", "c"])
+        #expect(kept.jsonIndex(of: 1) == 2)
     }
 
     @Test func groupsReadTheParentsLevel() throws {

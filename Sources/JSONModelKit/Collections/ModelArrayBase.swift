@@ -283,6 +283,7 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
             isSingleObject = true
             if let embed, let inner = input[embed], inner.kind == .object {
                 source = Self.single(inner)
+                indices = [0]  // as without an embed path: the one element is the JSON's first
             } else if embed == nil {
                 source = Self.single(input)
             } else {
