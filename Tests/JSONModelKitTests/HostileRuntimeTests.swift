@@ -50,6 +50,43 @@ struct HostileRuntimeTests {
         #expect(meter.cachedPropertyCount == 1)
     }
 
+    /// The same over a parsed document, where the first read of a property walks the object and
+    /// records in each property's slot where its member is, and the first of those slots says
+    /// the walk is done: a rejected value there is converted again, and the values cached in
+    /// the other slots meanwhile stay where they are (the same nested model, nothing read twice).
+    @Test func aRejectedCachedValueInTheWalksFirstSlotLeavesTheOthers() throws {
+        let registry = ModelRegistry()
+        let conversions = Locked(0)
+        registry.register(
+            JSONConverters.Closure<Int>(
+                read: { json in
+                    conversions.withLock { $0 += 1 }
+                    return json.intValue
+                },
+                write: { .number(JSONNumber($0)) }, isStillValid: { _ in false }),
+            forProperty: "a", ofModelNamed: "Walked")
+        let schema = #"{"models": [{"name": "Walked", "properties": [{"name": "a", "type": "Int"}, "#
+            + #"{"name": "b", "type": "String"}, {"name": "inner", "type": "Inner"}, {"name": "c", "type": "Int"}]}, "#
+            + #"{"name": "Inner", "properties": [{"name": "x", "type": "Int"}]}]}"#
+        try registry.register(ModelSchema(json: schema))
+        let json = #"{"c": 3, "a": 1, "b": "a string longer than fifteen bytes", "inner": {"x": 2}}"#
+        let model = try registry.makeModel(named: "Walked", json: Data(json.utf8))
+        let b: String = model.jsonModel.dynamic.b  // the walk; b cached
+        let inner: JSONModel = model.jsonModel.dynamic.inner
+        let c: Int = model.jsonModel.dynamic.c
+        #expect(b == "a string longer than fifteen bytes" && c == 3)
+        for round in 1...50 {
+            let a: Int = model.jsonModel.dynamic.a  // rejected and converted again from the second on
+            #expect(a == 1)
+            #expect(conversions.withLock { $0 } == round)
+            #expect(model.cachedPropertyCount == 4, "round \(round)")
+            let again: JSONModel = model.jsonModel.dynamic.inner
+            #expect(again === inner, "round \(round)")
+            let sameB: String = model.jsonModel.dynamic.b
+            #expect(sameB == b)
+        }
+    }
+
     /// Each registration that affects a property makes a new choice; only the first few are
     /// published without a lock, so the conversion stays small however many follow.
     @Test func reregisteringAConverterKeepsAFewChoicesAtMost() throws {

@@ -216,18 +216,23 @@ extension CacheSlots {
         return (Self.unmanaged(existing).takeUnretainedValue(), false)
     }
 
-    /// Empties slot `index` if it still holds the validated `entry`, and drops the slot's
-    /// reference to it: the entry is freed once the readers that took it let go.
+    /// Puts `leaving` in slot `index` if it still holds the validated `entry`, and drops the
+    /// slot's reference to it: the entry is freed once the readers that took it let go.
     ///
-    /// The slot is emptied under `lock`, the owning model's, under which readers take their
+    /// The slot is changed under `lock`, the owning model's, under which readers take their
     /// references (``entry(at:lock:)``); after that no reader can load it. The caller holds a
     /// reference to `entry`, so its address cannot belong to another entry meanwhile.
-    func retire(_ entry: CacheEntry, at index: Int, lock: ModelStateAccess) {
+    ///
+    /// - Parameter leaving: What the slot holds then: ``empty``, or the member's place
+    ///   (``member(_:)``), which the slot of the walk's leader must hold rather than nothing
+    ///   (``claimWalk(leader:)``).
+    func retire(_ entry: CacheEntry, at index: Int, lock: ModelStateAccess, leaving: UInt) {
         precondition(index >= 0 && index < count)
+        precondition(Self.isUnfilled(leaving))
         let bits = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()) | Self.slowTag
         let emptied: Bool = lock.withLock { _ in
             (base + index).compareExchange(
-                expected: bits, desired: Self.empty, successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed
+                expected: bits, desired: leaving, successOrdering: .acquiringAndReleasing, failureOrdering: .relaxed
             ).exchanged
         }
         if emptied { Self.unmanaged(bits).release() }

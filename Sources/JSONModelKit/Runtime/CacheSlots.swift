@@ -33,10 +33,10 @@ import JSONModelKitCore
 /// Memory safety. An untagged entry is never swapped out: it lives as long as the model, so
 /// readers load the slot and use the entry without a lock or a reference of their own (the model
 /// keeps it alive). A validated entry is swapped out when its converter rejects it
-/// (``retire(_:at:lock:)``), and its memory is then freed as soon as nobody uses it, so it is
-/// only ever loaded under the owning model's lock, which `retire` also holds when it empties the
-/// slot: a reader either takes its own reference before the slot is emptied (and the entry lives
-/// until the reader lets go) or sees the slot empty or holding a newer entry. Nothing dereferences
+/// (``retire(_:at:lock:leaving:)``), and its memory is then freed as soon as nobody uses it, so
+/// it is only ever loaded under the owning model's lock, which `retire` also holds when it takes
+/// the entry out of the slot: a reader either takes its own reference before (and the entry lives
+/// until the reader lets go) or sees the slot without a value or holding a newer entry. Nothing dereferences
 /// a validated entry loaded without that lock (``store(_:at:)`` does not return one). Rejected
 /// entries are therefore not kept, and a model read a million times through a converter that
 /// rejects every cached value stays the same size.

@@ -93,7 +93,7 @@ extension JSONModel {
             case .inline: return nil
             case .entry(let entry):
                 guard revalidate, let validator = entry.validator, !validator(entry.anyValue) else { return entry }
-                slots.retire(entry, at: ordinal, lock: state)
+                slots.retire(entry, at: ordinal, lock: state, leaving: slotAfterRetiring(ordinal, metadata: metadata))
                 return frozenEntry(at: ordinal, in: slots, revalidate: false)
             case .busy:
                 // Another thread is writing this value, or walking the object from this slot (the
@@ -206,6 +206,24 @@ extension JSONModel {
     /// - Returns: The leader's ordinal and its member's tape index (0: its key is missing) when
     ///   this thread walked: it must then publish the leader's slot. Nil when the walk was done.
     @inline(__always)
+    /// What slot `ordinal` holds once its rejected validated entry is retired: nothing, but in
+    /// the slot of the walk's leader (``CacheSlots/claimWalk(leader:)``), which says the walk
+    /// over the object is done and so must never be empty again, where its member is, as the
+    /// walk found it. Emptied, the next read would walk again and record members over the values
+    /// the other slots hold by then.
+    func slotAfterRetiring(_ ordinal: Int, metadata: ModelMetadata) -> UInt {
+        guard let keys = metadata.memberKeys, keys.leader == ordinal, let (document, object) = original.unretainedNode
+        else { return CacheSlots.empty }
+        let position = withUnsafeTemporaryAllocation(of: Int.self, capacity: metadata.properties.count) { positions in
+            positions.initialize(repeating: 0)
+            document._withUnsafeGuaranteedRef { document in
+                keys.locateMembers(of: JSONNode(document: document, index: object), into: positions)
+            }
+            return positions[ordinal]
+        }
+        return CacheSlots.member(position)
+    }
+
     func locateMembers(in slots: CacheSlots, document: Unmanaged<JSONDocument>, object: Int)
         -> (leader: Int, position: Int)?
     {
