@@ -168,6 +168,34 @@ struct StressTests {
         }
     }
 
+    /// A nested model whose member is not an object is made by the general path, not read
+    /// inline: threads that race on its first read, one of them trying the inline read first,
+    /// all get the one instance the model keeps.
+    @Test func aNestedModelMadeByTheGeneralPathIsOneInstance() throws {
+        final class Holder: JSONModel, DynamicMembers, @unchecked Sendable {
+            override class func properties(_ p: PropertyRegistrar) {
+                p.child(Owner.self)
+                p.id(Int.self)
+            }
+        }
+        let count = 2_000
+        let text = "[" + (0..<count).map { #"{"child": \#($0), "id": \#($0)}"# }.joined(separator: ",") + "]"
+        let document = try JSONDocument(string: text)
+        let models = try (0..<count).map { try Holder(json: document.root[$0]!) }
+        let seen = Locked<[Int: Set<ObjectIdentifier>]>([:])
+        Self.hammer(rounds: count) { _, round in
+            let child: Owner = models[round].child
+            seen.withLock { _ = $0[round, default: []].insert(ObjectIdentifier(child)) }
+        }
+        var differing = 0
+        for (index, model) in models.enumerated() {
+            let child: Owner = model.child
+            if seen.withLock({ $0[index] }) != [ObjectIdentifier(child)] { differing += 1 }
+            #expect(model.id as Int == index)
+        }
+        #expect(differing == 0, "\(differing) of \(count) models handed out an instance they do not keep")
+    }
+
     @Test func containerIndexesBuiltConcurrently() throws {
         let count = 5_000
         let text = "{" + (0..<count).map { "\"k\($0)\": [\($0)]" }.joined(separator: ",") + ", \"list\": [" + (0..<count).map(String.init).joined(separator: ",") + "]}"

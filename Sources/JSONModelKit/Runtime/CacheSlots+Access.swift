@@ -195,23 +195,33 @@ extension CacheSlots {
 
     /// Stores `entry` in a slot that holds no value.
     ///
+    /// A slot another thread has claimed is waited out: the claimant may give it up without a
+    /// value (an inline read of a nested model whose member is no object), and an entry stored
+    /// then is the one every reader gets, where returning `entry` unstored would hand this
+    /// reader an instance the model does not keep.
+    ///
     /// - Returns: The entry to use and whether it is `entry`, stored. When another thread stored
     ///   first: its entry if that one is untagged; a validated one may only be loaded under the
     ///   model's lock, and an inline value is no entry, so then `entry` itself, not stored (a
-    ///   conversion just made is as good).
+    ///   conversion just made is as good; for a nested model, the caller waits for the inline one).
     func store(_ entry: CacheEntry, at index: Int) -> (entry: CacheEntry, stored: Bool) {
         precondition(index >= 0 && index < count)
         var bits = UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque())
         if entry.validator != nil { bits |= Self.slowTag }
         var existing = (base + index).load(ordering: .acquiring)
-        while Self.isUnfilled(existing) {
+        while true {
+            if existing == Self.claimed {
+                existing = awaitUnclaimed(at: index)
+                continue
+            }
+            guard Self.isUnfilled(existing) else { break }
             let (stored, found) = (base + index).compareExchange(
                 expected: existing, desired: bits, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
             if stored { return (entry, true) }
             existing = found
         }
         Self.unmanaged(bits).release()
-        // A validated entry, a claimed slot or an inline value: this entry (as good).
+        // A validated entry or an inline value: this entry (as good).
         if existing & Self.tagMask != 0 { return (entry, false) }
         return (Self.unmanaged(existing).takeUnretainedValue(), false)
     }
