@@ -25,7 +25,7 @@ struct HostileInputMemoryTests {
         switch workload {
         case .records, .longString: return 25_000_000
         case .numbers: return 10_000_000
-        case .densestNumbers: return 5_000_000
+        case .densestNumbers, .oversizeStreamElement: return 5_000_000
         }
     }
 
@@ -38,6 +38,9 @@ struct HostileInputMemoryTests {
         case numbers
         /// `[0,0,0,…]`: one value per two bytes, the densest JSON there is.
         case densestNumbers
+        /// `[[0,0,0,…]]` read by a stream in memory whose elements may be at most 1 KiB: the one
+        /// element is refused, without a tape for more than the limit.
+        case oversizeStreamElement
     }
 
     final class Record: JSONModel, DynamicMembers, @unchecked Sendable {
@@ -76,6 +79,16 @@ struct HostileInputMemoryTests {
         #expect(report.passed, "the child's checks failed: \(report.summary)")
         // The input and its tape, plus 4 MB for the allocator and the small debug-build inputs.
         #expect(report.peak - report.baseline <= 5 * report.input + 4_000_000, "\(report.summary)")
+    }
+
+    /// A stream over bytes in memory refuses an element larger than its limit having scanned at
+    /// most the limit: a tape for the whole 5 MB element would be 20 MB (the growth was 26 MB
+    /// when the element was scanned whole first; 2 MB now, what a first stream read costs).
+    @Test(ChildTestProcess.available) func anOversizeStreamElementIsRefusedWithinItsLimit() throws {
+        guard let report = try MemoryChild.measure(.oversizeStreamElement) else { return }
+        print("hostile: memory, \(Workload.oversizeStreamElement.rawValue): \(report.summary)")
+        #expect(report.passed, "the child's checks failed: \(report.summary)")
+        #expect(report.peak - report.before <= 4_000_000, "\(report.summary)")
     }
 
     /// Runs one workload when started as a child by ``MemoryChild/measure(_:)``; skipped otherwise.
@@ -120,12 +133,27 @@ struct HostileInputMemoryTests {
             var bytes = HostileInputs.repeated("0,", times: inputBytes / 2, prefix: "[")
             bytes[bytes.count - 1] = UInt8(ascii: "]")
             return bytes
+        case .oversizeStreamElement:
+            var bytes = HostileInputs.repeated("0,", times: inputBytes / 2, prefix: "[[")
+            bytes[bytes.count - 1] = UInt8(ascii: "]")
+            bytes.append(UInt8(ascii: "]"))
+            return bytes
         }
     }
 
     /// Parses `input` and reads it through models; returns whether every check held.
     static func run(_ workload: Workload, on input: [UInt8]) throws -> Bool {
         let inputBytes = inputBytes(workload)
+        if workload == .oversizeStreamElement {
+            let options = ModelOptions(streamOptions: JSONStreamOptions(format: .array, maxElementSize: 1024))
+            let reader = ModelStreamReader<Record>(bytes: input, options: options)
+            do {
+                _ = try reader.read()
+                return false
+            } catch {
+                return error.kind == .elementTooLarge(limit: 1024) && error.element == 0 && error.offset == 1
+            }
+        }
         let document = try JSONDocument(bytes: input)
         switch workload {
         case .records:
@@ -163,6 +191,8 @@ struct HostileInputMemoryTests {
                 count += 1
             }
             return count == inputBytes / 2 && document.root.count == count && sum == 0
+        case .oversizeStreamElement:
+            return false  // read by a stream, above
         }
     }
 }

@@ -37,6 +37,29 @@ struct StreamFileFormatTests {
         }
     }
 
+    /// An element over the size limit is refused as too large, in memory as from a file, small
+    /// or large, whatever fault lies past the limit: a reader does not scan past the limit (one in
+    /// memory, or a file's element within one chunk, reported the fault instead).
+    @Test(arguments: [3_000, 300_000])
+    func anElementOverTheLimitIsTooLargeWhateverFollows(size: Int) throws {
+        let zeros = String(repeating: "0,", count: size / 4)
+        let text = "[[" + zeros + "x," + zeros + "0]]"
+        let options = ModelOptions(streamOptions: JSONStreamOptions(format: .array, maxElementSize: 1024))
+        let path = try Self.file("oversize.json", text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for reader in [
+            ModelStreamReader<StreamEvent>(bytes: Array(text.utf8), options: options),
+            try ModelStreamReader<StreamEvent>(contentsOf: URL(fileURLWithPath: path), options: options),
+        ] {
+            #expect {
+                _ = try reader.read()
+            } throws: { error in
+                guard let error = error as? JSONStreamError else { return false }
+                return error.kind == .elementTooLarge(limit: 1024) && error.element == 0 && error.offset == 1
+            }
+        }
+    }
+
     @Test func theAsyncStreamOfAFileReadsLinesToo() async throws {
         let path = try Self.file("events.jsonl", Self.text)
         defer { try? FileManager.default.removeItem(atPath: path) }

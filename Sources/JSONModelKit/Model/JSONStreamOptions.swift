@@ -24,7 +24,9 @@ public struct JSONStreamOptions: Sendable, Hashable {
     /// How the elements are laid out; ``JSONStreamFormat/automatic`` by default.
     public var format: JSONStreamFormat
     /// The largest element accepted, in bytes; a larger one is an error
-    /// (``JSONStreamError/Kind/elementTooLarge(limit:)``), so memory stays bounded.
+    /// (``JSONStreamError/Kind/elementTooLarge(limit:)``), so memory stays bounded. No reader
+    /// looks further into an element than this, so a larger one is refused as too large
+    /// whatever its bytes past the limit hold.
     public var maxElementSize: Int
     /// Options for parsing each element: ``ModelOptions/parseOptions``. With `allowsComments`,
     /// comments inside an element are passed over when finding where it ends (a `}` or `"` in a

@@ -38,8 +38,12 @@ extension ElementFramer {
     mutating func scanInPlace(_ chunk: UnsafeBufferPointer<UInt8>, _ i: inout Int) throws(JSONStreamError)
         -> FramedElement?
     {
-        // At most 16 MiB ahead: larger elements are gathered by the framer.
-        let rest = UnsafeBufferPointer(rebasing: chunk[i..<min(chunk.count, i + (1 << 24))])
+        // At most 16 MiB ahead, and at most one byte past the largest element allowed: larger
+        // elements are gathered by the framer, which refuses one over the limit as it gathers,
+        // so that a large element in memory is not scanned whole, its tape built, only to be
+        // refused (a 5 MB element under a limit of 1 KiB took a 20 MB tape).
+        let window = min(chunk.count - i, 1 << 24, limit < 1 << 24 ? limit + 1 : 1 << 24)
+        let rest = UnsafeBufferPointer(rebasing: chunk[i..<(i + window)])
         let scanned: (document: JSONDocument, length: Int)
         do {
             scanned = try JSONDocument.scanningFirstValue(of: rest, options: parseOptions, scratch: scratch.buffer)
