@@ -22,6 +22,58 @@ final class DeepWriterGrouped: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+final class IndexSlots: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.second(String?.self, jsonPath: "items[1]")
+        p.third(String?.self, jsonPath: "items[2]")
+        p.hidden(String?.self, jsonPath: "items[0]", serialize: false)
+    }
+}
+
+final class IndexSlotItem: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.name(String?.self)
+    }
+}
+
+final class IndexSlotList: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.items([IndexSlotItem].self)
+        p.second(IndexSlotItem?.self, jsonPath: "items[1]")
+    }
+}
+
+/// A property read from an array element, set to nil, makes the element `null`: the elements
+/// after it keep their indexes, which other properties and nested models read from.
+@Suite("Writing nil at an array index")
+struct NilAtAnIndexTests {
+    @Test func theOtherElementsKeepTheirPlaces() throws {
+        let model = try IndexSlots(json: #"{"items": ["a", "b", "c"]}"#, options: .mutable)
+        #expect(model.third as String? == "c")
+        try model.jsonModel.set(nil, forProperty: "second")
+        #expect(model.second as String? == nil)
+        #expect(model.third as String? == "c")
+        #expect(model.jsonModel.json() == ["items": ["a", .null, "c"]])
+        let copy = model.jsonModel.copy()
+        #expect(copy.third as String? == "c" && copy.second as String? == nil)
+        // Output that leaves out a property read from an element nulls the element too.
+        #expect(model.jsonModel.json(options: .omitNonSerialized) == ["items": [.null, .null, "c"]])
+        // Past the end there is nothing to remove, and nothing is added.
+        let short = try IndexSlots(json: #"{"items": ["a"]}"#, options: .mutable)
+        try short.jsonModel.set(nil, forProperty: "third")
+        #expect(short.jsonModel.json() == ["items": ["a"]])
+    }
+
+    @Test func nestedModelsReadFromLaterElementsStillWriteToThem() throws {
+        let list = try IndexSlotList(json: #"{"items": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}"#, options: .mutable)
+        let items: [IndexSlotItem] = list.items
+        try list.jsonModel.set(nil, forProperty: "second")
+        items[2].name = "C"
+        #expect(list.jsonModel.json() == ["items": [["name": "a"], .null, ["name": "C"]]])
+        #expect(list.second as IndexSlotItem? == nil)
+    }
+}
+
 @Suite("Writes through a value of the wrong kind")
 struct PathWriteConflictTests {
     @Test(arguments: [

@@ -160,7 +160,7 @@ extension JSONModel {
                 guard !written.isEmpty else { return nil }
                 let touched = childrenTouched(by: written, in: state)
                 for alternative in written {
-                    state.current![alternative] = nil
+                    state.current!.removeKeepingIndexes(at: alternative)
                     invalidate(&state, overlapping: alternative, except: nil)
                 }
                 detachChanged(touched, in: state)
@@ -245,6 +245,21 @@ extension JSONModel {
     }
 
 
+}
+
+extension JSONValue {
+    /// Removes the value at `path` as a model's write of nil does: a member is removed, and an
+    /// element of an array becomes `null`, so that the elements after it keep their indexes,
+    /// which other properties' paths and the nested models read from them name. (Removed, the
+    /// element after it would take its place: a property at `items[1]` set to nil would read
+    /// what was at `items[2]`.)
+    mutating func removeKeepingIndexes(at path: JSONPath) {
+        guard case .index = path.segments.last else {
+            self[path] = nil
+            return
+        }
+        if self[path] != nil { self[path] = .null }
+    }
 }
 
 extension PropertyMetadata {

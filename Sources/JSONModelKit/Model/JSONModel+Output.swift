@@ -143,7 +143,7 @@ private struct ShapeFrame {
         let included = metadata.properties.filter { !options.contains(.omitNonSerialized) || $0.options.serialize }
         if options.contains(.omitNonSerialized) {
             for property in metadata.properties where !property.options.serialize && !property.options.group {
-                for path in property.paths { result[path] = nil }
+                for path in property.paths { result.removeKeepingIndexes(at: path) }
             }
         }
         let nested = metadata.hasModelProperties ? included.filter { $0.type.containsModel && !$0.options.group } : []
