@@ -26,6 +26,12 @@ final class Ticket: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+final class LevelOnly: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.level(Level.self, default: .low)
+    }
+}
+
 final class NoDefaultEnum: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.shape(Shape.self)
@@ -81,6 +87,42 @@ struct EnumTests {
         #expect(unknown.level as Level == .low)
         #expect(unknown.jsonModel.diagnostics.count == 2)
         #expect(try Ticket(json: "{}").shape as Shape == .circle)
+    }
+
+    /// What reading an integer raw value records stands for the enum: a number that is not
+    /// quite an integer is lossy, and a numeric string is a lenient match strict validation
+    /// refuses, as for an `Int` property.
+    @Test func anIntegerEnumKeepsItsIntegersDiagnostics() throws {
+        let lossy = try LevelOnly(json: #"{"level": 1.6}"#)
+        #expect(lossy.level as Level == .high)
+        #expect(lossy.jsonModel.diagnostics.map(\.kind) == [.lossy])
+        #expect(throws: (any Error).self) { try LevelOnly(json: #"{"level": 1.6}"#, options: .validating) }
+        #expect(try LevelOnly(json: #"{"level": "2"}"#, options: .validating).level as Level == .high)
+        #expect(throws: (any Error).self) { try LevelOnly(json: #"{"level": "2"}"#, options: .strict) }
+        #expect(try LevelOnly(json: #"{"level": 2}"#, options: .strict).level as Level == .high)
+        // A value that is no integer at all is one mismatch, for the enum.
+        let text = try LevelOnly(json: #"{"level": "high"}"#)
+        #expect(text.level as Level == .low)
+        #expect(text.jsonModel.diagnostics.count == 1)
+    }
+
+    /// A value the enum does not know is reported whatever other code interned the same text:
+    /// here another type's known value.
+    @Test func aValueAnotherEnumKnowsIsUnknownToThisOne() throws {
+        struct Payment: JSONStringEnum {
+            let value: InternedString
+            init(_ value: InternedString) { self.value = value }
+            static let settled: Payment = "settled_by_card"
+            static let knownValues: [Payment] = [.settled]
+        }
+        #expect(Payment.settled.value.isInterned)
+        let ticket = try Ticket(json: #"{"status": "settled_by_card"}"#)
+        #expect((ticket.status as TicketStatus).rawValue == "settled_by_card")
+        #expect(ticket.jsonModel.diagnostics.map(\.kind) == [.invalidValue])
+        // A known value written with escapes is known, and shares the known storage.
+        let escaped = try Ticket(json: #"{"status": "op\u0065n"}"#)
+        #expect((escaped.status as TicketStatus).value.storage === TicketStatus.open.value.storage)
+        #expect(escaped.jsonModel.diagnostics.isEmpty)
     }
 
     @Test func requiredWithAnUnknownCaseNeverWrittenBack() throws {

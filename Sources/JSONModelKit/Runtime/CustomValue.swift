@@ -249,8 +249,12 @@ private struct RawValueConversion<E: RawRepresentable>: TypedConversion {
         if E.RawValue.self == String.self {
             rawValue = input.stringValue.map { $0 as! E.RawValue }
         } else if let integer = E.RawValue.self as? any PropertyValue.Type {
+            // What the integer's conversion records stands when it gives a value (`1.6` read as 2
+            // is lossy; `"2"` is a lenient match that strict validation refuses); when it gives
+            // none, the mismatch below says it once, for the enum.
             var scratch = context
             rawValue = integer.convertAny(input, context: &scratch) as? E.RawValue
+            if rawValue != nil { context = scratch }
         }
         guard let rawValue else {
             context.typeMismatch(input, expected: "a \(E.RawValue.self) value of \(E.self)")

@@ -13,11 +13,15 @@ extension AnyConverter {
                     context.typeMismatch(input, expected: "a \(E.self) string")
                     return nil
                 }
-                let value = InternedString.existing(text)
-                if !known.isEmpty && !value.isInterned {
+                // A known value written with escapes ("op\u0065n") is known by its text.
+                var bytes = text
+                if let storage = bytes.withUTF8({ known.lookUp($0) }) { return E(InternedString(storage: storage)) }
+                // Unknown to this type, whether or not the process interned the text for another
+                // (which `InternedString.existing` answers, so it cannot say which values are known).
+                if !known.isEmpty {
                     context.record(.invalidValue, "unknown value \"\(text.prefix(60))\" for \(E.self), kept as it is")
                 }
-                return E(value)
+                return E(InternedString.existing(text))
             },
             write: { value, _ in (value as? E).map { .some(.string($0.rawValue)) } })
         // A known value only: an unknown one is kept with a diagnostic, on the general path.
