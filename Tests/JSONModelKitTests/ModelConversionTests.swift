@@ -51,6 +51,47 @@ struct ModelConversionTests {
         #expect(model.int64 as Int64? == Int64.min)
     }
 
+    /// Integers above 2^53 written with a fraction or an exponent, or in a string, or in a
+    /// `JSONValue`, are read from their digits, as integers in the document's text are: a
+    /// `Double` on the way would round them.
+    @Test func integersBeyondADoublesPrecisionAreExact() throws {
+        let fraction = try scalars(#"{"int64": 9007199254740993.4, "int": 0.49999999999999999}"#)
+        #expect(fraction.int64 as Int64? == 9_007_199_254_740_993)
+        #expect(fraction.int as Int? == 0)
+        #expect(kinds(fraction) == [.lossy, .lossy])
+        let integral = try scalars(#"{"int64": 9223372036854775807.0, "uint64": 1.8446744073709551615e19, "int": -9.223372036854775808e18}"#)
+        #expect(integral.int64 as Int64? == .max)
+        #expect(integral.uint64 as UInt64? == .max)
+        #expect(integral.int as Int? == .min)
+        #expect(integral.jsonModel.diagnostics.isEmpty)
+        let string = try scalars(#"{"int64": "9007199254740993.0"}"#)
+        #expect(string.int64 as Int64? == 9_007_199_254_740_993)
+        let number = try #require(JSONNumber(text: "9007199254740993.0"))
+        let value = try Scalars(json: JSONValue.object(["int64": .number(number)]))
+        #expect(value.int64 as Int64? == 9_007_199_254_740_993)
+        #expect(value.jsonModel.diagnostics.isEmpty)
+        let tiny = try scalars(#"{"int": 1e-400}"#)
+        #expect(tiny.int as Int? == 0)
+        #expect(kinds(tiny) == [.lossy])
+    }
+
+    /// A Codable value's integers read exactly from their digits too, whatever their spelling.
+    @Test func codableIntegersWithAnExponentAreExact() throws {
+        struct Counts: Codable, Sendable, Equatable {
+            var big: Int64
+            var small: Int8
+        }
+        final class CountsHolder: JSONModel, DynamicMembers, @unchecked Sendable {
+            override class func properties(_ p: PropertyRegistrar) { p.counts(Counts?.self) }
+        }
+        let model = try CountsHolder(json: #"{"counts": {"big": 1e18, "small": -1.28e2}}"#)
+        #expect(model.counts as Counts? == Counts(big: 1_000_000_000_000_000_000, small: -128))
+        #expect(model.jsonModel.diagnostics.isEmpty)
+        let inexact = try CountsHolder(json: #"{"counts": {"big": 1.5, "small": 1}}"#)
+        #expect(inexact.counts as Counts? == nil)
+        #expect(!inexact.jsonModel.diagnostics.isEmpty)
+    }
+
     @Test(arguments: [#"true"#, #""abc""#, #"" 42""#, #""0x10""#, #""+5""#, #"[1]"#, #"{"a": 1}"#])
     func intFromWrongKinds(json: String) throws {
         let model = try scalars(#"{"int": \#(json), "plainInt": \#(json)}"#)

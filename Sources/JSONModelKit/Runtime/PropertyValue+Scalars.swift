@@ -46,23 +46,34 @@ extension FixedWidthInteger where Self: PropertyValue {
         let typeName = String(describing: Self.self)
         guard let text = NumberText.text(of: input, expected: typeName, context: &context) else { return nil }
         if let exact = Self(text) { return exact }
-        if NumberText.isPlainInteger(text) {
+        // From the decimal digits, not through a Double, which holds integers exactly only up
+        // to 2^53: `9007199254740993.4` rounds to …993, and `9223372036854775807.0` fits Int64.
+        var bytes = text
+        guard let (negative, magnitude, exact) = bytes.withUTF8(NumberParsing.nearestInteger),
+            let value = Self(negative: negative, magnitude: magnitude)
+        else {
             context.record(.outOfRange, "\(text) does not fit in \(typeName)")
             return nil
         }
-        guard let double = Double(text), double.isFinite else {
-            context.record(.outOfRange, "\(text) does not fit in \(typeName)")
-            return nil
-        }
-        let rounded = double.rounded(.toNearestOrAwayFromZero)
-        guard let value = Self(exactly: rounded) else {
-            context.record(.outOfRange, "\(text) does not fit in \(typeName)")
-            return nil
-        }
-        if rounded != double {
+        if !exact {
             context.record(.lossy, "\(text) rounded to \(value) to fit \(typeName)")
         }
         return value
+    }
+
+    /// The integer of `magnitude` with the sign `negative` says, when it fits.
+    init?(negative: Bool, magnitude: UInt64) {
+        if !negative {
+            self.init(exactly: magnitude)
+        } else if magnitude == 0 {
+            self = 0
+        } else if magnitude <= UInt64(Int64.max) {
+            self.init(exactly: -Int64(magnitude))
+        } else if magnitude == UInt64(Int64.max) + 1 {
+            self.init(exactly: Int64.min)
+        } else {
+            return nil
+        }
     }
 
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {

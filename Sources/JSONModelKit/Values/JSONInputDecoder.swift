@@ -174,11 +174,14 @@ extension JSONInput {
     private func decodeInteger<I: FixedWidthInteger>(_ type: I.Type, codingPath: [any CodingKey]) throws -> I {
         guard let text = numberText else { throw JSONInputDecoder.mismatch(I.self, "\(I.self)", self, codingPath) }
         if let exact = I(text) { return exact }
-        // `3.0` and `3e2` are exact integers too; `2.5` and anything out of range are not.
-        if !NumberText.isPlainInteger(text), let double = Double(text), double.rounded() == double,
-            abs(double) < 0x1p53, let value = I(exactly: double)
-        {
-            return value
+        // `3.0`, `3e2` and `1e18` are exact integers too, read from their digits; `2.5` and
+        // anything out of range are not.
+        var bytes = text
+        if let (negative, magnitude) = bytes.withUTF8(NumberParsing.exactInteger) {
+            if !negative, let value = I(exactly: magnitude) { return value }
+            if negative, magnitude == 0 { return 0 }
+            if negative, magnitude <= UInt64(Int64.max), let value = I(exactly: -Int64(magnitude)) { return value }
+            if negative, magnitude == UInt64(Int64.max) + 1, let value = I(exactly: Int64.min) { return value }
         }
         throw JSONInputDecoder.invalid("\(text) is not an exact \(I.self)", codingPath)
     }

@@ -6,11 +6,6 @@ enum NumberText {
         JSONNumber.withBytes(of: text, NumberParsing.isValid)
     }
 
-    /// Whether valid number text has neither fraction nor exponent.
-    static func isPlainInteger(_ text: String) -> Bool {
-        !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
-    }
-
     /// Whether number text names a value other than zero: a digit from 1 to 9 before any
     /// exponent. A `Double` or `Float` that reads such text as 0 has underflowed.
     static func isNonzero<Bytes: Sequence<UInt8>>(_ text: Bytes) -> Bool {

@@ -104,6 +104,73 @@ package enum NumberParsing {
         return (negative, value)
     }
 
+    /// The integer nearest to the value of valid JSON number text, a half rounded away from
+    /// zero, and whether it is the value itself; nil when its magnitude does not fit in 64 bits.
+    ///
+    /// Decided on the decimal digits, as ``exactInteger(_:)`` is, so it is right at any size: a
+    /// `Double` holds integers exactly only up to 2^53, and `9007199254740993.4` read through one
+    /// rounds to …994, `0.49999999999999999` to 1.
+    package static func nearestInteger(_ text: UnsafeBufferPointer<UInt8>) -> (negative: Bool, magnitude: UInt64, exact: Bool)? {
+        if let (negative, magnitude) = exactInteger(text) { return (negative, magnitude, true) }
+        let count = text.count
+        var index = 0
+        let negative = count > 0 && text[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        // The digits, integer part then fraction, and the exponent.
+        var digits: [UInt8] = []
+        var integerDigits = 0
+        while index < count && text[index] &- UInt8(ascii: "0") < 10 {
+            digits.append(text[index] &- UInt8(ascii: "0"))
+            integerDigits += 1
+            index += 1
+        }
+        if index < count && text[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < count && text[index] &- UInt8(ascii: "0") < 10 {
+                digits.append(text[index] &- UInt8(ascii: "0"))
+                index += 1
+            }
+        }
+        var exponent = 0
+        if index < count && text[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var exponentNegative = false
+            if index < count && (text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) {
+                exponentNegative = text[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            while index < count && text[index] &- UInt8(ascii: "0") < 10 {
+                exponent = min(exponent * 10 + Int(text[index] &- UInt8(ascii: "0")), 1_000_000_000)
+                index += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        guard index == count, integerDigits > 0 else { return nil }
+        // How many of the digits come before the decimal point once the exponent is applied.
+        let point = integerDigits + exponent
+        var magnitude: UInt64 = 0
+        func appendDigit(_ digit: UInt8) -> Bool {
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+            magnitude = sum
+            return !overflow1 && !overflow2
+        }
+        if point > 0 {
+            // Past 20 digits beyond the last nonzero one nothing fits (exactInteger took zeros).
+            guard point - digits.count <= 20 else { return nil }
+            for position in 0..<point {
+                guard appendDigit(position < digits.count ? digits[position] : 0) else { return nil }
+            }
+        }
+        // Not integral (exactInteger would have answered): a nonzero digit lies past the point.
+        if point >= 0 && point < digits.count && digits[point] >= 5 {
+            let (up, overflow) = magnitude.addingReportingOverflow(1)
+            guard !overflow else { return nil }
+            magnitude = up
+        }
+        return (negative, magnitude, false)
+    }
+
     /// The sign and magnitude of an integral value that fits in 64 bits.
     ///
     /// Works on the decimal digits alone: the value is its significant digits times a power of
