@@ -169,6 +169,18 @@ struct ConverterLookupTests {
         #expect(try child(["instance": "shout"]).instance as String == "SHOUT")
     }
 
+    /// The colour converter takes six or three hexadecimal digits after an optional `#`, and
+    /// nothing else: no sign, which `Int(_:radix:)` would take.
+    @Test func hexColorsAreHexadecimalDigitsOnly() throws {
+        let hex = JSONConverters.HexColor()
+        #expect(try hex.value(from: "#ff8800") == 0xFF8800)
+        #expect(try hex.value(from: "0A0B0C") == 0x0A0B0C)
+        #expect(try hex.value(from: "#abc") == 0xAABBCC)
+        for text in ["#+fffff", "#-00000", "+fffff", "#ff880", "#ff88000", "#gg8800", "#ff 880", "#+ff", "#ＡＢＣ"] {
+            #expect(throws: JSONConversionError.self, "\(text)") { try hex.value(from: .string(text)) }
+        }
+    }
+
     @Test func typesWithoutAConverterGetADiagnosticNotACrash() throws {
         let model = try child(["color": "#00ff00"])
         #expect((model.color as TestColor?) == nil)

@@ -83,7 +83,9 @@ public enum JSONConverters {
             var digits = Substring(text)
             if digits.hasPrefix("#") { digits = digits.dropFirst() }
             if digits.count == 3 { digits = Substring(digits.map { "\($0)\($0)" }.joined()) }
-            guard digits.count == 6, let value = Int(digits, radix: 16), value >= 0 else {
+            // Hexadecimal digits only: `Int(_:radix:)` takes a sign too (`#+fffff`).
+            let isHex = digits.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }
+            guard digits.count == 6, isHex, let value = Int(digits, radix: 16) else {
                 throw JSONConversionError("\"\(text.prefix(40))\" is not a colour like \"#ff8800\"")
             }
             return value
