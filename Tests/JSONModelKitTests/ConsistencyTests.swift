@@ -200,6 +200,15 @@ struct ConsistencyTests {
         #expect(try make("Label", #"{"name": "a", "x": 1}"#) == make("Label", #"{"name": "a"}"#))
         #expect(try make("Tag", #"{"name": "a"}"#) != make("Other", #"{"name": "a"}"#))
         #expect(try make("Whole", #"{"name": "a", "x": 1}"#) != make("Whole", #"{"name": "a"}"#))
+        // Two schema models are never equal, whichever rule each has, and either way round: one
+        // comparing declared properties and one comparing the whole JSON, or two of one rule.
+        let tag = try make("Tag", #"{"name": "a"}"#)
+        let whole = try make("Whole", #"{"name": "a"}"#)
+        let wholeToo = try registry.makeModel(named: "Whole", json: Data(#"{"name": "a"}"#.utf8))
+        #expect(tag != whole && whole != tag)
+        #expect(whole == wholeToo && wholeToo == whole && whole.hashValue == wholeToo.hashValue)
+        let other = try make("Other", #"{"name": "a"}"#)
+        #expect(other != tag && tag != other)
         #expect(throws: ModelSchemaError.self) {
             try ModelSchema(json: #"{"models": [{"name": "T", "compareDeclaredPropertiesOnly": "yes", "properties": []}]}"#)
         }
