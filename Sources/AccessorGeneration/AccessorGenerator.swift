@@ -242,7 +242,13 @@ package struct AccessorGenerator {
         /// superclasses was read whole (so that count places its own properties).
         var propertiesBefore = 0
         var allRead = true
+        /// Whether it or a superclass adopts `DynamicMembers`, in the files or by the generator.
         var adoptsDynamicMembers = false
+        /// Whether it has `DynamicMembers` once the generator's output is compiled: it adopts
+        /// the protocol, or the generator gives it (its block has statements the generator
+        /// cannot read). A subclass then has it too, and must not be given it again: Swift
+        /// refuses a redundant conformance.
+        var hasDynamicMembers = false
     }
 
     private static let dynamicMembersNames: Set<[String]> = [["DynamicMembers"], ["JSONModelKit", "DynamicMembers"]]
@@ -285,11 +291,12 @@ package struct AccessorGenerator {
                 if case .declared(let base)? = superclasses[key], let parent = hierarchy[Self.key(base.path)] {
                     entry.propertiesBefore = parent.propertiesBefore + (base.registration?.properties.count ?? 0)
                     entry.allRead = parent.allRead && readWhole
-                    entry.adoptsDynamicMembers = parent.adoptsDynamicMembers || conforms
+                    entry.adoptsDynamicMembers = parent.hasDynamicMembers || conforms
                 } else {
                     entry.allRead = readWhole
                     entry.adoptsDynamicMembers = conforms
                 }
+                entry.hasDynamicMembers = entry.adoptsDynamicMembers || !(block?.unreadable.isEmpty ?? true)
                 hierarchy[key] = entry
                 stack.append((key, true))
                 for child in (children[key] ?? []).sorted().reversed() { stack.append((child, false)) }

@@ -34,6 +34,18 @@ struct CompileFailTests {
         #expect(Set(output.errors.map(\.line)) == Set(removed), "\(output.output)")
     }
 
+    /// A class and its subclass that each need `DynamicMembers` from the generator (statements
+    /// it cannot read in both blocks): the base gets it, the subclass inherits it, and the
+    /// members of both, typed and read by name, build.
+    @Test(.enabled(if: Typechecker.available))
+    func aSubclassInheritsTheDynamicMembersItsBaseIsGiven() throws {
+        let generated = try Typechecker.accessors(for: ["UnreadableLineage.swift"])
+        #expect(generated.source.components(separatedBy: ": DynamicMembers {}").count == 2, "\(generated.source)")
+        let output = try Typechecker.typecheck(client: "UnreadableLineageClient.swift", models: ["UnreadableLineage.swift"])
+        #expect(output.status == 0, "\(output.output)")
+        #expect(output.errors.isEmpty, "\(output.output)")
+    }
+
     @Test(.enabled(if: Typechecker.available))
     func misspelledPropertyIsNoMember() throws {
         let output = try Typechecker.typecheck(client: "MisspelledProperty.swift")
