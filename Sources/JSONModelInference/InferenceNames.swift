@@ -176,8 +176,12 @@ enum InferenceNames {
     static let reservedPropertySuffix = "Field"
 
     /// Type names a generated model must not take: they would shadow the standard library,
-    /// Foundation or JSONModelKit types the generated code (or its module) uses.
-    static let reservedTypeNames: Set<String> = [
+    /// Foundation or JSONModelKit types the generated code (or its module) uses, or are the
+    /// built-in types of schemas (`JSON`), which a schema model may not be named. A test checks
+    /// that every public type of JSONModelKit is here.
+    static let reservedTypeNames: Set<String> = listedTypeNames.union(ModelRegistry.builtinTypeNames)
+
+    private static let listedTypeNames: Set<String> = [
         // Swift
         "Any", "AnyObject", "Array", "Bool", "Character", "Codable", "Collection", "Decodable", "Decoder",
         "Dictionary", "Double", "Encodable", "Encoder", "Equatable", "Error", "Float", "Hashable", "Hasher",
@@ -196,7 +200,10 @@ enum InferenceNames {
         "JSONView", "JSONWriteOptions", "ModelArray", "ModelDiagnostic", "ModelDictionary", "ModelInference",
         "ModelMetadata", "ModelRegistry", "ModelSchema", "ModelSchemaError", "ModelStorage",
         "ModelValidationError", "ModelValue", "PropertyDeclarator", "PropertyRegistrar", "InferredSchema",
-        "InferredModel", "InferredProperty", "InferredType",
+        "InferredModel", "InferredProperty", "InferredType", "ConverterReference", "DynamicMembers", "JSONArray",
+        "JSONModelPlugin", "JSONModelProtocol", "JSONModelView", "JSONSource", "JSONStreamError", "JSONStreamFormat",
+        "JSONStreamOptions", "KeyStyle", "ModelDeclarationError", "ModelOptions", "ModelStream", "ModelStreamReader",
+        "ParsedJSON", "PluginLoadError", "PluginRegistrar", "SchemaLoadingError",
     ]
 
     // MARK: Scalars

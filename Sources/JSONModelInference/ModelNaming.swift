@@ -31,18 +31,24 @@ struct ModelNaming {
         assigned[ObjectIdentifier(node)] ?? node.candidateName
     }
 
+    /// Names every model, the root first. A nested model's name is never one of its parent's
+    /// property names: in the parent's registration block, `p._3d(_3d.self)` would find the
+    /// property's typed member before the type, and not build.
     private mutating func nameAll(root: ModelNode, rootName: String) {
-        var queue: [(node: ModelNode, parentName: String?)] = [(root, nil)]
+        var queue: [(node: ModelNode, parentName: String?, parentProperties: Set<String>)] = [(root, nil, [])]
         var next = 0
         while next < queue.count {
-            let (node, parentName) = queue[next]
+            let (node, parentName, parentProperties) = queue[next]
             next += 1
+            func isFree(_ option: String) -> Bool {
+                !InferenceNames.reservedTypeNames.contains(option) && !parentProperties.contains(option)
+            }
             let base = parentName == nil ? rootName : Self.join(prefix, node.candidateName)
             var options = [base]
             if let parentName { options.append(Self.join(parentName, node.candidateName)) }
             var chosen: String?
             var reused = false
-            for option in options where !InferenceNames.reservedTypeNames.contains(option) {
+            for option in options where isFree(option) {
                 if let existing = nodeNamed[option] {
                     if existing.hasSameShape(as: node) {
                         chosen = option
@@ -59,12 +65,12 @@ struct ModelNaming {
                 while true {
                     let option = base + String(number)
                     if let existing = nodeNamed[option] {
-                        if existing.hasSameShape(as: node) {
+                        if existing.hasSameShape(as: node) && !parentProperties.contains(option) {
                             chosen = option
                             reused = true
                             break
                         }
-                    } else if !InferenceNames.reservedTypeNames.contains(option) {
+                    } else if isFree(option) {
                         chosen = option
                         break
                     }
@@ -76,8 +82,9 @@ struct ModelNaming {
             if reused { continue }
             nodeNamed[name] = node
             order.append(node)
+            let propertyNames = Set(self.propertyNames(of: node))
             for property in node.properties {
-                for child in property.type.models { queue.append((child, name)) }
+                for child in property.type.models { queue.append((child, name, propertyNames)) }
             }
         }
     }
@@ -95,6 +102,16 @@ struct ModelNaming {
     /// a name two keys share goes to the key spelled exactly like it, else to the first; the
     /// others get a number.
     private func properties(of node: ModelNode) -> [InferredProperty] {
+        let names = propertyNames(of: node)
+        return node.properties.enumerated().map { index, property in
+            InferredProperty(
+                name: names[index], key: property.key, type: property.type.inferredType(names: name(of:)),
+                enumValues: property.enumValues)
+        }
+    }
+
+    /// The Swift names of a node's properties, in order (``properties(of:)``).
+    private func propertyNames(of node: ModelNode) -> [String] {
         let bases = node.properties.map { property -> String in
             let name = InferenceNames.propertyName(forKey: property.key)
             return InferenceNames.reservedPropertyNames.contains(name) ? name + InferenceNames.reservedPropertySuffix : name
@@ -115,10 +132,6 @@ struct ModelNaming {
             names[index] = name
             used.insert(name)
         }
-        return node.properties.enumerated().map { index, property in
-            InferredProperty(
-                name: names[index]!, key: property.key, type: property.type.inferredType(names: name(of:)),
-                enumValues: property.enumValues)
-        }
+        return names.map { $0! }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JSONModelInference
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// The rules of `ModelInference`, one at a time.
 @Suite("Model inference")
@@ -455,6 +456,54 @@ struct GenerateInferenceTests {
     @Test func reservedTypeNamesTakeTheParentsName() throws {
         let inferred = try infer(#"{"data": {"a": 1}, "error": {"b": 1}, "url": {"c": 1}, "type": {"d": 1}}"#, name: "Response")
         #expect(inferred.models.map(\.name) == ["Response", "ResponseData", "ResponseError", "ResponseURL", "ResponseType"])
+    }
+
+    /// No model is named like a public type of the library, which would shadow it in the
+    /// generated code's module (`override class var keyStyle: KeyStyle` would not build), nor
+    /// like a schema's built-in type (`JSON`), which a schema model may not take: every such
+    /// name in the library's sources is reserved.
+    @Test func everyPublicTypeOfTheLibraryIsReserved() throws {
+        var declared: Set<String> = []
+        for target in ["JSONModelKit", "JSONModelKitCore"] {
+            let folder = SharedData.packageRoot.appendingPathComponent("Sources/\(target)")
+            let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+            for case let file as URL in files where file.pathExtension == "swift" {
+                // Top-level declarations only: a nested type shadows nothing.
+                for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") where line.hasPrefix("public ") {
+                    let words = line.split(separator: " ")
+                    guard words.count >= 3 else { continue }
+                    let rest = words.dropFirst().drop { $0 == "final" }
+                    guard let kind = rest.first, ["class", "struct", "enum", "protocol", "typealias", "actor"].contains(kind),
+                        let name = rest.dropFirst().first?.prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" })
+                    else { continue }
+                    declared.insert(String(name))
+                }
+            }
+        }
+        #expect(declared.count > 40 && declared.contains("KeyStyle"), "\(declared.sorted())")
+        let missing = declared.subtracting(InferenceNames.reservedTypeNames).sorted()
+        #expect(missing.isEmpty, "public types a generated model could shadow: \(missing)")
+        #expect(InferenceNames.reservedTypeNames.isSuperset(of: ["JSON", "Decimal", "UUID"]))
+        let inferred = try infer(#"{"key_style": {"a": 1}, "json": {"b": 1}, "model_options": {"c": 1}}"#, name: "Root")
+        #expect(inferred.models.map(\.name) == ["Root", "RootKeyStyle", "RootJSON", "RootModelOptions"])
+        try ModelRegistry().register(inferred.schema)
+    }
+
+    /// A nested model is never named like a property of its parent: `p._3d(_3d.self)` finds the
+    /// property's typed member before the type, and does not build. Keys whose first letter has
+    /// no case (a digit, CJK) give such names.
+    @Test func aModelIsNotNamedLikeItsParentsProperty() throws {
+        let inferred = try infer(#"{"3d": {"x": 1}, "住所": {"市": "x"}, "other": {"3d": {"y": 1}}}"#, name: "Root")
+        for model in inferred.models {
+            for property in model.properties {
+                if case .model(let name) = property.type {
+                    #expect(name != property.name, "\(model.name).\(property.name) is of type \(name)")
+                }
+            }
+        }
+        #expect(Set(inferred.models.map(\.name)).count == inferred.models.count)
+        #expect(inferred.models.map(\.name).prefix(3) == ["Root", "Root3d", "Root住所"])
+        try ModelRegistry().register(inferred.schema)
     }
 
     @Test func thePrefixNamesNestedModelsOnly() throws {

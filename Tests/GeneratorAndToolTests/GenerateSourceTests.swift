@@ -57,6 +57,9 @@ enum GenerateFixtures {
         GenerateFixture(sample: "odd-keys.json", name: "OddRecord", prefix: "Odd"),
         GenerateFixture(sample: "api-feed.json", name: "FeedPage", prefix: "Feed"),
         GenerateFixture(sample: "org-archive.json", name: "Org", prefix: "Org"),
+        // Without a prefix, nested models are named by their keys alone: library type names
+        // (KeyStyle, JSON, ModelOptions) and names a property of the parent has (_3d) are taken.
+        GenerateFixture(sample: "names-without-prefix.json", name: "Listing", prefix: ""),
     ]
 
     /// Checks `actual` against the file at `url` byte for byte, or records it (``Snapshot``).

@@ -25,6 +25,7 @@ struct GeneratedClass: Sendable, CustomTestStringConvertible {
         GeneratedClass(sample: "odd-keys.json", name: "OddRecord", prefix: "Odd", rootClass: OddRecord.self),
         GeneratedClass(sample: "api-feed.json", name: "FeedPage", prefix: "Feed", rootClass: FeedPage.self),
         GeneratedClass(sample: "org-archive.json", name: "Org", prefix: "Org", rootClass: Org.self),
+        GeneratedClass(sample: "names-without-prefix.json", name: "Listing", prefix: "", rootClass: Listing.self),
     ]
 
     static func data(_ sample: String) throws -> Data {

@@ -59,6 +59,9 @@ extension ModelRegistry {
         "Double": .double, "Float": .float, "Bool": .bool, "String": .string, "Decimal": .decimal,
         "Date": .date, "URL": .url, "UUID": .uuid, "Data": .data, "JSON": .json,
     ]
+
+    /// The names of the built-in types, which no schema model may take.
+    package static var builtinTypeNames: Set<String> { Set(builtinTypes.keys) }
 }
 
 /// The definitions a registry's schema models were registered with, by name, to recognise an
