@@ -66,6 +66,29 @@ struct CollectionTests {
         #expect(order.jsonModel.diagnostics[0].path == JSONPath([.key("items"), .index(1)]))
     }
 
+    /// Output options reach the models inside the elements of an array read through an embed
+    /// path: each is shaped as a model and put back in its element, which with `onlyDeclared`
+    /// keeps only the embed path. (The elements were output as `{}` before, their models lost.)
+    @Test func outputOptionsShapeTheModelsInsideEmbeddedElements() throws {
+        let json = #"{"edges": [{"node": {"id": 1, "name": "a", "extra": 5}, "cursor": "c1"}, {"bad": 1}],"#
+            + #" "deep": [{"node": {"info": {"id": 2, "x": 0}, "y": 1}}], "other": true}"#
+        let order = try CollOrder(json: json)
+        let declared = order.jsonModel.json(options: .onlyDeclared)
+        #expect(declared["edges"] == [["node": ["id": 1, "name": "a"]], ["bad": 1]])
+        #expect(declared["deep"] == [["node": ["info": ["id": 2]]]])
+        #expect(declared["other"] == nil)
+        let again = try CollOrder(json: declared.jsonString())
+        #expect((again.edges as [CollItem]).map { $0.id as Int } == [1])
+        #expect((again.deep as [CollItem]).map { $0.id as Int } == [2])
+        // Other options keep each element and shape the model inside it.
+        let nulls = order.jsonModel.json(options: .includeNulls)
+        #expect(nulls["edges"] == [["node": ["id": 1, "name": "a", "extra": 5], "cursor": "c1"], ["bad": 1]])
+        #expect(nulls["deep"] == [["node": ["info": ["id": 2, "x": 0, "name": .null], "y": 1]]])
+        // Models that compare declared properties only tell such arrays apart.
+        #expect(try CollOrder(json: #"{"edges": [{"node": {"id": 1}}]}"#).jsonModel.json(options: .onlyDeclared)
+            != CollOrder(json: #"{"edges": [{"node": {"id": 2}}]}"#).jsonModel.json(options: .onlyDeclared))
+    }
+
     @Test func concurrentReadsGetOneInstancePerElement() async throws {
         let json = "[" + (0..<2000).map { #"{"id": \#($0)}"# }.joined(separator: ",") + "]"
         let items = try CollItem.array(from: Data(json.utf8))

@@ -79,9 +79,9 @@ extension JSONModel {
             switch frame.next(options: options) {
             case .done(let value):
                 finished = value
-            case .nested(let value, let type, let schema):
+            case .nested(let value, let type, let schema, let embed):
                 stack.append(frame)
-                switch ShapeFrame.start(value, type: type, schema: schema, options: options) {
+                switch ShapeFrame.start(value, type: type, schema: schema, embed: embed, options: options) {
                 case .done(let value): finished = value
                 case .frame(let nested): stack.append(nested)
                 }
@@ -98,8 +98,9 @@ private struct ShapeFrame {
         /// A model's object (in `result`): its properties that hold models, the one being worked
         /// through and the index of its next path.
         case model(included: [PropertyMetadata], nested: [PropertyMetadata], property: Int, path: Int)
-        /// An array of values of `element`, shaped into `elements` from `next` on.
-        case array(source: JSONArray, element: PropertyType, next: Int)
+        /// An array of values of `element`, shaped into `elements` from `next` on; with `embed`,
+        /// each value inside its element at that path (``PropertyRegistrar``'s `embedPath`).
+        case array(source: JSONArray, element: PropertyType, next: Int, embed: JSONPath?)
         /// An object of values of `value` (a dictionary property), shaped into `members` from
         /// `next` on, in order, duplicate keys too.
         case dictionary(source: JSONObject, value: PropertyType, next: Int)
@@ -107,7 +108,7 @@ private struct ShapeFrame {
 
     enum Step {
         case done(JSONValue)
-        case nested(JSONValue, PropertyType, SchemaModelReference?)
+        case nested(JSONValue, PropertyType, SchemaModelReference?, embed: JSONPath?)
     }
 
     enum Start {
@@ -123,6 +124,9 @@ private struct ShapeFrame {
     /// The paths of a model's object whose values this frame has shaped.
     var shapedPaths: [JSONPath] = []
     var pendingKey = ""
+    /// The element of an array with an embed path whose embedded value is being shaped: what
+    /// the shaped value is put back into (only the embed path, for declared properties only).
+    var pendingWrapper: JSONValue?
     /// What an array or dictionary frame has shaped so far.
     var elements = JSONArray()
     var members = JSONObject()
@@ -161,7 +165,8 @@ private struct ShapeFrame {
     /// Starts shaping `value` as a value of `type`: a frame for a model or a collection of them,
     /// the value itself for anything else.
     static func start(
-        _ value: JSONValue, type: PropertyType, schema: SchemaModelReference?, options: JSONOutputOptions
+        _ value: JSONValue, type: PropertyType, schema: SchemaModelReference?, embed: JSONPath? = nil,
+        options: JSONOutputOptions
     ) -> Start {
         var type = type
         while case .optional(let wrapped) = type { type = wrapped }
@@ -174,7 +179,8 @@ private struct ShapeFrame {
             guard let metadata = schema?.metadata else { return .done(value) }
             return .frame(ShapeFrame(model: value, metadata: metadata.resolvedSchemaModel(for: .value(value)), options: options))
         case (.array(let element), .array(let elements)):
-            var frame = ShapeFrame(result: .null, kind: .array(source: elements, element: element, next: 0), schema: schema)
+            var frame = ShapeFrame(
+                result: .null, kind: .array(source: elements, element: element, next: 0, embed: embed), schema: schema)
             frame.elements.reserveCapacity(elements.count)
             return .frame(frame)
         case (.dictionary(let valueType), .object(let members)):
@@ -195,8 +201,14 @@ private struct ShapeFrame {
                 shapedPaths.append(path)
             }
             pendingPath = nil
-        case .array:
-            elements.append(value)
+        case .array(_, _, _, let embed):
+            if let embed, var wrapper = pendingWrapper {
+                wrapper[embed] = value
+                elements.append(wrapper)
+            } else {
+                elements.append(value)
+            }
+            pendingWrapper = nil
         case .dictionary:
             members.append(key: pendingKey, value: value)
         }
@@ -219,7 +231,9 @@ private struct ShapeFrame {
                     if let value = result[candidate], !value.isNull {
                         kind = .model(included: included, nested: nested, property: property, path: path)
                         pendingPath = candidate
-                        return .nested(value, nested[property].type, nested[property].schemaModel)
+                        return .nested(
+                            value, nested[property].type, nested[property].schemaModel,
+                            embed: nested[property].options.embedPath)
                     }
                 }
                 property += 1
@@ -232,16 +246,31 @@ private struct ShapeFrame {
                 }
             }
             return .done(result)
-        case .array(let source, let element, let next):
-            guard next < source.count else { return .done(.array(elements)) }
-            kind = .array(source: source, element: element, next: next + 1)
-            return .nested(source[next], element, schema)
+        case .array(let source, let element, var next, let embed):
+            while next < source.count {
+                let value = source[next]
+                next += 1
+                guard let embed else {
+                    kind = .array(source: source, element: element, next: next, embed: nil)
+                    return .nested(value, element, schema, embed: nil)
+                }
+                // The model inside its element: shaped, and put back in the element. An element
+                // without one is kept as it is (the array left it out of its models).
+                guard let inner = value[embed], !inner.isNull else {
+                    elements.append(value)
+                    continue
+                }
+                kind = .array(source: source, element: element, next: next, embed: embed)
+                pendingWrapper = options.contains(.onlyDeclared) ? .object(JSONObject()) : value
+                return .nested(inner, element, schema, embed: nil)
+            }
+            return .done(.array(elements))
         case .dictionary(let source, let valueType, let next):
             guard next < source.members.count else { return .done(.object(members)) }
             let member = source.members[next]
             kind = .dictionary(source: source, value: valueType, next: next + 1)
             pendingKey = member.key
-            return .nested(member.value, valueType, schema)
+            return .nested(member.value, valueType, schema, embed: nil)
         }
     }
 }
