@@ -64,6 +64,15 @@ struct NilAtAnIndexTests {
         #expect(short.jsonModel.json() == ["items": ["a"]])
     }
 
+    /// Output with nulls for missing properties adds none through an array index: the array
+    /// would be padded with nulls, and other readers of it see different elements.
+    @Test func nullsAreNotAddedThroughAnIndex() throws {
+        let model = try IndexSlots(json: #"{"items": ["a"], "other": 1}"#)
+        #expect(model.jsonModel.json(options: .includeNulls) == ["items": ["a"], "other": 1])
+        let missing = try IndexSlots(json: #"{"other": 1}"#)
+        #expect(missing.jsonModel.json(options: .includeNulls) == ["other": 1])
+    }
+
     @Test func nestedModelsReadFromLaterElementsStillWriteToThem() throws {
         let list = try IndexSlotList(json: #"{"items": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}"#, options: .mutable)
         let items: [IndexSlotItem] = list.items

@@ -16,7 +16,8 @@ public struct JSONOutputOptions: OptionSet, Sendable, Hashable {
     /// Writes `null` for every declared property that has no value.
     ///
     /// `null` whatever the property's type: a missing `[String]` is written `null`, not `[]`,
-    /// since the output tells what the JSON holds; `null` reads back as the same default.
+    /// since the output tells what the JSON holds; `null` reads back as the same default. None
+    /// is written through an array index (`items[5]`): it would pad the array with `null`s.
     public static let includeNulls = JSONOutputOptions(rawValue: 1 << 0)
     /// Leaves out keys that no declared property reads.
     public static let onlyDeclared = JSONOutputOptions(rawValue: 1 << 1)
@@ -242,6 +243,10 @@ private struct ShapeFrame {
             if options.contains(.includeNulls) {
                 for property in included
                 where !property.options.group && !property.paths.contains(where: { result[$0] != nil }) {
+                    // Not through an array index: a null at `items[5]` of a two-element array
+                    // would pad it with four more, changing what other keys and readers see.
+                    guard !property.paths[0].segments.contains(where: { if case .index = $0 { true } else { false } })
+                    else { continue }
                     result[property.paths[0]] = .null
                 }
             }
