@@ -43,22 +43,22 @@ final class IndexSlotList: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
-/// A property read from an array element, set to nil, makes the element `null`: the elements
-/// after it keep their indexes, which other properties and nested models read from.
+/// A property read from an array element, set to nil, removes the element, and the ones after it
+/// move up (as Specs/reliability/nil-through-array-index-removes-the-element.json says): every
+/// property read through the array reads again, and nested models read from the elements that
+/// moved no longer write to the elements now at their places.
 @Suite("Writing nil at an array index")
 struct NilAtAnIndexTests {
-    @Test func theOtherElementsKeepTheirPlaces() throws {
+    @Test func theElementsAfterItMoveUpAndReadAgain() throws {
         let model = try IndexSlots(json: #"{"items": ["a", "b", "c"]}"#, options: .mutable)
-        #expect(model.third as String? == "c")
+        #expect(model.third as String? == "c")  // cached, then moved
         try model.jsonModel.set(nil, forProperty: "second")
-        #expect(model.second as String? == nil)
-        #expect(model.third as String? == "c")
-        #expect(model.jsonModel.json() == ["items": ["a", .null, "c"]])
+        #expect(model.jsonModel.json() == ["items": ["a", "c"]])
+        #expect(model.second as String? == "c")
+        #expect(model.third as String? == nil)
         let copy = model.jsonModel.copy()
-        #expect(copy.third as String? == "c" && copy.second as String? == nil)
-        // Output that leaves out a property read from an element nulls the element too.
-        #expect(model.jsonModel.json(options: .omitNonSerialized) == ["items": [.null, .null, "c"]])
-        // Past the end there is nothing to remove, and nothing is added.
+        #expect(copy.second as String? == "c" && copy.third as String? == nil)
+        // Past the end there is nothing to remove.
         let short = try IndexSlots(json: #"{"items": ["a"]}"#, options: .mutable)
         try short.jsonModel.set(nil, forProperty: "third")
         #expect(short.jsonModel.json() == ["items": ["a"]])
@@ -73,13 +73,65 @@ struct NilAtAnIndexTests {
         #expect(missing.jsonModel.json(options: .includeNulls) == ["other": 1])
     }
 
-    @Test func nestedModelsReadFromLaterElementsStillWriteToThem() throws {
+    @Test func nestedModelsOfElementsThatMovedNoLongerWriteThrough() throws {
         let list = try IndexSlotList(json: #"{"items": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}"#, options: .mutable)
         let items: [IndexSlotItem] = list.items
         try list.jsonModel.set(nil, forProperty: "second")
+        #expect(list.jsonModel.json() == ["items": [["name": "a"], ["name": "c"]]])
+        // The model of "c" was at index 2: it no longer writes there (nor where "c" is now).
         items[2].name = "C"
-        #expect(list.jsonModel.json() == ["items": [["name": "a"], .null, ["name": "C"]]])
-        #expect(list.second as IndexSlotItem? == nil)
+        #expect(list.jsonModel.json() == ["items": [["name": "a"], ["name": "c"]]])
+        // The model of "a" did not move, and still writes through.
+        items[0].name = "A"
+        #expect(list.jsonModel.json() == ["items": [["name": "A"], ["name": "c"]]])
+        let again: [IndexSlotItem] = list.items
+        #expect(again.map { $0.name as String? } == ["A", "c"])
+        #expect((list.second as IndexSlotItem?)?.name as String? == "c")
+    }
+}
+
+final class BlockedLeaf: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.name(String?.self)
+    }
+}
+
+final class BlockedPlace: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.city(String?.self)
+        p.leaf(BlockedLeaf.self, jsonPath: "sub.leaf")
+    }
+}
+
+final class BlockedHolder: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.place(BlockedPlace.self, jsonPath: "meta.place")
+    }
+}
+
+/// A nested model read with its default, because its path runs through a value of another kind,
+/// refuses writes, as a write of the parent's at that path is refused: taken, they would read
+/// back from the nested model and be missing from the parent's JSON.
+@Suite("Writes to a nested model its parent cannot hold")
+struct BlockedNestedWriteTests {
+    @Test func theWriteIsRefusedAndNothingChanges() throws {
+        let holder = try BlockedHolder(json: #"{"meta": "x"}"#, options: .mutable)
+        let place: BlockedPlace = holder.place
+        #expect(throws: JSONModelError.self) { try place.jsonModel.set("Rome", forProperty: "city") }
+        #expect(place.city as String? == nil)
+        #expect(holder.jsonModel.json() == ["meta": "x"])
+        #expect(throws: JSONModelError.self) { try holder.jsonModel.set(["city": "Rome"] as JSONValue, forProperty: "place") }
+        // A level further down: blocked in its own parent, or in its parent's.
+        let fine = try BlockedHolder(json: #"{"meta": {"place": {"sub": 3}}}"#, options: .mutable)
+        let outer: BlockedPlace = fine.place
+        try outer.jsonModel.set("Oslo", forProperty: "city")
+        #expect(fine.jsonModel.json() == ["meta": ["place": ["sub": 3, "city": "Oslo"]]])
+        let leaf: BlockedLeaf = outer.leaf
+        #expect(throws: JSONModelError.self) { try leaf.jsonModel.set("Rome", forProperty: "name") }
+        #expect(fine.jsonModel.json() == ["meta": ["place": ["sub": 3, "city": "Oslo"]]])
+        let deep: BlockedLeaf = place.leaf  // its parent could hold it; its parent's parent cannot
+        #expect(throws: JSONModelError.self) { try deep.jsonModel.set("Rome", forProperty: "name") }
+        #expect(holder.jsonModel.json() == ["meta": "x"])
     }
 }
 

@@ -125,6 +125,11 @@ extension JSONModel {
         guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
         guard !property.options.readOnly else { throw .readOnly(model: metadata.modelName, property: property.name) }
         syncWithGroupParent()
+        // A write the models above would not take is refused here, before this model changes:
+        // taken, it would read back here and be missing from the parent's JSON and output.
+        if let refusal = parentRefusal() {
+            throw .unwritable(model: metadata.modelName, property: property.name, reason: refusal)
+        }
         if property.options.group { return try replaceGroup(encoded, of: property) }
         let propagates = parentLink != nil
         var refused: JSONPathError?
@@ -158,10 +163,14 @@ extension JSONModel {
                 // nil removes the value at every alternative path, so no older one shows through.
                 written = property.paths.filter { state.current![$0] != nil }
                 guard !written.isEmpty else { return nil }
-                let touched = childrenTouched(by: written, in: state)
-                for alternative in written {
-                    state.current!.removeKeepingIndexes(at: alternative)
-                    invalidate(&state, overlapping: alternative, except: nil)
+                // Removing an array's element moves the ones after it up: what every path into
+                // the array reads may change, so the properties and nested models read through
+                // any of them are looked at, not only those at the element's own path.
+                let changed = written.map(\.arrayOfElement)
+                let touched = childrenTouched(by: changed, in: state)
+                for (alternative, changed) in zip(written, changed) {
+                    state.current![alternative] = nil
+                    invalidate(&state, overlapping: changed, except: nil)
                 }
                 detachChanged(touched, in: state)
             }
@@ -171,6 +180,22 @@ extension JSONModel {
             throw .unwritable(model: metadata.modelName, property: property.name, reason: refused.description)
         }
         if let changed { propagate(changed.object, changed: changed.paths) }
+    }
+
+    /// Why a write of this model's would not reach the models it is nested in: a level of a
+    /// parent's JSON on the way to this model's object is of another kind (a model read with
+    /// its default where its path runs through a string); nil when every linked parent can
+    /// take it.
+    func parentRefusal() -> String? {
+        var child: JSONModel = self
+        while let link = child.parentLink, !link.isDetached, let parent = link.parent {
+            if let (prefix, kind) = parent.currentSource.blockingValue(on: link.path) {
+                let place = prefix.segments.isEmpty ? "" : " at \(prefix)"
+                return "\(parent.metadata.modelName) holds \(kind.nameWithArticle)\(place), where this model's object would go"
+            }
+            child = parent
+        }
+        return nil
     }
 
     /// Called by a nested model after it changed at `changed` (paths in its own object): takes
@@ -247,18 +272,12 @@ extension JSONModel {
 
 }
 
-extension JSONValue {
-    /// Removes the value at `path` as a model's write of nil does: a member is removed, and an
-    /// element of an array becomes `null`, so that the elements after it keep their indexes,
-    /// which other properties' paths and the nested models read from them name. (Removed, the
-    /// element after it would take its place: a property at `items[1]` set to nil would read
-    /// what was at `items[2]`.)
-    mutating func removeKeepingIndexes(at path: JSONPath) {
-        guard case .index = path.segments.last else {
-            self[path] = nil
-            return
-        }
-        if self[path] != nil { self[path] = .null }
+extension JSONPath {
+    /// The array whose element this path ends at (`items` for `items[1]`), or the path itself
+    /// when it ends at a key: what removing its value may move.
+    var arrayOfElement: JSONPath {
+        guard case .index = segments.last else { return self }
+        return JSONPath(Array(segments.dropLast()))
     }
 }
 

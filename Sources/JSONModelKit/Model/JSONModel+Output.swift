@@ -148,7 +148,7 @@ private struct ShapeFrame {
         let included = metadata.properties.filter { !options.contains(.omitNonSerialized) || $0.options.serialize }
         if options.contains(.omitNonSerialized) {
             for property in metadata.properties where !property.options.serialize && !property.options.group {
-                for path in property.paths { result.removeKeepingIndexes(at: path) }
+                for path in property.paths { result[path] = nil }
             }
         }
         let nested = metadata.hasModelProperties ? included.filter { $0.type.containsModel && !$0.options.group } : []
