@@ -21,17 +21,20 @@ struct HostileRuntimeTests {
 
     /// A converter that rejects every cached value: each read converts again, the rejected
     /// entries are freed (their memory is measured in `HostileSchemaMemoryTests`).
+    /// An `Int` converter that rejects every cached value, counting its conversions.
+    static func rejectingEveryCachedValue(counting conversions: Locked<Int>) -> JSONConverters.Closure<Int> {
+        JSONConverters.Closure<Int>(
+            read: { json in
+                conversions.withLock { $0 += 1 }
+                return json.intValue
+            },
+            write: { .number(JSONNumber($0)) }, isStillValid: { _ in false })
+    }
+
     @Test func aRejectedCachedValueIsConvertedAgainOnEachRead() throws {
         let registry = ModelRegistry()
         let conversions = Locked(0)
-        registry.register(
-            JSONConverters.Closure<Int>(
-                read: { json in
-                    conversions.withLock { $0 += 1 }
-                    return json.intValue
-                },
-                write: { .number(JSONNumber($0)) }, isStillValid: { _ in false }),
-            forProperty: "level", ofModelNamed: "Meter")
+        registry.register(Self.rejectingEveryCachedValue(counting: conversions), forProperty: "level", ofModelNamed: "Meter")
         try registry.register(ModelSchema(json: #"{"models": [{"name": "Meter", "properties": [{"name": "level", "type": "Int"}]}]}"#))
         let meter = try registry.makeModel(named: "Meter", json: ["level": 4] as JSONValue)
         weak var firstEntry: CacheEntry?
@@ -57,14 +60,7 @@ struct HostileRuntimeTests {
     @Test func aRejectedCachedValueInTheWalksFirstSlotLeavesTheOthers() throws {
         let registry = ModelRegistry()
         let conversions = Locked(0)
-        registry.register(
-            JSONConverters.Closure<Int>(
-                read: { json in
-                    conversions.withLock { $0 += 1 }
-                    return json.intValue
-                },
-                write: { .number(JSONNumber($0)) }, isStillValid: { _ in false }),
-            forProperty: "a", ofModelNamed: "Walked")
+        registry.register(Self.rejectingEveryCachedValue(counting: conversions), forProperty: "a", ofModelNamed: "Walked")
         let schema = #"{"models": [{"name": "Walked", "properties": [{"name": "a", "type": "Int"}, "#
             + #"{"name": "b", "type": "String"}, {"name": "inner", "type": "Inner"}, {"name": "c", "type": "Int"}]}, "#
             + #"{"name": "Inner", "properties": [{"name": "x", "type": "Int"}]}]}"#

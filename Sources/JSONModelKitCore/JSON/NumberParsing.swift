@@ -112,40 +112,11 @@ package enum NumberParsing {
     /// rounds to …994, `0.49999999999999999` to 1.
     package static func nearestInteger(_ text: UnsafeBufferPointer<UInt8>) -> (negative: Bool, magnitude: UInt64, exact: Bool)? {
         if let (negative, magnitude) = exactInteger(text) { return (negative, magnitude, true) }
-        let count = text.count
-        var index = 0
-        let negative = count > 0 && text[0] == UInt8(ascii: "-")
-        if negative { index = 1 }
-        // The digits, integer part then fraction, and the exponent.
-        var digits: [UInt8] = []
-        var integerDigits = 0
-        while index < count && text[index] &- UInt8(ascii: "0") < 10 {
-            digits.append(text[index] &- UInt8(ascii: "0"))
-            integerDigits += 1
-            index += 1
-        }
-        if index < count && text[index] == UInt8(ascii: ".") {
-            index += 1
-            while index < count && text[index] &- UInt8(ascii: "0") < 10 {
-                digits.append(text[index] &- UInt8(ascii: "0"))
-                index += 1
-            }
-        }
-        var exponent = 0
-        if index < count && text[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            var exponentNegative = false
-            if index < count && (text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) {
-                exponentNegative = text[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            while index < count && text[index] &- UInt8(ascii: "0") < 10 {
-                exponent = min(exponent * 10 + Int(text[index] &- UInt8(ascii: "0")), 1_000_000_000)
-                index += 1
-            }
-            if exponentNegative { exponent = -exponent }
-        }
-        guard index == count, integerDigits > 0 else { return nil }
+        guard let parts = decimalParts(text) else { return nil }
+        let negative = parts.negative
+        let exponent = parts.exponent
+        let integerDigits = parts.integer.count
+        let digits = (Array(parts.integer) + Array(parts.fraction)).map { text[$0] &- UInt8(ascii: "0") }
         // How many of the digits come before the decimal point once the exponent is applied.
         let point = integerDigits + exponent
         var magnitude: UInt64 = 0
@@ -169,6 +140,46 @@ package enum NumberParsing {
             magnitude = up
         }
         return (negative, magnitude, false)
+    }
+
+    /// Where the digits of valid JSON number text are, integer part and fraction, and its
+    /// exponent (capped far beyond any a 64-bit integer or a double needs); nil when the text has
+    /// no integer digit or holds more than a number. Read by ``exactInteger(_:)`` and
+    /// ``nearestInteger(_:)``, off their common paths.
+    private static func decimalParts(_ text: UnsafeBufferPointer<UInt8>)
+        -> (negative: Bool, integer: Range<Int>, fraction: Range<Int>, exponent: Int)?
+    {
+        let count = text.count
+        var index = 0
+        let negative = count > 0 && text[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        let integerStart = index
+        while index < count && text[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+        let integerEnd = index
+        var fractionStart = index
+        var fractionEnd = index
+        if index < count && text[index] == UInt8(ascii: ".") {
+            index += 1
+            fractionStart = index
+            while index < count && text[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            fractionEnd = index
+        }
+        var exponent = 0
+        if index < count && text[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var exponentNegative = false
+            if index < count && (text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) {
+                exponentNegative = text[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            while index < count && text[index] &- UInt8(ascii: "0") < 10 {
+                exponent = min(exponent * 10 + Int(text[index] &- UInt8(ascii: "0")), 1_000_000_000)
+                index += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        guard index == count, integerEnd > integerStart else { return nil }
+        return (negative, integerStart..<integerEnd, fractionStart..<fractionEnd, exponent)
     }
 
     /// The sign and magnitude of an integral value that fits in 64 bits.
@@ -199,36 +210,10 @@ package enum NumberParsing {
         if plainEnd == count && plainEnd > index { return (negative, plain) }
 
         // General path: collect where the digits are, then scale.
-        let integerStart = index
-        while index < count && text[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-        let integerEnd = index
-        var fractionStart = index
-        var fractionEnd = index
-        if index < count && text[index] == UInt8(ascii: ".") {
-            index += 1
-            fractionStart = index
-            while index < count && text[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-            fractionEnd = index
-        }
-        var exponent = 0
-        if index < count && text[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            var exponentNegative = false
-            if index < count && (text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) {
-                exponentNegative = text[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            while index < count && text[index] &- UInt8(ascii: "0") < 10 {
-                exponent = min(exponent * 10 + Int(text[index] &- UInt8(ascii: "0")), 1_000_000_000)
-                index += 1
-            }
-            if exponentNegative { exponent = -exponent }
-        }
-        guard index == count, integerEnd > integerStart else { return nil }
-
+        guard let parts = decimalParts(text) else { return nil }
         // The digits in order, integer part then fraction, as positions in `text`.
-        let positions = Array(integerStart..<integerEnd) + Array(fractionStart..<fractionEnd)
-        var scale = exponent - (fractionEnd - fractionStart)
+        let positions = Array(parts.integer) + Array(parts.fraction)
+        var scale = parts.exponent - parts.fraction.count
         guard let firstNonZero = positions.firstIndex(where: { text[$0] != UInt8(ascii: "0") }) else {
             return (negative, 0)
         }
