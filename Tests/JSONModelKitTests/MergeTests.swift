@@ -44,6 +44,18 @@ struct MergeTests {
         }
     }
 
+    /// A patch that gives a key twice is merged as it reads: the last member's value, so an
+    /// earlier `null` does not remove what a later object merges into, and an earlier object
+    /// does not merge what a later `null` removes.
+    @Test func aPatchGivingAKeyTwiceMergesItsLastMember() throws {
+        let user = try MergeUser(json: Self.json, options: .mutable)
+        try user.jsonModel.update(with: JSONDocument(string: #"{"address": null, "address": {"zip": "20100"}}"#).root.value)
+        #expect(user.jsonModel.json()["address"] == ["city": "Rome", "zip": "20100"])
+        try user.jsonModel.update(with: JSONDocument(string: #"{"x": {"a": 1}, "x": null, "age": 1, "age": 2}"#).root.value)
+        #expect(user.jsonModel.json()["x"] == nil)
+        #expect(user.age == 2)
+    }
+
     @Test func updateChangesAMutableModelInPlace() throws {
         let user = try MergeUser(json: Self.json, options: .mutable)
         let address: MergeAddress = user.address

@@ -98,6 +98,9 @@ extension JSONModel {
             while nested == nil && frame.next < frame.patch.members.count {
                 let member = frame.patch.members[frame.next]
                 frame.next += 1
+                // A key given twice is the last member's, as reading the patch takes it: an
+                // earlier `null` must not remove what a later object merges into.
+                if frame.patch.lastIndex(forKey: member.key) != frame.next - 1 { continue }
                 switch member.value {
                 case .null:
                     _ = frame.result.removeValue(forKey: member.key)
