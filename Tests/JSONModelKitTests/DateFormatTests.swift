@@ -74,6 +74,36 @@ struct DateFormatTests {
         #expect(DateFormat.pattern("h:mm a dd/MM/yyyy").date(from: "12:00 AM 06/05/2018") == Self.may6)
     }
 
+    /// `yy` reads a year within 80 years before the current one and 19 after, as
+    /// `DateFormatter` does, and writes only the years it reads back: a date of 1900 under
+    /// `dd/MM/yy` would be written `00` and read back as 2000.
+    @Test func twoDigitYearsReadWithinTheWindowAndWriteOnlyWhatReadsBack() throws {
+        let window = DatePattern.twoDigitYears
+        #expect(window.count == 100)
+        for value in 0..<100 {
+            let year = DatePattern.year(ofTwoDigits: value)
+            #expect(window.contains(year) && year % 100 == value, "\(value) → \(year)")
+        }
+        let pattern = DateFormat.pattern("dd/MM/yy")
+        let end1999 = Date(timeIntervalSince1970: 946_598_400)  // 1999-12-31
+        let expected1999 = window.contains(1999) ? end1999 : Date(timeIntervalSince1970: 4_102_358_400)
+        #expect(pattern.date(from: "31/12/99") == expected1999)
+        #expect(pattern.canWrite(end1999) == window.contains(1999))
+        if window.contains(1999) { #expect(pattern.date(from: pattern.string(from: end1999)) == end1999) }
+        let start1900 = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01
+        #expect(!pattern.canWrite(start1900))
+        #expect(pattern.unwritableReason(start1900).contains("two digits"))
+        #expect(DateFormat.pattern("dd/MM/yyyy").canWrite(start1900))
+    }
+
+    /// `h` is the hour on a 12-hour clock: without `a` it cannot tell 00:30 from 12:30, so a
+    /// pattern with `h` and no `a` is refused when it is compiled.
+    @Test func aTwelveHourPatternNeedsItsAmPm() {
+        #expect(DateFormat.pattern("hh:mm dd/MM/yyyy").problem?.contains("'h' without 'a'") == true)
+        #expect(DateFormat.pattern("h:mm a dd/MM/yyyy").problem == nil)
+        #expect(DateFormat.pattern("HH:mm dd/MM/yyyy").problem == nil)
+    }
+
     @Test func badPatternsAreReported() {
         #expect(DateFormat.pattern("yyyy-QQ").problem?.contains("QQ") == true)
         #expect(DateFormat.pattern("'open").problem != nil)

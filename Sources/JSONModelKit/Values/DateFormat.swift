@@ -184,8 +184,10 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
         case .secondsSince1970, .millisecondsSince1970:
             let seconds = date.timeIntervalSince1970
             return seconds.isFinite && abs(seconds) < DateFormat.epochLimit
-        case .iso8601, .pattern:
+        case .iso8601:
             return ISO8601Text.isWritable(date)
+        case .pattern(let pattern):
+            return pattern.canWrite(date)
         }
     }
 
@@ -194,7 +196,10 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
         let range: String
         switch storage {
         case .secondsSince1970, .millisecondsSince1970: range = "within ±253402300800 seconds of 1970"
-        case .iso8601, .pattern: range = "years 0000 to 9999"
+        case .iso8601: range = "years 0000 to 9999"
+        case .pattern(let pattern) where pattern.hasTwoDigitYear:
+            range = "years \(DatePattern.twoDigitYears.lowerBound) to \(DatePattern.twoDigitYears.upperBound), which two digits read back"
+        case .pattern: range = "years 0000 to 9999"
         }
         return "the date \(date.timeIntervalSince1970) seconds since 1970 is outside what \(self) writes (\(range))"
     }

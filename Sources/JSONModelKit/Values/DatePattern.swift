@@ -8,7 +8,8 @@ import JSONModelKitCore
 /// A compiled Unicode date pattern: a list of fields and literals, read and written
 /// in the POSIX locale and the Gregorian calendar, UTC unless the text has a zone.
 ///
-/// Fields: `yyyy` `yy` `y`, `MM` `M` `MMM` `MMMM`, `dd` `d`, `HH` `H`, `hh` `h` with `a`,
+/// Fields: `yyyy` `yy` `y`, `MM` `M` `MMM` `MMMM`, `dd` `d`, `HH` `H`, `hh` `h` with `a` (a
+/// pattern with `h` and no `a` is a ``problem``: it could not tell 00:30 from 12:30),
 /// `mm` `m`, `ss` `s`, `S…` (fraction, as many digits as letters), `EEE` `EEEE` (weekday,
 /// checked on read), `Z` `ZZ` `ZZZ` (`+0300`), `ZZZZZ` `XXX` (`+03:00` or `Z`), `XX`
 /// (`+0300` or `Z`), `X` (`+03` or `Z`), `z` `zz` `zzz` (`GMT`, `UTC`, `GMT+3`,
@@ -17,6 +18,9 @@ import JSONModelKitCore
 /// A numeric field of two letters (`MM` `dd` `HH` `hh` `mm` `ss`) reads one digit or two when
 /// no other numeric field touches it (`7/4/1776` under `MM/dd/yyyy`), and exactly two inside a
 /// run of digits (`yyyyMMdd`); it always writes two.
+///
+/// `yy` reads a year within 80 years before the current one and 19 after, as `DateFormatter`
+/// does (`99` is 1999 until 2079), and writes only the years it reads back (``canWrite(_:)``).
 ///
 /// Field widths are limited when the pattern is compiled, so every number a pattern reads
 /// fits and every date it reads is one it can write: `y` takes at most 4 letters (years 0000
@@ -80,7 +84,24 @@ final class DatePattern: Sendable {
     /// Whether the pattern is numeric fields alone (`yyyyMMdd`, `yyyyMMddHHmmss`): text of digits
     /// only, which a JSON number can spell too.
     let isDigitsOnly: Bool
+    /// Whether a year is written with two digits (`yy`), which reads back only within
+    /// ``twoDigitYears``.
+    let hasTwoDigitYear: Bool
     let problem: String?
+
+    /// The years `yy` reads, the current year's 80 before to 19 after; fixed when first used.
+    static let twoDigitYears: ClosedRange<Int> = {
+        let year = ISO8601Text.civil(fromDays: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))).year
+        return (year - 80)...(year + 19)
+    }()
+
+    /// The year of `yy`'s two digits: the one in ``twoDigitYears`` that ends in them.
+    static func year(ofTwoDigits value: Int) -> Int {
+        let start = twoDigitYears.lowerBound
+        let century = start - start % 100
+        let year = century + value
+        return year < start ? year + 100 : year
+    }
 
     init(text: String) {
         self.text = text
@@ -97,6 +118,16 @@ final class DatePattern: Sendable {
             return before?.touchesDigits(atEnd: true) != true && after?.touchesDigits(atEnd: false) != true
         }
         self.isDigitsOnly = !fields.isEmpty && fields.allSatisfy { $0.numberWidth != nil }
+        self.hasTwoDigitYear = fields.contains(.year(width: 2))
+    }
+
+    /// Whether the pattern writes `date` so that it reads back: every date ``ISO8601Text`` writes
+    /// (years 0000 to 9999), within ``twoDigitYears`` when the year has two digits.
+    func canWrite(_ date: Date) -> Bool {
+        guard ISO8601Text.isWritable(date) else { return false }
+        guard hasTwoDigitYear else { return true }
+        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        return DatePattern.twoDigitYears.contains(ISO8601Text.civil(fromDays: days).year)
     }
 
     private static let cache = Locked<[String: DatePattern]>([:])
@@ -173,6 +204,9 @@ final class DatePattern: Sendable {
             }
         }
         flushLiteral()
+        if problem == nil, fields.contains(where: { if case .hour12 = $0 { true } else { false } }), !fields.contains(.amPm) {
+            problem = "'h' without 'a' in date pattern \"\(text)\": the hour 12 could be noon or midnight; use 'H' for 0 to 23"
+        }
         return fields
     }
 
@@ -207,7 +241,7 @@ final class DatePattern: Sendable {
             case .year(let width):
                 if width == 2 {
                     guard let value = scanner.digits(2) else { return nil }
-                    year = 2000 + value
+                    year = DatePattern.year(ofTwoDigits: value)
                 } else {
                     guard let value = width >= 4 ? scanner.digits(width) : scanner.digits(minimum: 1, maximum: 4)
                     else { return nil }
