@@ -17,6 +17,27 @@ final class RelWrappedLines: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+final class RelGeo: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.lat(Double?.self)
+    }
+}
+
+final class RelGroupAddress: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.street(String?.self)
+        p.note(String?.self, serialize: false)
+        p.geo(RelGeo?.self)
+    }
+}
+
+final class RelPerson: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.name(String?.self)
+        p.address(RelGroupAddress.self, group: true)
+    }
+}
+
 final class RelLine: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.sku(String.self)
@@ -122,6 +143,17 @@ struct RelationshipTests {
     @Test func groupOutputWithOnlyDeclaredKeepsTheGroupsKeys() throws {
         let order = try RelOrder(json: #"{"number": "A1", "city": "Rome", "junk": 1}"#)
         #expect(order.jsonModel.json(options: .onlyDeclared) == ["number": "A1", "city": "Rome"])
+    }
+
+    /// Output options reach a group's properties as they reach the model's own: they are at
+    /// the model's level.
+    @Test func outputOptionsReachTheGroupsProperties() throws {
+        let person = try RelPerson(json: #"{"name": "A", "note": "n", "geo": {"lat": 1, "junk": 2}, "x": 0}"#)
+        #expect(person.jsonModel.json(options: .onlyDeclared) == ["name": "A", "note": "n", "geo": ["lat": 1]])
+        #expect(person.jsonModel.json(options: .omitNonSerialized) == ["name": "A", "geo": ["lat": 1, "junk": 2], "x": 0])
+        #expect(person.jsonModel.json(options: .includeNulls)["street"] == .null)
+        #expect(person.jsonModel.json(options: [.onlyDeclared, .omitNonSerialized, .includeNulls])
+            == ["name": "A", "street": .null, "geo": ["lat": 1]])
     }
 
     @Test func aGroupMustBeAModel() {

@@ -145,13 +145,18 @@ private struct ShapeFrame {
         } else {
             result = object
         }
-        let included = metadata.properties.filter { !options.contains(.omitNonSerialized) || $0.options.serialize }
+        // A group's properties are at this level: the options reach them as they reach the
+        // model's own (they reached none of them before: a group's nested models kept unknown
+        // keys with onlyDeclared, its serialize: false properties were output, and its missing
+        // ones got no null).
+        let properties = metadata.outputProperties()
+        let included = properties.filter { !options.contains(.omitNonSerialized) || $0.options.serialize }
         if options.contains(.omitNonSerialized) {
-            for property in metadata.properties where !property.options.serialize && !property.options.group {
+            for property in properties where !property.options.serialize {
                 for path in property.paths { result[path] = nil }
             }
         }
-        let nested = metadata.hasModelProperties ? included.filter { $0.type.containsModel && !$0.options.group } : []
+        let nested = included.filter { $0.type.containsModel }
         self.result = result
         self.kind = .model(included: included, nested: nested, property: 0, path: 0)
         self.schema = nil
@@ -241,8 +246,7 @@ private struct ShapeFrame {
                 path = 0
             }
             if options.contains(.includeNulls) {
-                for property in included
-                where !property.options.group && !property.paths.contains(where: { result[$0] != nil }) {
+                for property in included where !property.paths.contains(where: { result[$0] != nil }) {
                     // Not through an array index: a null at `items[5]` of a two-element array
                     // would pad it with four more, changing what other keys and readers see.
                     guard !property.paths[0].segments.contains(where: { if case .index = $0 { true } else { false } })

@@ -26,12 +26,30 @@ extension PropertyMetadata {
     /// its model's declared properties, at the parent's level.
     var declaredOutputPaths: [JSONPath] {
         guard options.group else { return paths }
-        let groupMetadata: ModelMetadata?
-        switch type {
-        case .schemaModel, .optional(.schemaModel): groupMetadata = schemaModel?.metadata
-        default: groupMetadata = type.modelType.map { ModelRegistry.shared.metadata(for: $0) }
-        }
         return groupMetadata?.properties.flatMap(\.declaredOutputPaths) ?? []
+    }
+
+    /// The metadata of a property group's model; nil for other properties.
+    var groupMetadata: ModelMetadata? {
+        guard options.group else { return nil }
+        switch type {
+        case .schemaModel, .optional(.schemaModel): return schemaModel?.metadata
+        default: return type.modelType.map { ModelRegistry.shared.metadata(for: $0) }
+        }
+    }
+}
+
+extension ModelMetadata {
+    /// The properties output options apply to at the model's level: its own, and in place of
+    /// each property group the properties of the group's model, which reads this object too, as
+    /// deep as groups nest (a cycle of groups is refused when declared; 32 levels bound it all
+    /// the same).
+    func outputProperties(depth: Int = 0) -> [PropertyMetadata] {
+        properties.flatMap { property -> [PropertyMetadata] in
+            guard property.options.group else { return [property] }
+            guard depth < 32, let metadata = property.groupMetadata else { return [] }
+            return metadata.outputProperties(depth: depth + 1)
+        }
     }
 }
 
