@@ -38,6 +38,26 @@ final class GroupCustomer: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+final class GroupInner: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.x(Int?.self)
+    }
+}
+
+final class GroupMiddle: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.y(Int?.self)
+        p.inner(GroupInner.self, group: true)
+    }
+}
+
+final class GroupOuter: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.name(String?.self)
+        p.middle(GroupMiddle.self, group: true)
+    }
+}
+
 @Suite("Property group writes")
 struct PropertyGroupWriteTests {
     static let json = #"""
@@ -64,6 +84,28 @@ struct PropertyGroupWriteTests {
         #expect((customer.prefs as GroupPrefs).unit == "in")
         #expect((customer.contact as GroupContact).email == "b@x")
         #expect(prefs.unit == "in")
+    }
+
+    /// A group's write starts from what its parent holds at that moment, however the parent got
+    /// there: writes through a group in a group keep the outer model's writes, and a write
+    /// after the parent dropped its writes does not bring them back.
+    @Test func aGroupWritesFromWhatItsParentHoldsNow() throws {
+        let outer = try GroupOuter(json: #"{"name": "Ann"}"#, options: .mutable)
+        let middle: GroupMiddle = outer.middle
+        let inner: GroupInner = middle.inner
+        outer.name = "Bob"
+        inner.x = 1
+        #expect(outer.jsonModel.json() == ["name": "Bob", "x": 1])
+        middle.y = 2
+        #expect(outer.jsonModel.json() == ["name": "Bob", "x": 1, "y": 2])
+
+        let customer = try GroupCustomer(json: Self.json, options: .mutable)
+        customer.id = "c2"
+        let contact: GroupContact = customer.contact
+        customer.jsonModel.clearMutations()
+        contact.email = "b@x"
+        #expect(customer.jsonModel.json()["id"] == "c1")
+        #expect(customer.jsonModel.json()["email"] == "b@x")
     }
 
     @Test func aNestedModelOfAGroupKeepsTheOtherGroupsWrites() throws {

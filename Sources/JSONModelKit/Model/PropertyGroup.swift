@@ -56,12 +56,23 @@ extension ModelMetadata {
 extension JSONModel {
     /// For a property group of a mutable parent: takes the parent's current object before a
     /// write, so the group's write starts from what the parent holds now.
+    ///
+    /// What the parent holds now is its writes, or its original when it has none: writes it
+    /// dropped since the group was read are gone from the group too. A parent that is a group
+    /// itself first takes what its own parent holds. (Before, a parent without writes left the
+    /// group its own copy, as old as the group, which the group's next write put back over the
+    /// parent; and a group in a group wrote back its parent's stale copy.)
     func syncWithGroupParent() {
         guard let link = parentLink, link.path.segments.isEmpty, let parent = link.parent else { return }
-        let parentCurrent = parent.state.withLockIfMade { $0.current } ?? nil
+        parent.syncWithGroupParent()
+        let parentSource = parent.currentSource
         state.withLock { state in
             let touched = childrenTouched(by: [.root], in: state)
-            state.current = parentCurrent
+            switch parentSource {
+            case .value(let value): state.current = value
+            case .node where JSONInput.same(parentSource, original): state.current = nil
+            case .node: state.current = parentSource.jsonValue
+            }
             state.cache = []
             state.generation += 1
             detachChanged(touched, in: state)
