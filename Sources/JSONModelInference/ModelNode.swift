@@ -56,13 +56,18 @@ indirect enum NodeType: Equatable {
     }
 
     /// The type with each model replaced by its name.
-    func inferredType(names: (ModelNode) -> String) -> InferredType {
+    /// The type, its levels of arrays, dictionaries and optionals at most what a schema takes
+    /// (``ModelSchema/maximumTypeNesting``): deeper, the rest is raw `JSON`, so that the schema
+    /// inferred from a sample registers and reads it (the Swift types would have no limit).
+    func inferredType(names: (ModelNode) -> String, levels: Int = 0) -> InferredType {
+        let deeper = levels + 1
         switch self {
-        case .scalar(let type): type
-        case .model(let node): .model(names(node))
-        case .array(let inner): .array(inner.inferredType(names: names))
-        case .dictionary(let inner): .dictionary(inner.inferredType(names: names))
-        case .optional(let inner): .optional(inner.inferredType(names: names))
+        case .scalar(let type): return type
+        case .model(let node): return .model(names(node))
+        case _ where deeper > ModelSchema.maximumTypeNesting: return .json
+        case .array(let inner): return .array(inner.inferredType(names: names, levels: deeper))
+        case .dictionary(let inner): return .dictionary(inner.inferredType(names: names, levels: deeper))
+        case .optional(let inner): return .optional(inner.inferredType(names: names, levels: deeper))
         }
     }
 }

@@ -506,6 +506,20 @@ struct GenerateInferenceTests {
         try ModelRegistry().register(inferred.schema)
     }
 
+    /// Arrays nested deeper than a schema's types may be (32 levels) are inferred as deep as a
+    /// schema takes, the rest raw JSON: the schema inferred from the sample registers and reads it.
+    @Test func arraysNestedBeyondASchemasLimitEndInJSON() throws {
+        for depth in [31, 32, 33, 40] {
+            let sample = #"{"m": "# + String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth) + "}"
+            let inferred = try infer(sample, name: "Root")
+            let registry = ModelRegistry()
+            try registry.register(inferred.schema)
+            let model = try registry.makeModel(named: "Root", json: Data(sample.utf8))
+            try model.jsonModel.validate()
+            #expect(model.jsonModel.json() == (try JSONDocument(string: sample).root.value), "depth \(depth)")
+        }
+    }
+
     @Test func thePrefixNamesNestedModelsOnly() throws {
         let inferred = try infer(#"{"customer": {"a": 1}, "3d": {"x": 1}}"#, name: "ShopOrder", options: .init(modelNamePrefix: "Shop"))
         #expect(inferred.models.map(\.name) == ["ShopOrder", "ShopCustomer", "Shop3d"])
