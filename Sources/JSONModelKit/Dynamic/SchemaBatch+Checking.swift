@@ -324,7 +324,7 @@ extension SchemaBatch {
     /// leads to the model itself and to the nodes of the models its discriminator may pick.
     /// Expanded into an edge from each group to every model it may make, a schema of a
     /// discriminator with 10,000 choices and a model with 10,000 groups of its type had 10^8
-    /// edges (gigabytes, from a schema of a megabyte); this way it has 20,000.
+    /// edges (gigabytes, from a schema of a megabyte); this way it has about 10,000.
     ///
     /// - Complexity: O(*m* + *e*) in the models and the groups and discriminator choices, each
     ///   walked once, iteratively.
