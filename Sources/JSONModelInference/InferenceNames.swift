@@ -60,11 +60,18 @@ enum InferenceNames {
         let parts = words(of: key)
         guard let first = parts.first else { return "unnamed" }
         let keepsCapitals = key.unicodeScalars.contains(where: isLowercase)
-        var name = first.lowercased()
+        var name = wordScalars(first.lowercased())
         for word in parts.dropFirst() {
             name += render(word, keepsCapitals: keepsCapitals)
         }
         return leadingDigitGuarded(name)
+    }
+
+    /// `text` without what case mapping added that is no letter or digit: lowercasing the
+    /// Turkish `İ` gives `i` and a combining dot (U+0307), which a schema's names do not take.
+    private static func wordScalars(_ text: String) -> String {
+        guard !text.unicodeScalars.allSatisfy(isWordScalar) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter(isWordScalar)))
     }
 
     /// The UpperCamelCase type name for a key or a name given by the user.
@@ -101,6 +108,10 @@ enum InferenceNames {
     /// A word after the first: an initialism in capitals, a deliberate run of capitals kept,
     /// anything else capitalized.
     private static func render(_ word: String, keepsCapitals: Bool) -> String {
+        wordScalars(renderedCase(word, keepsCapitals: keepsCapitals))
+    }
+
+    private static func renderedCase(_ word: String, keepsCapitals: Bool) -> String {
         let lower = word.lowercased()
         if initialisms.contains(lower) { return lower.uppercased() }
         if lower.hasSuffix("s"), initialisms.contains(String(lower.dropLast())) {

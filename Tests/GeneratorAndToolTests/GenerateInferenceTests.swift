@@ -520,6 +520,20 @@ struct GenerateInferenceTests {
         }
     }
 
+    /// Case mapping can add a scalar that is no letter: lowercasing the Turkish `İ` gives `i` and
+    /// a combining dot. Names keep letters and digits only, so the schema registers.
+    @Test func namesFromCaseMappingKeepLettersOnly() throws {
+        let sample = #"{"İletişim": {"telefon": "1"}, "İsim": "Ayşe"}"#
+        let inferred = try infer(sample, name: "Kişi")
+        for name in inferred.models.map(\.name) + inferred.models.flatMap({ $0.properties.map(\.name) }) {
+            #expect(!name.unicodeScalars.contains("\u{307}"), "\(name)")
+        }
+        let registry = ModelRegistry()
+        try registry.register(inferred.schema)
+        let model = try registry.makeModel(named: "Kişi", json: Data(sample.utf8))
+        try model.jsonModel.validate()
+    }
+
     @Test func thePrefixNamesNestedModelsOnly() throws {
         let inferred = try infer(#"{"customer": {"a": 1}, "3d": {"x": 1}}"#, name: "ShopOrder", options: .init(modelNamePrefix: "Shop"))
         #expect(inferred.models.map(\.name) == ["ShopOrder", "ShopCustomer", "Shop3d"])
