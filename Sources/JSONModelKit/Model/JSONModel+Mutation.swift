@@ -276,8 +276,8 @@ extension JSONPath {
     /// The array whose element this path ends at (`items` for `items[1]`), or the path itself
     /// when it ends at a key: what removing its value may move.
     var arrayOfElement: JSONPath {
-        guard case .index = segments.last else { return self }
-        return JSONPath(Array(segments.dropLast()))
+        guard case .index = segments.last, let parent else { return self }
+        return parent
     }
 }
 

@@ -31,17 +31,32 @@ extension NumberText {
     }
 }
 
+extension FixedWidthInteger {
+    /// The integer of `magnitude` with the sign `negative` says, when it fits: what the
+    /// integer readers of number text (``NumberParsing``) give, made into `Self`.
+    @inline(__always)
+    init?(negative: Bool, magnitude: UInt64) {
+        if !negative {
+            self.init(exactly: magnitude)
+        } else if magnitude <= UInt64(Int64.max) {
+            self.init(exactly: -Int64(magnitude))
+        } else if magnitude == UInt64(Int64.max) + 1 {
+            self.init(exactly: Int64.min)
+        } else {
+            return nil
+        }
+    }
+}
+
 extension FixedWidthInteger where Self: PropertyValue {
     static var implicitDefault: Self? { 0 }
 
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> Self? {
         // Fast path: a JSON integer read straight from the document's bytes.
-        if case .node(let node) = input, let (negative, magnitude) = node.exactInteger {
-            if negative {
-                if magnitude <= UInt64(Int64.max), let value = Self(exactly: -Int64(magnitude)) { return value }
-            } else if let value = Self(exactly: magnitude) {
-                return value
-            }
+        if case .node(let node) = input, let (negative, magnitude) = node.exactInteger,
+            let value = Self(negative: negative, magnitude: magnitude)
+        {
+            return value
         }
         let typeName = String(describing: Self.self)
         guard let text = NumberText.text(of: input, expected: typeName, context: &context) else { return nil }
@@ -59,21 +74,6 @@ extension FixedWidthInteger where Self: PropertyValue {
             context.record(.lossy, "\(text) rounded to \(value) to fit \(typeName)")
         }
         return value
-    }
-
-    /// The integer of `magnitude` with the sign `negative` says, when it fits.
-    init?(negative: Bool, magnitude: UInt64) {
-        if !negative {
-            self.init(exactly: magnitude)
-        } else if magnitude == 0 {
-            self = 0
-        } else if magnitude <= UInt64(Int64.max) {
-            self.init(exactly: -Int64(magnitude))
-        } else if magnitude == UInt64(Int64.max) + 1 {
-            self.init(exactly: Int64.min)
-        } else {
-            return nil
-        }
     }
 
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {

@@ -213,10 +213,7 @@ extension FixedWidthInteger where Self: ScalarFirstReadable {
     @inline(__always)
     static func exactly(_ integer: (negative: Bool, magnitude: UInt64)?) -> Self? {
         guard let (negative, magnitude) = integer else { return nil }
-        if negative {
-            return magnitude <= UInt64(Int64.max) ? Self(exactly: -Int64(magnitude)) : nil
-        }
-        return Self(exactly: magnitude)
+        return Self(negative: negative, magnitude: magnitude)
     }
 }
 

@@ -177,11 +177,10 @@ extension JSONInput {
         // `3.0`, `3e2` and `1e18` are exact integers too, read from their digits; `2.5` and
         // anything out of range are not.
         var bytes = text
-        if let (negative, magnitude) = bytes.withUTF8(NumberParsing.exactInteger) {
-            if !negative, let value = I(exactly: magnitude) { return value }
-            if negative, magnitude == 0 { return 0 }
-            if negative, magnitude <= UInt64(Int64.max), let value = I(exactly: -Int64(magnitude)) { return value }
-            if negative, magnitude == UInt64(Int64.max) + 1, let value = I(exactly: Int64.min) { return value }
+        if let (negative, magnitude) = bytes.withUTF8(NumberParsing.exactInteger),
+            let value = I(negative: negative, magnitude: magnitude)
+        {
+            return value
         }
         throw JSONInputDecoder.invalid("\(text) is not an exact \(I.self)", codingPath)
     }
