@@ -41,48 +41,6 @@ struct DocumentArenaTests {
         }
     }
 
-    /// An arena of huge pages grows its chunks to 8 MiB, those of 2 MiB or more starting on a
-    /// huge page, and hands out blocks as any arena does; one without grows them to 1 MiB.
-    @Test func anArenaOfHugePagesAlignsItsLargeChunks() throws {
-        /// The start of every chunk after the first that 2,000 blocks of 16 KiB come from, and
-        /// whether every block kept what was written to it.
-        func chunks(hugePages: Bool) throws -> (starts: [Int], blocksPerChunk: [Int], intact: Bool) {
-            let arena = DocumentArena(budget: 64 << 20, hugePages: hugePages)
-            let words = DocumentArena.largestBlock / 8
-            var blocks: [(UnsafeMutablePointer<AtomicWord>, Int)] = []
-            var starts: [Int] = []
-            // The blocks of each chunk, the first chunk's first.
-            var blocksPerChunk = [0]
-            for _ in 0..<2_000 {
-                let block = arena.allocate(words: words)
-                let base = try #require(block)
-                // A block that does not follow the one before it starts a chunk, after its three words.
-                if let last = blocks.last, last.0 + words != base {
-                    starts.append(Int(bitPattern: base) - 24)
-                    blocksPerChunk.append(0)
-                }
-                blocksPerChunk[blocksPerChunk.count - 1] += 1
-                Self.fill(base, words: 4, number: blocks.count)
-                blocks.append((base, 4))
-            }
-            return (starts, blocksPerChunk, Self.check(blocks) == 0)
-        }
-        // 31 MiB: chunks of 16 KiB (the block's size) … 1 MiB, then 2, 4, 8, 8 and 8 MiB.
-        let huge = try chunks(hugePages: true)
-        #expect(huge.intact)
-        #expect(huge.starts.count == 11, "\(huge.starts.count) chunks")
-        let aligned = huge.starts.filter { $0 % DocumentArena.hugePage == 0 }
-        #expect(aligned.count == 5, "chunks of 2 MiB or more start on a huge page: \(huge.starts)")
-        // With its header, the first of them is one huge page: 127 blocks of 16 KiB, not 128
-        // (which would put the header's 24 bytes on a second huge page).
-        let first = try #require(huge.starts.firstIndex { $0 % DocumentArena.hugePage == 0 })
-        #expect(huge.blocksPerChunk[first + 1] == 127, "blocks in the first 2 MiB chunk: \(huge.blocksPerChunk)")
-        // The same blocks from chunks of at most 1 MiB: 16 KiB … 1 MiB, then 30 of 1 MiB.
-        let plain = try chunks(hugePages: false)
-        #expect(plain.intact)
-        #expect(plain.starts.count == 36, "\(plain.starts.count) chunks")
-    }
-
     @Test func stopsAtItsBudget() throws {
         let budget = 64 << 10
         let arena = DocumentArena(budget: budget)

@@ -276,10 +276,10 @@ struct DocumentInputTests {
         return mode.contains("[madvise]") && String(decoding: smaps, as: UTF8.self).contains("THPeligible:")
     }()
 
-    /// A document of 16 MiB or more asks Linux to back its tape and its arena's large chunks with
-    /// huge pages; a smaller one does not, and both read the same.
+    /// A document of 16 MiB or more asks Linux to back its tape with huge pages; a smaller one
+    /// does not, and both read the same.
     @Test(.enabled(if: hugePagesCanBeChecked, "needs transparent huge pages in madvise mode and THPeligible in /proc/self/smaps"))
-    func aLargeDocumentsTapeAndArenaAskForHugePages() throws {
+    func aLargeDocumentsTapeAsksForHugePages() throws {
         let element = #"{"id": 1234567, "name": "abcdefgh", "tags": [true, null]},"#
         func document(bytes: Int) throws -> (JSONDocument, eligible: Bool?) {
             let count = bytes / element.utf8.count + 1
@@ -289,21 +289,12 @@ struct DocumentInputTests {
             let aligned = (base + (2 << 20) - 1) & ~((2 << 20) - 1)
             return (document, Self.hugePageEligible(aligned))
         }
-        let (large, eligible) = try document(bytes: JSONDocument.hugePageLimit)
+        let (large, eligible) = try document(bytes: JSONDocument.hugePageTapeLimit)
         #expect(eligible == true, "the tape of a \(large.byteCount)-byte document is not advised")
-        // Its arena's chunks of 2 MiB or more too: the first is added after 2 MiB of blocks.
-        var chunk: Int?
-        for _ in 0..<200 where chunk == nil {
-            let block = large.arena.allocate(words: DocumentArena.largestBlock / 8)
-            let start = Int(bitPattern: try #require(block)) - 24
-            if start % DocumentArena.hugePage == 0 { chunk = start }
-        }
-        let arenaChunk = try #require(chunk, "no chunk of the arena starts on a huge page")
-        #expect(Self.hugePageEligible(arenaChunk) == true, "the arena of a \(large.byteCount)-byte document is not advised")
-        #expect(large.root.count == JSONDocument.hugePageLimit / element.utf8.count + 2)
+        #expect(large.root.count == JSONDocument.hugePageTapeLimit / element.utf8.count + 2)
         #expect(large.root[0]?["name"]?.stringValue == "abcdefgh")
         #expect(large.root[large.root.count - 2]?["tags"]?[1]?.isNull == true)
-        let (small, smallEligible) = try document(bytes: JSONDocument.hugePageLimit / 2)
+        let (small, smallEligible) = try document(bytes: JSONDocument.hugePageTapeLimit / 2)
         #expect(smallEligible == false, "the tape of a \(small.byteCount)-byte document is advised")
         #expect(small.root[0]?["id"]?.intValue == 1_234_567)
     }

@@ -115,10 +115,9 @@ public final class JSONDocument: Sendable {
     /// four (see ``init(storage:options:)``).
     static let sparseTapeLimit = 1 << 20
 
-    /// Documents from this size have their tape's storage, and their arena's larger chunks,
-    /// backed by huge pages where the system allows it (``adviseHugePages(_:)``,
-    /// ``DocumentArena/init(budget:hugePages:)``).
-    static let hugePageLimit = 16 << 20
+    /// Documents from this size have their tape's storage backed by huge pages where the
+    /// system allows it (``adviseHugePages(_:)``).
+    static let hugePageTapeLimit = 16 << 20
 
     /// Asks Linux to back the tape's storage with transparent huge pages: one page fault per
     /// 2 MiB the scan writes instead of one per 4 KiB.
@@ -165,7 +164,7 @@ public final class JSONDocument: Sendable {
                     bytes: input, options: options, tapeBuffer: buffer, tapeCapacity: capacity,
                     releaseInterval: pages == nil ? 0 : JSONDocument.mappedReleaseInterval,
                     release: pages.map { pages in { offset in pages.release(to: offset) } })
-                if input.count >= JSONDocument.hugePageLimit { JSONDocument.adviseHugePages(scanner.tape.storage) }
+                if input.count >= JSONDocument.hugePageTapeLimit { JSONDocument.adviseHugePages(scanner.tape.storage) }
                 do throws(JSONParseError) {
                     try scanner.scan()
                     values = scanner.valueCount
@@ -227,9 +226,7 @@ public final class JSONDocument: Sendable {
         self.tape = scan.tape!
         self.valueCount = scan.values
         self.depth = scan.depth
-        arena = DocumentArena(
-            budget: byteCount > Self.copiedTapeLimit ? Self.arenaBudget(tapeWords: tape.count) : 0,
-            hugePages: byteCount >= Self.hugePageLimit)
+        arena = DocumentArena(budget: byteCount > Self.copiedTapeLimit ? Self.arenaBudget(tapeWords: tape.count) : 0)
         smallStrings = SmallStrings.kinds(textIsFixed: Self.textIsFixed(storage))
     }
 

@@ -1,13 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#else
-#error("DocumentArena needs the C library: no Glibc, Musl or Darwin module here")
-#endif
-
 /// Memory that lives as long as a document: blocks handed out by any thread, never freed one by
 /// one, all freed with the document.
 ///
@@ -17,14 +7,6 @@ import Darwin
 /// blocks of one read while the next allocates (callgrind, the enum row). The blocks come from
 /// chunks that double from 4 KiB to 1 MiB, so a document that makes a few models takes a little
 /// memory.
-///
-/// The arena of a large document (``init(budget:hugePages:)``) grows its chunks on to 8 MiB and,
-/// on Linux, backs those of 2 MiB or more with transparent huge pages, as the document's tape is:
-/// the caches of a large document's models are written once into memory nobody touched, and
-/// page faults took about a tenth of the time of reading every property of 100,000 records, half
-/// of them the arena's (perf: the kernel's `exc_page_fault` and `clear_page_erms`). With huge
-/// pages that read took 5% less time, for up to 2 MiB more resident memory: the last huge page
-/// a chunk's blocks reach is taken whole, which is why only large documents ask.
 ///
 /// A block is not given back when its owner goes, so a program that makes models over one
 /// document again and again would grow the document without end; the arena therefore stops at a
@@ -39,29 +21,17 @@ package struct DocumentArena: ~Copyable, @unchecked Sendable {
     /// The control words: the current chunk's address (0 before the first), and the budget left
     /// in bytes, as a signed value. Nil for a document without an arena.
     private let control: UnsafeMutablePointer<AtomicWord>?
-    /// The largest chunk this arena adds: ``largestChunk``, or ``largestHugeChunk`` for an arena of
-    /// huge pages.
-    private let chunkLimit: Int
 
     /// A chunk starts with three words: the bytes taken from it (counted past its capacity by
     /// callers that found it full), its capacity in bytes, and the previous chunk's address.
     private static var headerWords: Int { 3 }
     private static var smallestChunk: Int { 4 << 10 }
     private static var largestChunk: Int { 1 << 20 }
-    /// The largest chunk of an arena of huge pages.
-    private static var largestHugeChunk: Int { 8 << 20 }
-    /// A transparent huge page of Linux on x86-64, and on arm64 with 4 KiB pages: chunks of this
-    /// size or more are aligned to it.
-    package static var hugePage: Int { 2 << 20 }
     /// The largest block taken from a chunk; larger ones come from the heap.
     package static var largestBlock: Int { 16 << 10 }
 
     /// An arena that hands out at most `budget` bytes of chunks; none at all for 0.
-    ///
-    /// With `hugePages`, chunks grow to 8 MiB instead of 1 MiB, and those of 2 MiB or more are
-    /// aligned to 2 MiB and, on Linux, advised for transparent huge pages.
-    package init(budget: Int, hugePages: Bool = false) {
-        chunkLimit = hugePages ? Self.largestHugeChunk : Self.largestChunk
+    package init(budget: Int) {
         guard budget > 0 else {
             control = nil
             return
@@ -120,10 +90,7 @@ package struct DocumentArena: ~Copyable, @unchecked Sendable {
     private func grow(after chunk: UInt, taking bytes: Int, control: UnsafeMutablePointer<AtomicWord>) -> Growth {
         let previous = UnsafeMutablePointer<AtomicWord>(bitPattern: chunk).map { Int(($0 + 1).load(ordering: .relaxed)) } ?? 0
         // At least the block's size: the first chunk is 4 KiB, and a block may be up to 16 KiB.
-        var capacity = max(min(max(previous * 2, Self.smallestChunk), chunkLimit), bytes)
-        // A chunk of huge pages is whole huge pages with its header: a capacity of 2 MiB and the
-        // header's 24 bytes would take a second huge page for those 24 bytes.
-        if capacity >= Self.hugePage { capacity -= Self.headerWords * MemoryLayout<AtomicWord>.stride }
+        let capacity = max(min(max(previous * 2, Self.smallestChunk), Self.largestChunk), bytes)
         // Every chunk added pays for itself out of the budget, and gives its share back when it
         // loses a race. A spent budget is seen with a load: the models made after it do not
         // write to the word.
@@ -133,7 +100,7 @@ package struct DocumentArena: ~Copyable, @unchecked Sendable {
             budget.wrappingAdd(UInt(capacity), ordering: .relaxed)
             return .spent
         }
-        let header = Self.allocateChunk(words: Self.headerWords + capacity / MemoryLayout<AtomicWord>.stride)
+        let header = allocatePlain(AtomicWord.self, capacity: Self.headerWords + capacity / MemoryLayout<AtomicWord>.stride)
         header.initialize(to: AtomicWord(UInt(bytes)))
         (header + 1).initialize(to: AtomicWord(UInt(capacity)))
         (header + 2).initialize(to: AtomicWord(chunk))
@@ -144,23 +111,5 @@ package struct DocumentArena: ~Copyable, @unchecked Sendable {
             return .raced
         }
         return .added(header + Self.headerWords)
-    }
-
-    /// A chunk of `words` words, freed with `freePlain`. From 2 MiB on (only an arena of huge
-    /// pages adds such chunks), its address is a huge page's and its size rounded up to whole
-    /// ones (``grow(after:taking:control:)`` makes the header and the capacity add up to them),
-    /// and Linux is asked to back it with them; the advice changes no behaviour, and where
-    /// transparent huge pages are off it does nothing.
-    private static func allocateChunk(words: Int) -> UnsafeMutablePointer<AtomicWord> {
-        let bytes = words * MemoryLayout<AtomicWord>.stride
-        guard bytes >= hugePage else { return allocatePlain(AtomicWord.self, capacity: words) }
-        let size = (bytes + hugePage - 1) / hugePage * hugePage
-        guard let memory = aligned_alloc(hugePage, size) else {
-            fatalError("out of memory allocating \(size) bytes")
-        }
-        #if os(Linux) && (canImport(Glibc) || canImport(Musl))
-        _ = madvise(memory, size, Int32(MADV_HUGEPAGE))
-        #endif
-        return memory.bindMemory(to: AtomicWord.self, capacity: words)
     }
 }
