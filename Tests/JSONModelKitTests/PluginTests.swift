@@ -391,7 +391,8 @@ struct PluginTests {
         } catch {
             guard case .registrationFailed(_, let problems) = error else { throw error }
             #expect(problems.contains("Vehicle: the name is taken by the model class ExampleModelsPlugin.Vehicle"), "\(problems)")
-            #expect(problems.count == 3, "\(problems)")
+            #expect(problems.contains(#"the converter name "cents": a converter is registered for it already"#), "\(problems)")
+            #expect(problems.count == 4, "\(problems)")
         }
         #expect(ObjectIdentifier(try #require(registry.modelType(named: "Vehicle"))) == ObjectIdentifier(vehicle))
         #expect(registry.plugins.loaded.count == 1)
@@ -500,6 +501,22 @@ struct PluginTests {
         }
         #expect(registry.modelType(named: "Vehicle") == nil)
         #expect(registry.schemaMetadata(named: "Fleet") == nil)
+    }
+
+    /// A plugin adds converters; one that would replace the host's is refused, with nothing of
+    /// it registered, and the host's converter stays.
+    @Test func aPluginCannotReplaceTheHostsNamedConverter() throws {
+        let registry = ModelRegistry()
+        registry.register(JSONConverters.Case(upper: true), named: "cents")
+        let example = try plugins.example
+        #expect(throws: PluginLoadError.registrationFailed(
+            path: example.path, problems: [#"the converter name "cents": a converter is registered for it already"#])) {
+            try registry.loadPlugin(at: example)
+        }
+        #expect(registry.modelType(named: "Vehicle") == nil)
+        #expect(registry.schemaMetadata(named: "Fleet") == nil)
+        #expect(registry.converters.converter(named: "cents")?.valueType == String.self)
+        #expect(registry.plugins.loaded.isEmpty)
     }
 
     /// A program linked without `--export-dynamic` cannot load a plugin that leaves
@@ -676,7 +693,7 @@ struct PluginRegistrarTests {
         registrar.register(upper, for: String.self, inModelNamed: "Sheet")
         registrar.register(upper, for: String.self)
         let classes: [String: JSONModel.Type] = ["Conv": ConvBase.self]
-        for apply in registrar.converters { apply(registry) { classes[$0] } }
+        #expect(registry.converters.add(registrar.converters.map { $0 { classes[$0] } }) == nil)
 
         let table = registry.converters
         let conv = ModelKey.type(ObjectIdentifier(ConvBase.self))
@@ -687,5 +704,43 @@ struct PluginRegistrarTests {
         #expect(table.converter(forType: string, in: conv) != nil)
         #expect(table.converter(forType: string, in: .schema("Sheet")) != nil)
         #expect(table.converter(forType: string, in: nil) != nil)
+    }
+
+    /// The registry takes a plugin's converters all or none: none replaces a converter, and
+    /// none repeats another's key.
+    @Test func aPluginsConvertersReplaceNothing() {
+        let registry = ModelRegistry()
+        let upper = JSONConverters.Case(upper: true)
+        registry.register(upper, for: String.self, in: ConvBase.self)
+        registry.register(upper, forProperty: "title", ofModelNamed: "Sheet")
+        let classes: [String: JSONModel.Type] = ["Conv": ConvBase.self]
+        func registrations(_ build: (PluginRegistrar) -> Void) -> [ConverterTable.Registration] {
+            let registrar = PluginRegistrar(pluginPath: "test.so")
+            build(registrar)
+            return registrar.converters.map { $0 { classes[$0] } }
+        }
+        let taken = registrations {
+            $0.register(upper, named: "shout")
+            $0.register(upper, for: String.self, inModelNamed: "Conv")
+            $0.register(upper, forProperty: "title", ofModelNamed: "Sheet")
+            $0.register(upper, for: String.self)
+            $0.register(upper, for: String.self)
+        }
+        #expect(registry.converters.add(taken) == [
+            "the type String in the model Conv", "the property Sheet.title", "the type String in every model",
+        ])
+        #expect(registry.converters.converter(named: "shout") == nil)
+        #expect(registry.converters.converter(forType: ObjectIdentifier(String.self), in: nil) == nil)
+
+        let free = registrations {
+            $0.register(upper, named: "shout")
+            $0.register(upper, for: String.self, inModelNamed: "Sheet")
+            $0.register(upper, forProperty: "title", ofModelNamed: "Conv")
+        }
+        #expect(registry.converters.add(free) == nil)
+        #expect(registry.converters.converter(named: "shout") != nil)
+        #expect(registry.converters.conflicts(free) == [
+            #"the converter name "shout""#, "the type String in the model Sheet", "the property Conv.title",
+        ])
     }
 }

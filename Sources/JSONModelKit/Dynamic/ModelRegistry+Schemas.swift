@@ -33,19 +33,19 @@ extension ModelRegistry {
 
     /// Stores model classes under names, and schema models with their definitions, all or none:
     /// nil when every name was free (or held by the same class, or an identical definition, which
-    /// stays), else the first taken name. `beforePublishing` runs as in
+    /// stays), else why nothing was stored. `beforePublishing` runs as in
     /// ``store(classes:schemaMetadata:beforePublishing:)``.
     func store(
         classes: [(name: String, type: JSONModel.Type)] = [],
         schemaModels models: [(metadata: ModelMetadata, definition: ModelSchema.Model)],
-        beforePublishing: ((String) -> JSONModel.Type?) -> Void = { _ in }
-    ) -> String? {
+        beforePublishing: ((String) -> JSONModel.Type?) -> [String]? = { _ in nil }
+    ) -> StoreRefusal? {
         // The definitions stay locked while the registry stores the names, so that they change
         // together: a model's definition is recorded exactly when its name is taken.
         attachment(SchemaDefinitions.self).byName.withLock { definitions in
             let fresh = models.filter { definitions[$0.metadata.modelName] != $0.definition }
-            if let taken = store(classes: classes, schemaMetadata: fresh.map(\.metadata), beforePublishing: beforePublishing) {
-                return taken
+            if let refusal = store(classes: classes, schemaMetadata: fresh.map(\.metadata), beforePublishing: beforePublishing) {
+                return refusal
             }
             for model in fresh { definitions[model.metadata.modelName] = model.definition }
             return nil

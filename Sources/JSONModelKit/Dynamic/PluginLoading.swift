@@ -134,16 +134,25 @@ extension ModelRegistry {
         } catch {
             problems += error.problems.map { "\($0)" }
         }
+        // A plugin adds converters and never replaces one: the host's, or another plugin's.
+        let registrations = { (lookup: (String) -> JSONModel.Type?) in registrar.converters.map { $0(lookup) } }
+        problems += converters.conflicts(registrations { classes[$0] ?? self.modelType(named: $0) })
+            .map { "\($0): a converter is registered for it already" }
         guard problems.isEmpty else { throw .registrationFailed(path: path, problems: problems) }
         // Loads of other libraries run concurrently: the names are checked again, and taken, at once.
         // The converters go in at that moment too, before the names: a model of the plugin's
         // read on another thread as soon as its name is there finds the converters it names
         // (registered after the names, a read in between took its property's default).
-        let stored = store(classes: registrar.classes, schemaModels: prepared) { registered in
-            for apply in registrar.converters { apply(self) { name in classes[name] ?? registered(name) } }
+        let refusal = store(classes: registrar.classes, schemaModels: prepared) { registered in
+            converters.add(registrations { classes[$0] ?? registered($0) })?
+                .map { "\($0): a converter was registered for it meanwhile" }
         }
-        if let taken = stored {
-            throw .registrationFailed(path: path, problems: ["\(taken): a model of this name was registered meanwhile"])
+        switch refusal {
+        case nil: break
+        case .nameTaken(let name):
+            throw .registrationFailed(path: path, problems: ["\(name): a model of this name was registered meanwhile"])
+        case .refused(let problems):
+            throw .registrationFailed(path: path, problems: problems)
         }
         return LoadedPlugin(
             path: path, abiVersion: abiVersion, modelClasses: registrar.classes.map(\.name),

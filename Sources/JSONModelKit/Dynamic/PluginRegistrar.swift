@@ -20,9 +20,9 @@ public final class PluginRegistrar {
     var classes: [(name: String, type: JSONModel.Type)] = []
     /// Schemas, in registration order.
     var schemas: [ModelSchema] = []
-    /// Converter registrations, applied to the target registry on commit with a lookup of the
-    /// model classes by name (the plugin's, then the registry's).
-    var converters: [(ModelRegistry, (String) -> JSONModel.Type?) -> Void] = []
+    /// Converter registrations, resolved on commit with a lookup of the model classes by name
+    /// (the plugin's, then the registry's) into the registrations the registry takes.
+    var converters: [((String) -> JSONModel.Type?) -> ConverterTable.Registration] = []
     /// What the plugin's registration block threw, if anything.
     var failure: String?
 
@@ -46,12 +46,19 @@ public final class PluginRegistrar {
 
     /// Registers a converter under a name that declarations (`converter: "cents"`) and schemas
     /// (`"converter": "cents"`) refer to.
+    ///
+    /// The name must be free in the registry: a plugin adds converters, and never replaces one
+    /// that the host or another plugin registered.
     public func register<C: JSONConverter>(_ converter: C, named name: String) {
-        converters.append { registry, _ in registry.register(converter, named: name) }
+        converters.append { _ in .named(name, converter) }
     }
 
     /// Registers a converter for every property of type `type` of the model named `model`, or
     /// of every model when `model` is nil.
+    ///
+    /// No converter may be registered for that type and model already. One for every model
+    /// reaches the host's models too, wherever a property of that type has no converter of its
+    /// own.
     ///
     /// The model is named as it is registered, whether a class (the plugin's or the host's,
     /// whose subclasses the converter covers too) or a schema model.
@@ -60,14 +67,8 @@ public final class PluginRegistrar {
     /// plugin.register(CentsConverter(), for: Double.self, inModelNamed: "Fleet")
     /// ```
     public func register<C: JSONConverter>(_ converter: C, for type: C.Value.Type, inModelNamed model: String? = nil) {
-        converters.append { registry, modelClass in
-            if let model, let modelClass = modelClass(model) {
-                registry.register(converter, for: type, in: modelClass)
-            } else if let model {
-                registry.register(converter, for: type, inModelNamed: model)
-            } else {
-                registry.register(converter, for: type)
-            }
+        converters.append { modelClass in
+            .type(converter, in: model.map { ModelKey(named: $0, class: modelClass($0)) }, name: model)
         }
     }
 
@@ -75,14 +76,11 @@ public final class PluginRegistrar {
     /// plugin's or the host's, whose subclasses the converter covers too) or a schema model.
     ///
     /// It wins over what the property's declaration asks for; for a model of the plugin's own,
-    /// the declaration's `converter` option says the same where the model is declared.
+    /// the declaration's `converter` option says the same where the model is declared. No
+    /// converter may be registered for that property already.
     public func register<C: JSONConverter>(_ converter: C, forProperty name: String, ofModelNamed model: String) {
-        converters.append { registry, modelClass in
-            if let modelClass = modelClass(model) {
-                registry.register(converter, forProperty: name, of: modelClass)
-            } else {
-                registry.register(converter, forProperty: name, ofModelNamed: model)
-            }
+        converters.append { modelClass in
+            .property(name, converter, in: ModelKey(named: model, class: modelClass(model)), name: model)
         }
     }
 }

@@ -10,8 +10,12 @@ extension SchemaBatch {
     /// Checks the batch and registers it, all or none.
     func register(in registry: ModelRegistry) throws(SchemaLoadingError) {
         let prepared = try prepare(for: registry)
-        if let taken = registry.store(schemaModels: prepared) {
-            throw SchemaLoadingError(problems: [problem("a model of this name was registered meanwhile", model: taken)])
+        switch registry.store(schemaModels: prepared) {
+        case nil: break
+        case .nameTaken(let name):
+            throw SchemaLoadingError(problems: [problem("a model of this name was registered meanwhile", model: name)])
+        case .refused:
+            preconditionFailure("nothing refuses a schema batch's names before they are published")
         }
     }
 

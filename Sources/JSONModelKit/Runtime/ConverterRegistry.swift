@@ -4,6 +4,11 @@ import JSONModelKitCore
 enum ModelKey: Hashable, Sendable {
     case type(ObjectIdentifier)
     case schema(String)
+
+    /// The model registered as `name`: the class, when there is one, else the schema model.
+    init(named name: String, class modelClass: JSONModel.Type?) {
+        self = modelClass.map { .type(ObjectIdentifier($0)) } ?? .schema(name)
+    }
 }
 
 /// The converters, named converters and object stores registered in one ``ModelRegistry``.
@@ -22,7 +27,7 @@ final class ConverterTable: RegistryAttachment {
     }
 
     /// A change, described so that affected properties can be found.
-    enum Change {
+    enum Change: Hashable {
         case property(ModelKey, String)
         case type(ModelKey?, ObjectIdentifier)
         case named(String)
@@ -41,6 +46,36 @@ final class ConverterTable: RegistryAttachment {
         var watchers: [WeakConversion] = []
         /// The length of `watchers` at which ``watch(_:)`` drops the freed ones first.
         var pruneAt = 64
+
+        mutating func set(_ converter: AnyConverter?, for change: Change) {
+            switch change {
+            case .property(let model, let name): byProperty[PropertyKey(model: model, property: name)] = converter
+            case .type(let model, let type): byType[TypeKey(model: model, type: type)] = converter
+            case .named(let name): named[name] = converter
+            case .store(let type): stores[type] = converter
+            }
+        }
+
+        /// Whether a converter is registered under `change`'s key.
+        func holds(_ change: Change) -> Bool {
+            switch change {
+            case .property(let model, let name): byProperty[PropertyKey(model: model, property: name)] != nil
+            case .type(let model, let type): byType[TypeKey(model: model, type: type)] != nil
+            case .named(let name): named[name] != nil
+            case .store(let type): stores[type] != nil
+            }
+        }
+
+        func conflicts(_ registrations: [Registration]) -> [String] {
+            var seen: Set<Change> = []
+            return registrations.filter { !seen.insert($0.change).inserted || holds($0.change) }.map(\.subject)
+        }
+
+        /// The live conversions that `isAffected` picks; drops the freed ones from the list.
+        mutating func affected(_ isAffected: (PropertyConversion) -> Bool) -> [PropertyConversion] {
+            watchers.removeAll { $0.conversion == nil }
+            return watchers.compactMap(\.conversion).filter(isAffected)
+        }
     }
 
     private let state = Locked(State())
@@ -79,16 +114,67 @@ final class ConverterTable: RegistryAttachment {
     /// Stores a registration and clears the choices it affects.
     func apply(_ change: Change, converter: AnyConverter?) {
         let affected: [PropertyConversion] = state.withLock { state in
-            switch change {
-            case .property(let model, let name): state.byProperty[PropertyKey(model: model, property: name)] = converter
-            case .type(let model, let type): state.byType[TypeKey(model: model, type: type)] = converter
-            case .named(let name): state.named[name] = converter
-            case .store(let type): state.stores[type] = converter
-            }
-            state.watchers.removeAll { $0.conversion == nil }
-            return state.watchers.compactMap(\.conversion).filter { $0.isAffected(by: change) }
+            state.set(converter, for: change)
+            return state.affected { $0.isAffected(by: change) }
         }
         for conversion in affected { conversion.invalidate() }
+    }
+
+    /// A registration that may not replace another (a plugin's), with what it registers for
+    /// messages.
+    struct Registration {
+        let change: Change
+        let converter: AnyConverter
+        /// What the registration is for: `the converter name "cents"`.
+        let subject: String
+
+        static func named<C: JSONConverter>(_ name: String, _ converter: C) -> Registration {
+            Registration(change: .named(name), converter: AnyConverter(converter, name: name), subject: "the converter name \"\(name)\"")
+        }
+
+        /// A converter for `C.Value` in `model` (named `modelName` for messages), or in every model.
+        static func type<C: JSONConverter>(_ converter: C, in model: ModelKey?, name modelName: String?) -> Registration {
+            let models = modelName.map { "the model \($0)" } ?? "every model"
+            return Registration(
+                change: .type(model, ObjectIdentifier(C.Value.self)), converter: AnyConverter(converter, name: "\(C.self)"),
+                subject: "the type \(C.Value.self) in \(models)")
+        }
+
+        static func property<C: JSONConverter>(
+            _ property: String, _ converter: C, in model: ModelKey, name modelName: String
+        ) -> Registration {
+            Registration(
+                change: .property(model, property), converter: AnyConverter(converter, name: "\(C.self)"),
+                subject: "the property \(modelName).\(property)")
+        }
+    }
+
+    /// Stores registrations that may not replace any converter, all or none: nil when every key
+    /// was free, else the subjects of those that were not (or that repeat an earlier one), and
+    /// nothing stored.
+    func add(_ registrations: [Registration]) -> [String]? {
+        let outcome: Result<[PropertyConversion], Taken> = state.withLock { state in
+            let taken = state.conflicts(registrations)
+            guard taken.isEmpty else { return .failure(Taken(subjects: taken)) }
+            for registration in registrations { state.set(registration.converter, for: registration.change) }
+            return .success(state.affected { conversion in registrations.contains { conversion.isAffected(by: $0.change) } })
+        }
+        switch outcome {
+        case .success(let affected):
+            for conversion in affected { conversion.invalidate() }
+            return nil
+        case .failure(let taken):
+            return taken.subjects
+        }
+    }
+
+    private struct Taken: Error {
+        let subjects: [String]
+    }
+
+    /// The subjects of `registrations` whose keys hold a converter, or repeat an earlier one's.
+    func conflicts(_ registrations: [Registration]) -> [String] {
+        state.withLock { $0.conflicts(registrations) }
     }
 
     /// How many conversions are on the list to notify, dead ones included; for tests.
@@ -177,13 +263,9 @@ extension ModelRegistry {
         converters.apply(.type(key, ObjectIdentifier(type)), converter: AnyConverter(converter, name: "\(C.self)"))
     }
 
-    /// Registers a converter for every property of type `type` on a schema model.
-    func register<C: JSONConverter>(_ converter: C, for type: C.Value.Type, inModelNamed model: String) {
-        converters.apply(.type(.schema(model), ObjectIdentifier(type)), converter: AnyConverter(converter, name: "\(C.self)"))
-    }
-
     /// Registers a converter under a name that declarations (`converter: "hexColor"`) and
-    /// schemas (`"converter": "hexColor"`) refer to. A later registration of the name replaces it.
+    /// schemas (`"converter": "hexColor"`) refer to. A later registration of the name here
+    /// replaces it; a plugin's never does (``PluginRegistrar/register(_:named:)``).
     public func register<C: JSONConverter>(_ converter: C, named name: String) {
         converters.apply(.named(name), converter: AnyConverter(converter, name: name))
     }

@@ -49,26 +49,27 @@ public final class ModelRegistry: Sendable {
     }
 
     /// Stores model classes and schema models under their names, all or none: nil when every
-    /// name was free (or held by the same class), else the first taken name.
+    /// name was free (or held by the same class), else why nothing was stored.
     ///
     /// - Parameter beforePublishing: Called once every name is known to be free, before any is
-    ///   taken, under the registry's lock, with the class registered under a name so far: what
-    ///   must be in place before a model of these names can be made (a plugin's converters).
-    ///   It must not call back into the registry's names.
+    ///   taken, under the registry's lock, with the class registered under a name so far: puts
+    ///   in place what must be there before a model of these names can be made (a plugin's
+    ///   converters), or answers why it cannot, and then nothing is stored. It must not call
+    ///   back into the registry's names.
     func store(
         classes: [(name: String, type: JSONModel.Type)], schemaMetadata models: [ModelMetadata],
-        beforePublishing: ((String) -> JSONModel.Type?) -> Void = { _ in }
-    ) -> String? {
+        beforePublishing: ((String) -> JSONModel.Type?) -> [String]? = { _ in nil }
+    ) -> StoreRefusal? {
         state.withLock { state in
             for (name, type) in classes {
-                if let existing = state.types[name], existing != type { return name }
-                if state.schemaModels[name] != nil { return name }
+                if let existing = state.types[name], existing != type { return .nameTaken(name) }
+                if state.schemaModels[name] != nil { return .nameTaken(name) }
             }
             for model in models where state.schemaModels[model.modelName] != nil || state.types[model.modelName] != nil {
-                return model.modelName
+                return .nameTaken(model.modelName)
             }
             let types = state.types
-            beforePublishing { types[$0] }
+            if let problems = beforePublishing({ types[$0] }) { return .refused(problems) }
             for (name, type) in classes { state.types[name] = type }
             for model in models { state.schemaModels[model.modelName] = model }
             return nil
@@ -376,4 +377,12 @@ final class RecentMetadata: @unchecked Sendable {
             return
         }
     }
+}
+
+/// Why a registry stored none of the names it was given.
+enum StoreRefusal: Equatable {
+    /// The first name found taken by another class or schema model.
+    case nameTaken(String)
+    /// What must be in place before the names could not be put there.
+    case refused([String])
 }
