@@ -11,6 +11,14 @@ final class CompactDated: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+/// The same pattern given as a converter, in a declaration and registered by name.
+final class ConvertedUSDate: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.us(Date?.self, converter: .using(.dates(.monthDayYear)))
+        p.named(Date?.self, converter: "usDate")
+    }
+}
+
 /// A JSON number under a declared date pattern.
 @Suite("Dates: numbers under a declared pattern")
 struct DateNumberUnderPatternTests {
@@ -51,6 +59,22 @@ struct DateNumberUnderPatternTests {
         #expect(diagnostic.kind == .typeMismatch)
         #expect(diagnostic.message.contains("MM/dd/yyyy"))
         #expect(diagnostic.message.contains("seconds since 1970"))
+    }
+
+    /// A date converter reports what its format reports: it reads through the model's
+    /// conversion, not through a conversion of its own whose diagnostics nobody sees.
+    @Test func aDateConverterSaysSoToo() throws {
+        ModelRegistry.shared.register(.dates(.monthDayYear), named: "usDate")
+        let model = try ConvertedUSDate(json: #"{"us": 1518652800, "named": 1518652800}"#)
+        #expect(model.us as Date? == Self.feb15)
+        #expect(model.named as Date? == Self.feb15)
+        #expect(model.jsonModel.diagnostics.map(\.kind) == [.typeMismatch, .typeMismatch])
+        #expect(model.jsonModel.diagnostics.allSatisfy { $0.message.contains("seconds since 1970") })
+        let text = try ConvertedUSDate(json: #"{"us": "02/15/2018", "named": "nonsense"}"#)
+        #expect(text.us as Date? == Self.feb15)
+        #expect(text.named as Date? == nil)
+        #expect(text.jsonModel.diagnostics.map(\.kind) == [.invalidValue])
+        #expect(text.jsonModel.diagnostics.first?.message.contains("MM/dd/yyyy") == true)
     }
 
     @Test func undeclaredAndEpochFormatsReadNumbersAsBefore() throws {

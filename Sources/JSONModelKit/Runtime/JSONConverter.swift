@@ -227,12 +227,20 @@ struct AnyConverter: Sendable {
     init<C: JSONConverter>(_ converter: C, name: String) {
         self.valueType = C.Value.self
         self.name = name
-        self.read = { input, context in
-            do throws(JSONConversionError) {
-                return try converter.value(from: input.jsonValue)
-            } catch {
-                context.record(.invalidValue, error.message)
-                return nil
+        let dateFormat = (converter as? JSONConverters.Dates)?.format ?? (converter as? any DateConverter)?.dateFormat
+        if let dateFormat {
+            // The library's date converters read as a declared date format does, into the
+            // model's context: a conversion of their own would keep its diagnostics (a number
+            // read as seconds since 1970) from the model.
+            self.read = { input, context in DateReading.date(from: input, format: dateFormat, context: &context) }
+        } else {
+            self.read = { input, context in
+                do throws(JSONConversionError) {
+                    return try converter.value(from: input.jsonValue)
+                } catch {
+                    context.record(.invalidValue, error.message)
+                    return nil
+                }
             }
         }
         self.write = { value, _ in
@@ -247,7 +255,7 @@ struct AnyConverter: Sendable {
         } else {
             self.validate = nil
         }
-        self.dateFormat = (converter as? JSONConverters.Dates)?.format ?? (converter as? any DateConverter)?.dateFormat
+        self.dateFormat = dateFormat
     }
 
     /// The conversion a ``JSONConvertible`` type provides.
