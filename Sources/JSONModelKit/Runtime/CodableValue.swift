@@ -19,7 +19,7 @@ extension AnyConverter {
                 _ = try JSONValueEncoder.encode(encodable)
                 return nil
             } catch EncodingError.invalidValue(_, let detail) {
-                let path = JSONPath(detail.codingPath.map { $0.intValue.map(JSONPath.Segment.index) ?? .key($0.stringValue) })
+                let path = JSONPath(detail.codingPath.map(JSONPath.Segment.init(codingKey:)))
                 return path.segments.isEmpty ? detail.debugDescription : "\(path): \(detail.debugDescription)"
             } catch {
                 return "\(error)"
@@ -79,10 +79,21 @@ extension ConversionContext {
             record(.invalidValue, "\(error)")
             return
         }
-        for key in codingPath {
-            segments.append(key.intValue.map(JSONPath.Segment.index) ?? .key(key.stringValue))
-        }
+        segments += codingPath.map(JSONPath.Segment.init(codingKey:))
         record(kind, message)
+    }
+}
+
+extension JSONPath.Segment {
+    /// The segment a coding key names: an index only for an array's position, as the coders'
+    /// unkeyed containers count it; any other key by its text, even one with an `intValue`
+    /// (a dictionary's key `"7"` has one, and is still a key).
+    init(codingKey key: any CodingKey) {
+        if key is JSONValueCodingKey, let index = key.intValue {
+            self = .index(index)
+        } else {
+            self = .key(key.stringValue)
+        }
     }
 }
 
@@ -90,7 +101,8 @@ extension ConversionContext {
 
 /// `[Meta]` and `[String: Meta]` of a Codable `Meta`: read element by element like the engine's
 /// own collections, so one element that does not decode is left out (with its diagnostic)
-/// rather than failing the whole property.
+/// rather than failing the whole property; in `[Meta?]` and `[String: Meta?]` it reads as nil,
+/// so that the elements after it keep their indices.
 protocol CodableCollection {
     /// The empty collection, the property's value when nothing else was declared.
     static var emptyValue: any Sendable { get }
@@ -113,6 +125,9 @@ extension Array: CodableCollection where Element: Decodable {
                 elements.append(try JSONInputDecoder.decode(Element.self, from: element))
             } catch {
                 context.recordDecoding(error)
+                if let optional = Element.self as? any ExpressibleByNilLiteral.Type {
+                    elements.append(optional.init(nilLiteral: ()) as! Element)
+                }
             }
         }
         return sendable(elements)
@@ -131,10 +146,16 @@ extension Dictionary: CodableCollection where Key == String, Value: Decodable {
         input.forEachMember { key, member in
             context.segments.append(.key(key))
             defer { context.segments.removeLast() }
+            // Of a key given twice, the last member decides, even when it does not decode.
             do {
                 values[key] = try JSONInputDecoder.decode(Value.self, from: member)
             } catch {
                 context.recordDecoding(error)
+                if let optional = Value.self as? any ExpressibleByNilLiteral.Type {
+                    values[key] = (optional.init(nilLiteral: ()) as! Value)
+                } else {
+                    values[key] = nil
+                }
             }
         }
         return sendable(values)

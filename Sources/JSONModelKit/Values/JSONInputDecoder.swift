@@ -20,6 +20,7 @@ import JSONModelKitCore
 /// - `String` comes from a JSON string only; `Bool` from `true` or `false` only.
 /// - `Date` comes from ISO 8601 text or a number of seconds since 1970; `Data` from base64
 ///   text; `URL` from text `URL(string:)` accepts.
+/// - A ``JSONValue``, or a model, is the JSON as it is, numbers spelled as they are.
 ///
 /// Each nesting level of the value costs one `init(from:)` call and one decoder object, so the
 /// recursion is as deep as the JSON, which the parser bounds (512 levels by default); deeper
@@ -121,6 +122,10 @@ extension JSONInput {
         case is String.Type:
             guard let value = stringValue else { throw JSONInputDecoder.mismatch(T.self, "String", self, codingPath) }
             return (value as! T)
+        case is JSONValue.Type:
+            // As it is, numbers spelled as they are: through `JSONValue`'s own `init(from:)`,
+            // a number would go through `Double` (and `1e400` would not read at all).
+            return (jsonValue as! T)
         case is Double.Type:
             return (try decodeFloat(Double.self, codingPath: codingPath) as! T)
         case is Float.Type:
@@ -192,10 +197,12 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let input: JSONInput
     let codingPath: [any CodingKey]
 
+    /// Each key once, where it first appears: a key given twice is one member, its last.
     var allKeys: [Key] {
         var keys: [Key] = []
+        var seen: Set<String> = []
         input.forEachMember { name, _ in
-            if let key = Key(stringValue: name) { keys.append(key) }
+            if seen.insert(name).inserted, let key = Key(stringValue: name) { keys.append(key) }
         }
         return keys
     }

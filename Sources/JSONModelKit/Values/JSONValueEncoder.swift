@@ -12,8 +12,10 @@ import JSONModelKitCore
 /// ```
 ///
 /// `Date` is written as ISO 8601 text, `Data` as base64 text, `URL` as its absolute string
-/// and `Decimal` as a number, so that ``JSONInputDecoder`` reads each back. Object members
-/// keep the order of their first encoding; encoding a key again replaces its value.
+/// and `Decimal` as a number, so that ``JSONInputDecoder`` reads each back; a ``JSONValue`` or a
+/// model is its JSON, numbers spelled as they are. Object members keep the order of their first
+/// encoding; encoding a key again replaces its value, and a nested container asked for again
+/// adds to the one there. A value that throws leaves nothing behind.
 final class JSONValueEncoder: Encoder {
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -104,6 +106,8 @@ extension JSONValueEncoder {
         static func scalarJSON<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> JSONValue? {
             switch value {
             case let text as String: return .string(text)
+            case let json as JSONValue: return json
+            case let model as JSONModel: return model.jsonModel.json()
             case let flag as Bool: return .bool(flag)
             case let number as Double: return try finite(JSONNumber(number), value, codingPath)
             case let number as Float: return try finite(JSONNumber(number), value, codingPath)
@@ -144,9 +148,20 @@ extension JSONValueEncoder {
                 return existing
             }
             let slot = Slot()
-            keys.append(key)
-            slots[key] = slot
+            set(slot, for: key)
             return slot
+        }
+
+        /// The slot of `key` as it is, for a nested container: one asked for again under the
+        /// same key adds to the object or array there, as a second `container(keyedBy:)` does.
+        func nestedSlot(for key: String) -> Slot {
+            if let existing = slots[key] { return existing }
+            return slot(for: key)
+        }
+
+        /// Puts `slot`, filled, under `key`, in the place of the key's earlier value.
+        func set(_ slot: Slot, for key: String) {
+            if slots.updateValue(slot, forKey: key) == nil { keys.append(key) }
         }
 
         /// The members; a member that encoded nothing is left out.
@@ -168,6 +183,10 @@ extension JSONValueEncoder {
             return slot
         }
 
+        func append(_ slot: Slot) {
+            slots.append(slot)
+        }
+
         /// The elements; one that encoded nothing is written as null.
         var json: [JSONValue] { slots.map { $0.json ?? .null } }
     }
@@ -183,19 +202,23 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         object.slot(for: key.stringValue).content = .value(.null)
     }
 
+    /// Stores `value` under `key` only once it has encoded: one that throws leaves the key's
+    /// earlier value in place.
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try object.slot(for: key.stringValue).store(value, codingPath: codingPath + [key])
+        let slot = JSONValueEncoder.Slot()
+        try slot.store(value, codingPath: codingPath + [key])
+        object.set(slot, for: key.stringValue)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
         KeyedEncodingContainer(
-            KeyedContainer<NestedKey>(object: object.slot(for: key.stringValue).makeObject(), codingPath: codingPath + [key]))
+            KeyedContainer<NestedKey>(object: object.nestedSlot(for: key.stringValue).makeObject(), codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        UnkeyedContainer(array: object.slot(for: key.stringValue).makeArray(), codingPath: codingPath + [key])
+        UnkeyedContainer(array: object.nestedSlot(for: key.stringValue).makeArray(), codingPath: codingPath + [key])
     }
 
     /// An encoder for the member `"super"`.
@@ -221,9 +244,11 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         array.appendSlot().content = .value(.null)
     }
 
+    /// Appends `value` only once it has encoded: one that throws leaves no element.
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let path = nextPath
-        try array.appendSlot().store(value, codingPath: path)
+        let slot = JSONValueEncoder.Slot()
+        try slot.store(value, codingPath: nextPath)
+        array.append(slot)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
