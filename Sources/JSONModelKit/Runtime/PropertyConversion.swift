@@ -165,12 +165,17 @@ final class PropertyConversion: Sendable {
 
     /// ``choice`` the slow way: under the lock, looking up and publishing when nothing is cached.
     private func lockedChoice() -> Choice {
-        let (cached, version, watching) = state.withLock { ($0.choice, $0.version, $0.watching) }
+        let (cached, watching) = state.withLock { ($0.choice, $0.watching) }
         if let cached { return cached }
         if !watching {
-            state.withLock { $0.watching = true }
+            // The tables know of this conversion before any reader takes `watching` as done, and
+            // the version is read after: a registration that the lookup below misses then always
+            // changes the version, and the stale answer is not kept. Two first readers may both
+            // watch; a conversion told twice looks up once more.
             for table in tables { table.watch(self) }
+            state.withLock { $0.watching = true }
         }
+        let version = state.withLock { $0.version }
         let made = lookUp()
         return state.withLock { state in
             state.lookups += 1
