@@ -120,7 +120,7 @@ final class ModelMetadata: Sendable {
             }
             let isRequired = declaration.options.required
                 || (requiresNonOptionals && !isOptional && declaration.defaultValue == nil && !declaration.options.group)
-            if let problem = declaration.options.dateFormat?.problem {
+            if let problem = declaration.options.dateFormat?.problem ?? declaration.optionProblem {
                 report(name, problem)
                 continue
             }
@@ -173,14 +173,14 @@ final class ModelMetadata: Sendable {
                 report(name, "a non-optional \(declaration.type) has no natural default; declare a default or make it optional")
                 continue
             }
-            // Property groups all read the root and each writes only its own keys there.
+            // Property groups all read the root and each writes only its own keys there. A write
+            // goes to the path its value was read from, any of `anyOf`'s.
             if !declaration.options.readOnly && !declaration.options.group {
-                let path = declaration.paths[0]
-                if let other = writers[path] {
+                if let (path, other) = declaration.paths.lazy.compactMap({ path in writers[path].map { (path, $0) } }).first {
                     report(name, "'\(other)' and '\(name)' both write JSON path \(path); mark one readOnly")
                     continue
                 }
-                writers[path] = name
+                for path in declaration.paths { writers[path] = name }
             }
             ordinals[name] = properties.count
             properties.append(
@@ -348,6 +348,9 @@ extension PropertyDeclaration {
             }
             if options.embedPath != nil {
                 declaration.problem = "a property group cannot have an embedPath"
+            }
+            if !keyFollowsName {
+                declaration.problem = "a property group reads its parent's own object, so it takes no jsonPath or anyOf"
             }
             declaration.paths = [JSONPath([])]
         } else if options.embedPath != nil && type.modelArrayElement == nil {

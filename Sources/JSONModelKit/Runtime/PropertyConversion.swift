@@ -465,3 +465,15 @@ extension ModelKey {
         return keys
     }
 }
+
+extension PropertyDeclaration {
+    /// Why an option does not fit the property's type (`dateFormat` on a `String`), which would
+    /// otherwise be ignored; nil when every option fits.
+    var optionProblem: String? {
+        let base = PropertyConversion.baseType(of: type)
+        if options.dateFormat != nil && base != Date.self { return "dateFormat needs a Date property, not \(type)" }
+        if options.enumValues != nil && base != String.self { return "enumValues needs a String property, not \(type)" }
+        if options.inverse != nil && !type.containsModel { return "inverse needs a model property, not \(type)" }
+        return nil
+    }
+}

@@ -98,6 +98,10 @@ public final class PropertyRegistrar {
                     }
                     if option == "default" { declaration.defaultValue = json } else { declaration.defaultIfInvalid = json }
                 }
+                // A type of the user's is no model: `group` and `embedPath` are problems here too.
+                let problem = declaration.problem
+                declaration = declaration.checkingStructure()
+                if let problem { declaration.problem = problem }
                 declarations.append(declaration)
                 return
             }

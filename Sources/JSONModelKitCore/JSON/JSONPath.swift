@@ -26,6 +26,7 @@
 /// | `"[x]"`     | `[x]`                        |
 /// | `"a[1]b"`   | `a`, `1`, `b`                |
 /// | `"0"`       | the key `0` (indices need brackets) |
+/// | `"a[99999999999999999999]"` | `a`, the index `Int.max` (an index past `Int` holds at its bound) |
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral,
     ExpressibleByArrayLiteral
 {
@@ -287,17 +288,21 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Expressible
         }
         var value = 0
         var digitCount = 0
+        var overflowed = false
         while i < n, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") {
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
             // Accumulate negative values downwards so that Int.min parses.
             let digit = Int(bytes[i] - UInt8(ascii: "0"))
             let (sum, overflow2) =
                 negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
-            if overflow1 || overflow2 { return nil }
+            overflowed = overflowed || overflow1 || overflow2
             value = sum
             digitCount += 1
             i += 1
         }
+        // An index past `Int` is still an index, held at the bound, which every check of an
+        // index's range refuses; read as a key, it would be a key no document has.
+        if overflowed { value = negative ? Int.min : Int.max }
         guard digitCount > 0, i < n, bytes[i] == UInt8(ascii: "]") else { return nil }
         return (.index(value), i + 1)
     }
