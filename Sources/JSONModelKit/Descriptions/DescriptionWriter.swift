@@ -22,6 +22,8 @@ struct DescriptionWriter {
     let limits: DescriptionLimits
     /// The models being written, outermost first; meeting one of them again is a cycle (`↻ User`).
     var ancestors: [ObjectIdentifier] = []
+    /// The nested models left to look into for defaults, across the whole description.
+    let defaultChecks = DefaultCheckBudget()
     /// Full layout: whether the value being written is (inside) a model property's default, made
     /// because the JSON has nothing for the property. A model's default can hold the model again
     /// (`p.child(Node.self)`), so a default met inside a default is written on one line.
@@ -83,7 +85,7 @@ struct DescriptionWriter {
             // A property with nothing in the JSON holds its default: left out without making it.
             if !model.hasJSON(for: property, in: source) { continue }
             let value = model.valueForDescription(at: property.ordinal)
-            if !model.differsFromDefault(value, of: property, nesting: ancestors.count) { continue }
+            if !model.differsFromDefault(value, of: property, nesting: ancestors.count, budget: defaultChecks) { continue }
             if hidden > 0 {
                 hidden += 1
                 continue

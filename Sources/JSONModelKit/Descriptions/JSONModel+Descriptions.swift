@@ -242,7 +242,13 @@ extension JSONModel: CustomDebugStringConvertible {
     /// Whether a property's value differs from its default, compared as JSON
     /// (`1.0` equals `1`); a nested model differs from an empty default when
     /// one of its own properties differs from its default.
-    func differsFromDefault(_ value: any Sendable, of property: PropertyMetadata, nesting: Int) -> Bool {
+    ///
+    /// `budget` bounds the nested models made for the answer across one description: two
+    /// properties that read the same nested model would otherwise double the work at each level.
+    /// Once it is spent, a nested model counts as differing (and is shown).
+    func differsFromDefault(
+        _ value: any Sendable, of property: PropertyMetadata, nesting: Int, budget: DefaultCheckBudget
+    ) -> Bool {
         let shape = DescribedShape(value)
         // The common cases without building JSON. A property with no stored default holds
         // models; its default is `defaultJSON`.
@@ -260,7 +266,7 @@ extension JSONModel: CustomDebugStringConvertible {
         case (.dictionary(let dictionary), .some(.dictionary(let stored))) where stored.describedCount == 0:
             return dictionary.describedCount > 0
         case (.model(let model), .none) where property.defaultJSON?.objectValue?.isEmpty == true:
-            return model.hasNonDefaultProperty(nesting: nesting + 1)
+            return model.hasNonDefaultProperty(nesting: nesting + 1, budget: budget)
         case (.array(let array), .none) where property.defaultJSON?.arrayValue?.isEmpty == true:
             return array.describedCount > 0
         case (.lazy(let lazy), _) where property.defaultJSON?.arrayValue?.isEmpty == true:
@@ -281,14 +287,24 @@ extension JSONModel: CustomDebugStringConvertible {
     /// property with nothing in the JSON holds its default and is passed over without making its
     /// value: a model's default may contain the model again (`Node.next: Node`), and making
     /// defaults of defaults would go on for as long as the guard lets it, for each property.
-    private func hasNonDefaultProperty(nesting: Int) -> Bool {
-        if nesting > 32 { return true }
+    private func hasNonDefaultProperty(nesting: Int, budget: DefaultCheckBudget) -> Bool {
+        if nesting > 32 || budget.remaining <= 0 { return true }
         let source = currentSource
         if source.isEmptyObject { return false }
-        return metadata.properties.contains { property in
-            hasJSON(for: property, in: source)
-                && differsFromDefault(valueForDescription(at: property.ordinal), of: property, nesting: nesting)
+        // The answer for a model of this class over a node of a document, once per description.
+        var key: DefaultCheckBudget.Key?
+        if case .node(let node) = source {
+            key = DefaultCheckBudget.Key(
+                metadata: ObjectIdentifier(metadata), document: ObjectIdentifier(node.document), index: node.index)
+            if let known = budget.answers[key!] { return known }
         }
+        budget.remaining -= 1
+        let answer = metadata.properties.contains { property in
+            hasJSON(for: property, in: source)
+                && differsFromDefault(valueForDescription(at: property.ordinal), of: property, nesting: nesting, budget: budget)
+        }
+        if let key { budget.answers[key] = answer }
+        return answer
     }
 
     /// Whether the JSON has something for the property: a value other than `null` at one of its
@@ -345,4 +361,22 @@ struct DefaultModelSummary: CustomStringConvertible, CustomDebugStringConvertibl
     var description: String { text }
     var debugDescription: String { text }
     var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+
+/// How many nested models one description may still look into to tell whether they hold only
+/// defaults (``JSONModel/differsFromDefault(_:of:nesting:budget:)``), and the answers found for
+/// models read from a document, which two properties reading one path share.
+final class DefaultCheckBudget {
+    struct Key: Hashable {
+        let metadata: ObjectIdentifier
+        let document: ObjectIdentifier
+        let index: Int
+    }
+
+    var remaining: Int
+    var answers: [Key: Bool] = [:]
+
+    init(models: Int = 10_000) {
+        remaining = models
+    }
 }
