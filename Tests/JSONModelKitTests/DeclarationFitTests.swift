@@ -63,10 +63,8 @@ struct DeclarationFitTests {
         do {
             try type.validateDeclarations()
             return []
-        } catch let error as ModelDeclarationError {
-            return error.problems.map(\.description)
         } catch {
-            return ["\(error)"]
+            return error.problems.map(\.description)
         }
     }
 

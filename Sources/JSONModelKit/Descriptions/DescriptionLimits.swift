@@ -11,24 +11,27 @@
 /// ```
 public struct DescriptionLimits: Sendable, Hashable {
     /// The longest string `description` shows, in characters; longer ones end in `…` inside the quotes.
-    public var maxStringLength: Int
+    public var maxStringLength: Int { didSet { maxStringLength = max(1, maxStringLength) } }
     /// The longest `description`, in characters: the line stops at the last property that
     /// fits and counts the ones left out (`… 12 more)`). `debugDescription` is not held to
     /// it: it may run to 100,000 characters.
-    public var maxLineLength: Int
+    public var maxLineLength: Int { didSet { maxLineLength = max(16, maxLineLength) } }
     /// How many models deep `description` shows nested models; deeper ones read `Address(…)`.
     /// At most 32; a larger value counts as that.
-    public var maxLineNesting: Int
+    public var maxLineNesting: Int { didSet { maxLineNesting = max(1, maxLineNesting) } }
     /// The longest string `fullDescription` shows, in characters.
-    public var maxFullStringLength: Int
+    public var maxFullStringLength: Int { didSet { maxFullStringLength = max(1, maxFullStringLength) } }
     /// How many array elements or dictionary entries `fullDescription` shows; the rest are counted (`… 9,900 more`).
-    public var maxItems: Int
+    public var maxItems: Int { didSet { maxItems = max(0, maxItems) } }
     /// How many levels (models, arrays, dictionaries) `fullDescription` opens; deeper values are
     /// summarized on one line (`Node(…)`, `[3 items]`). At most 32; a larger value
     /// counts as that.
-    public var maxDepth: Int
+    public var maxDepth: Int { didSet { maxDepth = max(1, maxDepth) } }
 
     /// Creates limits; every argument defaults to the value of ``default``.
+    ///
+    /// A value below a limit's least (1 character or level, 16 characters for a line, 0 items),
+    /// here or set later, counts as that least.
     public init(
         maxStringLength: Int = 80, maxLineLength: Int = 500, maxLineNesting: Int = 3,
         maxFullStringLength: Int = 1_000, maxItems: Int = 100, maxDepth: Int = 12

@@ -26,8 +26,9 @@ public struct JSONStreamOptions: Sendable, Hashable {
     /// The largest element accepted, in bytes; a larger one is an error
     /// (``JSONStreamError/Kind/elementTooLarge(limit:)``), so memory stays bounded. No reader
     /// looks further into an element than this, so a larger one is refused as too large
-    /// whatever its bytes past the limit hold.
-    public var maxElementSize: Int
+    /// whatever its bytes past the limit hold. At least 1: a smaller value, here or in
+    /// ``init(format:maxElementSize:)``, counts as 1.
+    public var maxElementSize: Int { didSet { maxElementSize = max(1, maxElementSize) } }
     /// Options for parsing each element: ``ModelOptions/parseOptions``. With `allowsComments`,
     /// comments inside an element are passed over when finding where it ends (a `}` or `"` in a
     /// comment ends nothing), but comments are not recognized between the elements of a stream;
