@@ -56,9 +56,19 @@ public struct ModelSchema: Sendable, Equatable {
     /// first model past the limit.
     ///
     /// Each model's metadata holds its inherited properties (converters are looked up per
-    /// model), so the limit also bounds what a schema costs: its models hold at most 17 times
-    /// the properties it declares.
+    /// model), so a chain of models holds at most 17 times the properties it declares; models
+    /// that extend one base each hold its properties again, which
+    /// ``maximumInheritanceFactor`` bounds.
     package static let maximumExtendsDepth = 16
+
+    /// How many times the properties (and models) a batch of schema models declares their
+    /// metadata may hold, with the ones inherited, beyond ``inheritanceAllowance``: 17, what a
+    /// chain of ``maximumExtendsDepth`` models may hold. Past it the batch is refused, so a
+    /// schema of a base with thousands of properties and thousands of one-line models extending
+    /// it costs no more than its size.
+    package static let maximumInheritanceFactor = 17
+    /// The properties with their inherited ones a batch may build beyond 17 times what it declares.
+    package static let inheritanceAllowance = 100_000
 
     static let nestedOptionalsMessage =
         "nests optionals: one '?' per level is allowed (JSON has one null, which cannot tell the levels apart)"
@@ -248,6 +258,7 @@ public struct ModelSchema: Sendable, Equatable {
             else {
                 throw ModelSchemaError("\"discriminator\" needs \"jsonPath\" and \"map\"", model: name)
             }
+            try checkKeys(fields, allowed: ["jsonPath", "map"], context: "the discriminator of model \(name)")
             var names: [String: String] = [:]
             for (tag, target) in map {
                 guard let target = target.stringValue else {
@@ -255,7 +266,11 @@ public struct ModelSchema: Sendable, Equatable {
                 }
                 names[tag] = target
             }
-            model.discriminator = Discriminator(path: try path(pathValue, model: name, option: "jsonPath"), map: names)
+            let discriminatorPath = try path(pathValue, model: name, option: "jsonPath")
+            if let problem = discriminatorPath.declarationProblem {
+                throw ModelSchemaError("the discriminator's \"jsonPath\" \(problem)", model: name)
+            }
+            model.discriminator = Discriminator(path: discriminatorPath, map: names)
         }
         guard let properties = (object["properties"] ?? .array([])).arrayValue else {
             throw ModelSchemaError("\"properties\" must be a list", model: name)

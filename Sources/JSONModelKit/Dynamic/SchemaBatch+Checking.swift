@@ -234,6 +234,16 @@ extension SchemaBatch {
             return depths[model.name] ?? nil
         }
         var prepared: Prepared = []
+        /// Problems of inherited properties left to the new model that declares them, and the
+        /// problems reported, as `Model.property: message`.
+        var inherited: [(key: String, problem: ModelSchemaError)] = []
+        var reportedKeys: Set<String> = []
+        // Each model's metadata holds its inherited properties: a base of P properties that N
+        // models extend costs N × P, however short the schema. The batch may build
+        // `maximumInheritanceFactor` times what it declares, plus `inheritanceAllowance`.
+        let declared = fresh.reduce(0) { $0 + (definition(of: $1)?.properties.count ?? 0) + 1 }
+        let propertyBudget = ModelSchema.maximumInheritanceFactor * declared + ModelSchema.inheritanceAllowance
+        var built = 0
         for name in fresh {
             guard let entry = byName[name] else { continue }
             let model = entry.model
@@ -271,6 +281,15 @@ extension SchemaBatch {
                 collected += list.map { ($0.keyed(in: style), ancestor.name) }
             }
             guard complete else { continue }
+            built += collected.count
+            if built > propertyBudget {
+                problems.append(problem(
+                    "the models would hold more than \(propertyBudget) properties with the ones they inherit "
+                        + "(\(ModelSchema.maximumInheritanceFactor) times the \(declared) the batch declares and its models, "
+                        + "plus \(ModelSchema.inheritanceAllowance)); each model extending another holds its properties again",
+                    model: model.name))
+                break
+            }
             let metadata = ModelMetadata(
                 modelName: model.name, modelType: DynamicModel.self, declarations: collected, registry: registry,
                 discriminator: model.discriminator.map { ModelDiscriminator(path: $0.path, map: $0.map, registry: registry) },
@@ -286,17 +305,26 @@ extension SchemaBatch {
                 }
                 var seenProblems: Set<String> = []
                 for found in metadata.problems {
-                    // A problem of an inherited property belongs to the model that declared it.
+                    // A problem of an inherited property belongs to the model that declared it,
+                    // when that model is new and has it too; else to this model (its own
+                    // settings, such as allowNonFiniteNumbers, may make the problem).
                     let owner = owners[found.property] ?? model.name
                     let key = "\(owner).\(found.property): \(found.message)"
                     guard seenProblems.insert(key).inserted else { continue }
-                    if owner != model.name && freshNames.contains(owner) { continue }  // reported when that model is built
-                    problems.append(ModelSchemaError(found.message, model: owner, property: found.property, file: file(of: owner)))
+                    let own = ModelSchemaError(found.message, model: model.name, property: found.property, file: file(of: model.name))
+                    if owner != model.name && freshNames.contains(owner) {
+                        inherited.append((key, own))  // reported when that model is built, if it has it
+                        continue
+                    }
+                    reportedKeys.insert(key)
+                    problems.append(own)
                 }
                 continue
             }
             prepared.append((metadata, model))
         }
+        // A model whose problem its ancestor does not share is refused all the same.
+        problems += inherited.filter { !reportedKeys.contains($0.key) }.map(\.problem)
         for cycle in Self.groupCycles(among: fresh, definition: definition(of:)) {
             problems.append(ModelSchemaError(
                 "property groups nest without end: \(cycle.text); a group reads its parent's own object, "
@@ -306,6 +334,11 @@ extension SchemaBatch {
         if !problems.isEmpty { throw SchemaLoadingError(problems: problems) }
         return prepared
     }
+
+    /// The most cycles of property groups one check reports.
+    static var maximumReportedCycles: Int { 10 }
+    /// The most steps a reported cycle names.
+    static var maximumReportedSteps: Int { 16 }
 
     /// A cycle of property groups, named by its first model and that model's group property.
     struct GroupCycle: Equatable {
@@ -329,6 +362,10 @@ extension SchemaBatch {
     /// Expanded into an edge from each group to every model it may make, a schema of a
     /// discriminator with 10,000 choices and a model with 10,000 groups of its type had 10^8
     /// edges (gigabytes, from a schema of a megabyte); this way it has about 10,000.
+    ///
+    /// At most ``maximumReportedCycles`` cycles are reported, each naming at most
+    /// ``maximumReportedSteps`` of its steps: one refuses the schema, and a hostile one may hold
+    /// as many cycles as groups, each as long as the schema.
     ///
     /// - Complexity: O(*m* + *e*) in the models and the groups and discriminator choices, each
     ///   walked once, iteratively.
@@ -390,12 +427,14 @@ extension SchemaBatch {
                     let members = path[start...].filter { !isTypeNode($0.name) }
                     guard let first = members.first, reported.insert(Set(members.map(\.name))).inserted else { continue }
                     // Each model on the cycle with the group followed out of it.
-                    let steps = members.map { member in
+                    let steps = members.prefix(maximumReportedSteps).map { member in
                         "\(member.name).\(member.edges[member.next - 1].property)"
                     }
+                    let more = members.count - steps.count
                     cycles.append(GroupCycle(
                         model: first.name, property: first.edges[first.next - 1].property,
-                        text: (steps + [first.name]).joined(separator: " → ")))
+                        text: (steps + [more > 0 ? "… \(more) more → \(first.name)" : first.name]).joined(separator: " → ")))
+                    if cycles.count == maximumReportedCycles { return cycles }
                 case nil:
                     marks[edge.target] = .open
                     path.append((edge.target, edges(of: edge.target), 0))
