@@ -12,9 +12,8 @@
 public struct DescriptionLimits: Sendable, Hashable {
     /// The longest string `description` shows, in characters; longer ones end in `…` inside the quotes.
     public var maxStringLength: Int { didSet { maxStringLength = max(1, maxStringLength) } }
-    /// The longest `description`, in characters: the line stops at the last property that
-    /// fits and counts the ones left out (`… 12 more)`). `debugDescription` is not held to
-    /// it: it may run to 100,000 characters.
+    /// The longest `description` (and `debugDescription`), in characters: the line stops at
+    /// the last property that fits and counts the ones left out (`… 12 more)`).
     public var maxLineLength: Int { didSet { maxLineLength = max(16, maxLineLength) } }
     /// How many models deep `description` shows nested models; deeper ones read `Address(…)`.
     /// At most 32; a larger value counts as that.

@@ -55,7 +55,13 @@ extension JSONModel: CustomDebugStringConvertible {
         if !unknown.isEmpty {
             out.write("\nunknown keys:")
             for (path, value) in unknown {
-                out.write("\n  \(path): " + DescriptionText.cut(value.jsonValue.description, limit: limits.maxFullStringLength))
+                // A key is the input's: one with a line break or another control character is
+                // shown escaped and quoted, so that it cannot make lines of its own in a log.
+                let text = path.description
+                let label = text.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }
+                    ? DescriptionText.quoted(text, limit: limits.maxFullStringLength)
+                    : DescriptionText.cut(text, limit: limits.maxFullStringLength)
+                out.write("\n  \(label): " + DescriptionText.cut(value.jsonValue.description, limit: limits.maxFullStringLength))
             }
         }
         let changes = describedChanges(limits: limits.bounded)
@@ -80,7 +86,8 @@ extension JSONModel: CustomDebugStringConvertible {
     /// The members of the current JSON object, at any depth, that no declared path reads, in order.
     func unknownMembers() -> [(path: JSONPath, value: JSONInput)] {
         var result: [(path: JSONPath, value: JSONInput)] = []
-        let declared = metadata.properties.flatMap { $0.paths.map(\.segments) }
+        // A group's properties read this object too: their keys are known here.
+        let declared = metadata.outputProperties().flatMap { $0.paths.map(\.segments) }
         JSONModel.collectUnknownMembers(of: currentSource, declared: declared, prefix: [], into: &result)
         return result
     }
@@ -111,9 +118,13 @@ extension JSONModel: CustomDebugStringConvertible {
         var result = unknownMembers()
         guard metadata.hasModelProperties else { return result }
         var visited: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
+        // The models visited, kept alive: a model made on the side path and freed could leave
+        // its address to a later one, which the set would then take for seen.
+        var kept: [JSONModel] = []
         var pending = describedChildren(limits: limits).reversed().map { (model: $0.model, path: $0.path, depth: 1) }
         while let (model, path, depth) = pending.popLast() {
             guard visited.insert(ObjectIdentifier(model)).inserted else { continue }
+            kept.append(model)
             result += model.unknownMembers().map { (path.appending(contentsOf: $0.path), $0.value) }
             guard depth < limits.maxDepth, model.metadata.hasModelProperties else { continue }
             pending += model.describedChildren(limits: limits).reversed().map {
@@ -127,10 +138,19 @@ extension JSONModel: CustomDebugStringConvertible {
     /// the values of model properties with something in the JSON, and the first
     /// `limits.maxItems` elements of collections of models. Values not cached are made on the
     /// side path, as describing makes them.
-    private func describedChildren(limits: DescriptionLimits) -> [(model: JSONModel, path: JSONPath)] {
+    private func describedChildren(limits: DescriptionLimits, depth: Int = 0) -> [(model: JSONModel, path: JSONPath)] {
         var found: [(model: JSONModel, path: JSONPath)] = []
         let source = currentSource
         for property in metadata.properties where property.type.containsModel {
+            // A group is this object read as another model: its nested models are this one's.
+            if property.options.group {
+                if depth < DescriptionLimits.deepestNesting,
+                    case .model(let group) = DescribedShape(valueForDescription(at: property.ordinal))
+                {
+                    found += group.describedChildren(limits: limits, depth: depth + 1)
+                }
+                continue
+            }
             guard let path = property.paths.first(where: { source[$0].map { !$0.isNull } ?? false }) else { continue }
             JSONModel.collectModels(
                 in: valueForDescription(at: property.ordinal), at: path.segments,
@@ -162,7 +182,20 @@ extension JSONModel: CustomDebugStringConvertible {
             }
             return nil
         }
-        for property in model.metadata.properties where firstPresent(old, property) != firstPresent(new, property) {
+        for property in model.metadata.properties {
+            if property.options.group {
+                // A group reads the whole object: compared through its own properties, or any
+                // change to the parent would show as a change of the group.
+                if depth < limits.maxDepth,
+                    case .model(let group) = DescribedShape(model.valueForDescription(of: property, from: new))
+                {
+                    appendChanges(
+                        of: group, from: old, to: new, prefix: prefix + property.name + ".", depth: depth + 1,
+                        limits: limits, into: &result)
+                }
+                continue
+            }
+            guard firstPresent(old, property) != firstPresent(new, property) else { continue }
             let before = model.valueForDescription(of: property, from: old)
             let after = model.valueForDescription(of: property, from: new)
             let label = prefix + property.name

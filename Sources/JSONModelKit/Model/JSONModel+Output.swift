@@ -17,11 +17,16 @@ public struct JSONOutputOptions: OptionSet, Sendable, Hashable {
     ///
     /// `null` whatever the property's type: a missing `[String]` is written `null`, not `[]`,
     /// since the output tells what the JSON holds; `null` reads back as the same default. None
-    /// is written through an array index (`items[5]`): it would pad the array with `null`s.
+    /// is written through an array index (`items[5]`): it would pad the array with `null`s. None
+    /// is written inside another missing property's value, or through a level that is there and
+    /// not an object (`address.city` of `{"address": null}`): the object made would read back as
+    /// a value where the original has none. Missing levels are made.
     public static let includeNulls = JSONOutputOptions(rawValue: 1 << 0)
     /// Leaves out keys that no declared property reads.
     public static let onlyDeclared = JSONOutputOptions(rawValue: 1 << 1)
-    /// Leaves out properties declared with `serialize: false`.
+    /// Leaves out properties declared with `serialize: false`; one at an array index
+    /// (`items[0]`) is written `null` there instead, so that the elements after it keep their
+    /// places for the properties that read them.
     public static let omitNonSerialized = JSONOutputOptions(rawValue: 1 << 2)
 }
 
@@ -153,7 +158,13 @@ private struct ShapeFrame {
         let included = properties.filter { !options.contains(.omitNonSerialized) || $0.options.serialize }
         if options.contains(.omitNonSerialized) {
             for property in properties where !property.options.serialize {
-                for path in property.paths { result[path] = nil }
+                for path in property.paths where result[path] != nil {
+                    if path.throughIndex {
+                        result[path] = JSONValue.null
+                    } else {
+                        result[path] = nil
+                    }
+                }
             }
         }
         let nested = included.filter { $0.type.containsModel }
@@ -246,11 +257,20 @@ private struct ShapeFrame {
                 path = 0
             }
             if options.contains(.includeNulls) {
-                for property in included where !property.paths.contains(where: { result[$0] != nil }) {
+                let missing = included.filter { property in !property.paths.contains(where: { result[$0] != nil }) }
+                let missingPaths = missing.map(\.paths[0].segments)
+                for property in missing {
+                    let path = property.paths[0].segments
                     // Not through an array index: a null at `items[5]` of a two-element array
                     // would pad it with four more, changing what other keys and readers see.
-                    guard !property.paths[0].segments.contains(where: { if case .index = $0 { true } else { false } })
-                    else { continue }
+                    if property.paths[0].throughIndex { continue }
+                    // Not inside another missing property's value, which is null, nor through a
+                    // level the JSON has as something else than an object (a null, say): an
+                    // object made there would read back as a value where the original has none.
+                    // Missing levels are made.
+                    if missingPaths.contains(where: { $0.count < path.count && path.starts(with: $0) }) { continue }
+                    let levels = stride(from: 1, to: path.count, by: 1).lazy.map { JSONPath(Array(path.prefix($0))) }
+                    if levels.contains(where: { level in result[level].map { $0.objectValue == nil } ?? false }) { continue }
                     result[property.paths[0]] = .null
                 }
             }
@@ -281,5 +301,12 @@ private struct ShapeFrame {
             pendingKey = member.key
             return .nested(member.value, valueType, schema, embed: nil)
         }
+    }
+}
+
+extension JSONPath {
+    /// Whether the path goes through an array index.
+    var throughIndex: Bool {
+        segments.contains { if case .index = $0 { true } else { false } }
     }
 }
