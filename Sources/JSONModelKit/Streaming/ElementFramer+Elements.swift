@@ -48,10 +48,12 @@ extension ElementFramer {
         do {
             scanned = try JSONDocument.scanningFirstValue(of: rest, options: parseOptions, scratch: scratch.buffer)
         } catch {
-            // A fault near the end of the chunk may only be where the chunk cuts the element; so
-            // may a number reported at its first byte that runs on to the chunk's end, however
-            // long (cut after its `.`, `e` or sign, it is not yet valid).
-            if error.kind == .unexpectedEnd || error.offset >= rest.count - 16
+            // A fault near the end of the chunk may only be where the chunk cuts the element (a
+            // literal, an escape or a character cut short); so may a number reported at its first
+            // byte that runs on to the chunk's end, however long (cut after its `.`, `e` or sign,
+            // it is not yet valid). A byte that is there and cannot be where it is is a fault
+            // wherever it lies: deferred, the element would be gathered to the stream's end.
+            if error.kind == .unexpectedEnd || (Self.mayBeACut(error.kind) && error.offset >= rest.count - 16)
                 || (error.kind == .invalidNumber && Self.isNumberText(rest, from: error.offset))
             {
                 return nil
@@ -68,6 +70,21 @@ extension ElementFramer {
         count += 1
         i = end
         return element
+    }
+
+    /// Whether a fault of this kind may come of the input being cut short just after it: not
+    /// for a byte that is there and wrong (but a `/` that may start a comment), a control
+    /// character in a string, a trailing comma, or nesting too deep.
+    static func mayBeACut(_ kind: JSONParseError.Kind) -> Bool {
+        switch kind {
+        case .unexpectedByte(let byte): byte == UInt8(ascii: "/")
+        case .controlCharacterInString, .trailingComma, .tooDeep, .trailingContent, .emptyInput, .documentTooLarge,
+            .valueTooLarge:
+            false
+        case .unexpectedEnd, .invalidLiteral, .invalidNumber, .invalidEscape, .invalidUnicodeEscape, .loneSurrogate,
+            .invalidUTF8:
+            true
+        }
     }
 
     /// The array or object that starts the JSON line at chunk index `i`, parsed where it lies

@@ -143,9 +143,10 @@ struct ElementFramer {
     /// The stream offset just past the bytes consumed so far.
     var streamOffset: Int { base }
 
-    /// Lets go of the element in progress (when reading stops early).
+    /// Lets go of the element in progress and of the last one gathered (when reading stops early).
     mutating func release() {
         pending = []
+        gathered = []
     }
 
     /// An error at the current position, between chunks (a failed read, a cancellation).

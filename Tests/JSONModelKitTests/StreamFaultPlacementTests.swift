@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+@testable import JSONModelKit
+
+/// Faults a stream finds are reported where they are, whatever the chunks around them.
+@Suite("Streams: faults where they are")
+struct StreamFaultPlacementTests {
+    private func secondError(_ text: String, options: ModelOptions = ModelOptions()) throws -> JSONStreamError? {
+        let reader = ModelStreamReader<StreamEvent>(bytes: Array(text.utf8), options: options)
+        _ = try reader.read()
+        do {
+            _ = try reader.read()
+            return nil
+        } catch let error as JSONStreamError {
+            return error
+        }
+    }
+
+    @Test func aWrongByteNearTheEndOfTheInputIsReportedAtIt() throws {
+        let error = try #require(try secondError("{\"id\":1}\n{\"id\":2\n{\"id\":3}\n"))
+        #expect(error.kind == .invalidJSON(.unexpectedByte(UInt8(ascii: "{"))))
+        #expect(error.line == 3)
+        #expect(error.column == 1)
+        #expect(error.offset == 17)
+    }
+
+    @Test func aStreamThatStopsEarlyLetsGoOfTheElementItGathered() throws {
+        var framer = ElementFramer(options: JSONStreamOptions())
+        framer.gathered = [1, 2, 3]
+        framer.pending = [4]
+        framer.release()
+        #expect(framer.gathered.isEmpty && framer.pending.isEmpty)
+    }
+}
