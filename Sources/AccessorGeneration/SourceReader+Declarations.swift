@@ -27,13 +27,31 @@ extension SourceReader {
 
     /// Whether `word` at `index` starts a type declaration: `struct`, `enum`, `actor`, `protocol`,
     /// or `class` followed by a name (not `class func`, `class var`, `class override …`).
+    ///
+    /// `actor` and the others are words too where no declaration can start: an enum case
+    /// (`case actor`), a member (`.actor`), an argument label (`make(class name: …)`); and a
+    /// type's name is never a keyword (`case actor` then `case director` on the next line).
     func declaresType(_ word: String, at index: Int, in range: Range<Int>) -> Bool {
         guard Self.typeKeywords.contains(word), index + 1 < range.upperBound,
             case .identifier(let next, let escaped) = tokens[index + 1].kind
         else { return false }
+        if index > range.lowerBound {
+            switch tokens[index - 1].kind {
+            case .punctuation("."), .punctuation("("), .punctuation(","), .identifier("case", escaped: false): return false
+            default: break
+            }
+        }
+        if !escaped && Self.keywordsNamingNoType.contains(next) { return false }
         guard word == "class", !escaped else { return true }
         return !(Self.modifierWords.contains(next) || ["func", "var", "let", "subscript", "init"].contains(next))
     }
+
+    /// Words that cannot be a declared type's name.
+    private static let keywordsNamingNoType: Set<String> = [
+        "case", "func", "var", "let", "init", "deinit", "subscript", "typealias", "associatedtype", "import", "return",
+        "if", "else", "switch", "for", "while", "repeat", "do", "guard", "defer", "in", "is", "as", "where", "default",
+        "throws", "rethrows", "async", "await", "try", "extension", "operator", "self", "Self", "true", "false", "nil",
+    ]
 
     private static func access(in modifiers: [String], default defaultAccess: AccessLevel = .internal) -> AccessLevel {
         modifiers.lazy.compactMap(AccessLevel.init(keyword:)).first ?? defaultAccess

@@ -70,6 +70,9 @@ struct SwiftTokenizer {
 
     init(_ source: String) {
         bytes = Array(source.utf8)
+        // A byte-order mark starts no token: the compiler skips it, and joined to the first
+        // word it would hide an `import` or a declaration.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     }
 
     /// The tokens of `source`, in order.
