@@ -61,7 +61,10 @@ struct Arguments: Sendable, Equatable {
             } else if spec.options.contains(name) {
                 if let inlineValue {
                     options[name] = inlineValue
-                } else if let next = remaining.popFirst() {
+                } else if let next = remaining.first, !next.hasPrefix("--") {
+                    // `--name --schema` is a missing value, not a name "--schema"; a value
+                    // that starts with two dashes is given as `--name=--value`.
+                    remaining.removeFirst()
                     options[name] = next
                 } else {
                     throw .missingValue(option: name)

@@ -22,8 +22,8 @@ enum CheckSpecsCommand: Command {
           --verbose       Also print a line for each case that passes.
           -h, --help      Show this help.
 
-        EXIT STATUS: 0 when every case passes, 1 when any fails or a folder has no
-        cases, 2 for a wrong command line or a folder or file that does not exist.
+        EXIT STATUS: 0 when every case passes, 1 when any fails, a folder has no
+        cases or a file is not a case, 2 for a wrong command line or a folder or file that does not exist.
         """
 
     static func run(_ arguments: Arguments) -> ExitStatus {
@@ -32,6 +32,8 @@ enum CheckSpecsCommand: Command {
             return .usage
         }
         var results: [SpecRunner.Result] = []
+        /// Whether a folder held no case, or a file was not one.
+        var missing = false
         for path in arguments.positionals {
             let url = URL(fileURLWithPath: path)
             var isDirectory: ObjCBool = false
@@ -42,10 +44,16 @@ enum CheckSpecsCommand: Command {
             }
             if isDirectory.boolValue {
                 let found = SpecRunner.run(directory: url)
-                if found.isEmpty { Console.error("jsonmodel check-specs: no cases in \(path)") }
+                if found.isEmpty {
+                    Console.error("jsonmodel check-specs: no cases in \(path)")
+                    missing = true
+                }
                 results += found.map { SpecRunner.Result(file: path + "/" + $0.file, name: $0.name, failures: $0.failures) }
             } else if let result = SpecRunner.run(file: url, displayName: path) {
                 results.append(result)
+            } else {
+                Console.error("jsonmodel check-specs: \(path) is not a case (a schema, say)")
+                missing = true
             }
         }
         for result in results where !result.passed || arguments.has("verbose") {
@@ -53,6 +61,6 @@ enum CheckSpecsCommand: Command {
         }
         let failed = results.filter { !$0.passed }.count
         Console.out("\(results.count - failed) passed, \(failed) failed")
-        return failed == 0 && !results.isEmpty ? .success : .failure
+        return failed == 0 && !missing && !results.isEmpty ? .success : .failure
     }
 }

@@ -10,7 +10,7 @@ extension ParseCommand {
 }
 
 extension CheckSpecsCommand {
-    static var exitStatuses: String { "0 every case passes; 1 a case fails or a folder has none; 2 no such folder or file" }
+    static var exitStatuses: String { "0 every case passes; 1 a case fails, a folder has none or a file is not one; 2 no such folder or file" }
 }
 
 extension DescribeCommand {

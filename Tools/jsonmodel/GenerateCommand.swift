@@ -55,7 +55,7 @@ enum GenerateCommand: Command {
           names       lowerCamelCase properties from any key style; a model whose keys one
                       style explains (snake_case, kebab-case, SCREAMING_SNAKE_CASE, PascalCase)
                       states that keyStyle, otherwise a key that differs gets a jsonPath; names taken by JSONModel's own members get 'Field'
-                      (descriptionField), names starting with a digit get '_'. Nested models are
+                      (hashField), names starting with a digit get '_'. Nested models are
                       named from their keys, singular for array elements (line_items: LineItem);
                       a name taken by another shape gets the parent's name first (OrderCustomer).
 

@@ -21,8 +21,8 @@ import JSONModelKitCore
 /// each class of the hierarchy on its own.
 ///
 /// A property may not be named like a member of ``JSONModel``
-/// (``JSONModel/reservedPropertyNames``): declare `p.bio(String.self, jsonPath: "description")`,
-/// not `p.description(String.self)`.
+/// (``JSONModel/reservedPropertyNames``): declare `p.digest(String.self, jsonPath: "hash")`,
+/// not `p.hash(String.self)`.
 @dynamicMemberLookup
 public final class PropertyRegistrar {
     /// The declarations so far, in order.
