@@ -106,3 +106,24 @@ struct DeclarationFitTests {
         #expect(problems(FitHugeIndex.self).count == 1)
     }
 }
+
+private final class FitColored: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.color(Int.self, converter: .using(.hexColor))
+        p.colors([Int].self, converter: .using(.hexColor))
+    }
+}
+
+@Suite("Converters: writes they cannot make")
+struct UnwritableConverterValueTests {
+    @Test func aColourOutsideTheRangeIsRefusedNotWrittenAsAnother() throws {
+        let model = try FitColored(json: ##"{"color": "#ff8800", "colors": ["#000000"]}"##, options: .mutable)
+        for value in [0x1FF_8800, -1] {
+            #expect(throws: JSONModelError.self) { try model.jsonModel.set(value, forProperty: "color") }
+            #expect(throws: JSONModelError.self) { try model.jsonModel.set([0, value], forProperty: "colors") }
+        }
+        #expect(model.color as Int == 0xFF8800)
+        try model.jsonModel.set(0xFFFFFF, forProperty: "color")
+        #expect(model.jsonModel.json()["color"] == "#ffffff")
+    }
+}

@@ -256,6 +256,9 @@ struct AnyConverter: Sendable {
             self.validate = nil
         }
         self.dateFormat = dateFormat
+        if let reporting = converter as? any UnwritableValueReporting, reporting.reportsUnwritable {
+            self.unwritableReason = { value in reporting.unwritableReason(ofAny: value) }
+        }
     }
 
     /// The conversion a ``JSONConvertible`` type provides.

@@ -27,6 +27,8 @@ public enum JSONConverters {
         /// The format a date converter writes, so a write can refuse a date it cannot write
         /// first; nil for other converters.
         let dateFormat: DateFormat?
+        /// Why a value cannot be written, for the converters that can tell; nil for the others.
+        var unwritable: (@Sendable (Value) -> String?)?
 
         /// What ``JSONConverter/closure(read:write:isStillValid:)`` makes.
         init(
@@ -127,6 +129,31 @@ protocol DateConverter {
 
 extension JSONConverters.Closure: DateConverter {}
 
+/// A converter that can tell why a value cannot be written (``JSONConverters/Closure``).
+protocol UnwritableValueReporting: Sendable {
+    /// Whether it can tell at all: only then does a write ask it, and not the checks of dates.
+    var reportsUnwritable: Bool { get }
+    /// Why `value`, a property's value of any shape (`T`, `T?`, `[T]`, `[T?]`, `[String: T]`),
+    /// holds a value the converter cannot write; nil when it can, or cannot tell.
+    func unwritableReason(ofAny value: Any) -> String?
+}
+
+extension JSONConverters.Closure: UnwritableValueReporting {
+    var reportsUnwritable: Bool { unwritable != nil }
+
+    func unwritableReason(ofAny value: Any) -> String? {
+        guard let unwritable else { return nil }
+        switch value {
+        case let one as Value: return unwritable(one)
+        case let optional as Value?: return optional.flatMap(unwritable)
+        case let array as [Value]: return array.lazy.compactMap(unwritable).first
+        case let array as [Value?]: return array.lazy.compactMap { $0.flatMap(unwritable) }.first
+        case let dictionary as [String: Value]: return dictionary.values.lazy.compactMap(unwritable).first
+        default: return nil
+        }
+    }
+}
+
 extension JSONConverter where Self == JSONConverters.Closure<Date> {
     /// ISO 8601 dates; see ``DateFormat/iso8601``.
     public static var iso8601: Self { dates(.iso8601) }
@@ -143,7 +170,16 @@ extension JSONConverter where Self == JSONConverters.Closure<Date> {
 
 extension JSONConverter where Self == JSONConverters.Closure<Int> {
     /// `#rrggbb` text (or `rrggbb`, or `#rgb`) as an `Int`, written back as lowercase `#rrggbb`.
-    public static var hexColor: Self { JSONConverters.Closure(JSONConverters.HexColor()) }
+    ///
+    /// A value outside `0...0xFFFFFF` is no such colour: a write of one is refused, as
+    /// ``JSONModelError/unwritable(property:reason:)``, rather than written as another colour.
+    public static var hexColor: Self {
+        var converter = JSONConverters.Closure(JSONConverters.HexColor())
+        converter.unwritable = { value in
+            (0...0xFF_FFFF).contains(value) ? nil : "\(value) is not a colour from #000000 to #ffffff"
+        }
+        return converter
+    }
 }
 
 extension JSONConverter where Self == JSONConverters.Closure<String> {
