@@ -141,16 +141,31 @@ struct KnownStrings: Sendable {
     private let storages: [InternedString.Storage?]
     /// The number of places minus one; places are a power of two.
     private let mask: Int
+    /// 64 minus the number of bits of an index: a place is the high bits of the hash, mixed.
+    private let shift: UInt64
+
+    /// The first place to look for a value of hash `hash`.
+    ///
+    /// FNV-1a's low bits depend only on the low bits of what came before, so strings made to
+    /// agree in them are easy to find, and a schema's `enumValues` of 65,536 of them would all
+    /// start at one place: building the table would take billions of probes, and each unknown
+    /// string read a long run. Multiplied by an odd constant, every bit of the hash reaches the
+    /// high bits, which pick the place.
+    @inline(__always)
+    private static func start(_ hash: UInt64, shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) &>> shift)
+    }
 
     init(_ values: [InternedString]) {
         var capacity = 4
         while capacity < 2 * values.count { capacity *= 2 }
+        let shift = UInt64(64 - capacity.trailingZeroBitCount)
         var places = [Place](repeating: .empty, count: capacity)
         var bytes: [UInt8] = []
         var storages = [InternedString.Storage?](repeating: nil, count: capacity)
         for value in values {
             let text = Array(value.storage.text.utf8)
-            var index = Int(truncatingIfNeeded: value.storage.hash) & (capacity - 1)
+            var index = Self.start(value.storage.hash, shift: shift)
             while case let place = places[index], place.count >= 0,
                 !bytes[place.start..<place.start + place.count].elementsEqual(text)
             {
@@ -165,14 +180,26 @@ struct KnownStrings: Sendable {
         self.bytes = bytes
         self.storages = storages
         self.mask = capacity - 1
+        self.shift = shift
     }
 
     var isEmpty: Bool { places.isEmpty }
 
+    /// The longest run of filled places, which bounds a lookup's probes; for tests.
+    var longestRun: Int {
+        var longest = 0
+        var run = 0
+        for place in places + places {
+            run = place.count >= 0 ? run + 1 : 0
+            longest = max(longest, min(run, places.count))
+        }
+        return longest
+    }
+
     func lookUp(_ key: UnsafeBufferPointer<UInt8>) -> InternedString.Storage? {
         guard !places.isEmpty else { return nil }
         let hash = InternTable.hash(bytes: key)
-        var index = Int(truncatingIfNeeded: hash) & mask
+        var index = Self.start(hash, shift: shift)
         while case let place = places[index], place.count >= 0 {
             if place.hash == hash, place.count == key.count,
                 key.isEmpty || bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + place.start, key.baseAddress!, key.count) == 0 })
