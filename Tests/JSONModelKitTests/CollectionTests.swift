@@ -156,6 +156,18 @@ struct CollectionTests {
         #expect((order.optionalItems as [CollItem]?)?.first?.id == 5)
     }
 
+    @Test func describingADictionaryOfModelsBuildsNone() throws {
+        let order = try CollOrder(json: #"{"by_key": {"a": {"id": 1, "x": 2}, "c": {"id": 3}}}"#)
+        let lazy: ModelDictionary<CollItem> = order.byKey
+        let full = order.jsonModel.fullDescription
+        #expect(full.contains("id: 1") && full.contains("id: 3"), "\(full)")
+        #expect(full.contains("by_key.a.x: 2"), "\(full)")
+        _ = "\(order)"
+        #expect(!lazy.isValueBuilt("a") && !lazy.isValueBuilt("c"))
+        let a = try #require(lazy["a"])
+        #expect(lazy.isValueBuilt("a") && lazy.valueForDescription("a") === a)
+    }
+
     @Test func dictionariesOfModelsAreLazy() throws {
         let order = try CollOrder(json: #"{"by_key": {"a": {"id": 1}, "b": 2, "c": {"id": 3}}}"#, options: .mutable)
         let lazy: ModelDictionary<CollItem> = order.byKey

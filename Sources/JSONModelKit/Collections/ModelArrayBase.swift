@@ -30,6 +30,13 @@ struct ElementConfiguration: Sendable {
     /// diagnostics of elements left out.
     var isPlain: Bool { !mutable && schemaModel == nil && inverse == nil && embedPath == nil }
 
+    /// This configuration for models made for a description only: immutable, unlinked, not kept.
+    var sidePath: ElementConfiguration {
+        ElementConfiguration(
+            mutable: false, owner: WeakModel(model: nil), path: path, ordinal: ordinal, modelName: modelName,
+            property: property, schemaModel: schemaModel, inverse: inverse, embedPath: embedPath)
+    }
+
     static func topLevel(mutable: Bool, modelName: String = "") -> ElementConfiguration {
         ElementConfiguration(
             mutable: mutable, owner: WeakModel(model: nil), path: JSONPath([]), ordinal: 0, modelName: modelName,

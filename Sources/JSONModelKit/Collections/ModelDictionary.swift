@@ -106,6 +106,29 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
         }
     }
 
+    /// The value under `key` when it is built; otherwise a model made for a description only
+    /// (immutable, unlinked, not kept), so describing leaves the dictionary as lazy as it was.
+    func valueForDescription(_ key: String) -> Value? {
+        if changedKeys != nil {
+            switch changedSlots[key] {
+            case .base(let index): return base.elementForDescription(at: index)
+            case .model(let model): return model
+            case nil: return nil
+            }
+        }
+        return base.index(of: key).map { base.elementForDescription(at: $0) }
+    }
+
+    /// Whether the value under `key` has been built; for tests of laziness.
+    func isValueBuilt(_ key: String) -> Bool {
+        guard changedKeys != nil else { return base.index(of: key).map { base.builtElement(at: $0) != nil } ?? false }
+        switch changedSlots[key] {
+        case .model: return true
+        case .base(let index): return base.builtElement(at: index) != nil
+        case nil: return false
+        }
+    }
+
     /// The dictionary as a JSON object: each value's current object.
     ///
     /// - Complexity: O(*n*) in the size of the JSON.
@@ -305,6 +328,12 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
         // Handed over: passed as a copy, the model cost a retain and a release around the store.
         // PERF: reading the elements of a lazy array; see jsonmodel-bench --section converters.
         return unsafeDowncast(built.store(consume model, at: index), to: Value.self)
+    }
+
+    /// The value at `index` when built, else one made for a description only.
+    func elementForDescription(at index: Int) -> Value {
+        if let built = builtElement(at: index) { return built }
+        return configuration.sidePath.makeElement(Value.self, inputs[index], at: [.key(keys[index])])
     }
 
     func builtElement(at index: Int) -> Value? {

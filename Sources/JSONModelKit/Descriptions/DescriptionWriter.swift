@@ -378,8 +378,9 @@ extension Dictionary: DescribableDictionary where Key == String {
 extension ModelDictionary: DescribableDictionary {
     var describedCount: Int { count }
 
+    /// The entries as `describedModels` gives them: describing builds no value of the dictionary.
     func describedEntries(_ limit: Int) -> [(key: String, value: Any)] {
-        keys.sorted().prefix(limit).map { (key: $0, value: self[$0]! as Any) }
+        keys.sorted().prefix(limit).compactMap { key in valueForDescription(key).map { (key: key, value: $0 as Any) } }
     }
 }
 

@@ -34,12 +34,7 @@ extension ModelArray: LazyDescribable {
         if isElementBuilt(at: index) { return self[index] }
         var position = index
         if let changed, case .base(let inBase) = changed[index] { position = inBase }
-        let shared = base.configuration
-        let sidePath = ElementConfiguration(
-            mutable: false, owner: WeakModel(model: nil), path: shared.path, ordinal: shared.ordinal,
-            modelName: shared.modelName, property: shared.property, schemaModel: shared.schemaModel,
-            inverse: shared.inverse, embedPath: shared.embedPath)
-        return sidePath.makeElement(Element.self, base.input(at: position), at: base.suffix(of: position))
+        return base.configuration.sidePath.makeElement(Element.self, base.input(at: position), at: base.suffix(of: position))
     }
 
     /// The counts, then the elements in the full layout up to ``DescriptionLimits/maxItems``.
