@@ -11,7 +11,7 @@ extension AccessorGenerator {
     }
 
     /// The lowest access level of a type and the types it is nested in.
-    private func effectiveAccess(of type: TypeDeclaration) -> AccessLevel {
+    func effectiveAccess(of type: TypeDeclaration) -> AccessLevel {
         var access = min(type.access, type.enclosingAccess)
         var path = type.scope
         while !path.isEmpty {

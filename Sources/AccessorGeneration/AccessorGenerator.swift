@@ -296,7 +296,11 @@ package struct AccessorGenerator {
                     entry.allRead = readWhole
                     entry.adoptsDynamicMembers = conforms
                 }
-                entry.hasDynamicMembers = entry.adoptsDynamicMembers || !(block?.unreadable.isEmpty ?? true)
+                // A class with statements the generator cannot read is given the conformance, but
+                // only where its members are generated at all: not under #if, and not private.
+                let givenDynamicMembers = !(block?.unreadable.isEmpty ?? true) && !type.isConditional
+                    && block?.isUnderCondition != true && effectiveAccess(of: type) >= .internal
+                entry.hasDynamicMembers = entry.adoptsDynamicMembers || givenDynamicMembers
                 hierarchy[key] = entry
                 stack.append((key, true))
                 for child in (children[key] ?? []).sorted().reversed() { stack.append((child, false)) }

@@ -42,4 +42,25 @@ struct GeneratorReadingTests {
         #expect(output.contains("extension Credit.Person {"), "\(output)")
         #expect(output.contains("var name: String"), "\(output)")
     }
+
+    @Test func aSubclassOfAClassUnderIfGetsTheConformanceItsWarningPromises() {
+        let source = """
+            import JSONModelKit
+            #if os(Linux)
+            class Base: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { for name in ["a"] { p.add(name, Int.self) } }
+            }
+            #else
+            class Base: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { for name in ["a"] { p.add(name, Int.self) } }
+            }
+            #endif
+            final class Sub: Base {
+                override class func properties(_ p: PropertyRegistrar) { if true { p.c(Int.self) } }
+            }
+            """
+        let output = AccessorGenerator.generate(files: [(path: "Models.swift", text: source)])
+        #expect(output.source.contains("extension Sub: DynamicMembers {}"), "\(output.source)")
+        #expect(!output.source.contains("extension Base: DynamicMembers"), "\(output.source)")
+    }
 }
