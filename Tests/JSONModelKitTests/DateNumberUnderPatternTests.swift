@@ -61,22 +61,6 @@ struct DateNumberUnderPatternTests {
         #expect(diagnostic.message.contains("seconds since 1970"))
     }
 
-    /// A date converter reports what its format reports: it reads through the model's
-    /// conversion, not through a conversion of its own whose diagnostics nobody sees.
-    @Test func aDateConverterSaysSoToo() throws {
-        ModelRegistry.shared.register(.dates(.monthDayYear), named: "usDate")
-        let model = try ConvertedUSDate(json: #"{"us": 1518652800, "named": 1518652800}"#)
-        #expect(model.us as Date? == Self.feb15)
-        #expect(model.named as Date? == Self.feb15)
-        #expect(model.jsonModel.diagnostics.map(\.kind) == [.typeMismatch, .typeMismatch])
-        #expect(model.jsonModel.diagnostics.allSatisfy { $0.message.contains("seconds since 1970") })
-        let text = try ConvertedUSDate(json: #"{"us": "02/15/2018", "named": "nonsense"}"#)
-        #expect(text.us as Date? == Self.feb15)
-        #expect(text.named as Date? == nil)
-        #expect(text.jsonModel.diagnostics.map(\.kind) == [.invalidValue])
-        #expect(text.jsonModel.diagnostics.first?.message.contains("MM/dd/yyyy") == true)
-    }
-
     @Test func undeclaredAndEpochFormatsReadNumbersAsBefore() throws {
         let event = try DatedEvent(json: #"{"plain": 1525564800, "seconds": 1525564800, "millis": 1525564800000}"#)
         #expect(event.plain as Date? == DateFormatTests.may6)
@@ -94,5 +78,25 @@ extension DateNumberUnderPatternTests {
         let model = try CompactDated(json: #"{"day": "1518652800"}"#)
         #expect(model.day as Date? == nil)
         #expect(model.jsonModel.diagnostics.map(\.kind) == [.invalidValue])
+    }
+}
+
+/// With the suite that registers converters in the shared registry, which runs its tests one at
+/// a time and resets the shared converters before each.
+extension ConverterLookupTests {
+    /// A date converter reports what its format reports: it reads through the model's
+    /// conversion, not through a conversion of its own whose diagnostics nobody sees.
+    @Test func aDateConverterSaysSoToo() throws {
+        ModelRegistry.shared.register(.dates(.monthDayYear), named: "usDate")
+        let model = try ConvertedUSDate(json: #"{"us": 1518652800, "named": 1518652800}"#)
+        #expect(model.us as Date? == DateNumberUnderPatternTests.feb15)
+        #expect(model.named as Date? == DateNumberUnderPatternTests.feb15)
+        #expect(model.jsonModel.diagnostics.map(\.kind) == [.typeMismatch, .typeMismatch])
+        #expect(model.jsonModel.diagnostics.allSatisfy { $0.message.contains("seconds since 1970") })
+        let text = try ConvertedUSDate(json: #"{"us": "02/15/2018", "named": "nonsense"}"#)
+        #expect(text.us as Date? == DateNumberUnderPatternTests.feb15)
+        #expect(text.named as Date? == nil)
+        #expect(text.jsonModel.diagnostics.map(\.kind) == [.invalidValue])
+        #expect(text.jsonModel.diagnostics.first?.message.contains("MM/dd/yyyy") == true)
     }
 }

@@ -111,6 +111,7 @@ private final class FitColored: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.color(Int.self, converter: .using(.hexColor))
         p.colors([Int].self, converter: .using(.hexColor))
+        p.named(Int?.self, converter: "hexColor")
     }
 }
 
@@ -122,6 +123,7 @@ struct UnwritableConverterValueTests {
             #expect(throws: JSONModelError.self) { try model.jsonModel.set(value, forProperty: "color") }
             #expect(throws: JSONModelError.self) { try model.jsonModel.set([0, value], forProperty: "colors") }
         }
+        #expect(throws: JSONModelError.self) { try model.jsonModel.set(0x1FF_8800, forProperty: "named") }
         #expect(model.color as Int == 0xFF8800)
         try model.jsonModel.set(0xFFFFFF, forProperty: "color")
         #expect(model.jsonModel.json()["color"] == "#ffffff")

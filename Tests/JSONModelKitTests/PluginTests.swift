@@ -739,6 +739,10 @@ struct PluginRegistrarTests {
         }
         #expect(registry.converters.add(free) == nil)
         #expect(registry.converters.converter(named: "shout") != nil)
+        // The library's own names, and what `shared` holds, are not a plugin's to take either.
+        #expect(registry.converters.conflicts(registrations { $0.register(upper, named: "iso8601") }) == [
+            #"the converter name "iso8601""#,
+        ])
         #expect(registry.converters.conflicts(free) == [
             #"the converter name "shout""#, "the type String in the model Sheet", "the property Conv.title",
         ])

@@ -134,10 +134,15 @@ extension ModelRegistry {
         } catch {
             problems += error.problems.map { "\($0)" }
         }
-        // A plugin adds converters and never replaces one: the host's, or another plugin's.
+        // A plugin adds converters and never replaces one: the host's, another plugin's or the
+        // library's; nor one of `shared`, which lookups in this registry reach after its own.
         let registrations = { (lookup: (String) -> JSONModel.Type?) in registrar.converters.map { $0(lookup) } }
-        problems += converters.conflicts(registrations { classes[$0] ?? self.modelType(named: $0) })
-            .map { "\($0): a converter is registered for it already" }
+        let resolved = registrations { classes[$0] ?? self.modelType(named: $0) }
+        var taken = converters.conflicts(resolved)
+        if self !== ModelRegistry.shared {
+            taken += ModelRegistry.shared.converters.conflicts(resolved).filter { !taken.contains($0) }
+        }
+        problems += taken.map { "\($0): a converter is registered for it already" }
         guard problems.isEmpty else { throw .registrationFailed(path: path, problems: problems) }
         // Loads of other libraries run concurrently: the names are checked again, and taken, at once.
         // The converters go in at that moment too, before the names: a model of the plugin's

@@ -56,12 +56,13 @@ final class ConverterTable: RegistryAttachment {
             }
         }
 
-        /// Whether a converter is registered under `change`'s key.
+        /// Whether a converter is registered under `change`'s key; a name of the library's own
+        /// converters (`iso8601`, `hexColor`, …) counts as registered.
         func holds(_ change: Change) -> Bool {
             switch change {
             case .property(let model, let name): byProperty[PropertyKey(model: model, property: name)] != nil
             case .type(let model, let type): byType[TypeKey(model: model, type: type)] != nil
-            case .named(let name): named[name] != nil
+            case .named(let name): named[name] != nil || JSONConverters.builtinNamed[name] != nil
             case .store(let type): stores[type] != nil
             }
         }

@@ -116,7 +116,7 @@ public enum JSONConverters {
         "iso8601": AnyConverter(Dates(.iso8601), name: "iso8601"),
         "secondsSince1970": AnyConverter(Dates(.secondsSince1970), name: "secondsSince1970"),
         "millisecondsSince1970": AnyConverter(Dates(.millisecondsSince1970), name: "millisecondsSince1970"),
-        "hexColor": AnyConverter(HexColor(), name: "hexColor"),
+        "hexColor": AnyConverter(Closure<Int>.hexColor, name: "hexColor"),
         "uppercase": AnyConverter(Case(upper: true), name: "uppercase"),
         "lowercase": AnyConverter(Case(upper: false), name: "lowercase"),
     ]
@@ -133,7 +133,8 @@ extension JSONConverters.Closure: DateConverter {}
 protocol UnwritableValueReporting: Sendable {
     /// Whether it can tell at all: only then does a write ask it, and not the checks of dates.
     var reportsUnwritable: Bool { get }
-    /// Why `value`, a property's value of any shape (`T`, `T?`, `[T]`, `[T?]`, `[String: T]`),
+    /// Why `value`, a property's value of any shape (`T`, `T?`, `[T]`, `[T?]`, `[String: T]`,
+    /// `[String: T?]`),
     /// holds a value the converter cannot write; nil when it can, or cannot tell.
     func unwritableReason(ofAny value: Any) -> String?
 }
@@ -149,6 +150,7 @@ extension JSONConverters.Closure: UnwritableValueReporting {
         case let array as [Value]: return array.lazy.compactMap(unwritable).first
         case let array as [Value?]: return array.lazy.compactMap { $0.flatMap(unwritable) }.first
         case let dictionary as [String: Value]: return dictionary.values.lazy.compactMap(unwritable).first
+        case let dictionary as [String: Value?]: return dictionary.values.lazy.compactMap { $0.flatMap(unwritable) }.first
         default: return nil
         }
     }
