@@ -53,6 +53,26 @@ private struct ScoreTable: Codable, Sendable, Equatable {
     var scores: [String: Int]
 }
 
+/// Pairs whose elements must be even, checked by the type itself.
+private struct EvenPairs: Codable, Sendable, Equatable {
+    var pairs: [Int]
+
+    private enum Keys: String, CodingKey { case pairs }
+
+    init(from decoder: any Decoder) throws {
+        var list = try decoder.container(keyedBy: Keys.self).nestedUnkeyedContainer(forKey: .pairs)
+        var pairs: [Int] = []
+        while !list.isAtEnd {
+            let value = try list.decode(Int.self)
+            if value % 2 != 0 {
+                throw DecodingError.dataCorruptedError(in: list, debugDescription: "\(value) is odd")
+            }
+            pairs.append(value)
+        }
+        self.pairs = pairs
+    }
+}
+
 private final class CodableBridgeModel: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.optionalMetas([CodableMeta?].self)
@@ -61,6 +81,7 @@ private final class CodableBridgeModel: JSONModel, DynamicMembers, @unchecked Se
         p.raw(RawHolder?.self)
         p.table(ScoreTable?.self)
         p.twoStep(TwoStepMeta?.self)
+        p.even(EvenPairs?.self)
     }
 }
 
@@ -114,10 +135,20 @@ struct CodableBridgeTests {
         #expect(model.jsonModel.diagnostics.count == 1)
     }
 
+    /// A type that keeps every key its container lists, with the value under it.
+    private struct KeyLister: Decodable {
+        let pairs: [(String, Int)]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: JSONValueCodingKey.self)
+            pairs = try container.allKeys.map { ($0.stringValue, try container.decode(Int.self, forKey: $0)) }
+        }
+    }
+
     @Test func allKeysNamesAKeyGivenTwiceOnce() throws {
-        let model = try CodableBridgeModel(json: #"{"raw": {"extra": {"a": 1, "a": 2}}}"#)
-        let raw: RawHolder? = model.raw
-        #expect(raw?.extra == ["a": 2])
+        let listed = try JSONInputDecoder.decode(KeyLister.self, from: .node(try JSONDocument(string: #"{"a": 1, "b": 3, "a": 2}"#).root))
+        #expect(listed.pairs.map(\.0) == ["a", "b"])
+        #expect(listed.pairs.map(\.1) == [2, 3])
     }
 
     @Test func aJSONValueInsideACodableValueKeepsItsNumbersAsSpelled() throws {
@@ -153,6 +184,14 @@ struct CodableBridgeTests {
             guard case DecodingError.typeMismatch(_, let context) = error else { return false }
             return context.codingPath.map(\.stringValue) == ["user"]
         }
+    }
+
+    @Test func anIndexTheStandardLibraryNamesIsAnIndexInADiagnosticsPath() throws {
+        let model = try CodableBridgeModel(json: #"{"even": {"pairs": [2, 3]}}"#)
+        let even: EvenPairs? = model.even
+        #expect(even == nil)
+        // The container's current index, past the element read, as `dataCorruptedError(in:)` takes it.
+        #expect(model.jsonModel.diagnostics.map(\.path.description) == ["even.pairs[2]"])
     }
 
     @Test func aDictionarysNumericKeyIsAKeyInADiagnosticsPath() throws {

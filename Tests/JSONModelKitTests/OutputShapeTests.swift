@@ -30,6 +30,18 @@ private final class ShapeResident: JSONModel, DynamicMembers, @unchecked Sendabl
     }
 }
 
+private final class ShapeSecret: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.secret(String?.self, jsonPath: "items[0].secret", serialize: false)
+    }
+}
+
+private final class ShapeHome: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.owner(ShapeResident.self)
+    }
+}
+
 /// Output options and descriptions that read back as the model does.
 @Suite("Output shapes")
 struct OutputShapeTests {
@@ -56,6 +68,9 @@ struct OutputShapeTests {
         let back = try IndexSlots(json: output)
         #expect(back.second as String? == "b")
         #expect(back.third as String? == "c")
+        // A key inside an element is removed, as any key is.
+        let secret = try ShapeSecret(json: #"{"items": [{"secret": "s", "x": 1}]}"#)
+        #expect(secret.jsonModel.json(options: .omitNonSerialized) == ["items": [["x": 1]]])
         // Past the array's end, nothing is padded.
         let short = try IndexSlots(json: #"{"items": []}"#)
         #expect(short.jsonModel.json(options: .omitNonSerialized) == ["items": []])
@@ -76,5 +91,17 @@ struct OutputShapeTests {
         #expect(full.hasSuffix(#"unknown keys:\#n  "x\nunknown keys:\n  admin": true"#), "\(full)")
         let long = try ShapeResident(json: #"{"name": "Ann", "street": "s", "city": "c", "\#(String(repeating: "k", count: 5_000))": 1}"#)
         #expect(long.jsonModel.fullDescription.count < 2_500)
+    }
+
+    @Test func aGroupChangedAtTheDepthLimitIsShownWhole() throws {
+        let home = try ShapeHome(json: #"{"owner": {"name": "Ann", "street": "s", "city": "Rome"}}"#, options: .mutable)
+        let owner: ShapeResident = home.owner
+        let address: ShapeAddress = owner.address
+        try address.jsonModel.set("Oslo", forProperty: "city")
+        var limits = DescriptionLimits.default
+        limits.maxDepth = 1
+        let full = home.jsonModel.fullDescription(limits: limits)
+        #expect(full.contains("changed since the original:\n  owner.address: ShapeAddress("), "\(full)")
+        #expect(home.jsonModel.fullDescription.contains("owner.address.city: \"Rome\" → \"Oslo\""))
     }
 }

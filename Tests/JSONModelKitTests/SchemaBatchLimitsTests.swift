@@ -61,6 +61,11 @@ struct SchemaBatchLimitsTests {
         #expect(found.count == 1)
         #expect(found.first?.message.contains("properties with the ones they inherit") == true)
         #expect(registry.schemaMetadata(named: "Base") == nil)
+        // Models extending a base registered before cost what they cost in one batch with it.
+        let registered = ModelRegistry()
+        #expect(problems(#"{"models": [{"name": "Base", "properties": [\#(properties)]}]}"#, in: registered).isEmpty)
+        let some = (0..<51).map { #"{"name": "C\#($0)", "extends": "Base"}"# }.joined(separator: ",")
+        #expect(problems(#"{"models": [\#(some)]}"#, in: registered).isEmpty)
         // A few models extending it are what schemas are for.
         let few = (0..<20).map { #"{"name": "C\#($0)", "extends": "Base"}"# }.joined(separator: ",")
         #expect(problems(#"{"models": [{"name": "Base", "properties": [\#(properties)]}, \#(few)]}"#).isEmpty)

@@ -186,12 +186,16 @@ extension JSONModel: CustomDebugStringConvertible {
             if property.options.group {
                 // A group reads the whole object: compared through its own properties, or any
                 // change to the parent would show as a change of the group.
-                if depth < limits.maxDepth,
-                    case .model(let group) = DescribedShape(model.valueForDescription(of: property, from: new))
-                {
+                let after = model.valueForDescription(of: property, from: new)
+                if depth < limits.maxDepth, case .model(let group) = DescribedShape(after) {
                     appendChanges(
                         of: group, from: old, to: new, prefix: prefix + property.name + ".", depth: depth + 1,
                         limits: limits, into: &result)
+                } else if let groupProperties = property.groupMetadata?.outputProperties(),
+                    groupProperties.contains(where: { firstPresent(old, $0) != firstPresent(new, $0) })
+                {
+                    // Not opened at the depth limit: the whole group, when its keys changed.
+                    result.append((prefix + property.name, model.valueForDescription(of: property, from: old), after))
                 }
                 continue
             }
@@ -336,7 +340,12 @@ extension JSONModel: CustomDebugStringConvertible {
             hasJSON(for: property, in: source)
                 && differsFromDefault(valueForDescription(at: property.ordinal), of: property, nesting: nesting, budget: budget)
         }
-        if let key { budget.answers[key] = answer }
+        if let key, case .node(let node) = source {
+            budget.answers[key] = answer
+            // Kept while the answer is: a document made for a value on the side path and freed
+            // could leave its address to another, which would then take this answer.
+            budget.documents.append(node.document)
+        }
         return answer
     }
 
@@ -408,6 +417,8 @@ final class DefaultCheckBudget {
 
     var remaining: Int
     var answers: [Key: Bool] = [:]
+    /// The documents the answers' keys name, kept alive with them.
+    var documents: [JSONDocument] = []
 
     init(models: Int = 10_000) {
         remaining = models

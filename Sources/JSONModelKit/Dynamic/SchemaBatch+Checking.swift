@@ -240,8 +240,19 @@ extension SchemaBatch {
         var reportedKeys: Set<String> = []
         // Each model's metadata holds its inherited properties: a base of P properties that N
         // models extend costs N × P, however short the schema. The batch may build
-        // `maximumInheritanceFactor` times what it declares, plus `inheritanceAllowance`.
+        // `maximumInheritanceFactor` times what it declares, plus `inheritanceAllowance`; an
+        // ancestor registered before counts as declared too, once, so that models extending it
+        // cost the same in one batch as in several.
+        var outsideAncestors: Set<String> = []
+        for name in fresh {
+            var parent = definition(of: name)?.extends
+            for _ in 0...ModelSchema.maximumExtendsDepth {
+                guard let next = parent, !freshNames.contains(next), outsideAncestors.insert(next).inserted else { break }
+                parent = definition(of: next)?.extends
+            }
+        }
         let declared = fresh.reduce(0) { $0 + (definition(of: $1)?.properties.count ?? 0) + 1 }
+            + outsideAncestors.reduce(0) { $0 + (definition(of: $1)?.properties.count ?? 0) }
         let propertyBudget = ModelSchema.maximumInheritanceFactor * declared + ModelSchema.inheritanceAllowance
         var built = 0
         for name in fresh {
@@ -285,7 +296,7 @@ extension SchemaBatch {
             if built > propertyBudget {
                 problems.append(problem(
                     "the models would hold more than \(propertyBudget) properties with the ones they inherit "
-                        + "(\(ModelSchema.maximumInheritanceFactor) times the \(declared) the batch declares and its models, "
+                        + "(\(ModelSchema.maximumInheritanceFactor) times the \(declared) properties and models the batch and the models it extends declare, "
                         + "plus \(ModelSchema.inheritanceAllowance)); each model extending another holds its properties again",
                     model: model.name))
                 break

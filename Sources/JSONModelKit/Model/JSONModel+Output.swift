@@ -159,7 +159,8 @@ private struct ShapeFrame {
         if options.contains(.omitNonSerialized) {
             for property in properties where !property.options.serialize {
                 for path in property.paths where result[path] != nil {
-                    if path.throughIndex {
+                    // Removing an element moves the ones after it; removing a key moves nothing.
+                    if case .index = path.segments.last {
                         result[path] = JSONValue.null
                     } else {
                         result[path] = nil

@@ -86,10 +86,11 @@ extension ConversionContext {
 
 extension JSONPath.Segment {
     /// The segment a coding key names: an index only for an array's position, as the coders'
-    /// unkeyed containers count it; any other key by its text, even one with an `intValue`
-    /// (a dictionary's key `"7"` has one, and is still a key).
+    /// unkeyed containers count it (and the standard library names it, `Index 3`, in the errors
+    /// it makes for one); any other key by its text, even one with an `intValue` (a
+    /// dictionary's key `"7"` has one, and is still a key).
     init(codingKey key: any CodingKey) {
-        if key is JSONValueCodingKey, let index = key.intValue {
+        if let index = key.intValue, key is JSONValueCodingKey || key.stringValue == "Index \(index)" {
             self = .index(index)
         } else {
             self = .key(key.stringValue)
