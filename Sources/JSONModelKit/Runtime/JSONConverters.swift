@@ -174,7 +174,7 @@ extension JSONConverter where Self == JSONConverters.Closure<Int> {
     /// `#rrggbb` text (or `rrggbb`, or `#rgb`) as an `Int`, written back as lowercase `#rrggbb`.
     ///
     /// A value outside `0...0xFFFFFF` is no such colour: a write of one is refused, as
-    /// ``JSONModelError/unwritable(property:reason:)``, rather than written as another colour.
+    /// ``JSONModelError/unwritable(model:property:reason:)``, rather than written as another colour.
     public static var hexColor: Self {
         var converter = JSONConverters.Closure(JSONConverters.HexColor())
         converter.unwritable = { value in
