@@ -25,15 +25,7 @@ extension ModelArray: Codable {
     ///   own error when the value is not JSON it can give (nested deeper than
     ///   64 levels, for one).
     public init(from decoder: any Decoder) throws {
-        let value = try JSONValue(from: decoder)
-        let input = JSONInput.value(value)
-        guard input.kind == .array else {
-            throw DecodingError.typeMismatch(
-                ModelArray.self,
-                DecodingError.Context(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "expected an array of \(Element.self), found \(input.kind)"))
-        }
+        let input = try JSONInput.decoded(from: decoder, as: .array, for: ModelArray.self, expected: "an array of \(Element.self)")
         self.init(base: ModelArrayBase(array: input, configuration: .topLevel(mutable: false)))
     }
 
@@ -53,15 +45,8 @@ extension ModelDictionary: Codable {
     ///
     /// - Throws: `DecodingError.typeMismatch` when the value is not an object.
     public init(from decoder: any Decoder) throws {
-        let value = try JSONValue(from: decoder)
-        guard case .object = value else {
-            throw DecodingError.typeMismatch(
-                ModelDictionary.self,
-                DecodingError.Context(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "expected an object of \(Value.self), found \(JSONInput.value(value).kind)"))
-        }
-        self.init(base: ModelDictionaryBase(object: .value(value), configuration: .topLevel(mutable: false)))
+        let input = try JSONInput.decoded(from: decoder, as: .object, for: ModelDictionary.self, expected: "an object of \(Value.self)")
+        self.init(base: ModelDictionaryBase(object: input, configuration: .topLevel(mutable: false)))
     }
 
     /// Encodes the dictionary as its JSON object (see ``json()``).

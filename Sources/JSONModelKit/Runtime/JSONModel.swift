@@ -339,16 +339,7 @@ open class JSONModel: @unchecked Sendable {
     public required convenience init(from decoder: any Decoder) throws {
         // What `init(json:)` does with the default options, spelled out: a required initializer
         // must be declared here, and the creation API builds on this folder (Model/).
-        // From this library's own decoder, the JSON where it is, numbers spelled as they are;
-        // from another, as its `JSONValue`.
-        let source = try (decoder as? JSONInputDecoder)?.input ?? .value(JSONValue(from: decoder))
-        guard source.kind == .object else {
-            throw DecodingError.typeMismatch(
-                Self.self,
-                DecodingError.Context(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "expected an object for \(Self.self), found \(source.summary)"))
-        }
+        let source = try JSONInput.decoded(from: decoder, as: .object, for: Self.self, expected: "an object for \(Self.self)")
         self.init(ModelStorage(source: source, mutable: false))
     }
 

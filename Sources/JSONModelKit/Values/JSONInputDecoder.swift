@@ -109,6 +109,24 @@ final class JSONInputDecoder: Decoder {
     }
 }
 
+extension JSONInput {
+    /// The JSON a `Decoder` gives for a model or a collection of models: where it is for this
+    /// library's own decoder (a Codable property's value, numbers spelled as they are), else
+    /// decoded as a ``JSONValue``.
+    ///
+    /// - Throws: `DecodingError.typeMismatch` at the decoder's coding path when the JSON is not
+    ///   of `kind` (`expected` says what was), or what the decoder throws.
+    static func decoded(from decoder: any Decoder, as kind: JSONKind, for type: Any.Type, expected: String) throws -> JSONInput {
+        let input = try (decoder as? JSONInputDecoder)?.input ?? .value(JSONValue(from: decoder))
+        guard input.kind == kind else {
+            throw DecodingError.typeMismatch(
+                type,
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected \(expected), found \(input.summary)"))
+        }
+        return input
+    }
+}
+
 // MARK: - Scalars
 
 extension JSONInput {
