@@ -98,7 +98,7 @@ struct CreationEntryPointTests {
         #expect(fromText.jsonModel.json() == fromValue.jsonModel.json())
     }
 
-    @Test func aMissingFileIsUnreadableEverywhere() {
+    @Test func aMissingFileIsUnreadableEverywhere() throws {
         let url = URL(fileURLWithPath: "/nonexistent/entry-\(UUID()).json")
         func isUnreadable(_ body: () throws -> Void) -> Bool {
             do {
@@ -114,7 +114,7 @@ struct CreationEntryPointTests {
         #expect(isUnreadable { _ = try EntryPointUser.array(from: url) })
         #expect(isUnreadable { _ = try ModelDictionary<EntryPointUser>(json: url) })
         let registry = ModelRegistry()
-        registry.register(EntryPointUser.self, name: "EntryPointUser")
+        try registry.register(EntryPointUser.self, name: "EntryPointUser")
         #expect(isUnreadable { _ = try registry.makeModel(named: "EntryPointUser", json: url) })
     }
 

@@ -192,7 +192,7 @@ struct ModelDeclarationTests {
     }
 
     @Test func registryMapsNamesToTypes() throws {
-        ModelRegistry.shared.register(Dog.self, name: "Canine")
+        try ModelRegistry.shared.register(Dog.self, name: "Canine")
         #expect(ModelRegistry.shared.modelType(named: "Canine") == Dog.self)
         _ = Cat.modelMetadata
         #expect(ModelRegistry.shared.modelType(named: "Cat") == Cat.self)

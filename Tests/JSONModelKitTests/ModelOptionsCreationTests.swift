@@ -49,7 +49,7 @@ enum CreationForm: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     static let registry: ModelRegistry = {
         let registry = ModelRegistry()
-        registry.register(CreationAccount.self, name: "Account")
+        try! registry.register(CreationAccount.self, name: "Account")
         return registry
     }()
 
@@ -270,7 +270,7 @@ struct ModelOptionsCreationTests {
 
     @Test func theRegistryMakesTheSubclassAndChecksTheNameBeforeParsing() throws {
         let registry = ModelRegistry()
-        registry.register(CreationPet.self, name: "Pet")
+        try registry.register(CreationPet.self, name: "Pet")
         let dog = try registry.makeModel(named: "Pet", json: Data(#"{"kind": "dog", "barks": 1}"#.utf8), options: .mutable)
         #expect(dog is CreationDog)
         #expect(dog.jsonModel.isMutable)

@@ -133,12 +133,23 @@ struct SchemaLoadingTests {
     @Test func aNameTakenByAModelClassIsRefused() throws {
         final class Taken: JSONModel, DynamicMembers, @unchecked Sendable {}
         let registry = ModelRegistry()
-        registry.register(Taken.self, name: "Shape")
+        try registry.register(Taken.self, name: "Shape")
         let (problems, folder) = try problems(loading: ["shapes.json": Self.plainShape], into: registry)
         defer { folder.remove() }
         #expect(problems.count == 1)
         #expect(problems.first?.message.hasPrefix("the name is taken by the model class ") == true)
         #expect(problems.first?.model == "Shape")
+    }
+
+    @Test func aClassCannotTakeTheNameOfASchemaModel() throws {
+        final class Late: JSONModel, DynamicMembers, @unchecked Sendable {}
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(json: #"{"models": [{"name": "Invoice", "properties": []}]}"#))
+        #expect(throws: ModelSchemaError("the name is taken by a schema model", model: "Invoice")) {
+            try registry.register(Late.self, name: "Invoice")
+        }
+        #expect(registry.modelType(named: "Invoice") == nil)
+        #expect(try registry.makeModel(named: "Invoice", json: "{}") is DynamicModel)
     }
 
     @Test func duplicateNamesInTheBatchAreRefusedNamingBothFiles() throws {
@@ -181,7 +192,7 @@ struct SchemaLoadingTests {
             override class func properties(_ p: PropertyRegistrar) { p.login(String.self) }
         }
         let registry = ModelRegistry()
-        registry.register(Account.self, name: "Account")
+        try registry.register(Account.self, name: "Account")
         let folder = try SchemaFolder(["team.json": #"{"models": [{"name": "Team", "properties": [{"name": "members", "type": "[Account]"}]}]}"#])
         defer { folder.remove() }
         try registry.loadSchemas(at: folder.url)
@@ -205,7 +216,7 @@ struct SchemaLoadingTests {
     @Test func extendsMustNameASchemaModel() throws {
         final class Compiled: JSONModel, DynamicMembers, @unchecked Sendable {}
         let registry = ModelRegistry()
-        registry.register(Compiled.self, name: "Compiled")
+        try registry.register(Compiled.self, name: "Compiled")
         let text = #"{"models": [{"name": "A", "extends": "Nobody"}, {"name": "B", "extends": "Compiled"}, {"name": "C", "extends": "A"}]}"#
         let (problems, folder) = try problems(loading: ["x.json": text], into: registry)
         defer { folder.remove() }

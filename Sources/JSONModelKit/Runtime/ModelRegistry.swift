@@ -12,7 +12,7 @@ import JSONModelKitCore
 /// use the registry at any time.
 ///
 /// ```swift
-/// ModelRegistry.shared.register(User.self, name: "Member")   // schemas may name the class "Member"
+/// try ModelRegistry.shared.register(User.self, name: "Member")   // schemas may name the class "Member"
 /// ```
 public final class ModelRegistry: Sendable {
     /// The registry every model uses.
@@ -125,16 +125,24 @@ public final class ModelRegistry: Sendable {
         return Unmanaged.passUnretained(known)
     }
 
-    /// Registers a model class under a name, replacing an earlier registration of the name.
+    /// Registers a model class under a name, replacing an earlier registration of the name
+    /// by a class.
     ///
     /// Classes are also registered under their own name on first use unless the name is taken.
     ///
     /// - Parameters:
     ///   - type: The model class.
     ///   - name: The name; the class name when nil.
-    public func register(_ type: JSONModel.Type, name: String? = nil) {
+    /// - Throws: ``ModelSchemaError`` when a schema model has the name: a name is one model's,
+    ///   or ``modelType(named:)`` and ``makeModel(named:json:options:)`` would answer with two.
+    public func register(_ type: JSONModel.Type, name: String? = nil) throws(ModelSchemaError) {
         let name = name ?? String(describing: type)
-        state.withLock { $0.types[name] = type }
+        let taken: Bool = state.withLock { state in
+            if state.schemaModels[name] != nil { return true }
+            state.types[name] = type
+            return false
+        }
+        if taken { throw ModelSchemaError("the name is taken by a schema model", model: name) }
     }
 
     /// The model class registered under `name`, or nil.
