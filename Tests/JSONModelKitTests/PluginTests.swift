@@ -747,4 +747,19 @@ struct PluginRegistrarTests {
             #"the converter name "shout""#, "the type String in the model Sheet", "the property Conv.title",
         ])
     }
+
+    @Test func aSchemaDefaultThroughThePluginsOwnConverterIsAProblem() throws {
+        let registrar = PluginRegistrar(pluginPath: "test.so")
+        registrar.register(JSONConverters.Case(upper: true), named: "shout")
+        registrar.register(try ModelSchema(json: #"""
+            {"models": [{"name": "Fleet", "properties": [
+              {"name": "motto", "type": "String", "converter": "shout", "default": "go"},
+              {"name": "plain", "type": "String", "converter": "shout"},
+              {"name": "other", "type": "String", "converter": "uppercase", "default": "x"}]}]}
+            """#))
+        let registrations = registrar.converters.map { $0 { _ in nil } }
+        #expect(registrar.defaultsThroughOwnConverters(registrations) == [
+            #"Fleet.motto: a default cannot be read through the plugin's own converter "shout", which the registry has only once the plugin is loaded"#,
+        ])
+    }
 }

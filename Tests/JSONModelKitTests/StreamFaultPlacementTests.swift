@@ -11,7 +11,7 @@ struct StreamFaultPlacementTests {
         do {
             _ = try reader.read()
             return nil
-        } catch let error as JSONStreamError {
+        } catch {
             return error
         }
     }

@@ -143,6 +143,7 @@ extension ModelRegistry {
             taken += ModelRegistry.shared.converters.conflicts(resolved).filter { !taken.contains($0) }
         }
         problems += taken.map { "\($0): a converter is registered for it already" }
+        problems += registrar.defaultsThroughOwnConverters(resolved)
         guard problems.isEmpty else { throw .registrationFailed(path: path, problems: problems) }
         // Loads of other libraries run concurrently: the names are checked again, and taken, at once.
         // The converters go in at that moment too, before the names: a model of the plugin's

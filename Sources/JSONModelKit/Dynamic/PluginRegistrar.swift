@@ -85,5 +85,28 @@ public final class PluginRegistrar {
     }
 }
 
+extension PluginRegistrar {
+    /// The schema properties whose defaults would be read through a converter the plugin
+    /// registers by name (`registrations`), as problems.
+    ///
+    /// A schema model's defaults are converted when its metadata is built, which is before the
+    /// plugin's converters are in the registry: such a default would be read without its
+    /// converter, as another value. Refused rather than read so.
+    func defaultsThroughOwnConverters(_ registrations: [ConverterTable.Registration]) -> [String] {
+        let ownNames = Set(registrations.compactMap { registration -> String? in
+            if case .named(let name) = registration.change { name } else { nil }
+        })
+        return schemas.flatMap(\.models).flatMap { model in
+            model.properties.compactMap { property -> String? in
+                guard let converter = property.converter, ownNames.contains(converter),
+                    property.defaultValue != nil || property.defaultIfInvalid != nil
+                else { return nil }
+                return "\(model.name).\(property.name): a default cannot be read through the plugin's own converter "
+                    + "\"\(converter)\", which the registry has only once the plugin is loaded"
+            }
+        }
+    }
+}
+
 @available(*, unavailable)
 extension PluginRegistrar: Sendable {}
