@@ -31,4 +31,23 @@ struct StreamFaultPlacementTests {
         framer.release()
         #expect(framer.gathered.isEmpty && framer.pending.isEmpty)
     }
+
+    @Test func aValueLeftOpenInValuesArrivingLineByLineIsReportedWhereTheNextBegins() async throws {
+        let text = "{\"id\":1}\n{\"id\":2\n{\"id\":3}\n{\"id\":4}\n"
+        let bytes = AsyncStream<UInt8> { continuation in
+            for byte in text.utf8 { continuation.yield(byte) }
+            continuation.finish()
+        }
+        var iterator = StreamEvent.stream(from: bytes).makeAsyncIterator()
+        _ = try await iterator.next()
+        do {
+            _ = try await iterator.next()
+            Issue.record("the broken element was read")
+        } catch let error as JSONStreamError {
+            #expect(error.kind == .invalidJSON(.unexpectedByte(UInt8(ascii: "{"))))
+            #expect(error.line == 3)
+            #expect(error.column == 1)
+            #expect(error.offset == 17)
+        }
+    }
 }

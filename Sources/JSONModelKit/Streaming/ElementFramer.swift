@@ -231,7 +231,22 @@ struct ElementFramer {
             pending = []
             count += 1
             return element
-        case .open, .afterElement, .afterComma, .element:
+        case .element:
+            // Gathered by counting brackets, the element was never parsed: a fault inside it (a
+            // value left open, then the next one) is reported where it is, not as the end.
+            let fault = pending.withUnsafeBufferPointer { bytes -> JSONParseError? in
+                do throws(JSONParseError) {
+                    _ = try JSONDocument.scanningFirstValue(of: bytes, options: parseOptions, scratch: scratch.buffer)
+                    return nil
+                } catch {
+                    return error.kind == .unexpectedEnd ? nil : error
+                }
+            }
+            if let fault {
+                throw JSONStreamError(parseError: fault, element: count, offset: startOffset, line: startLine, column: startColumn)
+            }
+            throw unexpectedEnd(after: lastChunk)
+        case .open, .afterElement, .afterComma:
             throw unexpectedEnd(after: lastChunk)
         }
     }
