@@ -50,4 +50,17 @@ struct StreamFaultPlacementTests {
             #expect(error.offset == 17)
         }
     }
+
+    @Test func aTrailingCommaIsReportedAtTheComma() throws {
+        for (text, line, column) in [
+            ("[{\"id\":1},\n]", 1, 10), ("[{\"id\":1}  ,  ]", 1, 12), ("[\n  {\"id\":1},\n\n]", 2, 11),
+            ("[\n  {\"id\":1, \"name\": \"é\"},\n]", 2, 24),
+        ] {
+            let error = try #require(try secondError(text), "\(text)")
+            #expect(error.kind == .invalidJSON(.trailingComma), "\(text)")
+            #expect(error.offset == Array(text.utf8).lastIndex(of: UInt8(ascii: ",")), "\(text)")
+            #expect(error.line == line, "\(text)")
+            #expect(error.column == column, "\(text)")
+        }
+    }
 }

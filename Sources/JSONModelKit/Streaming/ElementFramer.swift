@@ -115,6 +115,9 @@ struct ElementFramer {
     var pending: [UInt8] = []
     /// The text of the last element gathered from its bytes, until the next element is framed.
     var gathered: [UInt8] = []
+    /// The stream offset of the last comma between an array's elements, where a trailing comma
+    /// is reported.
+    var commaOffset = -1
     var startOffset = 0
     var startLine = 0
     var startColumn = 0
@@ -281,9 +284,7 @@ struct ElementFramer {
             i += 1
         case .open, .afterComma, .values:
             if byte == UInt8(ascii: "]") && phase != .values {
-                guard phase == .open || allowsTrailingCommas else {
-                    throw error(.invalidJSON(.trailingComma), at: i, chunk)
-                }
+                guard phase == .open || allowsTrailingCommas else { throw trailingComma(closedAt: i, chunk) }
                 phase = .closed
                 i += 1
                 return nil
@@ -309,7 +310,9 @@ struct ElementFramer {
             i += 1
         case .afterElement:
             switch byte {
-            case UInt8(ascii: ","): phase = .afterComma
+            case UInt8(ascii: ","):
+                phase = .afterComma
+                commaOffset = base + i
             case UInt8(ascii: "]"): phase = .closed
             default: throw error(.unexpectedByte(byte), at: i, chunk)
             }
@@ -467,6 +470,33 @@ struct ElementFramer {
             lineScalars &+= scalars
         }
         countedTo = base &+ i
+    }
+
+    /// A trailing comma, reported at the comma as the parser reports one, when the comma is in
+    /// `chunk` and its line can be told there; else at the closing bracket, chunk index `i`.
+    ///
+    /// Only white space lies between the two, so the comma's line and column follow from the
+    /// bracket's without counting the lines before it, which the framer counts only when asked.
+    private mutating func trailingComma(closedAt i: Int, _ chunk: UnsafeBufferPointer<UInt8>) -> JSONStreamError {
+        let atBracket = error(.invalidJSON(.trailingComma), at: i, chunk)
+        let comma = commaOffset - base
+        guard comma >= 0, comma < i else { return atBracket }
+        let feeds = chunk[(comma + 1)..<i].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let line: Int
+        let column: Int
+        if feeds == 0 {
+            (line, column) = (atBracket.line, atBracket.column - (i - comma))
+        } else {
+            // The comma's line starts after a line feed in this chunk, or where the stream starts.
+            guard let lineStart = chunk[..<comma].lastIndex(of: 0x0A).map({ $0 + 1 }) ?? (base == 0 ? 0 : nil)
+            else { return atBracket }
+            // Unicode scalars: bytes but UTF-8 continuation bytes.
+            let scalars = chunk[lineStart..<comma].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+            (line, column) = (atBracket.line - feeds, scalars + 1)
+        }
+        return JSONStreamError(
+            atBracket.kind, element: atBracket.element, offset: commaOffset, line: line, column: column,
+            excerpt: atBracket.excerpt)
     }
 
     /// An error at chunk index `i` of `chunk` (or at the stream offset `i` past the last chunk).
