@@ -19,7 +19,7 @@ private final class AliasedChain: JSONModel, @unchecked Sendable {
 
 /// Limits set out of their range count as their least, and no description's work doubles
 /// with each level of a document.
-@Suite("Limits out of range", .timeLimit(.minutes(2)))
+@Suite("Limits out of range", .timeLimit(.minutes(10)))
 struct OutOfRangeLimitsTests {
     @Test func negativeDescriptionLimitsCountAsTheirLeast() throws {
         let model = try LimitTagged(json: #"{"tags": ["a", "b"], "title": "Hello", "x": 1}"#)
