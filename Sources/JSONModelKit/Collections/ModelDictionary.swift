@@ -86,16 +86,7 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
     ///
     /// - Complexity: O(1) on average.
     public subscript(key: String) -> Value? {
-        get {
-            if changedKeys != nil {
-                switch changedSlots[key] {
-                case .base(let index): return base.element(at: index)
-                case .model(let model): return model
-                case nil: return nil
-                }
-            }
-            return base.index(of: key).map { base.element(at: $0) }
-        }
+        get { value(forKey: key, element: base.element(at:)) }
         set {
             makeChangeable()
             if let newValue {
@@ -109,23 +100,23 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
     /// The value under `key` when it is built; otherwise a model made for a description only
     /// (immutable, unlinked, not kept), so describing leaves the dictionary as lazy as it was.
     func valueForDescription(_ key: String) -> Value? {
-        if changedKeys != nil {
-            switch changedSlots[key] {
-            case .base(let index): return base.elementForDescription(at: index)
-            case .model(let model): return model
-            case nil: return nil
-            }
-        }
-        return base.index(of: key).map { base.elementForDescription(at: $0) }
+        value(forKey: key, element: base.elementForDescription(at:))
     }
 
     /// Whether the value under `key` has been built; for tests of laziness.
     func isValueBuilt(_ key: String) -> Bool {
-        guard changedKeys != nil else { return base.index(of: key).map { base.builtElement(at: $0) != nil } ?? false }
+        value(forKey: key) { base.builtElement(at: $0) } != nil
+    }
+
+    /// The value under `key`: a value set since creation, else the base's at the key's index
+    /// as `element` gives it.
+    @inline(__always)
+    private func value(forKey key: String, element: (Int) -> Value?) -> Value? {
+        guard changedKeys != nil else { return base.index(of: key).flatMap(element) }
         switch changedSlots[key] {
-        case .model: return true
-        case .base(let index): return base.builtElement(at: index) != nil
-        case nil: return false
+        case .base(let index): return element(index)
+        case .model(let model): return model
+        case nil: return nil
         }
     }
 

@@ -473,6 +473,12 @@ enum DescriptionText {
         return result + "\""
     }
 
+    /// Whether `text` holds a character ``quoted(_:limit:)`` escapes other than a quote or a
+    /// backslash: a control character or a line or paragraph separator.
+    static func breaksLines(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0 != "\"" && $0 != "\\" && needsEscape($0) }
+    }
+
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x22, 0x5C, 0..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: return true

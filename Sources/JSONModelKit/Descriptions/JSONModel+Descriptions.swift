@@ -58,7 +58,7 @@ extension JSONModel: CustomDebugStringConvertible {
                 // A key is the input's: one with a line break or another control character is
                 // shown escaped and quoted, so that it cannot make lines of its own in a log.
                 let text = path.description
-                let label = text.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }
+                let label = DescriptionText.breaksLines(text)
                     ? DescriptionText.quoted(text, limit: limits.maxFullStringLength)
                     : DescriptionText.cut(text, limit: limits.maxFullStringLength)
                 out.write("\n  \(label): " + DescriptionText.cut(value.jsonValue.description, limit: limits.maxFullStringLength))
@@ -331,8 +331,7 @@ extension JSONModel: CustomDebugStringConvertible {
         // The answer for a model of this class over a node of a document, once per description.
         var key: DefaultCheckBudget.Key?
         if case .node(let node) = source {
-            key = DefaultCheckBudget.Key(
-                metadata: ObjectIdentifier(metadata), document: ObjectIdentifier(node.document), index: node.index)
+            key = DefaultCheckBudget.Key(metadata: ObjectIdentifier(metadata), document: node.document, index: node.index)
             if let known = budget.answers[key!] { return known }
         }
         budget.remaining -= 1
@@ -340,12 +339,7 @@ extension JSONModel: CustomDebugStringConvertible {
             hasJSON(for: property, in: source)
                 && differsFromDefault(valueForDescription(at: property.ordinal), of: property, nesting: nesting, budget: budget)
         }
-        if let key, case .node(let node) = source {
-            budget.answers[key] = answer
-            // Kept while the answer is: a document made for a value on the side path and freed
-            // could leave its address to another, which would then take this answer.
-            budget.documents.append(node.document)
-        }
+        if let key { budget.answers[key] = answer }
         return answer
     }
 
@@ -409,16 +403,27 @@ struct DefaultModelSummary: CustomStringConvertible, CustomDebugStringConvertibl
 /// defaults (``JSONModel/differsFromDefault(_:of:nesting:budget:)``), and the answers found for
 /// models read from a document, which two properties reading one path share.
 final class DefaultCheckBudget {
+    /// A class's metadata and a node of a document, compared by identity. The key holds the
+    /// document: a document made for a value on the side path and freed could otherwise leave
+    /// its address to another, which would take this answer.
     struct Key: Hashable {
         let metadata: ObjectIdentifier
-        let document: ObjectIdentifier
+        let document: JSONDocument
         let index: Int
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.metadata == rhs.metadata && lhs.document === rhs.document && lhs.index == rhs.index
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(metadata)
+            hasher.combine(ObjectIdentifier(document))
+            hasher.combine(index)
+        }
     }
 
     var remaining: Int
     var answers: [Key: Bool] = [:]
-    /// The documents the answers' keys name, kept alive with them.
-    var documents: [JSONDocument] = []
 
     init(models: Int = 10_000) {
         remaining = models

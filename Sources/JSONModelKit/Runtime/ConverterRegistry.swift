@@ -154,23 +154,14 @@ final class ConverterTable: RegistryAttachment {
     /// was free, else the subjects of those that were not (or that repeat an earlier one), and
     /// nothing stored.
     func add(_ registrations: [Registration]) -> [String]? {
-        let outcome: Result<[PropertyConversion], Taken> = state.withLock { state in
+        let (taken, affected) = state.withLock { state -> ([String], [PropertyConversion]) in
             let taken = state.conflicts(registrations)
-            guard taken.isEmpty else { return .failure(Taken(subjects: taken)) }
+            guard taken.isEmpty else { return (taken, []) }
             for registration in registrations { state.set(registration.converter, for: registration.change) }
-            return .success(state.affected { conversion in registrations.contains { conversion.isAffected(by: $0.change) } })
+            return ([], state.affected { conversion in registrations.contains { conversion.isAffected(by: $0.change) } })
         }
-        switch outcome {
-        case .success(let affected):
-            for conversion in affected { conversion.invalidate() }
-            return nil
-        case .failure(let taken):
-            return taken.subjects
-        }
-    }
-
-    private struct Taken: Error {
-        let subjects: [String]
+        for conversion in affected { conversion.invalidate() }
+        return taken.isEmpty ? nil : taken
     }
 
     /// The subjects of `registrations` whose keys hold a converter, or repeat an earlier one's.

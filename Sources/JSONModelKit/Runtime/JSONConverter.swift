@@ -256,9 +256,7 @@ struct AnyConverter: Sendable {
             self.validate = nil
         }
         self.dateFormat = dateFormat
-        if let reporting = converter as? any UnwritableValueReporting, reporting.reportsUnwritable {
-            self.unwritableReason = { value in reporting.unwritableReason(ofAny: value) }
-        }
+        self.unwritableReason = (converter as? any UnwritableValueReporting)?.unwritableReasonOfAny
     }
 
     /// The conversion a ``JSONConvertible`` type provides.

@@ -130,20 +130,20 @@ protocol DateConverter {
 extension JSONConverters.Closure: DateConverter {}
 
 /// A converter that can tell why a value cannot be written (``JSONConverters/Closure``).
-protocol UnwritableValueReporting: Sendable {
-    /// Whether it can tell at all: only then does a write ask it, and not the checks of dates.
-    var reportsUnwritable: Bool { get }
-    /// Why `value`, a property's value of any shape (`T`, `T?`, `[T]`, `[T?]`, `[String: T]`,
-    /// `[String: T?]`),
-    /// holds a value the converter cannot write; nil when it can, or cannot tell.
-    func unwritableReason(ofAny value: Any) -> String?
+protocol UnwritableValueReporting {
+    /// A check that says why a property's value of any shape (`T`, `T?`, `[T]`, `[T?]`,
+    /// `[String: T]`, `[String: T?]`) holds a value the converter cannot write, or nil when it
+    /// can; no check for a converter that cannot tell (a write then asks the checks of dates).
+    var unwritableReasonOfAny: (@Sendable (Any) -> String?)? { get }
 }
 
 extension JSONConverters.Closure: UnwritableValueReporting {
-    var reportsUnwritable: Bool { unwritable != nil }
-
-    func unwritableReason(ofAny value: Any) -> String? {
+    var unwritableReasonOfAny: (@Sendable (Any) -> String?)? {
         guard let unwritable else { return nil }
+        return { value in Self.reason(of: value, unwritable) }
+    }
+
+    private static func reason(of value: Any, _ unwritable: @escaping @Sendable (Value) -> String?) -> String? {
         switch value {
         case let one as Value: return unwritable(one)
         case let optional as Value?: return optional.flatMap(unwritable)

@@ -115,9 +115,6 @@ struct ElementFramer {
     var pending: [UInt8] = []
     /// The text of the last element gathered from its bytes, until the next element is framed.
     var gathered: [UInt8] = []
-    /// The stream offset of the last comma between an array's elements, where a trailing comma
-    /// is reported.
-    var commaOffset = -1
     var startOffset = 0
     var startLine = 0
     var startColumn = 0
@@ -310,9 +307,7 @@ struct ElementFramer {
             i += 1
         case .afterElement:
             switch byte {
-            case UInt8(ascii: ","):
-                phase = .afterComma
-                commaOffset = base + i
+            case UInt8(ascii: ","): phase = .afterComma
             case UInt8(ascii: "]"): phase = .closed
             default: throw error(.unexpectedByte(byte), at: i, chunk)
             }
@@ -475,12 +470,13 @@ struct ElementFramer {
     /// A trailing comma, reported at the comma as the parser reports one, when the comma is in
     /// `chunk` and its line can be told there; else at the closing bracket, chunk index `i`.
     ///
-    /// Only white space lies between the two, so the comma's line and column follow from the
-    /// bracket's without counting the lines before it, which the framer counts only when asked.
+    /// Only white space lies between the two, so the comma is found going back from the bracket,
+    /// and its line and column follow from the bracket's without counting the lines before it,
+    /// which the framer counts only when asked.
     private mutating func trailingComma(closedAt i: Int, _ chunk: UnsafeBufferPointer<UInt8>) -> JSONStreamError {
         let atBracket = error(.invalidJSON(.trailingComma), at: i, chunk)
-        let comma = commaOffset - base
-        guard comma >= 0, comma < i else { return atBracket }
+        guard let comma = chunk[..<i].lastIndex(where: { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }), chunk[comma] == UInt8(ascii: ",")
+        else { return atBracket }
         let feeds = chunk[(comma + 1)..<i].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         let line: Int
         let column: Int
@@ -495,7 +491,7 @@ struct ElementFramer {
             (line, column) = (atBracket.line - feeds, scalars + 1)
         }
         return JSONStreamError(
-            atBracket.kind, element: atBracket.element, offset: commaOffset, line: line, column: column,
+            atBracket.kind, element: atBracket.element, offset: base + comma, line: line, column: column,
             excerpt: atBracket.excerpt)
     }
 
