@@ -115,6 +115,37 @@ struct SmallStringTests {
         }
     }
 
+    @Test func shortASCIIStringsAreReadFromTheirWords() {
+        var generator = SplitMix64(seed: 0x5EED_0007)
+        for length in 0...(SmallStrings.capacity + 5) {
+            for _ in 0..<20 {
+                let ascii = Self.sample(length: length, ascii: true, &generator)
+                // Strings the standard library made, whichever way: from bytes, by appending, a substring's copy.
+                let made = [
+                    String(decoding: Array(ascii.utf8), as: UTF8.self), String(ascii.reversed().reversed()),
+                    String(("x" + ascii).dropFirst()),
+                ]
+                for string in made {
+                    let read = SmallStrings.withASCIIBytes(of: string) { Array($0) }
+                    #if _endian(little) && _pointerBitWidth(_64)
+                    #expect(read == (length <= SmallStrings.capacity ? Array(ascii.utf8) : nil), "\(ascii.debugDescription)")
+                    #else
+                    #expect(read == nil)
+                    #endif
+                }
+                // Others are left to the standard library.
+                let other = Self.sample(length: length, ascii: false, &generator)
+                if other.utf8.contains(where: { $0 >= 0x80 }) {
+                    #expect(SmallStrings.withASCIIBytes(of: other) { Array($0) } == nil, "\(other.debugDescription)")
+                }
+            }
+        }
+        // Number text of every kind, read through the words and through the standard library alike.
+        for text in ["0", "-0", "1e2", "0.1", "-12.5E+3", "123456789012345", "1234567890123456", "9007199254740993"] {
+            #expect(JSONNumber(text: text)!.doubleValue.bitPattern == Double(text)!.bitPattern, "\(text)")
+        }
+    }
+
     #if _endian(little) && _pointerBitWidth(_64)
     @Test func theLayoutIsKnownHere() throws {
         // Where this fails, every short string is made by the standard library: correct, slower.

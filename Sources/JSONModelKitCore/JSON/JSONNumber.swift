@@ -150,6 +150,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// Calls `body` with the UTF-8 bytes of `text`, without copying when the
     /// string is stored contiguously.
     package static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = SmallStrings.withASCIIBytes(of: text, body) { return result }
         if let result = text.utf8.withContiguousStorageIfAvailable(body) {
             return result
         }

@@ -53,6 +53,29 @@ package enum SmallStrings {
         #endif
     }
 
+    /// Calls `body` with the bytes of `string` when it is an ASCII string kept in its own two
+    /// words, as a number's text is; nil for other strings, and where the layout is not as
+    /// checked.
+    ///
+    /// The two words are copied to the stack and read there. The standard library's access
+    /// (`utf8.withContiguousStorageIfAvailable`) does the same after a retain and a release of
+    /// the string and a look at every kind of storage a string can have.
+    /// PERF: a number's `doubleValue`; see `Tools/simdjson-compare/run`, numbers.json.
+    @inline(__always)
+    package static func withASCIIBytes<R>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        #if _endian(little) && _pointerBitWidth(_64)
+        let words = withUnsafeBytes(of: string) { ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
+        // The second word's top byte: 0xE0 plus the count for an ASCII string kept here.
+        guard words.1 >> 60 == 0xE, layout.contains(.ascii) else { return nil }
+        let count = Int(truncatingIfNeeded: (words.1 >> 56) & 0xF)
+        return withUnsafeBytes(of: words) { raw in
+            body(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
+        }
+        #else
+        return nil
+        #endif
+    }
+
     #if _endian(little) && _pointerBitWidth(_64)
     /// The string whose two words these are. Written over an empty string's words, which hold
     /// nothing to release, so that the result is handed over as it is, not retained (a cast of
