@@ -31,9 +31,6 @@ extension AnyConverter {
 /// Reads a `Decodable` type from the property's JSON and writes it (when it is also `Encodable`).
 private struct DecodableConversion<T: Decodable>: TypedConversion {
     func read(_ input: JSONInput, context: inout ConversionContext) -> (any Sendable)? {
-        if let collection = T.self as? any CodableCollection.Type {
-            return collection.decodeElements(input, context: &context)
-        }
         do {
             return sendable(try JSONInputDecoder.decode(T.self, from: input))
         } catch {
@@ -95,70 +92,5 @@ extension JSONPath.Segment {
         } else {
             self = .key(key.stringValue)
         }
-    }
-}
-
-// MARK: - Collections
-
-/// `[Meta]` and `[String: Meta]` of a Codable `Meta`: read element by element like the engine's
-/// own collections, so one element that does not decode is left out (with its diagnostic)
-/// rather than failing the whole property; in `[Meta?]` and `[String: Meta?]` it reads as nil,
-/// so that the elements after it keep their indices.
-protocol CodableCollection {
-    /// The empty collection, the property's value when nothing else was declared.
-    static var emptyValue: any Sendable { get }
-    static func decodeElements(_ input: JSONInput, context: inout ConversionContext) -> (any Sendable)?
-}
-
-extension Array: CodableCollection where Element: Decodable {
-    static var emptyValue: any Sendable { sendable([Element]()) }
-
-    static func decodeElements(_ input: JSONInput, context: inout ConversionContext) -> (any Sendable)? {
-        guard input.kind == .array else {
-            context.typeMismatch(input, expected: "an array of \(Element.self)")
-            return nil
-        }
-        var elements: [Element] = []
-        input.forEachElement { index, element in
-            context.segments.append(.index(index))
-            defer { context.segments.removeLast() }
-            do {
-                elements.append(try JSONInputDecoder.decode(Element.self, from: element))
-            } catch {
-                context.recordDecoding(error)
-                if let optional = Element.self as? any ExpressibleByNilLiteral.Type {
-                    elements.append(optional.init(nilLiteral: ()) as! Element)
-                }
-            }
-        }
-        return sendable(elements)
-    }
-}
-
-extension Dictionary: CodableCollection where Key == String, Value: Decodable {
-    static var emptyValue: any Sendable { sendable([String: Value]()) }
-
-    static func decodeElements(_ input: JSONInput, context: inout ConversionContext) -> (any Sendable)? {
-        guard input.kind == .object else {
-            context.typeMismatch(input, expected: "an object of \(Value.self)")
-            return nil
-        }
-        var values: [String: Value] = [:]
-        input.forEachMember { key, member in
-            context.segments.append(.key(key))
-            defer { context.segments.removeLast() }
-            // Of a key given twice, the last member decides, even when it does not decode.
-            do {
-                values[key] = try JSONInputDecoder.decode(Value.self, from: member)
-            } catch {
-                context.recordDecoding(error)
-                if let optional = Value.self as? any ExpressibleByNilLiteral.Type {
-                    values[key] = (optional.init(nilLiteral: ()) as! Value)
-                } else {
-                    values[key] = nil
-                }
-            }
-        }
-        return sendable(values)
     }
 }

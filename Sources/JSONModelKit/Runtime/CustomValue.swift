@@ -31,6 +31,9 @@ final class CustomValueType: Sendable, Hashable, CustomStringConvertible {
     let unwrap: @Sendable (Any) -> (any Sendable)??
     /// Whether a value is written as no value (an enum's unknown case).
     let isNeverWritten: @Sendable (Any) -> Bool
+    /// For a collection of a user's type (`[Shape]`, `[String: Money?]`), the element type's
+    /// descriptor (CustomCollection.swift).
+    let element: CustomValueType?
 
     var description: String { "\(baseType)" + (isOptional ? "?" : "") }
 
@@ -48,7 +51,12 @@ final class CustomValueType: Sendable, Hashable, CustomStringConvertible {
         self.isOptional = optional
         var conformance = false
         let builtin: AnyConverter?
-        if let convertible = Base.self as? any JSONConvertible.Type {
+        let collection = Base.self as? any CustomCollection.Type
+        let element = collection?.elementDescriptor
+        self.element = element
+        if let collection, let element {
+            builtin = element.builtin.map { AnyConverter(elementsOf: collection, element: element, converter: $0) }
+        } else if let convertible = Base.self as? any JSONConvertible.Type {
             builtin = AnyConverter(convertible: convertible)
             conformance = true
         } else if let stringEnum = Base.self as? any JSONStringEnum.Type {
@@ -80,7 +88,7 @@ final class CustomValueType: Sendable, Hashable, CustomStringConvertible {
             }
         } else {
             self.valueType = CustomValue<Base>.self
-            self.implicitDefault = unknown ?? (Base.self as? any CodableCollection.Type)?.emptyValue
+            self.implicitDefault = unknown ?? (element != nil ? collection?.emptyValue : nil)
             self.wrap = { $0 }
             self.unwrap = { value in (value as? Base).map { .some(sendable($0)) } }
         }
@@ -92,7 +100,7 @@ final class CustomValueType: Sendable, Hashable, CustomStringConvertible {
     /// types the engine converts itself.
     static func descriptor<T>(for type: T.Type) -> CustomValueType? {
         if let marker = T.self as? any OptionalTypeMarker.Type { return marker.customWrappedDescriptor }
-        if T.self is any CollectionTypeMarker.Type, !(T.self is any CodableCollection.Type) { return nil }
+        if T.self is any CollectionTypeMarker.Type, (T.self as? any CustomCollection.Type)?.elementDescriptor == nil { return nil }
         return make(base: T.self, optional: false)
     }
 
@@ -133,7 +141,7 @@ protocol OptionalTypeMarker {
 extension Optional: OptionalTypeMarker {
     static var customWrappedDescriptor: CustomValueType? {
         if Wrapped.self is any PropertyValue.Type || Wrapped.self is any OptionalTypeMarker.Type
-            || (Wrapped.self is any CollectionTypeMarker.Type && !(Wrapped.self is any CodableCollection.Type))
+            || (Wrapped.self is any CollectionTypeMarker.Type && (Wrapped.self as? any CustomCollection.Type)?.elementDescriptor == nil)
         {
             return nil
         }
@@ -141,10 +149,10 @@ extension Optional: OptionalTypeMarker {
     }
 }
 
-/// Collections the engine does not store (`[Int: String]`, `Set`, arrays of the user's
-/// types) stay unsupported rather than becoming the user's types, except arrays and
-/// `[String: …]` dictionaries of `Decodable` types (`[Meta]`, `[String: Meta]`): those
-/// convert as Codable values.
+/// Collections the engine does not store itself (`[Int: String]`, `Set`) stay unsupported
+/// rather than becoming the user's types, except arrays and `[String: …]` dictionaries of the
+/// user's types (`[Shape]`, `[String: Meta]`): those convert element by element
+/// (CustomCollection.swift).
 protocol CollectionTypeMarker {}
 extension Array: CollectionTypeMarker {}
 extension Dictionary: CollectionTypeMarker {}
@@ -194,12 +202,28 @@ extension CustomValueType {
         guard let converter else {
             context.record(
                 .invalidValue,
-                "no converter for \(baseType): register one for the type or the property, or conform it to JSONConvertible")
+                "no converter for \(elementBaseType): register one for the type or the property, or conform it to JSONConvertible")
             return nil
         }
         guard let value = converter.read(input, &context) else { return nil }
         return wrap(value)
     }
+
+    /// The user's type itself: the innermost element's type for a collection of it.
+    var elementBaseType: Any.Type { element?.elementBaseType ?? baseType }
+
+    /// A converter registered for the user's type, applied to each element of a collection of
+    /// it, when `registered` (a lookup by type) finds one for an element type (`Shape`, or
+    /// `[Shape]` in `[[Shape]]`); nil for other types.
+    func elementConverter(registered: (ObjectIdentifier) -> AnyConverter?) -> AnyConverter? {
+        guard let element, let collection = baseType as? any CustomCollection.Type else { return nil }
+        guard let converter = registered(ObjectIdentifier(element.baseType)) ?? element.elementConverter(registered: registered)
+        else { return nil }
+        return AnyConverter(elementsOf: collection, element: element, converter: converter)
+    }
+
+    /// The types a registered converter applies to, outermost first: `[[Shape]]`, `[Shape]`, `Shape`.
+    var registrationTypes: [ObjectIdentifier] { [ObjectIdentifier(baseType)] + (element?.registrationTypes ?? []) }
 
     /// The JSON of a stored value: `.some(nil)` writes nothing; nil when the value is of another type.
     func json(of value: Any, with converter: AnyConverter?, replacing existing: JSONInput?) -> JSONValue?? {

@@ -216,7 +216,9 @@ final class PropertyConversion: Sendable {
     func isAffected(by change: ConverterTable.Change) -> Bool {
         switch change {
         case .property(let model, let name): return name == propertyName && models.contains(model)
-        case .type(let model, let type): return type == ObjectIdentifier(baseType) && (model.map(models.contains) ?? true)
+        case .type(let model, let type):
+            let types = self.type.customType?.registrationTypes ?? [ObjectIdentifier(baseType)]
+            return types.contains(type) && (model.map(models.contains) ?? true)
         case .named(let name): return options.converter?.name == name
         case .store(let type): return options.cachedObject && type == ObjectIdentifier(baseType)
         }
@@ -252,15 +254,11 @@ final class PropertyConversion: Sendable {
             return .problem("cachedObject: no object store is registered for \(baseType)")
         }
         if let declared { return .converter(declared) }
-        // 2. Registered for the value type on the model or a superclass, then globally.
-        let typeKey = ObjectIdentifier(baseType)
-        for table in tables {
-            for model in models {
-                if let found = table.converter(forType: typeKey, in: model) { return .converter(found) }
-            }
-        }
-        for table in tables {
-            if let found = table.converter(forType: typeKey, in: nil) { return .converter(found) }
+        // 2. Registered for the value type on the model or a superclass, then globally; for a
+        // collection of a user's type, then for the element's type, element by element.
+        if let found = registeredConverter(forType: ObjectIdentifier(baseType)) { return .converter(found) }
+        if let found = type.customType?.elementConverter(registered: registeredConverter(forType:)) {
+            return .converter(found)
         }
         // 3. The type's own conversion (JSONConvertible; for the user's types, also enums).
         if let custom = type.customType {
@@ -271,6 +269,19 @@ final class PropertyConversion: Sendable {
         }
         // 4. Built in.
         return .builtin
+    }
+
+    /// A converter registered for `type` on the model or a superclass, else globally.
+    private func registeredConverter(forType type: ObjectIdentifier) -> AnyConverter? {
+        for table in tables {
+            for model in models {
+                if let found = table.converter(forType: type, in: model) { return found }
+            }
+        }
+        for table in tables {
+            if let found = table.converter(forType: type, in: nil) { return found }
+        }
+        return nil
     }
 
     private func checked(_ converter: AnyConverter) -> Choice {

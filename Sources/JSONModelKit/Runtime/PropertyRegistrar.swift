@@ -87,8 +87,10 @@ public final class PropertyRegistrar {
         guard let valueType = type as? any PropertyValue.Type else {
             // The user's own type (an enum, a JSONConvertible, a type with a registered converter).
             if let custom = CustomValueType.descriptor(for: T.self) {
+                let shared = ModelRegistry.shared.converters
                 let converter = custom.builtin
-                    ?? ModelRegistry.shared.converters.converter(forType: ObjectIdentifier(custom.baseType), in: nil)
+                    ?? shared.converter(forType: ObjectIdentifier(custom.baseType), in: nil)
+                    ?? custom.elementConverter { shared.converter(forType: $0, in: nil) }
                 var declaration = PropertyDeclaration(name: name, type: .custom(custom), paths: paths, options: options)
                 for (value, option) in [(`default`, "default"), (defaultIfInvalid, "defaultIfInvalid")] {
                     guard let value else { continue }

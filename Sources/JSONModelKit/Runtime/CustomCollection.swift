@@ -1,0 +1,184 @@
+import JSONModelKitCore
+
+// Arrays and `[String: …]` dictionaries of a user's type: `[Shape]`, `[Money?]`,
+// `[String: Kind]`, `[[Meta]]`. Each element converts as a property of the element's type
+// would: through a converter registered for that type, else its `JSONConvertible` conformance,
+// its raw values (an unknown one reading as a `JSONUnknownCase` enum's unknown case), its
+// `JSONStringEnum` nature, or its `Codable` conformance. So a type reads alike on its own and
+// in a collection, and one element that does not convert costs only itself.
+
+/// A collection whose elements are a user's type, converted one by one.
+///
+/// An element that does not convert records its diagnostic at its index or key and is left out;
+/// in `[T?]` and `[String: T?]` it reads as nil instead, so the elements after it keep their
+/// places. Of a key given twice, the last member decides, even when it does not convert.
+protocol CustomCollection {
+    /// The descriptor of the element type (`Shape`, `Money?`, `[Meta]`), or nil when the element
+    /// type is one the engine stores itself, or a collection it does not store.
+    static var elementDescriptor: CustomValueType? { get }
+    /// The empty collection: the value when the JSON has none and nothing was declared.
+    static var emptyValue: any Sendable { get }
+    /// Reads `input` (an array, or an object for a dictionary) element by element.
+    static func convertElements(
+        _ input: JSONInput, element: CustomValueType, converter: AnyConverter, context: inout ConversionContext
+    ) -> (any Sendable)?
+    /// The JSON of a stored collection, element by element; nil when it is not one, or an
+    /// element has no JSON.
+    static func json(of value: Any, element: CustomValueType, converter: AnyConverter) -> JSONValue??
+    /// The elements of a stored collection, with their places for messages (`[2]`, `.name`).
+    static func elements(of value: Any) -> [(place: JSONPath.Segment, value: Any)]?
+}
+
+extension CustomCollection {
+    /// The descriptor of `Element` when a collection of it is the user's type: neither a type
+    /// the engine stores nor a collection it refuses (`Set`, `[Int: T]`).
+    static func descriptor<Element>(ofElement _: Element.Type) -> CustomValueType? {
+        if Element.self is any PropertyValue.Type { return nil }
+        return CustomValueType.descriptor(for: Element.self)
+    }
+
+    /// An element's JSON: `.null` for an optional's nil; `.some(nil)` for a value with no JSON
+    /// of its own (an enum's unknown case); `.none` when it cannot be written.
+    static func elementJSON(_ value: Any, element: CustomValueType, converter: AnyConverter) -> JSONValue?? {
+        guard let base = element.unwrap(value) else { return .none }
+        guard let base else { return .some(.null) }
+        if element.isNeverWritten(base) { return .some(nil) }
+        return converter.write(base, nil)
+    }
+
+    /// An element read through `converter`: its value, the element type's nil when it does not
+    /// convert and the type is optional, else nil (left out).
+    static func convertElement<Element>(
+        _ input: JSONInput, as _: Element.Type, element: CustomValueType, converter: AnyConverter,
+        context: inout ConversionContext
+    ) -> Element? {
+        if let value = element.convert(input, with: converter, context: &context) { return (value as! Element) }
+        return element.isOptional ? (element.implicitDefault as! Element) : nil
+    }
+}
+
+extension Array: CustomCollection {
+    static var elementDescriptor: CustomValueType? { descriptor(ofElement: Element.self) }
+    static var emptyValue: any Sendable { sendable([Element]()) }
+
+    static func convertElements(
+        _ input: JSONInput, element: CustomValueType, converter: AnyConverter, context: inout ConversionContext
+    ) -> (any Sendable)? {
+        guard input.kind == .array else {
+            context.typeMismatch(input, expected: "an array of \(element)")
+            return nil
+        }
+        var elements: [Element] = []
+        input.forEachElement { index, member in
+            context.segments.append(.index(index))
+            defer { context.segments.removeLast() }
+            if let value = convertElement(member, as: Element.self, element: element, converter: converter, context: &context) {
+                elements.append(value)
+            }
+        }
+        return sendable(elements)
+    }
+
+    static func json(of value: Any, element: CustomValueType, converter: AnyConverter) -> JSONValue?? {
+        guard let elements = value as? [Element] else { return .none }
+        var json: [JSONValue] = []
+        json.reserveCapacity(elements.count)
+        for value in elements {
+            // An element with no JSON of its own (an enum's unknown case) cannot be left out
+            // without moving the ones after it: the array has no JSON (`unwritableReason` says why).
+            guard case .some(let written?) = elementJSON(value, element: element, converter: converter) else { return .none }
+            json.append(written)
+        }
+        return .some(.array(json))
+    }
+
+    static func elements(of value: Any) -> [(place: JSONPath.Segment, value: Any)]? {
+        (value as? [Element]).map { $0.enumerated().map { (.index($0.offset), $0.element as Any) } }
+    }
+}
+
+extension Dictionary: CustomCollection where Key == String {
+    static var elementDescriptor: CustomValueType? { descriptor(ofElement: Value.self) }
+    static var emptyValue: any Sendable { sendable([String: Value]()) }
+
+    static func convertElements(
+        _ input: JSONInput, element: CustomValueType, converter: AnyConverter, context: inout ConversionContext
+    ) -> (any Sendable)? {
+        guard input.kind == .object else {
+            context.typeMismatch(input, expected: "an object of \(element)")
+            return nil
+        }
+        var values: [String: Value] = [:]
+        input.forEachMember { key, member in
+            context.segments.append(.key(key))
+            defer { context.segments.removeLast() }
+            values[key] = convertElement(member, as: Value.self, element: element, converter: converter, context: &context)
+        }
+        return sendable(values)
+    }
+
+    static func json(of value: Any, element: CustomValueType, converter: AnyConverter) -> JSONValue?? {
+        guard let values = value as? [String: Value] else { return .none }
+        var object = JSONObject(minimumCapacity: values.count)
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            switch elementJSON(value, element: element, converter: converter) {
+            case .none: return .none
+            // A value with no JSON of its own (an enum's unknown case) leaves its key out, as
+            // the same value of a property leaves the property's key out.
+            case .some(nil): continue
+            case .some(let written?): object.append(key: key, value: written)
+            }
+        }
+        return .some(.object(object))
+    }
+
+    static func elements(of value: Any) -> [(place: JSONPath.Segment, value: Any)]? {
+        (value as? [String: Value]).map { $0.sorted { $0.key < $1.key }.map { (.key($0.key), $0.value as Any) } }
+    }
+}
+
+extension AnyConverter {
+    /// Converts a collection of a user's type element by element with `converter`, the
+    /// element type's conversion.
+    init(elementsOf collection: any CustomCollection.Type, element: CustomValueType, converter: AnyConverter) {
+        let kind = CollectionKind(type: collection)
+        // A cached collection is converted again when the converter refuses any element.
+        var validate: (@Sendable (Any) -> Bool)?
+        if let validateElement = converter.validate {
+            validate = { value in
+                for (_, value) in kind.type.elements(of: value) ?? [] {
+                    if case .some(let base?) = element.unwrap(value), !validateElement(base) { return false }
+                }
+                return true
+            }
+        }
+        self.init(
+            valueType: collection, name: converter.name,
+            read: { input, context in
+                kind.type.convertElements(input, element: element, converter: converter, context: &context)
+            },
+            write: { value, _ in kind.type.json(of: value, element: element, converter: converter) },
+            validate: validate)
+        self.unwritableReason = { value in
+            for (place, value) in kind.type.elements(of: value) ?? [] {
+                guard case .some(let base?) = element.unwrap(value) else { continue }
+                let reason: String?
+                if element.isNeverWritten(base), case .index = place {
+                    reason = "\(base) has no JSON, and leaving it out would move the elements after it"
+                } else {
+                    reason = converter.unwritableReason?(base)
+                }
+                if let reason { return "\(JSONPath([place])): \(reason)" }
+            }
+            return nil
+        }
+    }
+}
+
+/// A collection type, held by the converter's closures.
+///
+/// `@unchecked Sendable`: a metatype is immutable, but one of a protocol that does not refine
+/// `Sendable` is not `Sendable` to the compiler.
+private struct CollectionKind: @unchecked Sendable {
+    let type: any CustomCollection.Type
+}
