@@ -167,5 +167,9 @@ extension ConverterLookupTests {
         #expect(model.jsonModel.diagnostics.map(\.path.description) == ["badges[1]"])
         model.badges = [CollectedBadge(text: "bronze")] as [CollectedBadge]
         #expect(model.jsonModel.json().objectValue?["badges"] == ["bronze"])
+        // A type with no conversion of its own is written through its registered converter here
+        // too; one with its own, in its own form (dollars).
+        #expect(model.jsonModel.jsonValue(forProperty: "badges") == ["bronze"])
+        #expect(model.jsonModel.jsonValue(forProperty: "prices") == [0.01, 2.50])
     }
 }

@@ -128,4 +128,5 @@ struct UnwritableConverterValueTests {
         try model.jsonModel.set(0xFFFFFF, forProperty: "color")
         #expect(model.jsonModel.json()["color"] == "#ffffff")
     }
+
 }

@@ -92,14 +92,19 @@ public struct JSONModelView<Model: JSONModel> {
 
     /// The value of a declared property turned back into JSON, or nil when the name is not declared.
     ///
-    /// A nil value gives `.null`; a model gives its current JSON object.
+    /// The JSON is the value's own, as its type writes it without a converter: an `Int` read
+    /// through `hexColor` is a number here, a `Date` is ISO 8601 text. A type of yours that has
+    /// no conversion of its own is written through the converter registered for it. A nil
+    /// value, or one with no JSON (an enum's unknown case), gives `.null`; a model gives its
+    /// current JSON object. The JSON the model stores and writes is ``json(options:)``'s.
     ///
     /// - Parameter name: The property name.
     public func jsonValue(forProperty name: String) -> JSONValue? {
         guard let ordinal = model.metadata.ordinal(of: name) else { return nil }
         let property = model.metadata.properties[ordinal]
         let value = model.value(at: ordinal)
-        return (property.valueType.jsonValue(ofAny: value, replacing: nil) ?? nil) ?? .null
+        let json = property.valueType.jsonValue(ofAny: value, replacing: nil) ?? property.jsonValue(ofAny: value, replacing: nil)
+        return (json ?? nil) ?? .null
     }
 
     // MARK: Validation
