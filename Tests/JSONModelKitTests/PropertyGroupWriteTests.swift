@@ -108,6 +108,37 @@ struct PropertyGroupWriteTests {
         #expect(customer.jsonModel.json()["email"] == "b@x")
     }
 
+    /// Clearing a group's writes returns the group's own keys to the JSON it was read from;
+    /// the parent's other keys, and other groups', keep their writes.
+    @Test func clearingAGroupsWritesLeavesTheOtherKeysAlone() throws {
+        let customer = try GroupCustomer(json: Self.json, options: .mutable)
+        let contact: GroupContact = customer.contact
+        contact.email = "b@x"
+        contact.phone = String?.none
+        customer.id = "c2"
+        (customer.prefs as GroupPrefs).unit = "in"
+        contact.jsonModel.clearMutations()
+        #expect(customer.jsonModel.json() == [
+            "id": "c2", "email": "a@x", "phone": "1", "home": ["city": "Rome"], "unit": "in",
+            "company": "Acme", "other": true,
+        ])
+        #expect(contact.email as String? == "a@x")
+        #expect((customer.prefs as GroupPrefs).unit as String? == "in")
+        // The group, and the parent, go on writing from there.
+        contact.email = "c@x"
+        #expect(customer.jsonModel.json()["email"] == "c@x")
+        #expect(customer.jsonModel.json()["id"] == "c2")
+        // A group in a group: only the inner group's key goes back.
+        let outer = try GroupOuter(json: #"{"name": "Ann", "x": 1, "y": 2}"#, options: .mutable)
+        let middle: GroupMiddle = outer.middle
+        let inner: GroupInner = middle.inner
+        inner.x = 5
+        middle.y = 6
+        outer.name = "Bob"
+        inner.jsonModel.clearMutations()
+        #expect(outer.jsonModel.json() == ["name": "Bob", "x": 1, "y": 6])
+    }
+
     @Test func aNestedModelOfAGroupKeepsTheOtherGroupsWrites() throws {
         let customer = try GroupCustomer(json: Self.json, options: .mutable)
         let contact: GroupContact = customer.contact

@@ -255,8 +255,13 @@ extension JSONModel {
     }
 
 
-    /// Drops every write, returning the model to its original JSON.
+    /// Drops every write, returning the model to its original JSON; a property group, its keys
+    /// (``dropGroupMutations()``).
     func dropMutations() {
+        if let link = parentLink, link.path.segments.isEmpty, link.parent != nil {
+            dropGroupMutations()
+            return
+        }
         let hadChanges = state.withLock { state in
             let had = state.current != nil
             let touched = had ? childrenTouched(by: [.root], in: state) : []

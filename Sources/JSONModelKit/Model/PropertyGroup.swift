@@ -81,6 +81,32 @@ extension JSONModel {
 }
 
 extension JSONModel {
+    /// Clears a property group's writes: puts the group's keys (those of its properties, and of
+    /// the groups inside it) back as the group's original JSON has them, and passes the object
+    /// up. The parent's object holds more than the group's keys: the parent's own writes and
+    /// other groups' stay. (Putting the whole original back, as for another nested model, erased
+    /// them.) A key the parent has since made unreachable (`address.city` under an `address`
+    /// that is now a string) stays as the parent has it.
+    func dropGroupMutations() {
+        syncWithGroupParent()
+        let original = self.original
+        var object = currentSource.jsonValue
+        var paths: [JSONPath] = []
+        for path in metadata.outputProperties().flatMap(\.paths) where !path.segments.isEmpty && !paths.contains(path) {
+            guard (try? object.writeValue(original[path]?.jsonValue, at: path)) != nil else { continue }
+            paths.append(path)
+        }
+        guard !paths.isEmpty else { return }
+        state.withLock { state in
+            let touched = childrenTouched(by: paths, in: state)
+            state.current = object
+            state.cache = []
+            state.generation += 1
+            detachChanged(touched, in: state)
+        }
+        propagate(object, changed: paths)
+    }
+
     /// Writes a whole group: each of the group's declared paths takes the new value's
     /// (a path the new value lacks is removed); other keys of this object stay.
     ///
