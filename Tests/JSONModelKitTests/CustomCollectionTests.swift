@@ -49,6 +49,62 @@ final class CollectionsWithRegisteredConverters: JSONModel, DynamicMembers, @unc
     }
 }
 
+/// A colour from a palette that can change: the converter asks again about cached colours.
+struct PaletteColor: Sendable, Equatable { var name: String; var version: Int }
+let paletteVersion = Locked(0)
+
+final class CollectionsWithValidatedConverters: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.colors([PaletteColor].self)
+        p.maybeColors([PaletteColor]?.self)
+        p.byName([String: [PaletteColor]].self)
+    }
+}
+
+final class CollectionsWithDeclaredConverters: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.badges([CollectedBadge].self, converter: .using(BadgeConverter()))
+        p.nested([[CollectedBadge]].self, converter: .using(BadgeConverter()))
+        p.prices([CollectedMoney].self, default: [CollectedMoney(cents: 150)])
+    }
+}
+
+/// A tag whose arrays convert themselves, from comma-separated text: the collection's own
+/// conformance comes before its elements'.
+public struct CommaTag: Sendable, Equatable, Codable {
+    public var text: String
+    public init(text: String) { self.text = text }
+}
+
+extension Array: JSONConvertible where Element == CommaTag {
+    public init(json: JSONValue) throws(JSONConversionError) {
+        guard let text = json.stringValue else { throw JSONConversionError("expected comma-separated tags") }
+        self = text.split(separator: ",").map { CommaTag(text: String($0)) }
+    }
+    public var json: JSONValue { .string(map(\.text).joined(separator: ",")) }
+}
+
+final class CommaTagged: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.tags([CommaTag].self)
+    }
+}
+
+/// The model a converter that cannot read the declared default is registered in.
+final class CollectionsWithRegisteredDefault: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.prices([CollectedMoney].self, default: [CollectedMoney(cents: 150)])
+    }
+}
+
+struct BadgeConverter: JSONConverter, Equatable {
+    func value(from json: JSONValue) throws(JSONConversionError) -> CollectedBadge {
+        guard let text = json.stringValue else { throw JSONConversionError("expected a badge's name") }
+        return CollectedBadge(text: text)
+    }
+    func json(from value: CollectedBadge) -> JSONValue? { value.text.isEmpty ? nil : .string(value.text) }
+}
+
 final class BadCollectionsOfCustomTypes: JSONModel, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
         p.set(Set<PlainCollectedKind>.self)
@@ -135,6 +191,34 @@ struct CustomCollectionTests {
         #expect(model.jsonModel.json().objectValue?["plainKinds"] == ["alpha", "gamma", 3, "beta"])
     }
 
+    @Test func aDeclaredConverterOfTheElementTypeConvertsEachElement() throws {
+        let model = try CollectionsWithDeclaredConverters(
+            json: #"{"badges": ["gold", 7], "nested": [["a"], ["b", "c"]]}"#, options: .mutable)
+        #expect(model.badges as [CollectedBadge] == [CollectedBadge(text: "gold")])
+        #expect(model.nested as [[CollectedBadge]] == [[CollectedBadge(text: "a")], [CollectedBadge(text: "b"), CollectedBadge(text: "c")]])
+        #expect(model.jsonModel.diagnostics.map(\.path.description) == ["badges[1]"])
+        // An element the converter writes no JSON for is refused in an array, saying where.
+        do {
+            try model.jsonModel.set([[CollectedBadge(text: "x")], [CollectedBadge(text: "y"), CollectedBadge(text: "")]], forProperty: "nested")
+            Issue.record("an element with no JSON was written")
+        } catch {
+            #expect("\(error)".contains("[1][1]: "), "\(error)")
+        }
+        #expect(model.jsonModel.json().objectValue?["nested"] == [["a"], ["b", "c"]])
+    }
+
+    @Test func aDeclaredDefaultReadsWhole() throws {
+        let model = try CollectionsWithDeclaredConverters(json: "{}")
+        #expect(model.prices as [CollectedMoney] == [CollectedMoney(cents: 150)])
+    }
+
+    @Test func aCollectionThatConvertsItselfIsNotReadElementByElement() throws {
+        let model = try CommaTagged(json: #"{"tags": "a,b"}"#, options: .mutable)
+        #expect(model.tags as [CommaTag] == [CommaTag(text: "a"), CommaTag(text: "b")])
+        model.tags = [CommaTag(text: "c")] as [CommaTag]
+        #expect(model.jsonModel.json() == ["tags": "c"])
+    }
+
     @Test func setsAndDictionariesWithOtherKeysStayUnsupported() {
         #expect(throws: ModelDeclarationError.self) { try BadCollectionsOfCustomTypes.validateDeclarations() }
         do {
@@ -171,5 +255,36 @@ extension ConverterLookupTests {
         // too; one with its own, in its own form (dollars).
         #expect(model.jsonModel.jsonValue(forProperty: "badges") == ["bronze"])
         #expect(model.jsonModel.jsonValue(forProperty: "prices") == [0.01, 2.50])
+    }
+}
+
+extension ConverterLookupTests {
+    @Test func aValidatingConverterIsAskedAboutEveryCachedElement() throws {
+        let converter = JSONConverters.Closure<PaletteColor>(
+            read: { json in json.stringValue.map { PaletteColor(name: $0, version: paletteVersion.withLock { $0 }) } },
+            write: { .string($0.name) },
+            isStillValid: { color in color.version == paletteVersion.withLock { $0 } })
+        ModelRegistry.shared.register(converter, for: PaletteColor.self, in: CollectionsWithValidatedConverters.self)
+        let model = try CollectionsWithValidatedConverters(
+            json: #"{"colors": ["red", "blue"], "maybeColors": ["red"], "byName": {"a": ["green"]}}"#)
+        #expect((model.colors as [PaletteColor]).map(\.version) == [0, 0])
+        #expect((model.maybeColors as [PaletteColor]?)?.map(\.version) == [0])
+        #expect((model.byName as [String: [PaletteColor]])["a"]?.map(\.version) == [0])
+        paletteVersion.withLock { $0 = 1 }
+        // Every cached collection holds colours of the old palette: each is converted again.
+        #expect((model.colors as [PaletteColor]).map(\.version) == [1, 1])
+        #expect((model.maybeColors as [PaletteColor]?)?.map(\.version) == [1])
+        #expect((model.byName as [String: [PaletteColor]])["a"]?.map(\.version) == [1])
+    }
+
+    @Test func aDefaultThatARegisteredConverterCannotReadReadsAsDeclared() throws {
+        // The default was written in dollars (the type's own JSON); the converter reads cents.
+        let cents = JSONConverters.Closure<CollectedMoney>(
+            read: { json in json.numberValue?.intValue.map(CollectedMoney.init(cents:)) },
+            write: { .number(JSONNumber($0.cents)) })
+        ModelRegistry.shared.register(cents, for: CollectedMoney.self, in: CollectionsWithRegisteredDefault.self)
+        let model = try CollectionsWithRegisteredDefault(json: "{}")
+        #expect(model.prices as [CollectedMoney] == [CollectedMoney(cents: 150)])
+        #expect(model.jsonModel.diagnostics.isEmpty)
     }
 }

@@ -161,16 +161,30 @@ extension AnyConverter {
             validate: validate)
         self.unwritableReason = { value in
             for (place, value) in kind.type.elements(of: value) ?? [] {
-                guard case .some(let base?) = element.unwrap(value) else { continue }
-                let reason: String?
-                if element.isNeverWritten(base), case .index = place {
-                    reason = "\(base) has no JSON, and leaving it out would move the elements after it"
-                } else {
-                    reason = converter.unwritableReason?(base)
+                guard let reason = Self.unwritableReason(of: value, at: place, element: element, converter: converter) else {
+                    continue
                 }
-                if let reason { return "\(JSONPath([place])): \(reason)" }
+                // An inner array's reason starts with its own index: `[0][1]: …`, not `[0]: [1]: …`.
+                return "\(JSONPath([place]))" + (reason.first == "[" ? "" : ": ") + reason
             }
             return nil
+        }
+    }
+
+    /// Why an element at `place` cannot be written, or nil when it can.
+    private static func unwritableReason(
+        of value: Any, at place: JSONPath.Segment, element: CustomValueType, converter: AnyConverter
+    ) -> String? {
+        guard case .some(let base?) = element.unwrap(value) else { return nil }
+        if let reason = converter.unwritableReason?(base) { return reason }
+        let isIndex = if case .index = place { true } else { false }
+        if element.isNeverWritten(base) {
+            return isIndex ? "\(base) has no JSON, and leaving it out would move the elements after it" : nil
+        }
+        switch converter.write(base, nil) {
+        case .none: return "\(converter.name) cannot write \(base)"
+        case .some(nil): return isIndex ? "\(converter.name) writes no JSON for \(base), and leaving it out would move the elements after it" : nil
+        case .some(_?): return nil
         }
     }
 }

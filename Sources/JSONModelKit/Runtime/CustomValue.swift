@@ -54,11 +54,11 @@ final class CustomValueType: Sendable, Hashable, CustomStringConvertible {
         let collection = Base.self as? any CustomCollection.Type
         let element = collection?.elementDescriptor
         self.element = element
-        if let collection, let element {
-            builtin = element.builtin.map { AnyConverter(elementsOf: collection, element: element, converter: $0) }
-        } else if let convertible = Base.self as? any JSONConvertible.Type {
+        if let convertible = Base.self as? any JSONConvertible.Type {
             builtin = AnyConverter(convertible: convertible)
             conformance = true
+        } else if let collection, let element {
+            builtin = element.builtin.map { AnyConverter(elementsOf: collection, element: element, converter: $0) }
         } else if let stringEnum = Base.self as? any JSONStringEnum.Type {
             builtin = AnyConverter(stringEnum: stringEnum)
         } else if let raw = Base.self as? any RawRepresentable.Type {

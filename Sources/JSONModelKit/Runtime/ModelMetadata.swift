@@ -142,10 +142,17 @@ final class ModelMetadata: Sendable {
                 var context = ConversionContext(
                     modelName: modelName, property: name, segments: [], mutable: false, owner: nil, ordinal: 0)
                 context.allowsNonFiniteNumbers = allowsNonFiniteNumbers
-                // Through the property's converter (stored form), else as the type alone (value form).
+                // Through the property's converter (stored form), else as the type alone (value
+                // form). A collection of the user's type leaves out an element that does not
+                // convert, with a diagnostic: such a default converts only with none.
+                let dropsElements = declaration.type.customType?.element != nil
+                func clean(_ value: (any Sendable)?, _ scratch: ConversionContext) -> (any Sendable)? {
+                    dropsElements && !scratch.diagnostics.isEmpty ? nil : value
+                }
                 var scratch = context
-                guard let value = conversion.convert(.value(declared), valueType: valueType, context: &scratch)
-                    ?? valueType.convertAny(.value(declared), context: &context)
+                var plain = context
+                guard let value = clean(conversion.convert(.value(declared), valueType: valueType, context: &scratch), scratch)
+                    ?? clean(valueType.convertAny(.value(declared), context: &plain), plain)
                 else {
                     report(name, "the \(option) \(declared) is not a valid \(declaration.type)")
                     return nil

@@ -220,7 +220,8 @@ final class PropertyConversion: Sendable {
             let types = self.type.customType?.registrationTypes ?? [ObjectIdentifier(baseType)]
             return types.contains(type) && (model.map(models.contains) ?? true)
         case .named(let name): return options.converter?.name == name
-        case .store(let type): return options.cachedObject && type == ObjectIdentifier(baseType)
+        case .store(let type):
+            return options.cachedObject && type == ObjectIdentifier(self.type.customType?.elementBaseType ?? baseType)
         }
     }
 
@@ -248,10 +249,11 @@ final class PropertyConversion: Sendable {
             }
         }
         if options.cachedObject {
+            let stored = type.customType?.elementBaseType ?? baseType
             for table in tables {
-                if let found = table.store(for: ObjectIdentifier(baseType)) { return checked(found) }
+                if let found = table.store(for: ObjectIdentifier(stored)) { return checked(found) }
             }
-            return .problem("cachedObject: no object store is registered for \(baseType)")
+            return .problem("cachedObject: no object store is registered for \(stored)")
         }
         if let declared { return .converter(declared) }
         // 2. Registered for the value type on the model or a superclass, then globally; for a
@@ -286,6 +288,11 @@ final class PropertyConversion: Sendable {
 
     private func checked(_ converter: AnyConverter) -> Choice {
         if converter.valueType == baseType { return .converter(converter) }
+        // For a collection of the user's type, a converter of an element type converts each element.
+        let valueType = ObjectIdentifier(converter.valueType)
+        if let elementwise = type.customType?.elementConverter(registered: { $0 == valueType ? converter : nil }) {
+            return .converter(elementwise)
+        }
         return .problem("the converter \(converter.name) makes \(converter.valueType), but \(propertyName) holds \(baseType)")
     }
 
@@ -406,6 +413,9 @@ final class PropertyConversion: Sendable {
         guard !isPublishedBuiltin, case .converter(let converter) = choice, let validate = converter.validate else {
             return nil
         }
+        // A type of the user's, collections of it included, is checked whole: a collection's
+        // converter checks each element itself, and would be handed single elements here.
+        if case .custom = type { return validate }
         return { value in PropertyConversion.isValid(value, validate) }
     }
 

@@ -95,7 +95,7 @@ public final class PropertyRegistrar {
                 for (value, option) in [(`default`, "default"), (defaultIfInvalid, "defaultIfInvalid")] {
                     guard let value else { continue }
                     guard let json = custom.json(of: value, with: converter, replacing: nil) ?? nil else {
-                        declaration.problem = "the \(option) of \(T.self) has no JSON: conform \(custom.baseType) to JSONConvertible or register its converter first"
+                        declaration.problem = "the \(option) of \(T.self) has no JSON: conform \(custom.elementBaseType) to JSONConvertible or register its converter first"
                         break
                     }
                     if option == "default" { declaration.defaultValue = json } else { declaration.defaultIfInvalid = json }
