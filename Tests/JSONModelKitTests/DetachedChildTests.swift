@@ -42,6 +42,25 @@ struct DetachedChildTests {
         }
     }
 
+    final class Phone: JSONModel, DynamicMembers, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.number(String?.self)
+        }
+    }
+
+    final class PhoneBook: JSONModel, DynamicMembers, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.primary(Phone?.self, jsonPath: "phones[0]")
+        }
+    }
+
+    final class PhoneOwner: JSONModel, DynamicMembers, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.book(PhoneBook.self)
+            p.phones([Phone].self, jsonPath: "book.phones")
+        }
+    }
+
     static let json = #"""
         {"name": "Ann", "home": {"city": "Rome", "postal_code": "00118", "geo": {"lat": 41.9}},
          "second": {"city": "Bari"}, "homes": [{"city": "A"}, {"city": "B"}], "floor": 2}
@@ -152,6 +171,36 @@ struct DetachedChildTests {
             let elements: [Home] = resident.homes
             for (index, home) in elements.enumerated() { home.zip = "\(index)" }
         }
+    }
+
+    /// A nested model read after an unchanged write, and so cached in place of the first one,
+    /// is not handed out once the first one's write detaches it.
+    @Test func aChildDetachedByAnotherAtItsPathIsNotReadAgain() throws {
+        let resident = try Resident(json: Self.json, options: .mutable)
+        let home: Home = resident.home
+        resident.home = home                   // no change: home stays linked
+        #expect((resident.home as Home).city as String? == "Rome")   // a second model, cached
+        home.city = "Milan"                    // writes through; the second model is detached
+        #expect((resident.home as Home).city as String? == "Milan")
+        (resident.home as Home).zip = "20100"  // through the model read now, so it reaches the parent
+        #expect(resident.jsonModel.json()["home"] == ["city": "Milan", "postal_code": "20100", "geo": ["lat": 41.9]])
+        let third: Home = resident.home
+        try resident.jsonModel.update(with: ["name": "Bea"])   // empties the cache, changes no home
+        third.zip = "20121"
+        #expect((resident.home as Home).zip as String? == "20121")
+    }
+
+    /// Removing an element through a nested model tells the models above the whole array: the
+    /// models of the elements that moved stop writing through there too.
+    @Test func elementsThatMovedUnderANestedModelsRemovalAreDetached() throws {
+        let owner = try PhoneOwner(
+            json: #"{"book": {"phones": [{"number": "1"}, {"number": "2"}, {"number": "3"}]}}"#, options: .mutable)
+        let phones: [Phone] = owner.phones
+        let second = phones[1]
+        (owner.book as PhoneBook).primary = nil as Phone?
+        second.number = "22"
+        #expect(owner.jsonModel.json() == ["book": ["phones": [["number": "2"], ["number": "3"]]]])
+        #expect((owner.phones as [Phone]).map { $0.number as String? } == ["2", "3"])
     }
 
     @Test func aNewerChildAtTheSamePathTakesOver() throws {

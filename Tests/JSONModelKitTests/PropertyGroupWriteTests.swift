@@ -58,6 +58,19 @@ final class GroupOuter: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+final class GroupFirstPhone: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.first(String?.self, jsonPath: "phones[0]")
+    }
+}
+
+final class GroupPhones: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.phones([String].self)
+        p.firstPhone(GroupFirstPhone.self, group: true)
+    }
+}
+
 @Suite("Property group writes")
 struct PropertyGroupWriteTests {
     static let json = #"""
@@ -137,6 +150,17 @@ struct PropertyGroupWriteTests {
         outer.name = "Bob"
         inner.jsonModel.clearMutations()
         #expect(outer.jsonModel.json() == ["name": "Bob", "x": 1, "y": 6])
+    }
+
+    /// An array element the group's original lacks is left where it is: removing it would
+    /// move the elements after it, which are not the group's.
+    @Test func clearingAGroupLeavesElementsItsOriginalLacks() throws {
+        let model = try GroupPhones(json: #"{"phones": []}"#, options: .mutable)
+        let group: GroupFirstPhone = model.firstPhone
+        group.first = "1"
+        model.phones = ["1", "2"] as [String]
+        group.jsonModel.clearMutations()
+        #expect(model.jsonModel.json() == ["phones": ["1", "2"]])
     }
 
     @Test func aNestedModelOfAGroupKeepsTheOtherGroupsWrites() throws {

@@ -60,7 +60,7 @@ extension JSONModel {
             state.current = object
             state.cache = []
             state.generation += 1
-            detachChanged(touched, in: state)
+            detachChanged(touched, in: &state)
         }
         propagate(object, changed: [.root])
     }

@@ -156,7 +156,7 @@ extension JSONModel {
                     return nil
                 }
                 state.current = current
-                detachChanged(touched, in: state)
+                detachChanged(touched, in: &state)
                 invalidate(&state, overlapping: path, except: nil)
             } else {
                 if state.current == nil { state.current = original.jsonValue }
@@ -172,7 +172,9 @@ extension JSONModel {
                     state.current![alternative] = nil
                     invalidate(&state, overlapping: changed, except: nil)
                 }
-                detachChanged(touched, in: state)
+                detachChanged(touched, in: &state)
+                // The models above are told the arrays too, so theirs look at every element's model.
+                return propagates ? (state.current!, changed) : nil
             }
             return propagates ? (state.current!, written) : nil
         }
@@ -210,7 +212,7 @@ extension JSONModel {
             let touched = childrenTouched(by: written, in: state, except: link)
             // In place: a copy of the overlay held here would make each element's write copy the array.
             state.current![link.path] = object
-            detachChanged(touched, in: state)
+            detachChanged(touched, in: &state)
             invalidate(&state, overlapping: link.path, except: link.ordinal)
             return propagates ? (state.current!, written) : nil
         }
@@ -268,7 +270,7 @@ extension JSONModel {
             state.current = nil
             state.cache = []
             state.generation += 1
-            detachChanged(touched, in: state)
+            detachChanged(touched, in: &state)
             return had
         }
         if hadChanges { propagate(original.jsonValue, changed: [.root]) }

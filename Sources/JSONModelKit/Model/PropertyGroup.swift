@@ -75,7 +75,7 @@ extension JSONModel {
             }
             state.cache = []
             state.generation += 1
-            detachChanged(touched, in: state)
+            detachChanged(touched, in: &state)
         }
     }
 }
@@ -86,14 +86,17 @@ extension JSONModel {
     /// up. The parent's object holds more than the group's keys: the parent's own writes and
     /// other groups' stay. (Putting the whole original back, as for another nested model, erased
     /// them.) A key the parent has since made unreachable (`address.city` under an `address`
-    /// that is now a string) stays as the parent has it.
+    /// that is now a string), and an array element the original lacks, stay as the parent has them.
     func dropGroupMutations() {
         syncWithGroupParent()
         let original = self.original
         var object = currentSource.jsonValue
         var paths: [JSONPath] = []
         for path in metadata.outputProperties().flatMap(\.paths) where !path.segments.isEmpty && !paths.contains(path) {
-            guard (try? object.writeValue(original[path]?.jsonValue, at: path)) != nil else { continue }
+            let before = original[path]?.jsonValue
+            // An element the original lacks stays: removing it would move the elements after it.
+            if before == nil, case .index = path.segments.last { continue }
+            guard (try? object.writeValue(before, at: path)) != nil else { continue }
             paths.append(path)
         }
         guard !paths.isEmpty else { return }
@@ -102,7 +105,7 @@ extension JSONModel {
             state.current = object
             state.cache = []
             state.generation += 1
-            detachChanged(touched, in: state)
+            detachChanged(touched, in: &state)
         }
         propagate(object, changed: paths)
     }

@@ -125,12 +125,16 @@ extension JSONModel {
         return links.map { ($0, current[$0.path]) }
     }
 
-    /// After the write: detaches each nested model whose JSON the write changed.
-    func detachChanged(_ touched: [(link: ParentLink, before: JSONInput?)], in state: ModelState) {
+    /// After the write: detaches each nested model whose JSON the write changed, and empties
+    /// the cache of the property it was read through, which may hold it (the model, or an
+    /// array of models): a read after the write makes a model of the JSON as it is now, never
+    /// hands out the detached one, whose writes no longer reach this model.
+    func detachChanged(_ touched: [(link: ParentLink, before: JSONInput?)], in state: inout ModelState) {
         guard !touched.isEmpty else { return }
         let current = state.current.map(JSONInput.value) ?? original
         for (link, before) in touched where !JSONInput.same(before, current[link.path]) {
             link.detach()
+            if link.ordinal < state.cache.count { state.cache[link.ordinal] = nil }
         }
     }
 }
