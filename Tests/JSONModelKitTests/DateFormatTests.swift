@@ -102,6 +102,23 @@ struct DateFormatTests {
         #expect(DateFormat.pattern("hh:mm dd/MM/yyyy").problem?.contains("'h' without 'a'") == true)
         #expect(DateFormat.pattern("h:mm a dd/MM/yyyy").problem == nil)
         #expect(DateFormat.pattern("HH:mm dd/MM/yyyy").problem == nil)
+        // The hour 0 to 23 with AM/PM writes "13:05 PM", which does not read back.
+        #expect(DateFormat.pattern("HH:mm a").problem?.contains("'H' with 'a'") == true)
+    }
+
+    @Test func numbersOfSecondsAndMillisecondsAreWrittenWhole() throws {
+        let event = try DatedEvent(json: #"{"plain": 1514764800, "millis": 0}"#, options: .mutable)
+        event.plain = Date(timeIntervalSince1970: 1_514_764_900)
+        event.millis = Date(timeIntervalSince1970: 1_514_764_900.1234567)
+        let json = event.jsonModel.json()
+        // As secondsSince1970 writes them: no ".0" that an integer reader refuses.
+        #expect(json["plain"]?.numberValue?.description == "1514764900")
+        // To the millisecond, as ISO 8601 text is.
+        #expect(json["millis"]?.numberValue?.description == "1514764900123")
+        #expect(DateFormat.millisecondsSince1970.string(from: Date(timeIntervalSince1970: 0.0006)) == "1")
+        // A fraction of a second stays: the number reads back as the same date.
+        event.plain = Date(timeIntervalSince1970: 1.5)
+        #expect(event.jsonModel.json()["plain"]?.numberValue?.description == "1.5")
     }
 
     @Test func badPatternsAreReported() {

@@ -325,7 +325,10 @@ extension Date: PropertyValue {
     }
 
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {
-        if existing?.kind == .number, let number = JSONNumber(timeIntervalSince1970) { return .number(number) }
+        // Seconds as `secondsSince1970` writes them: a whole number without a fraction.
+        if existing?.kind == .number, let number = JSONNumber(text: DateFormat.numberText(timeIntervalSince1970)) {
+            return .number(number)
+        }
         return .string(ISO8601Text.string(from: self))
     }
 }

@@ -217,7 +217,9 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
         switch storage {
         case .iso8601: return ISO8601Text.string(from: date)
         case .secondsSince1970: return DateFormat.numberText(date.timeIntervalSince1970)
-        case .millisecondsSince1970: return DateFormat.numberText(date.timeIntervalSince1970 * 1000)
+        // Whole milliseconds, as ISO 8601 text is written to the millisecond: readers of this
+        // format take an integer (an `int64` in most languages).
+        case .millisecondsSince1970: return DateFormat.numberText((date.timeIntervalSince1970 * 1000).rounded())
         case .pattern(let pattern): return pattern.string(from: date)
         }
     }

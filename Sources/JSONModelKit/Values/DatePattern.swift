@@ -207,6 +207,10 @@ final class DatePattern: Sendable {
         if problem == nil, fields.contains(where: { if case .hour12 = $0 { true } else { false } }), !fields.contains(.amPm) {
             problem = "'h' without 'a' in date pattern \"\(text)\": the hour 12 could be noon or midnight; use 'H' for 0 to 23"
         }
+        if problem == nil, fields.contains(where: { if case .hour24 = $0 { true } else { false } }), fields.contains(.amPm) {
+            // Written, 13:05 would be "13:05 PM", which a reader of 'a' (hours 1 to 12) refuses.
+            problem = "'H' with 'a' in date pattern \"\(text)\": 'H' is the hour 0 to 23; use 'h' with 'a'"
+        }
         return fields
     }
 
