@@ -163,6 +163,29 @@ struct ConsistencyTests {
         #expect(DeclaredOnlySubTag.comparesDeclaredPropertiesOnly)
     }
 
+    /// Arrays and dictionaries of models compare their elements as models compare.
+    @Test func collectionsCompareTheirModelsAsModelsCompare() throws {
+        let a = try DeclaredOnlyTag.array(from: #"[{"name": "a", "x": 1}]"#)
+        let b = try DeclaredOnlyTag.array(from: #"[{"name": "a", "x": 2}]"#)
+        let c = try DeclaredOnlyTag.array(from: #"[{"name": "b"}]"#)
+        #expect(a == b)
+        #expect(a != c)
+        let d = try ModelDictionary<DeclaredOnlyTag>(json: #"{"k": {"name": "a", "x": 1}}"#)
+        let e = try ModelDictionary<DeclaredOnlyTag>(json: #"{"k": {"name": "a", "x": 2}}"#)
+        let f = try ModelDictionary<DeclaredOnlyTag>(json: #"{"j": {"name": "a"}}"#)
+        #expect(d == e)
+        #expect(d != f)
+        // Same JSON, other classes: not equal, as the models are not.
+        let whole = ModelArray<JSONModel>([try WholeJSONTag(json: #"{"name": "a"}"#)])
+        let declared = ModelArray<JSONModel>([try DeclaredOnlyTag(json: #"{"name": "a"}"#)])
+        #expect(whole != declared)
+        // An index outside the array has no JSON index, whether or not elements were left out.
+        #expect(a.jsonIndex(of: 0) == 0)
+        #expect(a.jsonIndex(of: 7) == nil)
+        #expect(a.jsonIndex(of: -1) == nil)
+        #expect(try DeclaredOnlyTag.array(from: #"[1, {"name": "a"}]"#).jsonIndex(of: 1) == nil)
+    }
+
     @Test func theDefaultStillComparesTheWholeJSON() throws {
         let a = try WholeJSONTag(json: #"{"name": "a", "seen": 1}"#)
         let b = try WholeJSONTag(json: #"{"name": "a"}"#)

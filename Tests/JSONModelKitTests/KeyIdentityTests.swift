@@ -17,6 +17,12 @@ final class AccentedKeys: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+final class AccentedKeysHolder: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.byKey([String: AccentedKeys].self)
+    }
+}
+
 /// An object's members in order, each key spelled scalar by scalar: `a<301>=9` for `a` + U+0301.
 private func members(_ value: JSONValue?) -> String {
     guard let object = value?.objectValue else { return "not an object" }
@@ -34,6 +40,27 @@ struct KeyIdentityTests {
         let model = try AccentedKeys(json: Self.text)
         #expect(model.decomposed == 1)
         #expect(model.composed == 2)
+    }
+
+    @Test func aDictionaryOfModelsKeepsTheTwoSpellingsApart() throws {
+        let text = #"{"a\#u{301}": {"keep": 1}, "\#u{E1}": {"keep": 2}}"#
+        var dictionary = try ModelDictionary<AccentedKeys>(json: text)
+        #expect(dictionary.count == 2)
+        #expect(dictionary[decomposed]?.keep == 1)
+        #expect(dictionary[composed]?.keep == 2)
+        #expect(members(dictionary.json()) == "a<301>={\"keep\":1},<e1>={\"keep\":2}")
+        // As a Swift dictionary, keyed by String, the two are one key: the later one is kept.
+        let holder = try AccentedKeysHolder(json: #"{"byKey": \#(text)}"#)
+        let bridged: [String: AccentedKeys] = holder.byKey
+        #expect(bridged.count == 1)
+        #expect(bridged[composed]?.keep == 2)
+        let lazy: ModelDictionary<AccentedKeys> = holder.byKey
+        #expect(lazy.count == 2)
+        // Setting and removing one spelling leaves the other.
+        dictionary[composed] = try AccentedKeys(json: #"{"keep": 3}"#)
+        dictionary[decomposed] = nil
+        #expect(members(dictionary.json()) == "<e1>={\"keep\":3}")
+        #expect(dictionary != (try ModelDictionary<AccentedKeys>(json: #"{"a\#u{301}": {"keep": 3}}"#)))
     }
 
     @Test func aModelWriteChangesOnlyTheKeyItRead() throws {

@@ -58,10 +58,11 @@ public struct ModelArray<Element: JSONModel>: Sendable {
     public var diagnostics: [ModelDiagnostic] { base.diagnostics }
 
     /// The position in the JSON array of the element at `index`, or nil for an element
-    /// added after creation.
+    /// added after creation and for an index outside the array.
     ///
     /// - Complexity: O(1).
     public func jsonIndex(of index: Int) -> Int? {
+        guard indices.contains(index) else { return nil }
         guard let changed else { return base.jsonIndex(of: index) }
         if case .base(let position) = changed[index] { return base.jsonIndex(of: position) }
         return nil
@@ -150,9 +151,12 @@ extension ModelArray: RandomAccessCollection, MutableCollection, RangeReplaceabl
 }
 
 extension ModelArray: Equatable {
-    /// Whether two arrays have equal elements (models compare by class and JSON).
+    /// Whether two arrays have equal elements, compared as models compare (``JSONModel/==``):
+    /// by class and JSON, or the JSON of their declared properties where the class says so.
+    ///
+    /// - Complexity: O(*n*), building the elements not built yet.
     public static func == (lhs: ModelArray, rhs: ModelArray) -> Bool {
-        lhs.count == rhs.count && lhs.json() == rhs.json()
+        lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0 == $1 }
     }
 }
 

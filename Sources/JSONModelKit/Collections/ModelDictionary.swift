@@ -21,7 +21,8 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
     let base: ModelDictionaryBase<Value>
     /// Keys in output order and their slots, after a change; nil while as created.
     var changedKeys: [String]?
-    var changedSlots: [String: ModelArraySlot<Value>] = [:]
+    /// Keyed by their bytes: `"\u{E1}"` and `"a\u{301}"` are two keys, as in the JSON (ExactKey.swift).
+    var changedSlots: [ExactKey: ModelArraySlot<Value>] = [:]
 
     init(base: ModelDictionaryBase<Value>) {
         self.base = base
@@ -90,9 +91,9 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
         set {
             makeChangeable()
             if let newValue {
-                if changedSlots.updateValue(.model(newValue), forKey: key) == nil { changedKeys!.append(key) }
-            } else if changedSlots.removeValue(forKey: key) != nil {
-                changedKeys!.removeAll { $0 == key }
+                if changedSlots.updateValue(.model(newValue), forKey: ExactKey(key)) == nil { changedKeys!.append(key) }
+            } else if changedSlots.removeValue(forKey: ExactKey(key)) != nil {
+                changedKeys!.removeAll { $0.isSameJSONKey(as: key) }
             }
         }
     }
@@ -113,7 +114,7 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
     @inline(__always)
     private func value(forKey key: String, element: (Int) -> Value?) -> Value? {
         guard changedKeys != nil else { return base.index(of: key).flatMap(element) }
-        switch changedSlots[key] {
+        switch changedSlots[ExactKey(key)] {
         case .base(let index): return element(index)
         case .model(let model): return model
         case nil: return nil
@@ -126,7 +127,7 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
     public func json() -> JSONValue {
         var object = JSONObject(minimumCapacity: count)
         for key in keys {
-            let slot: ModelArraySlot<Value> = changedKeys == nil ? .base(base.index(of: key)!) : changedSlots[key]!
+            let slot: ModelArraySlot<Value> = changedKeys == nil ? .base(base.index(of: key)!) : changedSlots[ExactKey(key)]!
             switch slot {
             case .base(let index): object[key] = base.builtElement(at: index)?.jsonModel.json() ?? base.input(at: index).jsonValue
             case .model(let model): object[key] = model.jsonModel.json()
@@ -138,7 +139,7 @@ public struct ModelDictionary<Value: JSONModel>: Sendable {
     mutating func makeChangeable() {
         guard changedKeys == nil else { return }
         changedKeys = base.keys
-        for (index, key) in base.keys.enumerated() { changedSlots[key] = .base(index) }
+        for (index, key) in base.keys.enumerated() { changedSlots[ExactKey(key)] = .base(index) }
     }
 }
 
@@ -161,8 +162,13 @@ extension ModelDictionary: CustomStringConvertible {
 }
 
 extension ModelDictionary: Equatable {
+    /// Whether two dictionaries have the same keys with equal values, compared as models
+    /// compare (``JSONModel/==``).
+    ///
+    /// - Complexity: O(*n*), building the values not built yet.
     public static func == (lhs: ModelDictionary, rhs: ModelDictionary) -> Bool {
-        lhs.json() == rhs.json()
+        guard lhs.count == rhs.count, Set(lhs.keys.map(ExactKey.init)) == Set(rhs.keys.map(ExactKey.init)) else { return false }
+        return lhs.keys.allSatisfy { lhs[$0] == rhs[$0] }
     }
 }
 
@@ -232,7 +238,8 @@ extension ModelDictionary: PropertyValue, LazyModelCollection {
 final class ModelDictionaryBase<Value: JSONModel>: Sendable {
     let keys: [String]
     private let inputs: [JSONInput]
-    private let indexes: [String: Int]
+    /// Keyed by their bytes, as the JSON's keys are (ExactKey.swift).
+    private let indexes: [ExactKey: Int]
     let configuration: ElementConfiguration
     let diagnostics: [ModelDiagnostic]
     /// The values built so far, by index; typed as `JSONModel`, not `Value`, as in
@@ -266,7 +273,9 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
             values.append(element(at: index))
             index += 1
         }
-        let dictionary = [String: JSONModel](uniqueKeysWithValues: zip(keys, values))
+        // Keys distinct as JSON keys may still be one `String` (`"\u{E1}"` and `"a\u{301}"`):
+        // the Swift dictionary, keyed by `String`, keeps the later, as it keeps the later of two writes.
+        let dictionary = [String: JSONModel](zip(keys, values), uniquingKeysWith: { _, later in later })
         return unsafeBitCast(dictionary, to: [String: Value].self)
     }
 
@@ -276,18 +285,18 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
         func expected() -> String { "a " + (configuration.schemaModel?.modelName ?? String(describing: Value.self)) }
         var keys: [String] = []
         var inputs: [JSONInput] = []
-        var indexes: [String: Int] = [:]
+        var indexes: [ExactKey: Int] = [:]
         var diagnostics: [ModelDiagnostic] = []
         object.forEachMember { key, member in
             guard member.kind == .object else {
                 diagnostics.append(configuration.leftOut(member, at: [.key(key)], expected: expected()))
-                if let earlier = indexes.removeValue(forKey: key) { inputs[earlier] = .value(.null) }
+                if let earlier = indexes.removeValue(forKey: ExactKey(key)) { inputs[earlier] = .value(.null) }
                 return
             }
-            if let earlier = indexes[key] {
+            if let earlier = indexes[ExactKey(key)] {
                 inputs[earlier] = member  // the last duplicate wins, at the first one's place
             } else {
-                indexes[key] = inputs.count
+                indexes[ExactKey(key)] = inputs.count
                 keys.append(key)
                 inputs.append(member)
             }
@@ -296,10 +305,10 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
         // place (an object, then not one, then an object again: the first place emptied, a
         // second taken); the one its index names is the one kept.
         if keys.count != indexes.count {
-            let kept = keys.indices.filter { indexes[keys[$0]] == $0 }
+            let kept = keys.indices.filter { indexes[ExactKey(keys[$0])] == $0 }
             let keptKeys = kept.map { keys[$0] }
             inputs = kept.map { inputs[$0] }
-            indexes = Dictionary(uniqueKeysWithValues: keptKeys.enumerated().map { ($1, $0) })
+            indexes = Dictionary(uniqueKeysWithValues: keptKeys.enumerated().map { (ExactKey($1), $0) })
             keys = keptKeys
         }
         self.keys = keys
@@ -309,7 +318,7 @@ final class ModelDictionaryBase<Value: JSONModel>: Sendable {
         self.diagnostics = diagnostics
     }
 
-    func index(of key: String) -> Int? { indexes[key] }
+    func index(of key: String) -> Int? { indexes[ExactKey(key)] }
 
     func input(at index: Int) -> JSONInput { inputs[index] }
 

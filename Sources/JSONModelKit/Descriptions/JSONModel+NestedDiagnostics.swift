@@ -186,7 +186,7 @@ extension ModelDictionary: BuiltModelHolder {
             return found
         }
         for key in keys {
-            switch changedSlots[key] {
+            switch changedSlots[ExactKey(key)] {
             case .base(let index):
                 if let model = base.builtElement(at: index) { found.append(([.key(key)], model)) }
             case .model(let model):
