@@ -163,6 +163,21 @@ struct PropertyGroupWriteTests {
         #expect(model.jsonModel.json() == ["phones": ["1", "2"]])
     }
 
+    /// A group held across a write of its parent, and the group read since, both see each
+    /// other's writes through the parent.
+    @Test func aGroupReadAgainSeesTheWritesOfOneHeldBefore() throws {
+        let customer = try GroupCustomer(json: Self.json, options: .mutable)
+        let held: GroupContact = customer.contact
+        customer.id = "c2"  // empties the parent's cache: the next read makes another group
+        #expect((customer.contact as GroupContact).email as String? == "a@x")
+        held.email = "b@x"
+        #expect((customer.contact as GroupContact).email as String? == "b@x")
+        (customer.contact as GroupContact).phone = "9"
+        #expect(customer.jsonModel.json()["email"] == "b@x")
+        #expect(customer.jsonModel.json()["phone"] == "9")
+        #expect(customer.jsonModel.json()["id"] == "c2")
+    }
+
     @Test func aNestedModelOfAGroupKeepsTheOtherGroupsWrites() throws {
         let customer = try GroupCustomer(json: Self.json, options: .mutable)
         let contact: GroupContact = customer.contact

@@ -202,7 +202,7 @@ extension JSONModel {
 
     /// Called by a nested model after it changed at `changed` (paths in its own object): takes
     /// its object at `link.path`, unless the link was detached.
-    func childDidChange(_ link: ParentLink, object: JSONValue, changed: [JSONPath]) {
+    func childDidChange(_ link: ParentLink, from child: JSONModel, object: JSONValue, changed: [JSONPath]) {
         syncWithGroupParent()  // a group first takes what its parent holds now, as before its own writes
         let propagates = parentLink != nil
         let result: (object: JSONValue, paths: [JSONPath])? = state.withLock { state in
@@ -213,7 +213,12 @@ extension JSONModel {
             // In place: a copy of the overlay held here would make each element's write copy the array.
             state.current![link.path] = object
             detachChanged(touched, in: &state)
-            invalidate(&state, overlapping: link.path, except: link.ordinal)
+            // The child's own property keeps its cache when the cache holds the child (or the
+            // collection it is an element of); another model cached there since (a property
+            // group read again after a write of this model) is read again.
+            let cached = link.ordinal < state.cache.count ? state.cache[link.ordinal]?.anyValue : nil
+            let keeps = (cached as? JSONModel).map { $0 === child } ?? true
+            invalidate(&state, overlapping: link.path, except: keeps ? link.ordinal : nil)
             return propagates ? (state.current!, written) : nil
         }
         if let result { propagate(result.object, changed: result.paths) }
@@ -224,7 +229,7 @@ extension JSONModel {
     /// - Parameter changed: The paths the write changed in this model's object.
     func propagate(_ object: JSONValue, changed: [JSONPath]) {
         guard let link = parentLink, !link.isDetached, let parent = link.parent else { return }
-        parent.childDidChange(link, object: object, changed: changed)
+        parent.childDidChange(link, from: self, object: object, changed: changed)
     }
 
     /// Empties the cache slots of properties whose paths overlap `path`, and
