@@ -71,6 +71,19 @@ final class GroupPhones: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+final class GroupAge: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.age(Int?.self)
+    }
+}
+
+final class GroupAged: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.name(String?.self)
+        p.aged(GroupAge.self, group: true)
+    }
+}
+
 @Suite("Property group writes")
 struct PropertyGroupWriteTests {
     static let json = #"""
@@ -176,6 +189,15 @@ struct PropertyGroupWriteTests {
         #expect(customer.jsonModel.json()["email"] == "b@x")
         #expect(customer.jsonModel.json()["phone"] == "9")
         #expect(customer.jsonModel.json()["id"] == "c2")
+    }
+
+    /// A write through a group keeps the JSON type of the value its parent holds now.
+    @Test func aGroupWriteKeepsTheTypeThatItsParentHoldsNow() throws {
+        let model = try GroupAged(json: #"{"name": "Ann", "age": "31"}"#, options: .mutable)
+        let group: GroupAge = model.aged
+        try model.jsonModel.update(with: ["age": 31])
+        group.age = 40
+        #expect(model.jsonModel.json() == ["name": "Ann", "age": 40])
     }
 
     @Test func aNestedModelOfAGroupKeepsTheOtherGroupsWrites() throws {

@@ -99,6 +99,9 @@ extension JSONModel {
             return
         }
         guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
+        // A group first takes what its parent holds now: the value replaced, whose JSON type the
+        // write keeps, is the parent's.
+        syncWithGroupParent()
         let source = currentSource
         let existing = source[property.writePath(in: source)]
         // NaN, infinities and far dates are refused here, never written as null (Runtime/WritableValues.swift);
