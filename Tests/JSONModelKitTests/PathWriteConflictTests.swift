@@ -133,6 +133,25 @@ struct BlockedNestedWriteTests {
         #expect(throws: JSONModelError.self) { try deep.jsonModel.set("Rome", forProperty: "name") }
         #expect(holder.jsonModel.json() == ["meta": "x"])
     }
+
+    /// The model's own place holding a scalar (it read its default there) is not replaced by a
+    /// write through it either; the parent's own write of the whole property still replaces it.
+    @Test func aScalarAtTheModelsOwnPlaceIsNotReplaced() throws {
+        for scalar in [#""n/a""#, "5", "true", "[1]"] {
+            let holder = try BlockedHolder(json: #"{"meta": {"place": \#(scalar)}}"#, options: .mutable)
+            let before = holder.jsonModel.json()
+            let place: BlockedPlace = holder.place
+            #expect(throws: JSONModelError.self) { try place.jsonModel.set("Rome", forProperty: "city") }
+            #expect(holder.jsonModel.json() == before)
+            #expect(place.city as String? == nil)
+        }
+        let holder = try BlockedHolder(json: #"{"meta": {"place": null}}"#, options: .mutable)
+        (holder.place as BlockedPlace).city = "Rome"
+        #expect(holder.jsonModel.json() == ["meta": ["place": ["city": "Rome"]]])
+        let replaced = try BlockedHolder(json: #"{"meta": {"place": "n/a"}}"#, options: .mutable)
+        try replaced.jsonModel.set(["city": "Oslo"] as JSONValue, forProperty: "place")
+        #expect(replaced.jsonModel.json() == ["meta": ["place": ["city": "Oslo"]]])
+    }
 }
 
 @Suite("Writes through a value of the wrong kind")

@@ -194,9 +194,15 @@ extension JSONModel {
     func parentRefusal() -> String? {
         var child: JSONModel = self
         while let link = child.parentLink, !link.isDetached, let parent = link.parent {
-            if let (prefix, kind) = parent.currentSource.blockingValue(on: link.path) {
+            let source = parent.currentSource
+            if let (prefix, kind) = source.blockingValue(on: link.path) {
                 let place = prefix.segments.isEmpty ? "" : " at \(prefix)"
                 return "\(parent.metadata.modelName) holds \(kind.nameWithArticle)\(place), where this model's object would go"
+            }
+            // The model's own place holding a value of another kind (it read its default there)
+            // is not replaced either.
+            if !link.path.isEmpty, let there = source[link.path], !there.isNull, there.kind != .object {
+                return "\(parent.metadata.modelName) holds \(there.kind.nameWithArticle) at \(link.path), where this model's object would go"
             }
             child = parent
         }
