@@ -151,7 +151,7 @@ extension ModelArray: RandomAccessCollection, MutableCollection, RangeReplaceabl
 }
 
 extension ModelArray: Equatable {
-    /// Whether two arrays have equal elements, compared as models compare (``JSONModel/==``):
+    /// Whether two arrays have equal elements, compared as models compare (``JSONModel/==(_:_:)``):
     /// by class and JSON, or the JSON of their declared properties where the class says so.
     ///
     /// - Complexity: O(*n*), building the elements not built yet.

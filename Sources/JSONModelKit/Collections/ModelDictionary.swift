@@ -163,7 +163,7 @@ extension ModelDictionary: CustomStringConvertible {
 
 extension ModelDictionary: Equatable {
     /// Whether two dictionaries have the same keys with equal values, compared as models
-    /// compare (``JSONModel/==``).
+    /// compare (``JSONModel/==(_:_:)``).
     ///
     /// - Complexity: O(*n*), building the values not built yet.
     public static func == (lhs: ModelDictionary, rhs: ModelDictionary) -> Bool {
