@@ -104,6 +104,10 @@ struct DateFormatTests {
         #expect(DateFormat.pattern("HH:mm dd/MM/yyyy").problem == nil)
         // The hour 0 to 23 with AM/PM writes "13:05 PM", which does not read back.
         #expect(DateFormat.pattern("HH:mm a").problem?.contains("'H' with 'a'") == true)
+        // A field of one letter varies in width: beside digits, its end is lost.
+        #expect(DateFormat.pattern("yyyyMd").problem?.contains("one-letter field") == true)
+        #expect(DateFormat.pattern("Hmm").problem?.contains("one-letter field") == true)
+        #expect(DateFormat.pattern("M/d/yyyy H:mm").problem == nil)
     }
 
     @Test func numbersOfSecondsAndMillisecondsAreWrittenWhole() throws {

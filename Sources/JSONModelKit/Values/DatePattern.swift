@@ -107,6 +107,16 @@ final class DatePattern: Sendable {
         self.text = text
         var problem: String?
         let fields = DatePattern.compile(text, problem: &problem)
+        // A one-letter field writes one digit or two, so beside another field of digits its end
+        // is lost: `yyyyMd` writes 21 January 2018 as 2018121, which reads as 1 December.
+        for index in fields.indices where problem == nil && fields[index].numberWidth == 1 && !fields[index].isFraction {
+            let before = index > 0 ? fields[index - 1] : nil
+            let after = index + 1 < fields.count ? fields[index + 1] : nil
+            if before?.touchesDigits(atEnd: true) == true || after?.touchesDigits(atEnd: false) == true {
+                problem = "a one-letter field beside digits in date pattern \"\(text)\" does not read back: "
+                    + "its width varies; use two letters (MM, dd, HH, mm, ss) or a separator"
+            }
+        }
         self.fields = fields
         self.problem = problem
         self.readsOneOrTwoDigits = fields.indices.map { index in
