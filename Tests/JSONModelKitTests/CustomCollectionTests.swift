@@ -37,6 +37,8 @@ final class CollectionsOfCustomTypes: JSONModel, DynamicMembers, @unchecked Send
         p.byName([String: CollectedKind].self)
         p.maybeKinds([PlainCollectedKind]?.self)
         p.badges([CollectedBadge].self)
+        p.sets([Set<String>].self)
+        p.byNumber([String: [Int: String]].self)
     }
 }
 
@@ -154,11 +156,26 @@ struct CustomCollectionTests {
         #expect(!messages.contains { $0.hasPrefix("levels[3]") }, "null is an optional element's nil")
     }
 
-    @Test func aTypeWithNoConversionOfItsOwnSaysSoPerElement() throws {
-        let model = try CollectionsOfCustomTypes(json: #"{"badges": ["gold"]}"#)
+    @Test func aTypeWithNoConversionOfItsOwnSaysSoOnceForTheCollection() throws {
+        let model = try CollectionsOfCustomTypes(json: #"{"badges": ["gold", "silver"]}"#)
         #expect(model.badges as [CollectedBadge] == [])
-        let messages = model.jsonModel.diagnostics.map(\.message)
-        #expect(messages.contains { $0.contains("no converter for CollectedBadge") }, "\(messages)")
+        let diagnostics = model.jsonModel.diagnostics
+        #expect(diagnostics.map(\.path.description) == ["badges"])
+        #expect(diagnostics.first?.message.contains("no converter for CollectedBadge") == true, "\(diagnostics)")
+    }
+
+    /// Collections refused as properties (`Set`, dictionaries with other keys) are Codable elements.
+    @Test func codableCollectionsTheEngineRefusesAreElementsStill() throws {
+        let model = try CollectionsOfCustomTypes(json: #"{"sets": [["a", "b", "a"]], "byNumber": {"k": {"1": "one"}}}"#)
+        #expect(model.sets as [Set<String>] == [["a", "b"]])
+        #expect(model.byNumber as [String: [Int: String]] == ["k": [1: "one"]])
+    }
+
+    /// Each element keeps the JSON type of the one it replaces, as a property's value does.
+    @Test func elementWritesKeepTheStoredJSONType() throws {
+        let model = try CollectionsOfCustomTypes(json: #"{"levels": ["1"], "byName": {"a": "beta"}}"#, options: .mutable)
+        model.levels = [CollectedLevel.high, .low] as [CollectedLevel?]
+        #expect(model.jsonModel.json()["levels"] == ["2", 1])
     }
 
     @Test func writesGoElementByElement() throws {

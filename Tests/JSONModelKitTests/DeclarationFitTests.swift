@@ -128,5 +128,4 @@ struct UnwritableConverterValueTests {
         try model.jsonModel.set(0xFFFFFF, forProperty: "color")
         #expect(model.jsonModel.json()["color"] == "#ffffff")
     }
-
 }

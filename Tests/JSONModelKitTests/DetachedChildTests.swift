@@ -190,6 +190,20 @@ struct DetachedChildTests {
         #expect((resident.home as Home).zip as String? == "20121")
     }
 
+    /// The model whose write detaches an older one at its path stays the one its parent hands out.
+    @Test func theWriterStaysCachedWhenItDetachesAnOlderModel() throws {
+        let resident = try Resident(json: Self.json, options: .mutable)
+        let older: Home = resident.home
+        try resident.jsonModel.update(with: ["name": "Bea"])  // empties the cache; older stays linked
+        let newer: Home = resident.home
+        newer.city = "Turin"                                    // detaches older
+        #expect((resident.home as Home) === newer)
+        newer.city = "Genoa"
+        #expect(resident.jsonModel.json()["home"]?["city"] == "Genoa")
+        older.city = "Bari"                                     // detached: its own
+        #expect(resident.jsonModel.json()["home"]?["city"] == "Genoa")
+    }
+
     /// Removing an element through a nested model tells the models above the whole array: the
     /// models of the elements that moved stop writing through there too.
     @Test func elementsThatMovedUnderANestedModelsRemovalAreDetached() throws {

@@ -165,6 +165,17 @@ struct PropertyGroupWriteTests {
         #expect(outer.jsonModel.json() == ["name": "Bob", "x": 1, "y": 6])
     }
 
+    /// Clearing a group that wrote nothing changes nothing.
+    @Test func clearingAnUntouchedGroupWritesNothing() throws {
+        let customer = try GroupCustomer(json: Self.json, options: .mutable)
+        let contact: GroupContact = customer.contact
+        contact.jsonModel.clearMutations()
+        #expect(!customer.jsonModel.hasMutations)
+        customer.id = "c2"
+        contact.jsonModel.clearMutations()
+        #expect(customer.jsonModel.json()["id"] == "c2")
+    }
+
     /// An array element the group's original lacks is left where it is: removing it would
     /// move the elements after it, which are not the group's.
     @Test func clearingAGroupLeavesElementsItsOriginalLacks() throws {

@@ -167,8 +167,7 @@ extension ModelDictionary: Equatable {
     ///
     /// - Complexity: O(*n*), building the values not built yet.
     public static func == (lhs: ModelDictionary, rhs: ModelDictionary) -> Bool {
-        guard lhs.count == rhs.count, Set(lhs.keys.map(ExactKey.init)) == Set(rhs.keys.map(ExactKey.init)) else { return false }
-        return lhs.keys.allSatisfy { lhs[$0] == rhs[$0] }
+        lhs.count == rhs.count && lhs.keys.allSatisfy { key in rhs[key].map { $0 == lhs[key] } ?? false }
     }
 }
 

@@ -221,13 +221,13 @@ extension JSONModel {
             let touched = childrenTouched(by: written, in: state, except: link)
             // In place: a copy of the overlay held here would make each element's write copy the array.
             state.current![link.path] = object
-            detachChanged(touched, in: &state)
             // The child's own property keeps its cache when the cache holds the child (or the
             // collection it is an element of); another model cached there since (a property
             // group read again after a write of this model) is read again.
             let cached = link.ordinal < state.cache.count ? state.cache[link.ordinal]?.anyValue : nil
-            let keeps = (cached as? JSONModel).map { $0 === child } ?? true
-            invalidate(&state, overlapping: link.path, except: keeps ? link.ordinal : nil)
+            let kept = (cached as? JSONModel).map { $0 === child } ?? true ? link.ordinal : nil
+            detachChanged(touched, in: &state, keeping: kept)
+            invalidate(&state, overlapping: link.path, except: kept)
             return propagates ? (state.current!, written) : nil
         }
         if let result { propagate(result.object, changed: result.paths) }

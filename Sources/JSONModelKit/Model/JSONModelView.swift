@@ -221,6 +221,9 @@ public struct JSONModelView<Model: JSONModel> {
     }
 
     /// Drops every write, returning the model to its original JSON.
+    ///
+    /// A property group, whose object is its parent's, puts back only its own keys, as they were
+    /// when it was read; the parent's other keys keep their writes.
     public func clearMutations() { model.dropMutations() }
 
     /// Whether the model has been written to since it was created or last cleared.

@@ -96,6 +96,7 @@ extension JSONModel {
             let before = original[path]?.jsonValue
             // An element the original lacks stays: removing it would move the elements after it.
             if before == nil, case .index = path.segments.last { continue }
+            if object[path] == before { continue }  // unchanged: nothing to put back
             guard (try? object.writeValue(before, at: path)) != nil else { continue }
             paths.append(path)
         }

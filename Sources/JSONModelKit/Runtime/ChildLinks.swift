@@ -128,13 +128,14 @@ extension JSONModel {
     /// After the write: detaches each nested model whose JSON the write changed, and empties
     /// the cache of the property it was read through, which may hold it (the model, or an
     /// array of models): a read after the write makes a model of the JSON as it is now, never
-    /// hands out the detached one, whose writes no longer reach this model.
-    func detachChanged(_ touched: [(link: ParentLink, before: JSONInput?)], in state: inout ModelState) {
+    /// hands out the detached one, whose writes no longer reach this model. The cache of
+    /// `kept` stays: it holds the nested model whose write this is.
+    func detachChanged(_ touched: [(link: ParentLink, before: JSONInput?)], in state: inout ModelState, keeping kept: Int? = nil) {
         guard !touched.isEmpty else { return }
         let current = state.current.map(JSONInput.value) ?? original
         for (link, before) in touched where !JSONInput.same(before, current[link.path]) {
             link.detach()
-            if link.ordinal < state.cache.count { state.cache[link.ordinal] = nil }
+            if link.ordinal != kept, link.ordinal < state.cache.count { state.cache[link.ordinal] = nil }
         }
     }
 }

@@ -22,9 +22,9 @@ protocol CustomCollection {
     static func convertElements(
         _ input: JSONInput, element: CustomValueType, converter: AnyConverter, context: inout ConversionContext
     ) -> (any Sendable)?
-    /// The JSON of a stored collection, element by element; nil when it is not one, or an
-    /// element has no JSON.
-    static func json(of value: Any, element: CustomValueType, converter: AnyConverter) -> JSONValue??
+    /// The JSON of a stored collection, element by element, each keeping the JSON type of the
+    /// element it replaces in `existing`; nil when it is not one, or an element has no JSON.
+    static func json(of value: Any, element: CustomValueType, converter: AnyConverter, replacing existing: JSONInput?) -> JSONValue??
     /// The elements of a stored collection, with their places for messages (`[2]`, `.name`).
     static func elements(of value: Any) -> [(place: JSONPath.Segment, value: Any)]?
 }
@@ -34,16 +34,22 @@ extension CustomCollection {
     /// the engine stores nor a collection it refuses (`Set`, `[Int: T]`).
     static func descriptor<Element>(ofElement _: Element.Type) -> CustomValueType? {
         if Element.self is any PropertyValue.Type { return nil }
-        return CustomValueType.descriptor(for: Element.self)
+        if let descriptor = CustomValueType.descriptor(for: Element.self) { return descriptor }
+        // A collection refused as a property (`Set<String>`, `[Int: String]`) is still an
+        // element where it is `Codable`: it converts as one.
+        if Element.self is any Decodable.Type { return CustomValueType.make(base: Element.self, optional: false) }
+        return nil
     }
 
     /// An element's JSON: `.null` for an optional's nil; `.some(nil)` for a value with no JSON
     /// of its own (an enum's unknown case); `.none` when it cannot be written.
-    static func elementJSON(_ value: Any, element: CustomValueType, converter: AnyConverter) -> JSONValue?? {
+    static func elementJSON(
+        _ value: Any, element: CustomValueType, converter: AnyConverter, replacing existing: JSONInput?
+    ) -> JSONValue?? {
         guard let base = element.unwrap(value) else { return .none }
         guard let base else { return .some(.null) }
         if element.isNeverWritten(base) { return .some(nil) }
-        return converter.write(base, nil)
+        return converter.write(base, existing)
     }
 
     /// An element read through `converter`: its value, the element type's nil when it does not
@@ -79,14 +85,16 @@ extension Array: CustomCollection {
         return sendable(elements)
     }
 
-    static func json(of value: Any, element: CustomValueType, converter: AnyConverter) -> JSONValue?? {
+    static func json(of value: Any, element: CustomValueType, converter: AnyConverter, replacing existing: JSONInput?) -> JSONValue?? {
         guard let elements = value as? [Element] else { return .none }
         var json: [JSONValue] = []
         json.reserveCapacity(elements.count)
-        for value in elements {
+        for (index, value) in elements.enumerated() {
+            let replaced = existing?[JSONPath([.index(index)])]
             // An element with no JSON of its own (an enum's unknown case) cannot be left out
             // without moving the ones after it: the array has no JSON (`unwritableReason` says why).
-            guard case .some(let written?) = elementJSON(value, element: element, converter: converter) else { return .none }
+            guard case .some(let written?) = elementJSON(value, element: element, converter: converter, replacing: replaced)
+            else { return .none }
             json.append(written)
         }
         return .some(.array(json))
@@ -117,11 +125,11 @@ extension Dictionary: CustomCollection where Key == String {
         return sendable(values)
     }
 
-    static func json(of value: Any, element: CustomValueType, converter: AnyConverter) -> JSONValue?? {
+    static func json(of value: Any, element: CustomValueType, converter: AnyConverter, replacing existing: JSONInput?) -> JSONValue?? {
         guard let values = value as? [String: Value] else { return .none }
         var object = JSONObject(minimumCapacity: values.count)
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            switch elementJSON(value, element: element, converter: converter) {
+            switch elementJSON(value, element: element, converter: converter, replacing: existing?[JSONPath([.key(key)])]) {
             case .none: return .none
             // A value with no JSON of its own (an enum's unknown case) leaves its key out, as
             // the same value of a property leaves the property's key out.
@@ -157,7 +165,7 @@ extension AnyConverter {
             read: { input, context in
                 kind.type.convertElements(input, element: element, converter: converter, context: &context)
             },
-            write: { value, _ in kind.type.json(of: value, element: element, converter: converter) },
+            write: { value, existing in kind.type.json(of: value, element: element, converter: converter, replacing: existing) },
             validate: validate)
         self.unwritableReason = { value in
             for (place, value) in kind.type.elements(of: value) ?? [] {
