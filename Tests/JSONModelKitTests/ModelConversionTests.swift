@@ -124,6 +124,14 @@ struct ModelConversionTests {
         #expect(model.decimal as Decimal? == Decimal(string: "0.1"))
         #expect(model.plainDecimal == Decimal(string: "12.5")! as Decimal)
         #expect((try scalars(#"{"decimal": "x"}"#).decimal as Decimal?).isNone)
+        #expect(kinds(model).isEmpty)
+        // 38 significant digits fit; more are rounded, and say so.
+        let exact = try scalars(#"{"decimal": 0.12345678901234567890123456789012345678}"#)
+        _ = exact.decimal as Decimal?
+        #expect(kinds(exact).isEmpty)
+        let long = try scalars(#"{"decimal": 0.1234567890123456789012345678901234567890123}"#)
+        #expect(long.decimal as Decimal? != nil)
+        #expect(kinds(long) == [.lossy])
     }
 
     // MARK: Bool and String

@@ -177,6 +177,10 @@ extension Decimal: PropertyValue {
             context.record(.outOfRange, "\(text) does not fit in Decimal")
             return nil
         }
+        // Decimal keeps 38 digits: more are rounded, which a write would then keep.
+        if let read = JSONNumber(text: value.description), let written = JSONNumber(text: text), read != written {
+            context.record(.lossy, "\(text.prefix(60)) rounded to \(value) to fit Decimal")
+        }
         return value
     }
 
