@@ -45,7 +45,9 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
 
     /// `2017-02-05T17:03:13.000-03:00`: ISO 8601 with milliseconds and an offset, always written with both.
     package static let iso8601WithMilliseconds = DateFormat.pattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX")
-    /// `Tue Jun 3 2008 11:05:30 GMT`, the form JavaScript's `Date.toString` family prints.
+    /// `Tue Jun 3 2008 11:05:30 GMT`: weekday, month, day, year, time and a `GMT` zone (`GMT+2`,
+    /// `GMT+02:00`), close to what JavaScript's `Date.toString` prints, without its `+0200` and
+    /// the zone's name in parentheses, which this format does not read.
     package static let javaScript = DateFormat.pattern("EEE MMM d yyyy HH:mm:ss zzz")
     /// `2018/02/15`.
     package static let yearMonthDaySlashes = DateFormat.pattern("yyyy/MM/dd")
