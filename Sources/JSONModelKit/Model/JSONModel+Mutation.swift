@@ -117,17 +117,20 @@ extension JSONModel {
                 model: metadata.modelName, property: property.name, expected: property.type.description,
                 found: String(describing: type(of: newValue)))
         }
-        try apply(encoded, to: property)
+        try apply(encoded, to: property, synced: true)
     }
 
     /// Writes JSON (nil removes) where the property's value is read from (``PropertyMetadata/writePath(in:)``).
     ///
     /// Writing the default where there was no value writes nothing. A path that meets a value
     /// of the wrong kind (`x.y` where `x` is a string) is refused, changing nothing.
-    func apply(_ encoded: JSONValue?, to property: PropertyMetadata) throws(JSONModelError) {
+    ///
+    /// - Parameter synced: Whether the caller has just taken a group's parent's object
+    ///   (``syncWithGroupParent()``), which otherwise happens here.
+    func apply(_ encoded: JSONValue?, to property: PropertyMetadata, synced: Bool = false) throws(JSONModelError) {
         guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
         guard !property.options.readOnly else { throw .readOnly(model: metadata.modelName, property: property.name) }
-        syncWithGroupParent()
+        if !synced { syncWithGroupParent() }
         // A write the models above would not take is refused here, before this model changes:
         // taken, it would read back here and be missing from the parent's JSON and output.
         if let refusal = parentRefusal() {

@@ -25,8 +25,12 @@ protocol CustomCollection {
     /// The JSON of a stored collection, element by element, each keeping the JSON type of the
     /// element it replaces in `existing`; nil when it is not one, or an element has no JSON.
     static func json(of value: Any, element: CustomValueType, converter: AnyConverter, replacing existing: JSONInput?) -> JSONValue??
-    /// The elements of a stored collection, with their places for messages (`[2]`, `.name`).
+    /// The elements of a stored collection, with their places for messages (`[2]`, `.name`),
+    /// a dictionary's in key order.
     static func elements(of value: Any) -> [(place: JSONPath.Segment, value: Any)]?
+    /// Whether `check` holds for every element of a stored collection (true for another
+    /// value); without gathering them, for the check of cached values on every read.
+    static func allElements(of value: Any, satisfy check: (Any) -> Bool) -> Bool
 }
 
 extension CustomCollection {
@@ -103,6 +107,10 @@ extension Array: CustomCollection {
     static func elements(of value: Any) -> [(place: JSONPath.Segment, value: Any)]? {
         (value as? [Element]).map { $0.enumerated().map { (.index($0.offset), $0.element as Any) } }
     }
+
+    static func allElements(of value: Any, satisfy check: (Any) -> Bool) -> Bool {
+        (value as? [Element])?.allSatisfy { check($0) } ?? true
+    }
 }
 
 extension Dictionary: CustomCollection where Key == String {
@@ -143,6 +151,10 @@ extension Dictionary: CustomCollection where Key == String {
     static func elements(of value: Any) -> [(place: JSONPath.Segment, value: Any)]? {
         (value as? [String: Value]).map { $0.sorted { $0.key < $1.key }.map { (.key($0.key), $0.value as Any) } }
     }
+
+    static func allElements(of value: Any, satisfy check: (Any) -> Bool) -> Bool {
+        (value as? [String: Value])?.values.allSatisfy { check($0) } ?? true
+    }
 }
 
 extension AnyConverter {
@@ -154,10 +166,10 @@ extension AnyConverter {
         var validate: (@Sendable (Any) -> Bool)?
         if let validateElement = converter.validate {
             validate = { value in
-                for (_, value) in kind.type.elements(of: value) ?? [] {
-                    if case .some(let base?) = element.unwrap(value), !validateElement(base) { return false }
+                kind.type.allElements(of: value) { value in
+                    guard case .some(let base?) = element.unwrap(value) else { return true }
+                    return validateElement(base)
                 }
-                return true
             }
         }
         self.init(
