@@ -24,6 +24,23 @@ struct ReadmeExamplesTests {
         }
     }
 
+    enum Kind: String, Sendable, JSONUnknownCase { case alpha, beta, unknown }
+
+    final class Item: JSONModel, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) {
+            p.kind(Kind.self)
+            p.kinds([Kind].self)
+        }
+    }
+
+    /// The example of the user's types, alone and in a collection.
+    @Test func enumsAloneAndInArrays() throws {
+        let item = try Item(json: #"{"kind": "gamma", "kinds": ["alpha", "gamma"]}"#)
+        #expect(item.kind == .unknown)
+        #expect(item.kinds == [.alpha, .unknown])
+        #expect(item.jsonModel.diagnostics.map(\.path.description).contains("kinds[1]"))
+    }
+
     /// The example on the front page.
     @Test func frontPage() throws {
         let user = try User(json: #"{"first_name": "Ann", "login": "ann", "address": {"city": "Rome"}, "x-id": 7}"#)

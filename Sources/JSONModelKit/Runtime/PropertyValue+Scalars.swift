@@ -177,7 +177,7 @@ extension Decimal: PropertyValue {
             context.record(.outOfRange, "\(text) does not fit in Decimal")
             return nil
         }
-        // Decimal keeps 38 digits: more are rounded, which a write would then keep.
+        // Decimal keeps 38 digits (39 for some): more are rounded, which a write would then keep.
         if let read = JSONNumber(text: value.description), let written = JSONNumber(text: text), read != written {
             context.record(.lossy, "\(text.prefix(60)) rounded to \(value) to fit Decimal")
         }
