@@ -32,6 +32,7 @@ struct TypedMemberTests {
         let nested: [String: JSONModel.Type] = [
             "ReadmeExamplesTests.User": ReadmeExamplesTests.User.self,
             "ReadmeExamplesTests.Address": ReadmeExamplesTests.Address.self,
+            "ReadmeExamplesTests.Item": ReadmeExamplesTests.Item.self,
         ]
         var model: JSONModel.Type?
         var checked: [String] = []
