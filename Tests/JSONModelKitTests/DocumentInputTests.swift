@@ -16,6 +16,20 @@ private struct MappedTestFile {
     init(_ text: String) throws { try self.init(Array(text.utf8)) }
 
     func remove() { try? FileManager.default.removeItem(at: url) }
+
+    /// Drops the file from the page cache and reads it back in, as a file read before a run is
+    /// cached: by read-ahead, which a kernel with large folios caches in large folios (the pages
+    /// of a write stay small ones). Where the kernel cannot drop them, the file stays as cached.
+    func recache() {
+        #if os(Linux)
+        let descriptor = open(url.path, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        fsync(descriptor)
+        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
+        #endif
+        _ = try? Data(contentsOf: url)
+    }
 }
 
 /// `count` shapes, alternating circles and squares, with strings long enough to cross pages.
@@ -246,6 +260,75 @@ struct DocumentInputTests {
         }
         #expect(shape is PolySquare)
         #expect(shape?.name as String? == "shape 999 " + String(repeating: "x", count: 999 % 300))
+    }
+
+    /// The resident size of the mapping that starts at `address`, from `/proc/self/smaps` (a
+    /// walk of the page tables: exact, where the process's own counters are approximate); nil
+    /// where the file is missing.
+    static func residentBytes(ofMappingAt address: Int) -> Int? {
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile() else { return nil }
+        var inside = false
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
+                inside = range.split(separator: "-").first.flatMap { Int($0, radix: 16) } == address
+            } else if inside, fields.first == "Rss:", fields.count > 1, let kilobytes = Int(fields[1]) {
+                return kilobytes * 1024
+            }
+        }
+        return nil
+    }
+
+    /// A mapped file's pages are handed back as the scan passes them, and a lazy read maps in
+    /// what the kernel maps around one fault, not a whole huge page of the file: on kernels that
+    /// cache files in 2 MiB folios, handing back less than the 64 KiB mapped around a fault did
+    /// not last, and a mapping that lined up with such folios took them whole on each read.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/smaps"), "needs /proc/self/smaps"))
+    func aMappedFileHoldsOnlyThePagesInUse() throws {
+        let text = shapesJSON(count: 40_000)
+        #expect(text.utf8.count > 6 << 20)
+        let file = try MappedTestFile(text)
+        defer { file.remove() }
+        file.recache()
+        let document = try JSONDocument(contentsOf: file.url)
+        let shapes = try PolyShape.array(from: document.root)
+        guard case .mapped(let mapped) = document.storage else {
+            Issue.record("the file was not mapped")
+            return
+        }
+        let address = Int(bitPattern: mapped.base)
+        #expect(address % (2 << 20) == MappedFile.releaseUnit, "mapped where the file lines up with huge pages")
+        let scanned = try #require(Self.residentBytes(ofMappingAt: address))
+        #expect(scanned <= 512 << 10, "after the scan the mapping holds \(scanned) bytes")
+        for index in stride(from: 0, to: 40_000, by: 2_000) {
+            #expect(shapes[index].name as String? == "shape \(index) " + String(repeating: "x", count: index % 300))
+        }
+        let read = try #require(Self.residentBytes(ofMappingAt: address))
+        // 20 reads: about 64 KiB each, where huge pages would have mapped in the whole file.
+        #expect(read <= 3 << 20, "after 20 reads the mapping holds \(read) bytes of \(text.utf8.count)")
+    }
+
+    /// Pages are handed back in whole 64 KiB stretches, aligned in memory: the kernel maps in
+    /// that much around a fault, and on kernels that cache files in large folios a stretch
+    /// handed back in part was mapped in again by the next fault, so that a scan handing back
+    /// every 16 KiB held most of a file. The end of the file is handed back whole.
+    @Test func pagesAreHandedBackInWholeAlignedStretches() throws {
+        let text = shapesJSON(count: 3_000)
+        let file = try MappedTestFile(text)
+        defer { file.remove() }
+        let mapped = try #require(MappedFile.map(path: file.url.path, minimumSize: 0))
+        let base = Int(bitPattern: mapped.base)
+        let unit = MappedFile.releaseUnit
+        #expect(unit >= 64 << 10 && unit % MappedFile.pageSize == 0)
+        var offset = 0
+        for end in stride(from: 16 << 10, to: mapped.count, by: 16 << 10) {
+            let next = mapped.releasePages(from: offset, to: end)
+            #expect(next <= end && next >= offset)
+            #expect(next == offset || (base + next) % unit == 0, "handed back to \(next), inside a stretch")
+            #expect(end - next < unit, "held back more than one stretch")
+            offset = next
+        }
+        #expect(mapped.releasePages(from: offset, to: mapped.count) == mapped.count)
     }
 
     // MARK: Huge pages

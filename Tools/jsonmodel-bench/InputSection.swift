@@ -50,33 +50,38 @@ struct InputSection: BenchSection {
         row("array(from: Data)", fromData, ">= 0.91x")
         row("array(from: URL), file in the page cache", fromFile, "-")
 
-        var memoryTable = TextTable([.left("peak memory growth"), .right("bytes"), .right("x input"), .right("target")])
+        var memoryTable = TextTable([
+            .left("peak memory growth"), .right("bytes"), .right("x input"), .right("target"), .right("result"),
+        ])
+        func result(_ value: Double, atMost target: Double) -> String { value <= target ? "PASS" : "MISS" }
         var peaks: [String: Int] = [:]
         for (workload, label) in [("bytes", "array(from: [UInt8]) + reads"), ("data", "array(from: Data) + reads"), ("file", "array(from: URL) + reads")] {
             switch InputMemory.measureInChild(workload, paths: files.map(\.path)) {
             case .success(let growth):
                 peaks[workload] = growth
-                let target = workload == "data" ? "<= 1.1x [UInt8]" : "-"
-                memoryTable.append([label, Format.size(growth), Format.ratio(Double(growth) / Double(data.count)), target])
+                memoryTable.append([label, Format.size(growth), Format.ratio(Double(growth) / Double(data.count)), "-", ""])
             case .failure(let failure):
-                memoryTable.append([label, "-", "-", "-"])
+                memoryTable.append([label, "-", "-", "-", ""])
                 problems.append("memory \(label): \(failure.reason)")
             }
         }
         for benchFile in files {
             switch InputMemory.measureInChild("document:" + benchFile.path, paths: [benchFile.path]) {
             case .success(let growth):
+                let ratio = Double(growth) / Double(benchFile.bytes.count)
+                let targeted = benchFile.name == "twitter.json"
                 memoryTable.append([
-                    "\(benchFile.name): JSONDocument(contentsOf:) + lazy reads", Format.size(growth),
-                    Format.ratio(Double(growth) / Double(benchFile.bytes.count)), "<= 0.6x",
+                    "\(benchFile.name): JSONDocument(contentsOf:) + lazy reads", Format.size(growth), Format.ratio(ratio),
+                    targeted ? "<= 0.6x" : "-", targeted ? result(ratio, atMost: 0.6) : "",
                 ])
             case .failure(let failure):
-                memoryTable.append([benchFile.name, "-", "-", "-"])
+                memoryTable.append([benchFile.name, "-", "-", "-", ""])
                 problems.append("memory \(benchFile.name): \(failure.reason)")
             }
         }
         if let fromBytes = peaks["bytes"], let fromData = peaks["data"], fromBytes > 0 {
-            memoryTable.append(["Data peak / [UInt8] peak", "", Format.ratio(Double(fromData) / Double(fromBytes)), "<= 1.1x"])
+            let ratio = Double(fromData) / Double(fromBytes)
+            memoryTable.append(["Data peak / [UInt8] peak", "", Format.ratio(ratio), "<= 1.1x", result(ratio, atMost: 1.1)])
         }
 
         var output = """
@@ -92,12 +97,13 @@ struct InputSection: BenchSection {
             (or, for files, written and in the page cache). The child resets the peak (5 to
             /proc/self/clear_refs), notes VmRSS, runs, and reports VmHWM minus that VmRSS (it reads its status once
             before the reset, as the first read allocates). A mapped file's pages count while they are mapped in;
-            the scan hands them back every 16 KiB. The rows for the
+            the scan hands them back in whole 64 KiB stretches as it goes. The rows for the
             documents given (twitter.json, ...) parse the file mapped and read `id` of the first 10 elements of
             its first array member, or else its top-level keys; the target, 0.6x, is for twitter.json (a tape of
-            0.35x), not for documents of numbers whose tape alone is 0.5x or more (canada.json). The generated
-            array's tape is itself 1x its input, and 100 reads scattered over a file map in the kernel's unit
-            of caching around each: on kernels that cache files in large folios, most of the file.
+            0.35x), not for documents of numbers whose tape alone is 0.5x or more (canada.json). In the generated
+            array, each of the 100 reads scattered over the file maps in what the kernel maps around a fault
+            (64 KiB). On recent kernels VmHWM comes from per-CPU counters summed approximately: growths of a
+            few hundred KB are within that error.
 
             """
         output += memoryTable.rendered()

@@ -117,8 +117,8 @@ package struct DataBytes: @unchecked Sendable {
 /// memory pressure (they are clean: it reads them back on the next touch), so a document over a
 /// mapped file costs its tape plus the pages its reads touch. ``releasePages(from:to:)`` hands
 /// pages back at once; reading them again reads them from the page cache. How much one read
-/// maps in is the kernel's choice: at least a page, often up to 64 KiB around it, and on kernels
-/// that cache files in large folios, as much as a folio.
+/// maps in is the kernel's choice: at least a page, often 64 KiB around it; on Linux the file is
+/// mapped where a read cannot take a whole 2 MiB huge page (``mapOffHugePages(_:size:)``).
 @usableFromInline
 package final class MappedFile: Sendable {
     // Sendable: immutable after init; the mapping is read-only.
@@ -149,12 +149,52 @@ package final class MappedFile: Sendable {
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = Int(info.st_size)
         guard size > 0, size >= minimumSize else { return nil }
-        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
-            return nil
-        }
+        guard let address = mapOffHugePages(descriptor, size: size) else { return nil }
         return MappedFile(base: UnsafeRawPointer(address), count: size)
         #endif
     }
+
+    #if !os(Windows)
+    /// Maps `size` bytes of the file open as `descriptor`, read-only; nil when it cannot.
+    ///
+    /// On Linux, at an address 64 KiB past a 2 MiB boundary, where the file's bytes cannot line
+    /// up with a huge page: a kernel that caches a file in 2 MiB folios maps such a folio whole
+    /// into a mapping where it lines up, so that each lazy read of a large file mapped in 2 MiB
+    /// (100 reads scattered over a 20 MB file held all of it). Off the boundary a read maps in
+    /// what the kernel maps around a fault, 64 KiB; and 64 KiB stretches of the file stay
+    /// aligned in memory, as ``releaseUnit`` needs. The address space is reserved first and what
+    /// the file does not use of it is unmapped.
+    /// PERF: peak memory of lazy reads of mapped files; see jsonmodel-bench --section input.
+    private static func mapOffHugePages(_ descriptor: Int32, size: Int) -> UnsafeMutableRawPointer? {
+        #if os(Linux)
+        let hugePage = 2 << 20
+        let reservedSize = size + hugePage + releaseUnit
+        guard let reserved = mmap(nil, reservedSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            reserved != MAP_FAILED
+        else { return nil }
+        let reservedStart = Int(bitPattern: reserved)
+        let start = ((reservedStart + hugePage - 1) & ~(hugePage - 1)) + releaseUnit
+        guard let mapped = mmap(UnsafeMutableRawPointer(bitPattern: start), size, PROT_READ, MAP_PRIVATE | MAP_FIXED, descriptor, 0),
+            mapped != MAP_FAILED
+        else {
+            munmap(reserved, reservedSize)
+            return nil
+        }
+        // The reservation before the file and after its last page.
+        let end = (start + size + pageSize - 1) & ~(pageSize - 1)
+        if start > reservedStart { munmap(reserved, start - reservedStart) }
+        if reservedStart + reservedSize > end {
+            munmap(UnsafeMutableRawPointer(bitPattern: end), reservedStart + reservedSize - end)
+        }
+        return mapped
+        #else
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+            return nil
+        }
+        return address
+        #endif
+    }
+    #endif
 
     private init(base: UnsafeRawPointer, count: Int) {
         self.base = base
@@ -172,15 +212,27 @@ package final class MappedFile: Sendable {
         UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
     }
 
-    /// Drops the whole pages from byte `start` (a page boundary) to byte `end` from this
-    /// process's memory, and returns where the next call should start; the pages stay in the
-    /// file (and, usually, the page cache), and a later read brings them back unchanged.
+    /// The stretch of address space that pages are handed back in: whole stretches, aligned in
+    /// memory, of the 64 KiB that Linux maps in around a read that faults.
+    ///
+    /// Handing back part of such a stretch does not last on kernels that cache files in large
+    /// folios: a later fault maps in the folio's other pages again, so a scan that handed back
+    /// every 16 KiB still held most of a file. Whole aligned stretches stay handed back.
+    /// PERF: peak memory of mapped files; see jsonmodel-bench --section input.
+    static let releaseUnit = max(64 << 10, pageSize)
+
+    /// Drops the pages from byte `start` to before byte `end` from this process's memory, in
+    /// whole ``releaseUnit`` stretches, and returns where the next call should start; the pages
+    /// stay in the file (and, usually, the page cache), and a later read brings them back
+    /// unchanged.
     ///
     /// Up to the end of the file when `end` reaches it (the kernel rounds the last page up);
-    /// otherwise whole pages only, as the page holding `end` may still be read.
+    /// otherwise only stretches that end at or before `end`, as the bytes from `end` may still
+    /// be read.
     @discardableResult
     func releasePages(from start: Int, to end: Int) -> Int {
-        let stop = end >= count ? count : end / Self.pageSize * Self.pageSize
+        let address = Int(bitPattern: base)
+        let stop = end >= count ? count : ((address + end) & ~(Self.releaseUnit - 1)) - address
         guard stop > start else { return start }
         #if !os(Windows)
         _ = madvise(UnsafeMutableRawPointer(mutating: base + start), stop - start, MADV_DONTNEED)
