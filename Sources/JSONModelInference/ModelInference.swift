@@ -46,7 +46,8 @@ import JSONModelKitCore
 /// - **Names.** Keys of any style become lowerCamelCase properties with a `jsonPath` to the key
 ///   when the two differ; see `InferenceNames`. Model names that collide are resolved by
 ///   reusing the model when the shapes are equal, else by putting the parent's name first
-///   (`OrderCustomer`), else by a number.
+///   (`OrderCustomer`), else by a number. Keys are told apart by their bytes, as models read
+///   them: `"\u{E1}"` and `"a\u{301}"`, one key to Swift's `String ==`, are two properties.
 ///
 /// The same samples always give the same output.
 package enum ModelInference {

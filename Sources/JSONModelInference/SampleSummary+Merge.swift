@@ -31,13 +31,8 @@ extension ObjectSummary {
     func merge(_ other: ObjectSummary) {
         count += other.count
         for key in other.keys {
-            guard let theirs = other.members[key] else { continue }
-            if members[key] == nil {
-                keys.append(key)
-                members[key] = (0, ValueSummary())
-            }
-            members[key]!.count += theirs.count
-            members[key]!.values.merge(theirs.values)
+            guard let theirs = other[key] else { continue }
+            add(key, count: theirs.count) { $0.merge(theirs.values) }
         }
     }
 }

@@ -64,22 +64,33 @@ final class ObjectSummary {
     var count = 0
     /// Keys in the order they first appeared.
     var keys: [String] = []
-    /// For each key: how many of the objects had it, and its values.
-    var members: [String: (count: Int, values: ValueSummary)] = [:]
+    /// For each key: how many of the objects had it, and its values. Keyed by the key's bytes,
+    /// as the models read them: `"\u{E1}"` and `"a\u{301}"` are two keys, which a `String` key
+    /// would take for one, so that one of them got no property.
+    var members: [ExactKey: (count: Int, values: ValueSummary)] = [:]
+
+    /// How many of the objects had `key`, and its values.
+    subscript(key: String) -> (count: Int, values: ValueSummary)? { members[ExactKey(key)] }
 
     func add(_ object: JSONObject, depth: Int, limits: ModelInference.Options) {
         count += 1
         // A key given twice reads as its last value, as lookups do.
-        var seen: Set<String> = []
-        for key in object.keys where seen.insert(key).inserted {
+        var seen: Set<ExactKey> = []
+        for key in object.keys where seen.insert(ExactKey(key)).inserted {
             guard let value = object[key] else { continue }
-            if members[key] == nil {
-                keys.append(key)
-                members[key] = (0, ValueSummary())
-            }
-            members[key]!.count += 1
-            members[key]!.values.add(value, depth: depth + 1, limits: limits)
+            add(key, count: 1) { $0.add(value, depth: depth + 1, limits: limits) }
         }
+    }
+
+    /// Counts `count` more objects with `key`, and adds their values with `addValues`.
+    func add(_ key: String, count: Int, _ addValues: (ValueSummary) -> Void) {
+        let exact = ExactKey(key)
+        if members[exact] == nil {
+            keys.append(key)
+            members[exact] = (0, ValueSummary())
+        }
+        members[exact]!.count += count
+        addValues(members[exact]!.values)
     }
 }
 

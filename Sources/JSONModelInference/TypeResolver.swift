@@ -40,7 +40,7 @@ struct TypeResolver {
     func modelNode(from summary: ObjectSummary, candidateName: String) -> ModelNode {
         let node = ModelNode(candidateName: candidateName)
         for key in summary.keys {
-            guard let member = summary.members[key] else { continue }
+            guard let member = summary[key] else { continue }
             var (type, enumValues) = resolve(member.values, at: .key(key))
             if member.count < summary.count { type = type.optional }
             node.properties.append(PropertyNode(key: key, type: type, enumValues: enumValues))
@@ -130,7 +130,7 @@ struct TypeResolver {
         else { return nil }
         let values = ValueSummary()
         for key in objects.keys {
-            if let member = objects.members[key] { values.merge(member.values) }
+            if let member = objects[key] { values.merge(member.values) }
         }
         return values
     }
@@ -154,16 +154,16 @@ struct TypeResolver {
         guard objects.keys.count >= max(1, options.dictionaryMinimumKeys) else { return false }
         var inArrays: Bool?
         var records = 0
-        var occurrences: [String: Int] = [:]
+        var occurrences: [ExactKey: Int] = [:]
         for key in objects.keys {
-            guard let values = objects.members[key]?.values, let (summary, isArray) = Self.records(in: values),
+            guard let values = objects[key]?.values, let (summary, isArray) = Self.records(in: values),
                 inArrays == nil || inArrays == isArray
             else { return false }
             inArrays = isArray
             guard let summary else { continue }
             records += summary.count
             for inner in summary.keys {
-                occurrences[inner, default: 0] += summary.members[inner]?.count ?? 0
+                occurrences[ExactKey(inner), default: 0] += summary[inner]?.count ?? 0
             }
         }
         let all = occurrences.values.reduce(0, +)

@@ -408,6 +408,26 @@ struct GenerateInferenceTests {
         #expect(model.jsonModel.value(forProperty: "hashField") as? String == "y")
     }
 
+    /// `"\u{E1}"` and `"a\u{301}"` are two keys (the models read keys by their bytes), though
+    /// Swift's `String ==` takes them for one: each gets a property of its own, with its own
+    /// values, and the schema written reads both. They were merged, and one key had none.
+    @Test func keysEqualOnlyUnderUnicodeNormalizationAreTwoProperties() throws {
+        let composed = "\u{E1}"
+        let decomposed = "a\u{301}"
+        let inferred = try infer(#"[{"\#(composed)": 1, "\#(decomposed)": "x"}, {"\#(decomposed)": "y"}]"#)
+        let properties = inferred.models[0].properties
+        #expect(properties.count == 2)
+        #expect(properties.map { Array($0.key.utf8) } == [Array(composed.utf8), Array(decomposed.utf8)])
+        #expect(properties.map(\.type.description) == ["Int?", "String"])
+        #expect(Set(properties.map { Array($0.name.utf8) }).count == 2)
+        let registry = ModelRegistry()
+        try registry.register(inferred.schema)
+        let model = try registry.makeModel(
+            named: "Root", json: #"{"\#(composed)": 7, "\#(decomposed)": "z"}"#)
+        #expect(model.jsonModel.value(forProperty: properties[0].name) as? Int == 7)
+        #expect(model.jsonModel.value(forProperty: properties[1].name) as? String == "z")
+    }
+
     @Test func keysThatMeetOnOneNameAreNumbered() throws {
         let root = try infer(#"{"first_name": 1, "firstName": 2, "FIRST_NAME": 3, "first-name": 4}"#).models[0]
         // The key spelled like the name keeps it; the others count up in key order.
