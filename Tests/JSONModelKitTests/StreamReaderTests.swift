@@ -135,6 +135,35 @@ struct StreamReaderTests {
         }
     }
 
+    /// A number or a literal ends where the next value starts, even with nothing between them:
+    /// values one after another are read as `jq -j` writes them, whichever side the scalar is
+    /// on. It was read up to the next white space, so `1{"id":2}` was one broken element. In an
+    /// array such a value is the missing comma it is, and a comment after a scalar is refused
+    /// as one after white space is.
+    @Test func aScalarEndsWhereTheNextValueStarts() {
+        let values = JSONStreamOptions(format: .values)
+        let text = #"1{"id":2}null"x"true[1]-2.5e3"y"false"#
+        let expected = ["1", #"{"id":2}"#, "null", #""x""#, "true", "[1]", "-2.5e3", #""y""#, "false"]
+        let bytes = Array(text.utf8)
+        let whole = frameInChunks(bytes, cuts: [], options: values)
+        #expect(whole.error == nil && whole.elements == expected)
+        for cut in 1..<bytes.count {
+            let split = frameInChunks(bytes, cuts: [cut], options: values)
+            #expect(split.error == nil && split.elements == expected, "cut at \(cut)")
+        }
+        for (array, byte) in [(#"[1{"a":1}]"#, "{"), (#"[1"a"]"#, "\""), ("[true[2]]", "["), (#"[1}"#, "}")] {
+            let framed = frameInChunks(Array(array.utf8), cuts: [], options: JSONStreamOptions(format: .array))
+            #expect(framed.elements == ["1"] || framed.elements == ["true"], "\(array)")
+            #expect(framed.error?.kind == .unexpectedByte(UInt8(ascii: Unicode.Scalar(byte)!)), "\(array)")
+        }
+        var comments = JSONStreamOptions(format: .array)
+        comments.parseOptions = JSONParseOptions(allowsComments: true)
+        for text in ["[1//c\n,2]", "[1 //c\n,2]", "[1/*,*/,2]"] {
+            let framed = frameInChunks(Array(text.utf8), cuts: [], options: comments)
+            #expect(framed.error?.kind == .unexpectedByte(UInt8(ascii: "/")), "\(text)")
+        }
+    }
+
     /// Numbers as Python, JavaScript and Swift print them (17 significant digits and an
     /// exponent) are longer than the lookout at a chunk's end: cut anywhere, even just after
     /// the `.`, `e` or sign, they frame as when read whole.

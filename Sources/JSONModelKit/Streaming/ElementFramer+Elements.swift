@@ -155,9 +155,16 @@ extension ElementFramer {
         var i = start
         let n = chunk.count
         if isScalar {
+            // A number or a literal ends at the first byte that cannot continue it and may
+            // follow it: white space, a separator, or the start of the next value, which values
+            // one after another need not separate (`1{"id":2}`, as `jq -j` writes them). A
+            // slash ends it too: comments are not recognized between elements, with or without
+            // white space before them.
             while i < n {
                 switch chunk[i] {
-                case 0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: ","), UInt8(ascii: "]"): return i
+                case 0x20, 0x09, 0x0D, 0x0A, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "{"),
+                    UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "/"):
+                    return i
                 default: i += 1
                 }
             }
