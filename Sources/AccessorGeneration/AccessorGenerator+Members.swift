@@ -99,7 +99,7 @@ extension AccessorGenerator {
                 "\(className).\(name): readOnly: \(expression) is not a literal, so the generator cannot tell whether to write a setter; pass readOnly: true or readOnly: false")
             return nil
         }
-        if let reason = property.type.unsupportedReason {
+        if let reason = property.type.unsupportedReason(declared: { resolve($0, in: model) != nil }) {
             report(.error, at: property.location, "\(className).\(name): \(reason)")
             return nil
         }

@@ -167,6 +167,11 @@ struct SourceReader {
                     index = matchingClose(of: index, in: range) + 1
                 }
                 continue
+            case .identifier(_, escaped: false) where index > range.lowerBound && tokens[index - 1].isPunctuation("."):
+                // A member after a dot (`.private`, `.extension`): a name, not a keyword, and it
+                // ends the modifiers before it, as any other word does.
+                modifiers = []
+                index += 1
             case .identifier(let word, escaped: false):
                 if word == "import" && scope.isEmpty {
                     index = readImport(at: index, in: range, modifiers: modifiers, clauses: clauses)

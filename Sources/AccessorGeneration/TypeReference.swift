@@ -48,25 +48,31 @@ indirect enum TypeReference: Equatable {
     /// Why the engine cannot hold a property of this type, or nil when it may (a name the
     /// generator does not know may still be an enum, a `JSONConvertible` type or a type with a
     /// registered converter; the engine checks those when the class is first used).
-    var unsupportedReason: String? {
+    ///
+    /// `declared` says whether a qualified name is a type the target declares: such a name is
+    /// the user's type, not the standard library's (a model named `Character`), and a
+    /// dictionary keyed by one (`[UserID: String]` with `typealias UserID = String`) is left to
+    /// the engine, which knows what the name stands for.
+    func unsupportedReason(declared: ([String]) -> Bool) -> String? {
         switch self {
         case .unsupported(let spelling):
             return "\(spelling) is not a type a property can have"
         case .optional(let wrapped):
-            return wrapped.unsupportedReason
+            return wrapped.unsupportedReason(declared: declared)
         case .array(let element):
-            return element.unsupportedReason
+            return element.unsupportedReason(declared: declared)
         case .dictionary(let key, let value):
-            guard key.isString else {
+            let declaredKey = if case .named(let components) = key { declared(components.map(\.name)) } else { false }
+            guard key.isString || declaredKey else {
                 return "\(source) has \(key.source) keys; JSON object keys are strings, so declare [String: \(value.source)]"
             }
-            return value.unsupportedReason
+            return value.unsupportedReason(declared: declared)
         case .named(let components):
             let name = components.map(\.name)
-            let last = name.count == 2 && name[0] == "Swift" ? name[1] : (name.count == 1 ? name[0] : nil)
+            let last = name.count == 2 && name[0] == "Swift" ? name[1] : (name.count == 1 && !declared(name) ? name[0] : nil)
             if let last, let reason = Self.unsupportedNames[last] { return "\(source) \(reason)" }
             for argument in components.flatMap(\.arguments) {
-                if let reason = argument.unsupportedReason { return reason }
+                if let reason = argument.unsupportedReason(declared: declared) { return reason }
             }
             return nil
         }

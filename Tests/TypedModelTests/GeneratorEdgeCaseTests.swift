@@ -45,6 +45,76 @@ struct GeneratorEdgeCaseTests {
         #expect(members(of: "After", in: generated) == ["var x: Int {"])
     }
 
+    /// A keyword after a dot (`.private`, `.internal`, `.extension`, `.import`) is a member's
+    /// name. `private` was kept as a modifier of the next declaration, so a model after
+    /// `= .private` lost its members with a warning that it was private; `.extension` took the
+    /// next class for an extension, which lost its members without a word.
+    @Test func keywordsAfterADotAreNamesNotModifiers() {
+        let source = """
+            import JSONModelKit
+            enum Visibility: String, Sendable { case `public`, `private`, `internal` }
+            enum Access: String, Sendable { case `extension`, `import` }
+            public enum GitHub {
+                public static let defaultVisibility: Visibility = .private
+                public final class Repo: JSONModel, @unchecked Sendable {
+                    override public class func properties(_ p: PropertyRegistrar) { p.name(String.self) }
+                }
+                static let other: Visibility = .internal
+                public final class Team: JSONModel, @unchecked Sendable {
+                    override public class func properties(_ p: PropertyRegistrar) { p.slug(String.self) }
+                }
+            }
+            let access: Access = .extension
+            final class Member: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.login(String.self) }
+            }
+            let imported: Access = .import
+            final class Invite: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.email(String.self) }
+            }
+            """
+        let (generated, diagnostics, hasErrors) = generate(source)
+        #expect(diagnostics == [] && !hasErrors)
+        #expect(members(of: "GitHub.Repo", in: generated) == ["public var name: String {"])
+        #expect(members(of: "GitHub.Team", in: generated) == ["public var slug: String {"])
+        #expect(members(of: "Member", in: generated) == ["var login: String {"])
+        #expect(members(of: "Invite", in: generated) == ["var email: String {"])
+        #expect(!generated.contains("import Invite") && !generated.contains("import final"))
+    }
+
+    /// A type the target declares with a standard library type's name (`Character`, a model of
+    /// a cartoon's API) is that type, and a dictionary keyed by a type alias of the target is
+    /// left to the engine: both were refused as unsupported, and the build stopped.
+    @Test func theTargetsOwnTypesShadowTheStandardLibrarysNames() {
+        let source = """
+            import JSONModelKit
+            typealias UserID = String
+            final class Character: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.name(String.self) }
+            }
+            final class Episode: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) {
+                    p.characters([Character].self)
+                    p.lead(Character?.self)
+                    p.names([UserID: String].self)
+                }
+            }
+            """
+        let (generated, diagnostics, hasErrors) = generate(source)
+        #expect(diagnostics == [] && !hasErrors)
+        #expect(members(of: "Episode", in: generated) == [
+            "var characters: [Character] {", "var lead: Character? {", "var names: [UserID: String] {",
+        ])
+        // Without a declaration of its own, the standard library's is still refused.
+        let (_, refusal, refused) = generate("""
+            import JSONModelKit
+            final class Note: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.initial(Character.self) }
+            }
+            """)
+        #expect(refused && refusal.first?.contains("Character is not supported; declare String") == true)
+    }
+
     @Test func interpolationsNestedBeyondTheLimitAreAnErrorNotACrash() {
         let depth = 10_000
         let source = "let s = " + String(repeating: #""\("#, count: depth) + "1"

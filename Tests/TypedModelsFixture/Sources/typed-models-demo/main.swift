@@ -21,7 +21,7 @@ let events = try Event.array(from: Data(eventsPage.utf8))
 print("\(events.count) events of \(events[0].actor.displayLogin ?? events[0].actor.login)")
 
 for event in events {
-    let place = event.repo.name.uppercased()
+    let place = event.repo.name.uppercased() + (event.repo.visibility == .private ? " (private)" : "")
     let time = event.createdAt.formatted(.iso8601)
     switch event {
     case let push as PushEvent:
