@@ -1,7 +1,7 @@
 /// What makes a name a Swift identifier, and how the generated code spells names.
 enum SwiftNames {
     /// Whether `name` is a Swift identifier: a letter, `_` or another identifier-head character
-    /// (most scripts, symbols and emoji), then those or digits and combining marks. `_` alone is
+    /// (most scripts, symbols and emoji), then those or digits, combining marks and `$`. `_` alone is
     /// no name a member can take.
     static func isIdentifier(_ name: String) -> Bool {
         var scalars = name.unicodeScalars.makeIterator()
@@ -52,7 +52,8 @@ enum SwiftNames {
 
     private static func continues(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x30...0x39, 0x0300...0x036F, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F: return true
+        // `$` continues a name (`total$`), as the compiler reads it, though it may not start one.
+        case 0x24, 0x30...0x39, 0x0300...0x036F, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F: return true
         default: return false
         }
     }

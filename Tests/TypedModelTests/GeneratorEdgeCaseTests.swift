@@ -82,6 +82,20 @@ struct GeneratorEdgeCaseTests {
         #expect(!generated.contains("import Invite") && !generated.contains("import final"))
     }
 
+    /// `$` after a name's first character is part of it, as the compiler reads it: such a
+    /// property got no member and no word.
+    @Test func aDollarSignInsideANameIsPartOfIt() {
+        let (generated, diagnostics, hasErrors) = generate("""
+            import JSONModelKit
+            final class Price: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.total$(Double.self) }
+            }
+            """)
+        #expect(diagnostics == [] && !hasErrors)
+        #expect(members(of: "Price", in: generated) == ["var total$: Double {"])
+        #expect(SwiftNames.isIdentifier("total$") && !SwiftNames.isIdentifier("$total"))
+    }
+
     /// A type the target declares with a standard library type's name (`Character`, a model of
     /// a cartoon's API) is that type, and a dictionary keyed by a type alias of the target is
     /// left to the engine: both were refused as unsupported, and the build stopped.
