@@ -42,6 +42,42 @@ private final class ShapeHome: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+private final class ShapeStreet: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.street(String?.self)
+    }
+}
+
+/// Declares a path into a nested model whose class does not declare it.
+private final class ShapeOrder: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class var comparesDeclaredPropertiesOnly: Bool { true }
+    override class func properties(_ p: PropertyRegistrar) {
+        p.address(ShapeStreet?.self)
+        p.city(String?.self, jsonPath: "address.city")
+    }
+}
+
+/// A serialized property inside a non-serialized one.
+private final class ShapeNote: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.raw(JSONValue?.self, jsonPath: "meta", serialize: false)
+        p.title(String?.self, jsonPath: "meta.title")
+    }
+}
+
+private final class ShapeMetaHolder: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.place(ShapeSpot.self, jsonPath: "meta.place")
+    }
+}
+
+/// Only a path through a level, no property of the level itself.
+private final class ShapeTown: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.city(String?.self, jsonPath: "address.city")
+    }
+}
+
 /// Output options and descriptions that read back as the model does.
 @Suite("Output shapes")
 struct OutputShapeTests {
@@ -59,6 +95,69 @@ struct OutputShapeTests {
         let present = try ShapeShipment(json: #"{"address": {}, "where": {}}"#)
         let output = present.jsonModel.json(options: .includeNulls)
         #expect(output == ["address": ["city": nil], "where": ["zip": nil]])
+    }
+
+    /// A path this model declares inside a nested model of a class that does not declare it is
+    /// output with `onlyDeclared`, and so compared: the nested model's shaping dropped it, and
+    /// two orders for Rome and Milan were equal.
+    @Test func onlyDeclaredKeepsAPathDeclaredIntoANestedModel() throws {
+        let rome = try ShapeOrder(json: #"{"address": {"street": "S", "city": "Rome", "x": 1}, "y": 2}"#)
+        let milan = try ShapeOrder(json: #"{"address": {"street": "S", "city": "Milan"}}"#)
+        #expect(rome.jsonModel.json(options: .onlyDeclared) == ["address": ["street": "S", "city": "Rome"]])
+        #expect(rome.jsonModel.json(options: [.onlyDeclared, .includeNulls]) == ["address": ["street": "S", "city": "Rome"]])
+        #expect(rome != milan)
+        #expect(rome == (try ShapeOrder(json: #"{"address": {"city": "Rome", "street": "S"}}"#)))
+        let back = try ShapeOrder(json: rome.jsonModel.json(options: .onlyDeclared))
+        #expect(back.city as String? == "Rome")
+    }
+
+    /// A serialized property inside one declared `serialize: false` is output: removing the
+    /// outer one's value removed it too, and `includeNulls` then wrote it `null`.
+    @Test func omitNonSerializedKeepsASerializedPropertyInsideIt() throws {
+        let note = try ShapeNote(json: #"{"meta": {"title": "Hi", "secret": 1}, "x": 2}"#)
+        #expect(note.jsonModel.json(options: .omitNonSerialized) == ["meta": ["title": "Hi"], "x": 2])
+        #expect(note.jsonModel.json(options: [.omitNonSerialized, .includeNulls]) == ["meta": ["title": "Hi"], "x": 2])
+        let untitled = try ShapeNote(json: #"{"meta": {"secret": 1}}"#)
+        #expect(untitled.jsonModel.json(options: [.omitNonSerialized, .includeNulls]) == ["meta": ["title": nil]])
+    }
+
+    /// `onlyDeclared` with `includeNulls` makes no object through a level the JSON has as
+    /// `null` or a scalar, as `includeNulls` alone does not: `onlyDeclared` left that level
+    /// out, and the level check looked only at what was left.
+    @Test func onlyDeclaredWithNullsMakesNoObjectThroughANullLevel() throws {
+        for text in [#"{"address": null}"#, #"{"address": "n/a"}"#] {
+            let town = try ShapeTown(json: text)
+            #expect(town.jsonModel.json(options: [.onlyDeclared, .includeNulls]) == [:], "\(text)")
+        }
+        #expect(try ShapeTown(json: "{}").jsonModel.json(options: [.onlyDeclared, .includeNulls]) == ["address": ["city": nil]])
+    }
+
+    /// A nested model's `update(with:)` where its parent holds a string at its place is refused,
+    /// as its property writes are: it was taken, read back in the nested model, and missing
+    /// from the parent's JSON, or replaced the string with an object.
+    @Test func aNestedModelsMergeIsRefusedWhereItsParentHoldsAScalar() throws {
+        for text in [#"{"meta": "x"}"#, #"{"meta": {"place": "n/a"}}"#] {
+            let holder = try ShapeMetaHolder(json: text, options: .mutable)
+            let spot: ShapeSpot = holder.place
+            #expect(throws: JSONModelError.self) { try spot.jsonModel.set("Rome", forProperty: "city") }
+            do {
+                try spot.jsonModel.update(with: ["city": "Rome"])
+                Issue.record("the merge was taken: \(text)")
+            } catch {
+                guard case .unwritable(_, let property, let reason) = error else {
+                    Issue.record("unexpected \(error)")
+                    continue
+                }
+                #expect(property == "update(with:)" && reason.contains("a string"), "\(reason)")
+            }
+            #expect(holder.jsonModel.json() == (try JSONValue(json: text)), "\(text)")
+            #expect(spot.city as String? == nil, "\(text)")
+        }
+        // Where the parent holds an object, the merge goes through.
+        let open = try ShapeShipment(json: #"{"address": {"city": "Oslo"}}"#, options: .mutable)
+        let place = try #require(open.address as ShapeSpot?)
+        try place.jsonModel.update(with: ["city": "Rome"])
+        #expect(open.jsonModel.json() == ["address": ["city": "Rome"]])
     }
 
     @Test func omitNonSerializedLeavesTheOtherElementsInTheirPlaces() throws {

@@ -46,10 +46,17 @@ extension JSONModel {
     ///
     /// - Parameter partialJSON: A JSON object.
     /// - Throws: ``JSONModelError/immutable(model:property:)`` for an immutable model,
+    ///   ``JSONModelError/unwritable(model:property:reason:)`` for a nested model whose parent
+    ///   holds something other than an object where its object goes,
     ///   ``JSONModelError/notAnObject(model:found:)`` when `partialJSON` is not an object.
     func applyPatch(_ partialJSON: JSONValue) throws(JSONModelError) {
         guard isMutable else { throw .immutable(model: metadata.modelName, property: "update(with:)") }
         syncWithGroupParent()
+        // As a property's write is: a merge the models above would not take would read back
+        // here and be missing from the parent's JSON and output.
+        if let refusal = parentRefusal() {
+            throw .unwritable(model: metadata.modelName, property: "update(with:)", reason: refusal)
+        }
         replaceCurrent(with: try mergedJSON(with: partialJSON))
     }
 

@@ -125,6 +125,9 @@ private struct ShapeFrame {
     var result: JSONValue
     var kind: Kind
     let schema: SchemaModelReference?
+    /// A model's object as it was before the options shaped it: what the levels of a path are
+    /// in the JSON, where `onlyDeclared` left them out of `result`.
+    var source: JSONValue = .null
     /// Where the nested value being shaped goes: a path in a model's object, or a dictionary key.
     var pendingPath: JSONPath?
     /// The paths of a model's object whose values this frame has shaped.
@@ -157,18 +160,24 @@ private struct ShapeFrame {
         let properties = metadata.outputProperties()
         let included = properties.filter { !options.contains(.omitNonSerialized) || $0.options.serialize }
         if options.contains(.omitNonSerialized) {
+            let serializedPaths = included.flatMap(\.paths)
             for property in properties where !property.options.serialize {
                 for path in property.paths where result[path] != nil {
+                    // A serialized property's value inside this one's stays (`meta.title` inside
+                    // `meta`): it is output, as it would be anywhere else.
+                    let kept = Self.values(at: serializedPaths, inside: path, of: result)
                     // Removing an element moves the ones after it; removing a key moves nothing.
                     if case .index = path.segments.last {
                         result[path] = JSONValue.null
                     } else {
                         result[path] = nil
                     }
+                    for (inner, value) in kept { result[inner] = value }
                 }
             }
         }
         let nested = included.filter { $0.type.containsModel }
+        self.source = object
         self.result = result
         self.kind = .model(included: included, nested: nested, property: 0, path: 0)
         self.schema = nil
@@ -210,12 +219,29 @@ private struct ShapeFrame {
         }
     }
 
+    /// The values of `result` at those of `paths` that lie inside `outer` (longer, and not
+    /// through an array index, where putting a value back would pad the array), with their paths.
+    static func values(at paths: [JSONPath], inside outer: JSONPath, of result: JSONValue) -> [(JSONPath, JSONValue)] {
+        paths.compactMap { path in
+            guard path.segments.count > outer.segments.count, path.segments.starts(with: outer.segments),
+                !path.throughIndex, let value = result[path]
+            else { return nil }
+            return (path, value)
+        }
+    }
+
     /// Takes the shaped nested value asked for by the last ``next(options:)``.
     mutating func accept(_ value: JSONValue) {
         switch kind {
-        case .model:
+        case .model(let included, _, _, _):
             if let path = pendingPath {
+                // What this model declares inside the nested one (`address.city` beside an
+                // `address` model) is output, though the nested model's own options may leave it
+                // out: without it, `onlyDeclared` output, and the equality that uses it, lost a
+                // value the model reads.
+                let declared = Self.values(at: included.flatMap(\.paths), inside: path, of: result)
                 result[path] = value
+                for (inner, kept) in declared where result[inner] == nil { result[inner] = kept }
                 shapedPaths.append(path)
             }
             pendingPath = nil
@@ -271,7 +297,10 @@ private struct ShapeFrame {
                     // Missing levels are made.
                     if missingPaths.contains(where: { $0.count < path.count && path.starts(with: $0) }) { continue }
                     let levels = stride(from: 1, to: path.count, by: 1).lazy.map { JSONPath(Array(path.prefix($0))) }
-                    if levels.contains(where: { level in result[level].map { $0.objectValue == nil } ?? false }) { continue }
+                    // The levels as the JSON has them: `onlyDeclared` left a null level out of the result.
+                    if levels.contains(where: { level in (result[level] ?? source[level]).map { $0.objectValue == nil } ?? false }) {
+                        continue
+                    }
                     result[property.paths[0]] = .null
                 }
             }

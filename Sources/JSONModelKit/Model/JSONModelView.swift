@@ -248,9 +248,12 @@ public struct JSONModelView<Model: JSONModel> {
 
     /// Merges `partialJSON` into a mutable model, in place; see ``merging(_:)``.
     ///
-    /// Nested models already read follow the new JSON as they follow any write.
+    /// Every property reads again; a nested model read before whose JSON the merge changed is
+    /// no longer linked to this model (read the property again for one that is).
     ///
-    /// - Throws: ``JSONModelError/immutable(model:property:)`` for an immutable model, or
+    /// - Throws: ``JSONModelError/immutable(model:property:)`` for an immutable model,
+    ///   ``JSONModelError/unwritable(model:property:reason:)`` for a nested model whose parent
+    ///   holds something other than an object at its place, or
     ///   ``JSONModelError/notAnObject(model:found:)``.
     public func update(with partialJSON: JSONValue) throws(JSONModelError) {
         try model.applyPatch(partialJSON)
