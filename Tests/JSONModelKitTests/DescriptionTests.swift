@@ -30,6 +30,18 @@ final class DescribedUser: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+enum DescribedStatus: String, Sendable {
+    case active, closed
+}
+
+/// Optionals of a user's type, alone and in collections.
+final class DescribedAccount: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.status(DescribedStatus?.self)
+        p.history([DescribedStatus?].self)
+    }
+}
+
 /// A model whose property has its own class, so descriptions can go as deep as the JSON does.
 final class DescribedNode: JSONModel, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) {
@@ -107,6 +119,48 @@ struct DescriptionTests {
         let exact = String(repeating: "x", count: 80)
         let fits = try DescribedUser(json: JSONValue.object(["first_name": .string(exact)]))
         #expect(fits.debugDescription == "DescribedUser(firstName: \"\(exact)\")")
+    }
+
+    /// A character may hold any number of Unicode scalars: a string also ends at eight times its
+    /// limit in scalars, so one `e` with ten thousand accents cannot make a line of any length.
+    @Test func aCharacterOfManyScalarsCannotStretchALine() throws {
+        let heavy = "e" + String(repeating: "\u{301}", count: 10_000)
+        #expect(heavy.count == 1)
+        let user = try DescribedUser(json: JSONValue.object(["first_name": .string(heavy)]))
+        #expect(user.debugDescription.unicodeScalars.count <= 100)
+        #expect(user.debugDescription.hasSuffix("firstName: \"…\")"))
+        #expect(user.jsonModel.fullDescription.unicodeScalars.count <= 9_000)
+        // Text of a few scalars a character is cut by characters, as before.
+        let accented = String(repeating: "e\u{301}", count: 100)
+        let cut = try DescribedUser(json: JSONValue.object(["first_name": .string(accented)]))
+        #expect(cut.debugDescription.contains(String(repeating: "e\u{301}", count: 80) + "…"))
+    }
+
+    /// A diagnostic quoting a value or a key from the input stays on one line: a line break in
+    /// the input started what read as a log line of its own.
+    @Test func aDiagnosticStaysOnOneLine() throws {
+        let user = try DescribedUser(json: #"{"age": "1\n  legacy_id: 7", "counts": {"a\u2028b": "x"}}"#)
+        _ = user.age as Int
+        _ = user.counts as [String: Int]
+        let diagnostics = user.jsonModel.diagnostics
+        #expect(diagnostics.count == 2)
+        for diagnostic in diagnostics {
+            #expect(!DescriptionText.breaksLines(diagnostic.description), "\(diagnostic.description)")
+        }
+        #expect(diagnostics.map(\.description).contains { $0.contains(#""1\n  legacy_id: 7""#) })
+        let lines = user.jsonModel.fullDescription.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("  legacy_id") })
+        #expect(lines.contains { $0.contains("counts.a\\u{2028}b") })
+    }
+
+    /// An optional of the user's own type shows its value, as the type alone does: it showed
+    /// `Optional(JSONModelKitTests.DescribedStatus.active)`.
+    @Test func anOptionalOfTheUsersTypeShowsItsValue() throws {
+        let account = try DescribedAccount(json: #"{"status": "active", "history": ["closed", null, "active"]}"#)
+        #expect(account.debugDescription == "DescribedAccount(status: active, history: [3 items])")
+        let full = account.jsonModel.fullDescription
+        #expect(!full.contains("Optional("), "\(full)")
+        #expect(full.contains("status: active") && full.contains("closed") && full.contains("nil"), "\(full)")
     }
 
     @Test func theWholeLineIsCappedAtFiveHundredCharactersAtAPropertyBoundary() throws {

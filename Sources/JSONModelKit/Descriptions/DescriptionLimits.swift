@@ -10,7 +10,10 @@
 /// print(user.jsonModel.fullDescription(limits: limits))
 /// ```
 public struct DescriptionLimits: Sendable, Hashable {
-    /// The longest string `description` shows, in characters; longer ones end in `…` inside the quotes.
+    /// The longest string `description` shows, in characters; longer ones end in `…` inside the
+    /// quotes. One character may be built of any number of Unicode scalars (a letter with a
+    /// thousand accents): a string also ends at eight times this many scalars, so that no
+    /// string makes a line of any length.
     public var maxStringLength: Int { didSet { maxStringLength = max(1, maxStringLength) } }
     /// The longest `description` (and `debugDescription`), in characters: the line stops at
     /// the last property that fits and counts the ones left out (`… 12 more)`).
@@ -18,7 +21,8 @@ public struct DescriptionLimits: Sendable, Hashable {
     /// How many models deep `description` shows nested models; deeper ones read `Address(…)`.
     /// At most 32; a larger value counts as that.
     public var maxLineNesting: Int { didSet { maxLineNesting = max(1, maxLineNesting) } }
-    /// The longest string `fullDescription` shows, in characters.
+    /// The longest string `fullDescription` shows, in characters (and eight times as many
+    /// Unicode scalars, as for ``maxStringLength``).
     public var maxFullStringLength: Int { didSet { maxFullStringLength = max(1, maxFullStringLength) } }
     /// How many array elements or dictionary entries `fullDescription` shows; the rest are counted (`… 9,900 more`).
     public var maxItems: Int { didSet { maxItems = max(0, maxItems) } }

@@ -284,8 +284,10 @@ enum DescribedShape {
             self = .leaf(value)
             return
         }
-        if type is any OptionalPropertyValue.Type {
-            guard let wrapped = (value as! any OptionalPropertyValue).wrappedValue else {
+        // Any optional, of a type the engine converts itself or of the user's (an enum, a
+        // `Codable` type), which `String(describing:)` would write `Optional(App.Status.active)`.
+        while type is any DescribedOptional.Type {
+            guard let wrapped = (value as! any DescribedOptional).describedWrapped else {
                 self = .absent
                 return
             }
@@ -302,6 +304,20 @@ enum DescribedShape {
             self = .dictionary(value as! any DescribableDictionary)
         } else {
             self = .leaf(value)
+        }
+    }
+}
+
+/// An optional of any type, for descriptions: its value, or nil.
+protocol DescribedOptional {
+    var describedWrapped: Any? { get }
+}
+
+extension Optional: DescribedOptional {
+    var describedWrapped: Any? {
+        switch self {
+        case .some(let value): value
+        case .none: nil
         }
     }
 }
@@ -436,19 +452,29 @@ enum DescriptionText {
         return "[" + grouped(count) + " " + noun + "]"
     }
 
-    /// `string` in double quotes with Swift escapes, cut after `limit` characters with `…`.
+    /// How many Unicode scalars a string cut after `limit` characters may show at most: one
+    /// character may hold any number of them (an `e` with a million accents), and the limits
+    /// bound the line. Eight a character leaves flags, emoji sequences and accented text whole.
+    static func scalarLimit(forCharacters limit: Int) -> Int { limit.multipliedReportingOverflow(by: 8).partialValue }
+
+    /// `string` in double quotes with Swift escapes, cut with `…` after `limit` characters, or
+    /// before the character that would take it past ``scalarLimit(forCharacters:)`` scalars.
     ///
     /// Escapes `"`, `\`, `\n`, `\r`, `\t`, `\0`, and as `\u{…}` the other control
     /// characters and the line and paragraph separators; everything else shows as is.
     static func quoted(_ string: String, limit: Int) -> String {
         var result = "\""
         var taken = 0
+        var scalarsTaken = 0
+        let scalarLimit = scalarLimit(forCharacters: limit)
         for character in string {
-            if taken == limit {
+            let scalars = character.unicodeScalars.count
+            if taken == limit || scalars > scalarLimit - scalarsTaken {
                 result += "…"
                 break
             }
             taken += 1
+            scalarsTaken += scalars
             if !character.unicodeScalars.contains(where: needsEscape) {
                 result.append(character)
                 continue
@@ -486,10 +512,46 @@ enum DescriptionText {
         }
     }
 
-    /// `text` cut after `limit` characters with `…`.
+    /// `text` cut with `…` after `limit` characters, or before the character that would take it
+    /// past ``scalarLimit(forCharacters:)`` scalars.
     static func cut(_ text: String, limit: Int) -> String {
-        guard text.count > limit else { return text }
-        return String(text.prefix(limit)) + "…"
+        let scalarLimit = scalarLimit(forCharacters: limit)
+        var taken = 0
+        var scalarsTaken = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let scalars = text[index].unicodeScalars.count
+            if taken == limit || scalars > scalarLimit - scalarsTaken { return String(text[..<end]) + "…" }
+            taken += 1
+            scalarsTaken += scalars
+            end = text.index(after: index)
+        }
+        return text
+    }
+
+    /// `text` on one line: control characters, line and paragraph separators escaped as
+    /// ``quoted(_:limit:)`` escapes them, quotes and backslashes left as they are. For text made
+    /// of the input (a diagnostic quoting a value or a key), which would otherwise start what
+    /// reads as a line of its own in a log.
+    static func oneLine(_ text: String) -> String {
+        guard breaksLines(text) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\0": result += "\\0"
+            case "\"", "\\": result.unicodeScalars.append(scalar)
+            default:
+                if needsEscape(scalar) {
+                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
     }
 
     /// A count with thousands separators: `9,900`.
