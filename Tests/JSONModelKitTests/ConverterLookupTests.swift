@@ -294,3 +294,48 @@ extension ConverterLookupTests {
         ModelRegistry.shared.resetConverters()
     }
 }
+
+// MARK: - Shared models in descriptions
+
+/// A model whose four properties all refer, through an object store, to the next one.
+final class SharedNode: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.id(Int.self)
+        p.a(SharedNode?.self, cachedObject: true)
+        p.b(SharedNode?.self, cachedObject: true)
+        p.c(SharedNode?.self, cachedObject: true)
+        p.d(SharedNode?.self, cachedObject: true)
+    }
+}
+
+final class SharedNodeStore: JSONObjectStore {
+    let nodes: [SharedNode]
+
+    init(count: Int) throws {
+        nodes = try (0..<count).map { index in
+            let next = index + 1 < count ? JSONValue.number(JSONNumber(index + 1)) : .null
+            return try SharedNode(json: ["id": .number(JSONNumber(index)), "a": next, "b": next, "c": next, "d": next] as JSONValue)
+        }
+    }
+
+    func object(forID id: JSONValue) -> SharedNode? { id.intValue.flatMap { nodes.indices.contains($0) ? nodes[$0] : nil } }
+    func id(of object: SharedNode) -> JSONValue? { .number(JSONNumber(object.id as Int)) }
+}
+
+extension ConverterLookupTests {
+    /// A model that several places refer to is written whole once, then `↑ SharedNode`: written at
+    /// every place, twelve stored models that each refer to the next four times made 4^12 dumps.
+    @Test(.timeLimit(.minutes(2)))
+    func aSharedModelIsDescribedOnce() throws {
+        let store = try SharedNodeStore(count: 14)
+        ModelRegistry.shared.register(objectStore: store)
+        defer { ModelRegistry.shared.resetConverters() }
+        let full = store.nodes[0].jsonModel.fullDescription
+        let dumps = full.components(separatedBy: "SharedNode(").count - 1
+        #expect(dumps <= 16, "\(dumps) models written")  // 12 whole, 4 cut at the depth limit
+        #expect(full.contains("↑ SharedNode"))
+        #expect(full.split(separator: "\n").count < 100)
+        // The first place a model is met shows it whole.
+        #expect(full.contains("id: 1,") && full.contains("id: 5,"))
+    }
+}

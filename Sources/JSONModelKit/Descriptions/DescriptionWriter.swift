@@ -22,6 +22,12 @@ struct DescriptionWriter {
     let limits: DescriptionLimits
     /// The models being written, outermost first; meeting one of them again is a cycle (`↻ User`).
     var ancestors: [ObjectIdentifier] = []
+    /// Full layout: the models written whole so far, held so that no identity is reused while
+    /// the description is written. One model that several places refer to (models shared
+    /// through an object store, `cachedObject`) is written once: written at every place, a
+    /// dozen stored models that each refer to a few others made a description exponential in
+    /// their depth.
+    private var written: [ObjectIdentifier: JSONModel] = [:]
     /// The nested models left to look into for defaults, across the whole description.
     let defaultChecks = DefaultCheckBudget()
     /// Full layout: whether the value being written is (inside) a model property's default, made
@@ -185,6 +191,11 @@ struct DescriptionWriter {
             out.write(name + "(…)")
             return
         }
+        if written[identity] != nil {
+            out.write("↑ " + name)
+            return
+        }
+        written[identity] = model
         ancestors.append(identity)
         defer { ancestors.removeLast() }
         let source = model.currentSource
