@@ -75,8 +75,18 @@ struct StreamToolTests {
         #expect(full.status == 0)
         #expect(full.standardOutput.components(separatedBy: "\n\n").count == 2)
 
-        guard let bad = try run(["describe"], input: "{\"id\": 1}\n[2]\n") else { return }
+        // An element that is not an object is listed and the ones after it are described, as in
+        // a file read whole: describing stopped at it.
+        guard let bad = try run(["describe", "--short"], input: "{\"id\": 1}\n[2]\n{\"id\": 3}\n") else { return }
         #expect(bad.status == 1)
-        #expect(bad.standardError.contains("[1]: Item needs a JSON object"))
+        let listed = bad.standardOutput.split(separator: "\n").map(String.init)
+        #expect(listed.count == 3)
+        #expect(listed[1] == "[1]: expected an object (Item), found an array")
+        #expect(listed[2].contains("3"))
+        #expect(bad.standardError.contains("1 of 3 elements is not an object"))
+        guard let piped = try run(["describe"], input: "[{\"id\": 1}, 5, {\"id\": 2}]", stdin: true) else { return }
+        #expect(piped.status == 1)
+        #expect(piped.standardOutput.components(separatedBy: "\n\n").count == 3)
+        #expect(piped.standardOutput.contains("[1]: expected an object (Item), found a number"))
     }
 }

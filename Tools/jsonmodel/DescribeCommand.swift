@@ -21,8 +21,9 @@ enum DescribeCommand: Command {
 
         JSON Lines (a FILE ending in .jsonl or .ndjson) and standard input are read one
         element at a time, each described in turn (a blank line between two full
-        descriptions), in memory bounded by the largest element. Standard input may hold
-        an array, JSON Lines, or objects one after another. While a long input is read, a
+        descriptions), in memory bounded by the largest element; elements that are not
+        objects are listed as such too. Standard input may hold an array, JSON Lines, or
+        objects one after another. While a long input is read, a
         progress line is shown on standard error if it is a terminal.
 
         USAGE: jsonmodel describe --schema <schema.json> --model <name> [--short] <file>
@@ -119,18 +120,20 @@ enum DescribeCommand: Command {
             return failure("\(error)")
         }
         let progress = StreamProgress()
+        // An element that is not an object is listed, as in an array read whole, and the ones
+        // after it are described: the status says so at the end.
+        var notObjects = 0
         do {
             while let element = try reader.read() {
                 let index = reader.count - 1
-                let model: JSONModel
-                do {
-                    model = try registry.makeModel(named: modelName, json: element.value)
-                } catch {
-                    progress.clear()
-                    return failure("\(path): [\(index)]: \(error)")
-                }
                 progress.clear()
-                Console.out((index == 0 || short ? "" : "\n") + describe(model, short: short))
+                let separator = index == 0 || short ? "" : "\n"
+                guard element.kind == .object, let model = try? registry.makeModel(named: modelName, json: element.value) else {
+                    notObjects += 1
+                    Console.out(separator + "[\(index)]: expected an object (\(modelName)), found \(element.kind.nameWithArticle)")
+                    continue
+                }
+                Console.out(separator + describe(model, short: short))
                 progress.update(elements: reader.count, bytes: reader.bytesRead)
             }
         } catch {
@@ -139,6 +142,10 @@ enum DescribeCommand: Command {
             return failure("\(path): \(error.toolMessage)")
         }
         progress.clear()
+        guard notObjects == 0 else {
+            let count = reader.count
+            return failure("\(path): \(notObjects) of \(count) elements \(notObjects == 1 ? "is not an object" : "are not objects")")
+        }
         return .success
     }
 
