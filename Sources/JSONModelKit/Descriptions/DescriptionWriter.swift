@@ -490,24 +490,29 @@ enum DescriptionText {
                 result.append(character)
                 continue
             }
-            for scalar in character.unicodeScalars {
-                switch scalar {
-                case "\"": result += "\\\""
-                case "\\": result += "\\\\"
-                case "\n": result += "\\n"
-                case "\r": result += "\\r"
-                case "\t": result += "\\t"
-                case "\0": result += "\\0"
-                default:
-                    if needsEscape(scalar) {
-                        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                    } else {
-                        result.unicodeScalars.append(scalar)
-                    }
-                }
-            }
+            for scalar in character.unicodeScalars { appendEscaped(scalar, quotes: true, to: &result) }
         }
         return result + "\""
+    }
+
+    /// Appends `scalar` with the escapes of ``quoted(_:limit:)``; `quotes` false leaves quotes
+    /// and backslashes as they are.
+    private static func appendEscaped(_ scalar: Unicode.Scalar, quotes: Bool, to result: inout String) {
+        switch scalar {
+        case "\"" where quotes: result += "\\\""
+        case "\\" where quotes: result += "\\\\"
+        case "\n": result += "\\n"
+        case "\r": result += "\\r"
+        case "\t": result += "\\t"
+        case "\0": result += "\\0"
+        case "\"", "\\": result.unicodeScalars.append(scalar)
+        default:
+            if needsEscape(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
     }
 
     /// Whether `text` holds a character ``quoted(_:limit:)`` escapes other than a quote or a
@@ -547,21 +552,7 @@ enum DescriptionText {
     static func oneLine(_ text: String) -> String {
         guard breaksLines(text) else { return text }
         var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\0": result += "\\0"
-            case "\"", "\\": result.unicodeScalars.append(scalar)
-            default:
-                if needsEscape(scalar) {
-                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
+        for scalar in text.unicodeScalars { appendEscaped(scalar, quotes: false, to: &result) }
         return result
     }
 
