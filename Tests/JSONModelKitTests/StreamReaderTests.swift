@@ -121,6 +121,11 @@ struct StreamReaderTests {
             (Self.lines, values, [#"{"id": 1}"#, #"{"id": 2, "name": "b"}"#, #"{"id": 3}"#]),
             ("{\n  \"id\": 1\n}{\"id\":2} 3 \"x\"[4]\ntrue", values, ["{\n  \"id\": 1\n}", #"{"id":2}"#, "3", #""x""#, "[4]", "true"]),
             (#"[1, "a,]", true,null , [2]]"#, JSONStreamOptions(), ["1", #""a,]""#, "true", "null", "[2]"]),
+            // Scalars with nothing between them and the next value (aScalarEndsWhereTheNextValueStarts).
+            (
+                #"1{"id":2}null"x"true[1]-2.5e3"y"false"#, values,
+                ["1", #"{"id":2}"#, "null", #""x""#, "true", "[1]", "-2.5e3", #""y""#, "false"]
+            ),
         ] {
             let bytes = Array(text.utf8)
             let whole = frameInChunks(bytes, cuts: [], options: options)
@@ -137,20 +142,11 @@ struct StreamReaderTests {
 
     /// A number or a literal ends where the next value starts, even with nothing between them:
     /// values one after another are read as `jq -j` writes them, whichever side the scalar is
-    /// on. It was read up to the next white space, so `1{"id":2}` was one broken element. In an
+    /// on (`1{"id":2}null"x"…`, framed at every cut in ``everySplitOfTheInputFramesTheSame()``).
+    /// It was read up to the next white space, so `1{"id":2}` was one broken element. In an
     /// array such a value is the missing comma it is, and a comment after a scalar is refused
     /// as one after white space is.
     @Test func aScalarEndsWhereTheNextValueStarts() {
-        let values = JSONStreamOptions(format: .values)
-        let text = #"1{"id":2}null"x"true[1]-2.5e3"y"false"#
-        let expected = ["1", #"{"id":2}"#, "null", #""x""#, "true", "[1]", "-2.5e3", #""y""#, "false"]
-        let bytes = Array(text.utf8)
-        let whole = frameInChunks(bytes, cuts: [], options: values)
-        #expect(whole.error == nil && whole.elements == expected)
-        for cut in 1..<bytes.count {
-            let split = frameInChunks(bytes, cuts: [cut], options: values)
-            #expect(split.error == nil && split.elements == expected, "cut at \(cut)")
-        }
         for (array, byte) in [(#"[1{"a":1}]"#, "{"), (#"[1"a"]"#, "\""), ("[true[2]]", "["), (#"[1}"#, "}")] {
             let framed = frameInChunks(Array(array.utf8), cuts: [], options: JSONStreamOptions(format: .array))
             #expect(framed.elements == ["1"] || framed.elements == ["true"], "\(array)")
