@@ -265,6 +265,27 @@ struct ScanningTests {
         }
         #expect(ok)
     }
+
+    /// A large document as dense as JSON gets, `[0,0,…]`, needs four times the tape a typical
+    /// one starts with: the tape grows in the pages reserved for it (on Linux, from a 2 MiB
+    /// boundary), keeps every value, and keeps only the pages its entries are in.
+    @Test func theDensestLargeDocumentGrowsItsTapeInItsOwnPages() throws {
+        let count = JSONDocument.hugePageTapeLimit / 2 + 1
+        var text = [UInt8](repeating: UInt8(ascii: ","), count: count * 2 + 1)
+        text[0] = UInt8(ascii: "[")
+        for index in 0..<count { text[1 + index * 2] = UInt8(ascii: "0") + UInt8(index % 10) }
+        text[text.count - 1] = UInt8(ascii: "]")
+        let document = try JSONDocument(bytes: text)
+        #expect(document.root.count == count)
+        #expect(document.tape.count == count + 1)
+        #expect(document.root[count - 1]?.intValue == (count - 1) % 10)
+        #expect(document.root[count / 2]?.intValue == (count / 2) % 10)
+        #if os(Linux)
+        let base = document.tape.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress!) }
+        #expect(base % TapePages.hugePage == 0, "the tape does not start on a huge page")
+        #expect(document.tape.mappedBytes == TapePages.pageRounded((count + 1) * 8), "pages beyond the entries are kept")
+        #endif
+    }
 }
 
 @Suite("Reading values")

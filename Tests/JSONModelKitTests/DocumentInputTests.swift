@@ -360,19 +360,22 @@ struct DocumentInputTests {
         return mode.contains("[madvise]") && String(decoding: smaps, as: UTF8.self).contains("THPeligible:")
     }()
 
-    /// A document of 16 MiB or more asks Linux to back its tape with huge pages; a smaller one
-    /// does not, and both read the same.
+    /// A document of 16 MiB or more asks Linux to back its tape with huge pages, from a 2 MiB
+    /// boundary; a smaller one does not, and both read the same. The advice goes with the tape:
+    /// once the documents are freed, none of the memory their tapes held is advised, though the
+    /// allocator would hand the tape of a second large document out of its heap, to be reused
+    /// by other allocations after it.
     ///
-    /// Checked in a child process: memory an earlier test's large tape held, freed to the
-    /// allocator's heap and handed out again, keeps that tape's advice, so in a process that ran
-    /// other tests a small document's tape may lie in advised memory without asking for it.
+    /// Checked in a child process, so that no other test's document is being read meanwhile.
     @Test(ChildTestProcess.available, .enabled(if: hugePagesCanBeChecked, "needs transparent huge pages in madvise mode and THPeligible in /proc/self/smaps"))
     func aLargeDocumentsTapeAsksForHugePages() throws {
         let report = try ChildTestProcess.run(
             filter: #"JSONModelKitTests\.DocumentInputTests/hugePageChild"#, workload: "huge-pages", label: "huge pages child")
         guard let report else { return }
         #expect(report.fields["large"] == "true", "the tape of a large document is not advised: \(report.fields)")
+        #expect(report.fields["aligned"] == "true", "the tape of a large document does not start on a huge page: \(report.fields)")
         #expect(report.fields["small"] == "false", "the tape of a small document is advised: \(report.fields)")
+        #expect(report.fields["freed"] == "false", "memory of a freed tape is still advised: \(report.fields)")
         #expect(report.passed, "the documents did not read as written: \(report.fields)")
     }
 
@@ -381,23 +384,42 @@ struct DocumentInputTests {
     func hugePageChild() throws {
         guard ChildTestProcess.requestedWorkload == "huge-pages" else { return }
         let element = #"{"id": 1234567, "name": "abcdefgh", "tags": [true, null]},"#
+        let hugePage = 2 << 20
+        func tapeBase(_ document: JSONDocument) -> Int {
+            document.tape.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress!) }
+        }
         func document(bytes: Int) throws -> (JSONDocument, eligible: Bool?) {
             let count = bytes / element.utf8.count + 1
             let document = try JSONDocument(string: "[" + String(repeating: element, count: count) + "{}]")
             // The first 2 MiB boundary inside the tape's storage: the advice starts there.
-            let base = document.tape.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress!) }
-            let aligned = (base + (2 << 20) - 1) & ~((2 << 20) - 1)
+            let aligned = (tapeBase(document) + hugePage - 1) & ~(hugePage - 1)
             return (document, Self.hugePageEligible(aligned))
         }
-        let (large, eligible) = try document(bytes: JSONDocument.hugePageTapeLimit)
-        let (small, smallEligible) = try document(bytes: JSONDocument.hugePageTapeLimit / 2)
-        let reads = large.root.count == JSONDocument.hugePageTapeLimit / element.utf8.count + 2
-            && large.root[0]?["name"]?.stringValue == "abcdefgh"
-            && large.root[large.root.count - 2]?["tags"]?[1]?.isNull == true
-            && small.root[0]?["id"]?.intValue == 1_234_567
+        var reads = true
+        var freedTapes: [Int] = []
+        var large = "unknown", small = "unknown", aligned = false
+        do {
+            let (largeDocument, eligible) = try document(bytes: JSONDocument.hugePageTapeLimit)
+            let (smallDocument, smallEligible) = try document(bytes: JSONDocument.hugePageTapeLimit / 2)
+            reads = largeDocument.root.count == JSONDocument.hugePageTapeLimit / element.utf8.count + 2
+                && largeDocument.root[0]?["name"]?.stringValue == "abcdefgh"
+                && largeDocument.root[largeDocument.root.count - 2]?["tags"]?[1]?.isNull == true
+                && smallDocument.root[0]?["id"]?.intValue == 1_234_567
+            large = eligible.map(String.init) ?? "unknown"
+            small = smallEligible.map(String.init) ?? "unknown"
+            aligned = tapeBase(largeDocument) % hugePage == 0
+            freedTapes.append(tapeBase(largeDocument))
+        }
+        // After the first large tape's memory is given back, `malloc` serves a request of its
+        // size from its heap.
+        do {
+            let (again, _) = try document(bytes: JSONDocument.hugePageTapeLimit)
+            reads = reads && again.root[0]?["id"]?.intValue == 1_234_567
+            freedTapes.append(tapeBase(again))
+        }
+        let advised = freedTapes.contains { Self.hugePageEligible(($0 + hugePage - 1) & ~(hugePage - 1)) == true }
         try ChildTestProcess.write([
-            "large": eligible.map(String.init) ?? "unknown", "small": smallEligible.map(String.init) ?? "unknown",
-            "passed": reads,
+            "large": large, "small": small, "aligned": aligned, "freed": advised, "passed": reads,
         ])
     }
 }

@@ -115,33 +115,16 @@ public final class JSONDocument: Sendable {
     /// four (see ``init(storage:options:)``).
     static let sparseTapeLimit = 1 << 20
 
-    /// Documents from this size have their tape's storage backed by huge pages where the
-    /// system allows it (``adviseHugePages(_:)``).
+    /// Documents from this size keep their tape in pages of its own, backed by huge pages where
+    /// the system allows it (``TapePages``); smaller ones in memory from `malloc`, which the next
+    /// document of their size can take again. The last 2 MiB the scan reaches are taken whole,
+    /// up to 2 MiB more than a tape of 4 KiB pages, which is why only documents this large ask.
     static let hugePageTapeLimit = 16 << 20
 
-    /// Asks Linux to back the tape's storage with transparent huge pages: one page fault per
-    /// 2 MiB the scan writes instead of one per 4 KiB.
-    ///
-    /// The scan writes a large tape front to back into memory no one has touched, so with 4 KiB
-    /// pages a large part of its parse is page faults. Only the whole 2 MiB-aligned
-    /// stretches of the storage are advised, and untouched ones stay untouched; the last
-    /// stretch the scan reaches is taken whole, up to 2 MiB more than a tape of 4 KiB pages,
-    /// which is why only documents of 16 MiB or more ask. The advice changes no behaviour: where
-    /// transparent huge pages are off (`/sys/kernel/mm/transparent_hugepage/enabled`, or
-    /// `prctl(PR_SET_THP_DISABLE)` for one process) it does nothing, and other systems are not
-    /// asked.
-    ///
-    /// PERF: the page faults of a large document's scan; see jsonmodel-bench --section bulk, row (a).
-    static func adviseHugePages(_ buffer: UnsafeMutableBufferPointer<UInt64>) {
-        #if os(Linux) && (canImport(Glibc) || canImport(Musl))
-        let hugePage = 2 << 20
-        guard let base = buffer.baseAddress else { return }
-        let start = (Int(bitPattern: base) + hugePage - 1) & ~(hugePage - 1)
-        let end = Int(bitPattern: base + buffer.count) & ~(hugePage - 1)
-        guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(first, end - start, Int32(MADV_HUGEPAGE))
-        #endif
-    }
+    /// The most tape words a document of `byteCount` bytes can need: one word a value or key,
+    /// and each takes at least two bytes with what separates it from the next (`0,`, `[]`,
+    /// `"":`), but for the last.
+    static func densestTape(byteCount: Int) -> Int { byteCount / 2 + 16 }
 
     /// One scan of a document's bytes into a tape.
     private struct TapeScan {
@@ -160,11 +143,11 @@ public final class JSONDocument: Sendable {
             var pages: ReleasedPages?
             if case .mapped(let file) = storage { pages = ReleasedPages(file: file) }
             storage.withUnsafeBufferPointer { input in
+                let reserve = input.count >= JSONDocument.hugePageTapeLimit ? JSONDocument.densestTape(byteCount: input.count) : nil
                 var scanner = JSONScanner(
-                    bytes: input, options: options, tapeBuffer: buffer, tapeCapacity: capacity,
+                    bytes: input, options: options, tapeBuffer: buffer, tapeCapacity: capacity, tapeReserve: reserve,
                     releaseInterval: pages == nil ? 0 : JSONDocument.mappedReleaseInterval,
                     release: pages.map { pages in { offset in pages.release(to: offset) } })
-                if input.count >= JSONDocument.hugePageTapeLimit { JSONDocument.adviseHugePages(scanner.tape.storage) }
                 do throws(JSONParseError) {
                     try scanner.scan()
                     values = scanner.valueCount
@@ -193,12 +176,14 @@ public final class JSONDocument: Sendable {
     init(storage: DocumentStorage, options: JSONParseOptions) throws(JSONParseError) {
         // The scanner writes straight into the tape's own storage, which starts at one word per
         // eight input bytes, what typical JSON needs (one per four below 1 MiB, where that is
-        // little memory and fits nearly every document), and grows with `realloc` as the scan
-        // goes: denser input, up to `[0,0,…]`'s one word per two bytes, moves a large tape's
-        // pages rather than copying them. The tape is never copied; a tape that grew gives back
-        // what it does not need beyond its first storage (``TapeBuilder/takeWords()``), and
-        // nothing is reserved up front for the densest input, which a limit on the address
-        // space (`ulimit -v`) could refuse.
+        // little memory and fits nearly every document), and grows as the scan goes, up to
+        // `[0,0,…]`'s one word per two bytes, without copying a large tape's words: `realloc`
+        // moves its pages, and a document of 16 MiB or more grows its tape in place in address
+        // space reserved for the densest input (``TapePages``). Only the storage a typical tape
+        // needs is asked for up front: a limit on the address space (`ulimit -v`) that refuses
+        // the reservation leaves the tape in memory from `malloc`. The tape is never copied; a
+        // tape that grew gives back what it does not need beyond its first storage
+        // (``TapeBuilder/takeWords()``).
         // PERF: peak memory of large and dense input; see HostileInputMemoryTests.
         //
         // Input over the size limit is refused before anything is allocated.

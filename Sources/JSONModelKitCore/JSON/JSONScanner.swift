@@ -103,10 +103,12 @@ struct JSONScanner: ~Copyable {
     /// - Parameters:
     ///   - tapeBuffer: Storage to write the tape into while it fits (see ``TapeBuilder``).
     ///   - tapeCapacity: Without a buffer, the words the tape's own storage starts with.
+    ///   - tapeReserve: Without a buffer, the most words the tape's own storage may need, to
+    ///     keep it in pages of its own (``TapePages``); nil for storage from `malloc`.
     ///   - release: Called with the offset reached, about every `releaseInterval` bytes.
     init(
         bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, tapeBuffer: UnsafeMutableBufferPointer<UInt64>? = nil,
-        tapeCapacity: Int? = nil, releaseInterval: Int = 0, release: ((Int) -> Void)? = nil
+        tapeCapacity: Int? = nil, tapeReserve: Int? = nil, releaseInterval: Int = 0, release: ((Int) -> Void)? = nil
     ) {
         input = Input(bytes, allowsComments: options.allowsComments)
         self.options = options
@@ -116,7 +118,7 @@ struct JSONScanner: ~Copyable {
         if let tapeBuffer, tapeBuffer.count > 0 {
             tape = TapeBuilder(lending: tapeBuffer)
         } else {
-            tape = TapeBuilder(capacity: tapeCapacity ?? bytes.count / 8 + 16)
+            tape = TapeBuilder(capacity: tapeCapacity ?? bytes.count / 8 + 16, reserving: tapeReserve)
         }
     }
 

@@ -136,13 +136,12 @@ package struct ByteRange: Equatable {
     }
 }
 
-/// A document's tape: its words, in memory of their own from `malloc`, which the document frees
-/// with ``free()`` when it goes.
+/// A document's tape: its words, in memory of their own from `malloc`, or for a large document
+/// in pages of their own (``TapePages``), which the document frees with ``free()`` when it goes.
 ///
-/// Not an array, so that the scan can write straight into the tape's memory, grow it with
-/// `realloc` and give back what it did not use: for a large tape, `realloc` moves pages rather
-/// than copying them, and the tape is never copied at its end. Reads check their index, as an
-/// array's do.
+/// Not an array, so that the scan can write straight into the tape's memory, grow it in place
+/// or with `realloc` and give back what it did not use: for a large tape, neither copies its
+/// words, and the tape is never copied at its end. Reads check their index, as an array's do.
 @usableFromInline
 package struct TapeWords: @unchecked Sendable {
     // @unchecked Sendable: the words are written before the document that holds them is made,
@@ -150,10 +149,14 @@ package struct TapeWords: @unchecked Sendable {
     @usableFromInline let base: UnsafeMutablePointer<UInt64>
     /// The number of words.
     @usableFromInline package let count: Int
+    /// The bytes of the pages the words are in, when they are in pages of their own
+    /// (``TapePages``); 0 for memory from `malloc`.
+    let mappedBytes: Int
 
-    init(base: UnsafeMutablePointer<UInt64>, count: Int) {
+    init(base: UnsafeMutablePointer<UInt64>, count: Int, mappedBytes: Int = 0) {
         self.base = base
         self.count = count
+        self.mappedBytes = mappedBytes
     }
 
     /// A copy of `words` in memory of its own.
@@ -161,6 +164,7 @@ package struct TapeWords: @unchecked Sendable {
         base = allocatePlain(UInt64.self, capacity: words.count)
         if let source = words.baseAddress { base.initialize(from: source, count: words.count) }
         count = words.count
+        mappedBytes = 0
     }
 
     @inlinable @inline(__always)
@@ -177,7 +181,13 @@ package struct TapeWords: @unchecked Sendable {
     }
 
     /// Gives the memory back; for the document that holds these words, once.
-    func free() { freePlain(base) }
+    func free() {
+        if mappedBytes > 0 {
+            TapePages.release(base, bytes: mappedBytes)
+        } else {
+            freePlain(base)
+        }
+    }
 }
 
 /// A growable buffer of tape words, used only while scanning.
@@ -193,13 +203,26 @@ struct TapeBuilder: ~Copyable {
     /// Whether `base` is the builder's own (false while it writes into a lent buffer, and
     /// after ``takeWords()``).
     private var ownsBase: Bool
+    /// The bytes reserved at `base` when the storage is in pages of its own (``TapePages``), of
+    /// which the first `capacity` words are usable; 0 for memory from `malloc`.
+    private var reservedBytes = 0
 
-    /// Storage of its own for `capacity` words, which grows as needed.
-    init(capacity: Int) {
+    /// Storage of its own for `capacity` words, which grows as needed: with `reserving`, in pages
+    /// of its own with room reserved for that many words, where the system gives them
+    /// (``TapePages``); from `malloc` otherwise.
+    init(capacity: Int, reserving maximum: Int? = nil) {
         self.capacity = max(capacity, 16)
         initialCapacity = self.capacity
-        base = allocatePlain(UInt64.self, capacity: self.capacity)
         ownsBase = true
+        let usable = self.capacity * MemoryLayout<UInt64>.stride
+        if let maximum, maximum > self.capacity,
+            let pages = TapePages.reserve(maximum * MemoryLayout<UInt64>.stride, usable: usable)
+        {
+            base = pages.assumingMemoryBound(to: UInt64.self)
+            reservedBytes = TapePages.pageRounded(maximum * MemoryLayout<UInt64>.stride)
+        } else {
+            base = allocatePlain(UInt64.self, capacity: self.capacity)
+        }
     }
 
     /// Writes into `buffer` (not freed by the builder) while it has room, then moves to
@@ -212,13 +235,17 @@ struct TapeBuilder: ~Copyable {
         ownsBase = false
     }
 
-    deinit { if ownsBase { freePlain(base) } }
+    deinit {
+        guard ownsBase else { return }
+        if reservedBytes > 0 {
+            TapePages.release(base, bytes: reservedBytes)
+        } else {
+            freePlain(base)
+        }
+    }
 
     /// Whether every entry so far is in the lent buffer (asked before ``takeWords()``).
     var isUsingLentBuffer: Bool { !ownsBase }
-
-    /// The storage the builder writes into, for advice to the system about its pages.
-    var storage: UnsafeMutableBufferPointer<UInt64> { UnsafeMutableBufferPointer(start: base, count: capacity) }
 
     /// Where to write next. Hand it back with ``finish(_:)``, or to ``grown(from:)`` when full.
     var cursor: TapeCursor { TapeCursor(base: base, count: count, capacity: capacity) }
@@ -236,11 +263,27 @@ struct TapeBuilder: ~Copyable {
         count = cursor.count
     }
 
-    /// Doubles the storage: its own grows with `realloc`, which moves a large block's pages
-    /// rather than copying them; a lent buffer is copied into storage of its own.
+    /// Doubles the storage: reserved pages are made usable in place, storage from `malloc`
+    /// grows with `realloc`, which moves a large block's pages rather than copying them, and a
+    /// lent buffer is copied into storage of its own. Reserved pages that run out (the
+    /// reservation holds the densest input, so only when the system refuses more) are copied
+    /// into storage from `malloc`.
     private mutating func grow() {
         let newCapacity = capacity * 2
-        if ownsBase {
+        let stride = MemoryLayout<UInt64>.stride
+        if reservedBytes > 0 {
+            if newCapacity * stride <= reservedBytes,
+                TapePages.extend(UnsafeMutableRawPointer(base), from: capacity * stride, to: newCapacity * stride)
+            {
+                capacity = newCapacity
+                return
+            }
+            let newBase = allocatePlain(UInt64.self, capacity: newCapacity)
+            newBase.initialize(from: base, count: count)
+            TapePages.release(base, bytes: reservedBytes)
+            reservedBytes = 0
+            base = newBase
+        } else if ownsBase {
             base = reallocatePlain(base, capacity: newCapacity)
         } else {
             let newBase = allocatePlain(UInt64.self, capacity: newCapacity)
@@ -264,8 +307,16 @@ struct TapeBuilder: ~Copyable {
     /// of 2, and its parse about 8% longer (`JSONMODEL_BENCH_PARSE_CHILD=profile`, `perf stat`).
     /// What is left is storage the scan never wrote, which costs no memory where it was
     /// freshly mapped.
+    ///
+    /// Reserved pages are cut to the pages the entries are in: no other document asks for them.
     mutating func takeWords() -> TapeWords {
         guard ownsBase else { return TapeWords(copying: UnsafeBufferPointer(start: base, count: count)) }
+        if reservedBytes > 0 {
+            let used = TapePages.pageRounded(max(count, 1) * MemoryLayout<UInt64>.stride)
+            if reservedBytes > used { TapePages.release(UnsafeMutableRawPointer(base) + used, bytes: reservedBytes - used) }
+            ownsBase = false
+            return TapeWords(base: base, count: count, mappedBytes: used)
+        }
         if capacity > initialCapacity { base = reallocatePlain(base, capacity: max(count, initialCapacity)) }
         ownsBase = false
         return TapeWords(base: base, count: count)
