@@ -206,6 +206,50 @@ struct CollectionTests {
         #expect(order.jsonModel.json()["deep"] == [["node": ["info": ["id": 6]]]])
     }
 
+    /// Written back as models, reordered, filtered or as read, an embedded array keeps each
+    /// element's wrapper: the models came from it. A model new to the array gets a wrapper of
+    /// its own, as before.
+    @Test func embeddedElementsWrittenBackAsModelsKeepTheirWrappers() throws {
+        let order = try CollOrder(json: #"""
+            {"edges": [{"node": {"id": 1}, "cursor": "a"}, {"node": {"id": 2}, "cursor": "b"}]}
+            """#, options: .mutable)
+        let edges: [CollItem] = order.edges
+        order.edges = Array(edges.reversed())
+        #expect(order.jsonModel.json()["edges"] == [["node": ["id": 2], "cursor": "b"], ["node": ["id": 1], "cursor": "a"]])
+        let again: [CollItem] = order.edges
+        again[0].name = "two"
+        order.edges = again.filter { $0.id as Int == 2 } + [try CollItem(json: ["id": 3] as JSONValue)]
+        #expect(order.jsonModel.json()["edges"] == [["node": ["id": 2, "name": "two"], "cursor": "b"], ["node": ["id": 3]]])
+        let asRead: [CollItem] = order.edges
+        order.edges = asRead
+        #expect(order.jsonModel.json()["edges"] == [["node": ["id": 2, "name": "two"], "cursor": "b"], ["node": ["id": 3]]])
+    }
+
+    /// An element of a lazy collection first built after its owner's JSON at its place changed
+    /// reads the JSON it was read from, and does not write through: the place holds other JSON
+    /// now, which the write would replace.
+    @Test func anElementBuiltAfterItsPlaceChangedDoesNotWriteThrough() throws {
+        let order = try CollOrder(json: #"{"items": [{"id": 1}, {"id": 2}], "by_key": {"a": {"id": 5}}}"#, options: .mutable)
+        var items: ModelArray<CollItem> = order.items
+        items.insert(try CollItem(json: ["id": 9] as JSONValue), at: 0)
+        order.items = items
+        items[1].name = "late"  // built now; its place, items[0], holds {"id": 9}
+        #expect(items[1].name == "late" && items[1].id == 1)
+        #expect(order.jsonModel.json()["items"] == [["id": 9], ["id": 1], ["id": 2]])
+
+        let byKey: ModelDictionary<CollItem> = order.byKey
+        order.byKey = ModelDictionary<CollItem>()
+        let held = try #require(byKey["a"])
+        held.name = "gone"
+        #expect(held.name == "gone")
+        #expect(order.jsonModel.json()["by_key"] == [:])
+
+        // Built while its place is unchanged, an element writes through as before.
+        let fresh: ModelArray<CollItem> = order.items
+        fresh[2].name = "kept"
+        #expect(order.jsonModel.json()["items"] == [["id": 9], ["id": 1], ["id": 2, "name": "kept"]])
+    }
+
     @Test func embedPathOnANonArrayIsADeclarationProblem() {
         final class Bad: JSONModel, DynamicMembers, @unchecked Sendable {
             override class func properties(_ p: PropertyRegistrar) { p.x(Int.self, embedPath: "node") }

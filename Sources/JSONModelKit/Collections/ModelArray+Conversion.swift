@@ -35,7 +35,7 @@ extension ModelArray: PropertyValue {
         return ModelArray(base: base)
     }
 
-    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { json() }
+    func jsonValue(replacing existing: JSONInput?) -> JSONValue? { json(replacing: existing) }
 
     /// Accepts a `ModelArray` of this element type, or a Swift array of models of it.
     static func cast(_ value: Any) -> (any Sendable)? {

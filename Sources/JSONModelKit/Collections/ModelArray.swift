@@ -85,11 +85,15 @@ public struct ModelArray<Element: JSONModel>: Sendable {
     /// Elements never read are copied from the JSON without building them.
     ///
     /// - Complexity: O(*n*) in the size of the JSON.
-    public func json() -> JSONValue {
+    public func json() -> JSONValue { json(replacing: nil) }
+
+    /// The array as JSON, written over `existing`, the JSON array at the property's path: an
+    /// element given as a model keeps the wrapper it was read from there.
+    func json(replacing existing: JSONInput?) -> JSONValue {
         var elements = JSONArray()
         elements.reserveCapacity(count)
         for slot in slots {
-            elements.append(base.json(of: slot, embedPath: outputEmbedPath ?? nil))
+            elements.append(base.json(of: slot, embedPath: outputEmbedPath ?? nil, replacing: existing))
         }
         return .array(elements)
     }

@@ -73,11 +73,12 @@ struct ElementConfiguration: Sendable {
             message: "expected \(expected) object, found \(found.summary); left out")
     }
 
-    /// Creates the element model over `input`, linked at `suffix` below the collection.
+    /// Creates the element model over `input`, linked at `suffix` below the collection while the
+    /// owner holds `input` there.
     func makeElement<Element: JSONModel>(_ type: Element.Type, _ input: consuming JSONInput, at suffix: [JSONPath.Segment]) -> Element {
         var link: ParentLink?
         if mutable, let owner = owner.model {
-            link = owner.linkChild(at: JSONPath(path.segments + suffix), ordinal: ordinal)
+            link = owner.linkChild(at: JSONPath(path.segments + suffix), ordinal: ordinal, source: copy input)
         }
         return Element.makeResolved(input, metadata: schemaModel, mutable: mutable, parent: link, inverse: inverse)
     }
@@ -455,22 +456,41 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
     func isBuilt(_ index: Int) -> Bool { builtElement(at: index) != nil }
 
     /// The JSON of one slot: the built element's current object, or the JSON as it was;
-    /// wrapped at the embed path (in its original wrapper when there was one).
-    func json(of slot: ModelArraySlot<Element>, embedPath: JSONPath?) -> JSONValue {
+    /// wrapped at the embed path (in its original wrapper when there was one). `existing` is the
+    /// JSON array the output replaces, where a model given in the slot finds its wrapper.
+    func json(of slot: ModelArraySlot<Element>, embedPath: JSONPath?, replacing existing: JSONInput? = nil) -> JSONValue {
         let inner: JSONValue
         var original: JSONInput?
         switch slot {
         case .base(let index):
             inner = builtElement(at: index)?.jsonModel.json() ?? input(at: index).jsonValue
-            if !isSingleObject { original = array?[jsonIndex(of: index)] } else { original = array }
+            // Elements read through the same embed path keep the rest of their original wrapper.
+            if details?.configuration.embedPath == embedPath {
+                original = isSingleObject ? array : array?[jsonIndex(of: index)]
+            }
         case .model(let model):
             inner = model.jsonModel.json()
+            if let embedPath { original = Self.wrapper(of: model, embedPath: embedPath, in: existing) }
         }
         guard let embed = embedPath else { return inner }
         var wrapper: JSONValue = .object(JSONObject())
-        // Elements read through the same embed path keep the rest of their original wrapper.
-        if details?.configuration.embedPath == embed, let original, original.kind == .object { wrapper = original.jsonValue }
+        if let original, original.kind == .object { wrapper = original.jsonValue }
         wrapper[embed] = inner
+        return wrapper
+    }
+
+    /// The wrapper in `existing` (an embedded array) that `model` was read from, found where the
+    /// model's link to its owner says, while that wrapper still holds the model's JSON at
+    /// `embedPath`: a model read from the array and written back as a model, in a Swift array
+    /// (`order.edges = edges.filter { … }`), keeps the wrapper's other members.
+    private static func wrapper(of model: Element, embedPath: JSONPath, in existing: JSONInput?) -> JSONInput? {
+        guard let existing, existing.kind == .array, let link = model.parentLink else { return nil }
+        let segments = link.path.segments
+        let embed = embedPath.segments
+        guard segments.count > embed.count, segments.suffix(embed.count).elementsEqual(embed),
+            case .index(let index) = segments[segments.count - embed.count - 1],
+            let wrapper = existing[index], JSONInput.same(wrapper[embedPath], model.currentSource)
+        else { return nil }
         return wrapper
     }
 }

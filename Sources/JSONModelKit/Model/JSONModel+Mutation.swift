@@ -23,6 +23,10 @@ import JSONModelKitCore
 //     user.address = Address(city: "Oslo")
 //     old.zip = "00100"          // old's own JSON; user.address is still Oslo's
 //
+// An element of a lazy collection is linked when it is first built, which may be after
+// such a write: it is linked only if the parent still holds its JSON at its place, and
+// made detached otherwise (`linkChild(at:ordinal:source:)`).
+//
 // See ChildLinks.swift. Property groups are never detached.
 
 extension JSONModel {

@@ -105,10 +105,19 @@ final class ChildLinks: @unchecked Sendable {
 extension JSONModel {
     /// A link for a nested model read at `path` through the property `ordinal`, kept by this
     /// (mutable) model so a later write can detach it. Property groups (the empty path) are not kept.
-    func linkChild(at path: JSONPath, ordinal: Int) -> ParentLink {
+    ///
+    /// With `source`, the JSON the model is made from, the link is made detached when this model
+    /// no longer holds that JSON at `path`: an element of a lazy collection read before a write
+    /// here, first built after it, would otherwise write over whatever the write put in its
+    /// place (another element, after an insertion), or put back a member the write removed.
+    func linkChild(at path: JSONPath, ordinal: Int, source: JSONInput? = nil) -> ParentLink {
         let link = ParentLink(parent: self, path: path, ordinal: ordinal)
         if !path.isEmpty {
             state.withLock { state in
+                if let source, !JSONInput.same(source, (state.current.map(JSONInput.value) ?? original)[path]) {
+                    link.detach()
+                    return
+                }
                 if state.children == nil { state.children = ChildLinks() }
                 state.children!.insert(link)
             }
