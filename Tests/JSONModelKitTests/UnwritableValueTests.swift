@@ -60,6 +60,27 @@ struct UnwritableValueTests {
         #expect(model.jsonModel.json() == [:])
     }
 
+    /// A value of another type is written when it converts exactly: a number that the
+    /// property's type would round is refused, never stored as a nearby number.
+    @Test func numbersThatWouldBeRoundedAreRefused() throws {
+        let model = try Measures(json: #"{"ratio": 1.5}"#, options: .mutable)
+        let refused: [(Any, String)] = [
+            (9_007_199_254_740_993, "ratio"), (Int64.max, "ratio"), (16_777_217, "small"), (UInt64.max, "maybe"),
+        ]
+        for (value, property) in refused {
+            #expect(throws: JSONModelError.self, "\(value) into \(property)") {
+                try model.jsonModel.set(value, forProperty: property)
+            }
+        }
+        #expect(model.jsonModel.json() == ["ratio": 1.5])
+        try model.jsonModel.set(9_007_199_254_740_992, forProperty: "ratio")
+        try model.jsonModel.set(16_777_216, forProperty: "small")
+        try model.jsonModel.set(3, forProperty: "exact")
+        try model.jsonModel.set(0.25, forProperty: "exact")
+        #expect(model.ratio as Double == 9_007_199_254_740_992 && model.small as Float == 16_777_216)
+        #expect(model.exact as Decimal == Decimal(string: "0.25"))
+    }
+
     @Test func finiteExtremesStillWrite() throws {
         let model = try Measures(json: "{}", options: .mutable)
         model.ratio = Double.greatestFiniteMagnitude

@@ -87,12 +87,24 @@ extension JSONModel {
             context = makeContext(for: property, validating: false)
             converted = property.valueType.convertAny(.value(json), context: &context)
         }
-        guard let converted, context.diagnostics.isEmpty else {
+        // Exactly: a number must be written as the number given. Reading JSON into a `Double`
+        // rounds without a diagnostic, as JSON numbers are read, which as a write would store
+        // 9007199254740993 as 9007199254740992.
+        guard let converted, context.diagnostics.isEmpty,
+            !Self.roundsNumber(json, to: property.jsonValue(ofAny: converted, replacing: nil) ?? nil)
+        else {
             throw .typeMismatch(
                 model: metadata.modelName, property: name, expected: property.type.description,
                 found: String(describing: type(of: value)))
         }
         try write(converted, at: ordinal)
+    }
+
+    /// Whether `given`, a number, would be written as another number: `written`, the JSON of
+    /// the value it converted to.
+    private static func roundsNumber(_ given: JSONValue?, to written: JSONValue?) -> Bool {
+        guard case .number(let number)? = given, case .number(let stored)? = written else { return false }
+        return number != stored
     }
 
     /// Writes a value of the property's Swift type.
