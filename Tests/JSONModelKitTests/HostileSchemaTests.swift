@@ -172,6 +172,31 @@ struct HostileSchemaTests {
         #expect(model.jsonModel.diagnostics.isEmpty)
     }
 
+    /// A default converts only without a diagnostic: an element left out of a collection, or a
+    /// number rounded, would read as other than what the schema declares.
+    @Test(arguments: [
+        ("[Int]", "[1, \"x\", 3]"), ("[Bool]", "[\"maybe\"]"), ("[UUID]", "[\"zz\"]"), ("[String: Int]", "{\"a\": \"x\", \"b\": 2}"),
+        ("[Date]", "[\"nope\"]"), ("[[Int]]", "[[1], [true]]"), ("Int", "2.5"), ("[Int?]", "[1.5]"),
+    ])
+    func defaultsThatConvertOnlyInPartAreRefused(_ type: String, _ value: String) throws {
+        guard case .failure(let error) = Self.register(Self.schema(type: type, default: value)) else {
+            Issue.record("\(type) with default \(value) registered")
+            return
+        }
+        #expect(error.model == "M" && error.property == "x", "\(error)")
+        #expect(error.message.contains("is not a valid \(type)"), "\(error)")
+    }
+
+    @Test(arguments: [
+        ("[Int]", "[1, 2]"), ("[Int?]", "[null, 3]"), ("[String: Int]", "{\"b\": 2}"), ("Int", "2.0"), ("Double", "2"),
+    ])
+    func defaultsThatConvertWholeRead(_ type: String, _ value: String) throws {
+        let registry = try Self.register(Self.schema(type: type, default: value)).get()
+        let model = try registry.makeModel(named: "M", json: [:] as JSONValue)
+        #expect(model.jsonModel.jsonValue(forProperty: "x") == (try JSONDocument(data: Data(value.utf8)).root.value), "\(type)")
+        #expect(model.jsonModel.diagnostics.isEmpty)
+    }
+
     /// The same check guards compiled declarations: the registration block cannot express such a
     /// default, but the metadata refuses one however it comes.
     @Test func compiledDeclarationsWithANonObjectModelDefaultAreProblems() {

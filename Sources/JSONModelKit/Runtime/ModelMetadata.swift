@@ -143,11 +143,11 @@ final class ModelMetadata: Sendable {
                     modelName: modelName, property: name, segments: [], mutable: false, owner: nil, ordinal: 0)
                 context.allowsNonFiniteNumbers = allowsNonFiniteNumbers
                 // Through the property's converter (stored form), else as the type alone (value
-                // form). A collection of the user's type leaves out an element that does not
-                // convert, with a diagnostic: such a default converts only with none.
-                let dropsElements = declaration.type.customType?.element != nil
+                // form), and only without a diagnostic: a collection leaves out an element that
+                // does not convert, and a number may be rounded, each with one, which as a
+                // default would read as other than what was declared.
                 func clean(_ value: (any Sendable)?, _ scratch: ConversionContext) -> (any Sendable)? {
-                    dropsElements && !scratch.diagnostics.isEmpty ? nil : value
+                    scratch.diagnostics.isEmpty ? value : nil
                 }
                 var scratch = context
                 var plain = context
