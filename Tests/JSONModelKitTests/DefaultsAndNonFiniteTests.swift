@@ -128,6 +128,43 @@ struct InvalidValueDefaultTests {
     }
 }
 
+/// Amounts stored as whole cents and read as units, for defaults given as Swift values.
+struct TestCents: JSONConverter {
+    func value(from json: JSONValue) throws(JSONConversionError) -> Double {
+        guard let cents = json.numberValue?.intValue else { throw JSONConversionError("expected a whole number of cents") }
+        return Double(cents) / 100
+    }
+
+    func json(from value: Double) -> JSONValue? { .number(JSONNumber(Int((value * 100).rounded()))) }
+}
+
+final class CentsDefaults: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.price(Double.self, default: 5, converter: .using(TestCents()))
+        p.fee(Double.self, default: 1.5, defaultIfInvalid: 2.25, converter: .using(TestCents()))
+    }
+}
+
+@Suite("Defaults given as Swift values")
+struct SwiftValueDefaultTests {
+    /// A default given in the registration block is a value of the property's type: it reads as
+    /// that value, not as JSON read again through the property's converter (`5` as 5 cents), and
+    /// the converter writes it, so writing the default where there is no key writes nothing and
+    /// writing another value is never mistaken for it.
+    @Test func aSwiftDefaultIsTheValueItself() throws {
+        let model = try CentsDefaults(json: #"{"fee": "free"}"#, options: .mutable)
+        #expect(model.price as Double == 5)
+        #expect(model.fee as Double == 2.25)
+        model.price = 0.05 as Double  // 5 cents: the JSON the default was once mistaken for
+        #expect(model.price as Double == 0.05)
+        #expect(model.jsonModel.json() == ["fee": "free", "price": 5])
+        let fresh = try CentsDefaults(json: "{}", options: .mutable)
+        fresh.price = 5.0 as Double
+        #expect(fresh.jsonModel.json() == [:])
+        #expect(fresh.fee as Double == 1.5)
+    }
+}
+
 @Suite("Non-finite numbers as strings")
 struct NonFiniteNumberTests {
     let json = #"""

@@ -130,6 +130,10 @@ final class ModelMetadata: Sendable {
                 registry: registry)
             /// A declared default as the value it reads (nil inside for one holding models, which
             /// is converted for each model), or nil after reporting why it does not convert.
+            ///
+            /// A default given as a Swift value is read as the type alone: its JSON is the type's
+            /// own form of the value, which the property's converter would read as another value
+            /// (`5` through a converter of cents is 0.05).
             func converted(_ declared: JSONValue, _ option: String) -> (any Sendable)?? {
                 if declaration.type.containsModel {
                     // Converted for each model when read, which must not fail: checked here.
@@ -151,25 +155,33 @@ final class ModelMetadata: Sendable {
                 }
                 var scratch = context
                 var plain = context
-                guard let value = clean(conversion.convert(.value(declared), valueType: valueType, context: &scratch), scratch)
-                    ?? clean(valueType.convertAny(.value(declared), context: &plain), plain)
-                else {
+                let stored = declaration.defaultsAreValues
+                    ? nil : clean(conversion.convert(.value(declared), valueType: valueType, context: &scratch), scratch)
+                guard let value = stored ?? clean(valueType.convertAny(.value(declared), context: &plain), plain) else {
                     report(name, "the \(option) \(declared) is not a valid \(declaration.type)")
                     return nil
                 }
                 return .some(value)
             }
+            /// The JSON a default is stored as: what the property's converter writes for a
+            /// default given as a Swift value, so that writing that value where there is no key
+            /// writes nothing and writing another value is never taken for it; a schema's
+            /// default as declared.
+            func storedJSON(of value: (any Sendable)?, declared: JSONValue) -> JSONValue {
+                guard declaration.defaultsAreValues, let value else { return declared }
+                return (conversion.json(of: value, valueType: valueType, replacing: nil) ?? nil) ?? declared
+            }
             var invalidDefault: InvalidValueDefault?
             if let declared = declaration.defaultIfInvalid {
                 guard let value = converted(declared, "defaultIfInvalid") else { continue }
-                invalidDefault = InvalidValueDefault(stored: value, json: declared)
+                invalidDefault = InvalidValueDefault(stored: value, json: storedJSON(of: value, declared: declared))
             }
             let storedDefault: (any Sendable)?
             let defaultJSON: JSONValue?
             if let declared = declaration.defaultValue {
-                defaultJSON = declared
                 guard let value = converted(declared, "default") else { continue }
                 storedDefault = value
+                defaultJSON = storedJSON(of: value, declared: declared)
             } else if let natural = valueType.implicitDefaultAny {
                 storedDefault = natural
                 defaultJSON = valueType.jsonValue(ofAny: natural, replacing: nil) ?? nil

@@ -67,6 +67,10 @@ struct PropertyDeclaration: Sendable, Equatable {
     /// The value read instead when the JSON holds a value that does not convert, as JSON; nil
     /// when such a value reads ``defaultValue`` too.
     var defaultIfInvalid: JSONValue?
+    /// Whether the defaults were given as Swift values of a built-in type (in a registration
+    /// block) and are that JSON in the type's own form, not in what the property's converter
+    /// stores: a schema's defaults are the stored JSON itself.
+    var defaultsAreValues = false
     /// The other options.
     var options: PropertyOptions
 
@@ -93,7 +97,7 @@ struct PropertyDeclaration: Sendable, Equatable {
         lhs.name == rhs.name && lhs.type == rhs.type && lhs.paths == rhs.paths
             && lhs.defaultValue == rhs.defaultValue && lhs.defaultIfInvalid == rhs.defaultIfInvalid
             && lhs.options == rhs.options && lhs.problem == rhs.problem
-            && lhs.keyFollowsName == rhs.keyFollowsName
+            && lhs.keyFollowsName == rhs.keyFollowsName && lhs.defaultsAreValues == rhs.defaultsAreValues
     }
 
     /// The declaration with its key in `style`, when no path was declared (and it is not a

@@ -120,11 +120,11 @@ public final class PropertyRegistrar {
         if let value = defaultIfInvalid {
             invalidJSON = valueType.jsonValue(ofAny: value, replacing: nil) ?? nil
         }
-        declarations.append(
-            PropertyDeclaration(
-                name: name, type: valueType.propertyType, paths: paths, defaultValue: defaultJSON, options: options,
-                defaultIfInvalid: invalidJSON
-            ).checkingStructure())
+        var declaration = PropertyDeclaration(
+            name: name, type: valueType.propertyType, paths: paths, defaultValue: defaultJSON, options: options,
+            defaultIfInvalid: invalidJSON)
+        declaration.defaultsAreValues = true
+        declarations.append(declaration.checkingStructure())
     }
 }
 
