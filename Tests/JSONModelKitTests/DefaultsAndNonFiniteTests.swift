@@ -165,6 +165,37 @@ struct SwiftValueDefaultTests {
     }
 }
 
+@Suite("Schema defaults and converters registered later")
+struct SchemaDefaultConverterTests {
+    /// A schema's default is JSON in the form the property stores, so a converter reads it,
+    /// also one registered after the schema (as a plugin registers its converters after its
+    /// schemas, or the host registers one later): 10000 through a converter of cents is 100.0.
+    /// A write of the value the default reads, where there is no key, writes nothing and reads
+    /// it back; another value is written as the converter writes it.
+    @Test func aConverterRegisteredAfterTheSchemaReadsItsDefaults() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(json: #"""
+            {"models": [{"name": "Fleet", "properties": [
+              {"name": "budget", "type": "Double", "default": 10000},
+              {"name": "reserve", "type": "Double?", "default": 250, "defaultIfInvalid": 500},
+              {"name": "count", "type": "Int", "default": 3}]}]}
+            """#))
+        let before = try registry.makeModel(named: "Fleet", json: Data("{}".utf8))
+        #expect(before.jsonModel.value(forProperty: "budget") as? Double == 10000)
+        registry.register(TestCents(), for: Double.self)
+        let fleet = try registry.makeModel(named: "Fleet", json: Data(#"{"reserve": "x"}"#.utf8), options: .mutable)
+        #expect(fleet.jsonModel.value(forProperty: "budget") as? Double == 100)
+        #expect(fleet.jsonModel.value(forProperty: "reserve") as? Double == 5)
+        #expect(fleet.jsonModel.value(forProperty: "count") as? Int == 3)
+        #expect(fleet.jsonModel.diagnostics.count == 1, "the invalid reserve, and nothing for the defaults")
+        try fleet.jsonModel.set(100.0, forProperty: "budget")
+        #expect(fleet.jsonModel.json() == ["reserve": "x"])
+        try fleet.jsonModel.set(50.0, forProperty: "budget")
+        #expect(fleet.jsonModel.json() == ["reserve": "x", "budget": 5000])
+        #expect(fleet.jsonModel.value(forProperty: "budget") as? Double == 50)
+    }
+}
+
 @Suite("Non-finite numbers as strings")
 struct NonFiniteNumberTests {
     let json = #"""

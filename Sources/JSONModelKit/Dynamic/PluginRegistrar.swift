@@ -89,9 +89,9 @@ extension PluginRegistrar {
     /// The schema properties whose defaults would be read through a converter the plugin
     /// registers by name (`registrations`), as problems.
     ///
-    /// A schema model's defaults are converted when its metadata is built, which is before the
-    /// plugin's converters are in the registry: such a default would be read without its
-    /// converter, as another value. Refused rather than read so.
+    /// A schema model's defaults are checked when its metadata is built, which is before the
+    /// plugin's converters are in the registry: such a default could be checked only without
+    /// its converter, as another value. Refused rather than registered unchecked.
     func defaultsThroughOwnConverters(_ registrations: [ConverterTable.Registration]) -> [String] {
         let ownNames = Set(registrations.compactMap { registration -> String? in
             if case .named(let name) = registration.change { name } else { nil }

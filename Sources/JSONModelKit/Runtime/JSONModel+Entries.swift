@@ -312,10 +312,20 @@ extension JSONModel {
         defaultValue(of: property, stored: property.storedDefault, json: property.defaultJSON, context: &context)
     }
 
-    /// A default given as its stored value, or as JSON converted for this model (one holding models).
+    /// A default given as its stored value, or as JSON converted for this model (one holding
+    /// models, or a schema's default of a property that has a converter, which reads the JSON
+    /// through the converter chosen now: `stored` is the engine's own reading).
     func defaultValue(
         of property: PropertyMetadata, stored: (any Sendable)?, json: JSONValue?, context: inout ConversionContext
     ) -> any Sendable {
+        if property.defaultsFollowConverter, let json, !property.conversion.isBuiltinChoice() {
+            // As when the metadata was built: through the converter without a diagnostic, else
+            // the engine's own reading. The default's diagnostics are not the model's.
+            var scratch = context
+            scratch.validating = false
+            scratch.diagnostics = []
+            if let value = property.convertValue(.value(json), context: &scratch), scratch.diagnostics.isEmpty { return value }
+        }
         if let stored { return stored }
         context.segments = property.paths[0].segments
         var defaultContext = context

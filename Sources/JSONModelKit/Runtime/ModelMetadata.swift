@@ -128,6 +128,8 @@ final class ModelMetadata: Sendable {
                 name: name, modelName: modelName, type: declaration.type, options: declaration.options,
                 models: ModelKey.chain(modelName: modelName, modelType: modelType, declaringModel: declaringModel),
                 registry: registry)
+            let defaultsFollowConverter = !declaration.defaultsAreValues && !declaration.type.containsModel
+                && (declaration.defaultValue != nil || declaration.defaultIfInvalid != nil)
             /// A declared default as the value it reads (nil inside for one holding models, which
             /// is converted for each model), or nil after reporting why it does not convert.
             ///
@@ -157,11 +159,14 @@ final class ModelMetadata: Sendable {
                 var plain = context
                 let stored = declaration.defaultsAreValues
                     ? nil : clean(conversion.convert(.value(declared), valueType: valueType, context: &scratch), scratch)
-                guard let value = stored ?? clean(valueType.convertAny(.value(declared), context: &plain), plain) else {
+                let own = clean(valueType.convertAny(.value(declared), context: &plain), plain)
+                guard let value = stored ?? own else {
                     report(name, "the \(option) \(declared) is not a valid \(declaration.type)")
                     return nil
                 }
-                return .some(value)
+                // Kept as the engine reads it, when it does: a converter, the one chosen now or
+                // one registered later, reads the JSON when the property is read.
+                return .some(defaultsFollowConverter ? own ?? value : value)
             }
             /// The JSON a default is stored as: what the property's converter writes for a
             /// default given as a Swift value, so that writing that value where there is no key
@@ -210,7 +215,7 @@ final class ModelMetadata: Sendable {
                     storedDefault: storedDefault,
                     defaultJSON: defaultJSON,
                     schemaModel: declaration.type.schemaModelName.map { SchemaModelReference(name: $0, registry: registry) },
-                    conversion: conversion, invalidDefault: invalidDefault))
+                    conversion: conversion, invalidDefault: invalidDefault, defaultsFollowConverter: defaultsFollowConverter))
         }
         self.modelName = modelName
         self.modelType = modelType

@@ -36,6 +36,12 @@ final class PropertyMetadata: Sendable {
     /// What a value that is present but does not convert reads, when declared apart from the
     /// default (`defaultIfInvalid`); nil when such a value reads the default.
     let invalidDefault: InvalidValueDefault?
+    /// Whether the declared defaults are JSON in the form the property stores (a schema's),
+    /// which a registered converter reads: then ``storedDefault`` and the invalid default's
+    /// `stored` are the engine's own reading, and a property that has a converter reads the
+    /// JSON through it (``JSONModel/defaultValue(of:stored:json:context:)``). Converters may be
+    /// registered after the metadata is built: by a plugin after its schemas, or by the host.
+    let defaultsFollowConverter: Bool
     /// The schema model the type refers to, resolved by name when read.
     let schemaModel: SchemaModelReference?
     /// The converter lookup's cached choice for this property (PropertyConversion.swift).
@@ -69,9 +75,10 @@ final class PropertyMetadata: Sendable {
         ordinal: Int, name: String, type: PropertyType, paths: [JSONPath], declaredDefault: JSONValue?,
         options: PropertyOptions, declaringModel: String, isRequired: Bool, valueType: any PropertyValue.Type,
         storedDefault: (any Sendable)?, defaultJSON: JSONValue?, schemaModel: SchemaModelReference?,
-        conversion: PropertyConversion, invalidDefault: InvalidValueDefault? = nil
+        conversion: PropertyConversion, invalidDefault: InvalidValueDefault? = nil, defaultsFollowConverter: Bool = false
     ) {
         self.invalidDefault = invalidDefault
+        self.defaultsFollowConverter = defaultsFollowConverter
         self.ordinal = ordinal
         self.name = name
         self.type = type
