@@ -165,7 +165,7 @@ struct SwiftValueDefaultTests {
     }
 }
 
-@Suite("Schema defaults and converters registered later")
+@Suite("Schema models and converters")
 struct SchemaDefaultConverterTests {
     /// A schema's default is JSON in the form the property stores, so a converter reads it,
     /// also one registered after the schema (as a plugin registers its converters after its
@@ -193,6 +193,26 @@ struct SchemaDefaultConverterTests {
         try fleet.jsonModel.set(50.0, forProperty: "budget")
         #expect(fleet.jsonModel.json() == ["reserve": "x", "budget": 5000])
         #expect(fleet.jsonModel.value(forProperty: "budget") as? Double == 50)
+    }
+
+    /// A converter registered for a schema model reaches the models that extend it, through
+    /// every level, as one registered for a class reaches its subclasses: for the properties they
+    /// inherit and their own.
+    @Test func convertersForASchemaModelReachTheModelsExtendingIt() throws {
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(json: #"""
+            {"models": [{"name": "Base", "properties": [{"name": "price", "type": "Double"}]},
+                        {"name": "Mid", "extends": "Base", "properties": []},
+                        {"name": "Child", "extends": "Mid", "properties": [{"name": "msrp", "type": "Double"}]}]}
+            """#))
+        registry.converters.apply(
+            .type(.schema("Mid"), ObjectIdentifier(Double.self)), converter: AnyConverter(TestCents(), name: "TestCents"))
+        let input = Data(#"{"price": 1250, "msrp": 100}"#.utf8)
+        let child = try registry.makeModel(named: "Child", json: input)
+        #expect(child.jsonModel.value(forProperty: "price") as? Double == 12.5)
+        #expect(child.jsonModel.value(forProperty: "msrp") as? Double == 1)
+        #expect(try registry.makeModel(named: "Mid", json: input).jsonModel.value(forProperty: "price") as? Double == 12.5)
+        #expect(try registry.makeModel(named: "Base", json: input).jsonModel.value(forProperty: "price") as? Double == 1250)
     }
 }
 

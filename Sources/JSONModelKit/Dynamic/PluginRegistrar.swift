@@ -61,7 +61,7 @@ public final class PluginRegistrar {
     /// own.
     ///
     /// The model is named as it is registered, whether a class (the plugin's or the host's,
-    /// whose subclasses the converter covers too) or a schema model.
+    /// whose subclasses the converter covers too) or a schema model (and the models extending it).
     ///
     /// ```swift
     /// plugin.register(CentsConverter(), for: Double.self, inModelNamed: "Fleet")
@@ -73,7 +73,8 @@ public final class PluginRegistrar {
     }
 
     /// Registers a converter for the property `name` of the model named `model`: a class (the
-    /// plugin's or the host's, whose subclasses the converter covers too) or a schema model.
+    /// plugin's or the host's, whose subclasses the converter covers too) or a schema model (and the
+    /// models extending it).
     ///
     /// It wins over what the property's declaration asks for; for a model of the plugin's own,
     /// the declaration's `converter` option says the same where the model is declared. No

@@ -307,7 +307,8 @@ extension SchemaBatch {
                 requiresNonOptionals: ancestors.lazy.compactMap(\.requireNonOptionals).first ?? false,
                 comparesDeclaredPropertiesOnly: ancestors.lazy.compactMap(\.compareDeclaredPropertiesOnly).first ?? false,
                 allowsNonFiniteNumbers: ancestors.lazy.compactMap(\.allowNonFiniteNumbers).first
-                    ?? registry.allowsNonFiniteNumbers)
+                    ?? registry.allowsNonFiniteNumbers,
+                lineage: ancestors.map(\.name))
             if !metadata.problems.isEmpty {
                 // The last model declaring a name: a name declared again is the later model's problem.
                 var owners: [String: String] = [:]

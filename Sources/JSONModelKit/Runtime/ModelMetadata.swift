@@ -73,12 +73,15 @@ final class ModelMetadata: Sendable {
     ///   - requiresNonOptionals: Whether non-optionals without a declared default are required.
     ///   - comparesDeclaredPropertiesOnly: Whether equality ignores keys no property reads.
     ///   - allowsNonFiniteNumbers: Whether `"NaN"` and `"Infinity"` strings read as numbers.
+    ///   - lineage: For a schema model, its name and the names of the models it extends, most
+    ///     derived first: converters registered for any of them reach its properties, as those
+    ///     registered for a class reach its subclasses.
     init(
         modelName: String, modelType: JSONModel.Type,
         declarations: [(declaration: PropertyDeclaration, declaringModel: String)],
         problems: [ModelDeclarationError.Problem] = [], registry: ModelRegistry? = nil,
         discriminator: ModelDiscriminator? = nil, requiresNonOptionals: Bool = false,
-        comparesDeclaredPropertiesOnly: Bool = false, allowsNonFiniteNumbers: Bool = false
+        comparesDeclaredPropertiesOnly: Bool = false, allowsNonFiniteNumbers: Bool = false, lineage: [String] = []
     ) {
         var problems = problems
         var properties: [PropertyMetadata] = []
@@ -126,7 +129,7 @@ final class ModelMetadata: Sendable {
             }
             let conversion = PropertyConversion(
                 name: name, modelName: modelName, type: declaration.type, options: declaration.options,
-                models: ModelKey.chain(modelName: modelName, modelType: modelType, declaringModel: declaringModel),
+                models: ModelKey.chain(modelName: modelName, modelType: modelType, declaringModel: declaringModel, lineage: lineage),
                 registry: registry)
             let defaultsFollowConverter = !declaration.defaultsAreValues && !declaration.type.containsModel
                 && (declaration.defaultValue != nil || declaration.defaultIfInvalid != nil)
