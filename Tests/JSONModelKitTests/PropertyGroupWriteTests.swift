@@ -112,6 +112,33 @@ struct PropertyGroupWriteTests {
         #expect(prefs.unit == "in")
     }
 
+    /// A group held from before reads what its parent holds now: after the parent's own write,
+    /// a merge, and a write through another group or through the parent's fresh read of the
+    /// group, its reads, output, copies and comparisons are the parent's object, not the one it
+    /// held. A group in a group reads its outer model's writes too.
+    @Test func aHeldGroupReadsWhatItsParentHoldsNow() throws {
+        let customer = try GroupCustomer(json: Self.json, options: .mutable)
+        let contact: GroupContact = customer.contact
+        #expect(contact.email == "a@x")
+        try customer.jsonModel.update(with: ["email": "z@x"] as JSONValue)
+        #expect(contact.email == "z@x")
+        #expect(contact.jsonModel.json()["email"] == "z@x")
+        (customer.contact as GroupContact).phone = "9"
+        #expect(contact.phone == "9")
+        customer.id = "c2"
+        #expect(contact.jsonModel.copy().jsonModel.json()["id"] == "c2")
+        #expect(contact.jsonModel.json() == customer.jsonModel.json())
+        contact.email = "w@x"
+        #expect(customer.jsonModel.json()["email"] == "w@x" && customer.jsonModel.json()["phone"] == "9")
+
+        let outer = try GroupOuter(json: #"{"name": "Ann", "x": 1}"#, options: .mutable)
+        let middle: GroupMiddle = outer.middle
+        let inner: GroupInner = middle.inner
+        #expect(inner.x == 1)
+        try outer.jsonModel.update(with: ["x": 5] as JSONValue)
+        #expect(inner.x == 5)
+    }
+
     /// A group's write starts from what its parent holds at that moment, however the parent got
     /// there: writes through a group in a group keep the outer model's writes, and a write
     /// after the parent dropped its writes does not bring them back.

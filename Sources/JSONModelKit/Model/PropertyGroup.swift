@@ -65,6 +65,7 @@ extension JSONModel {
     func syncWithGroupParent() {
         guard let link = parentLink, link.path.segments.isEmpty, let parent = link.parent else { return }
         parent.syncWithGroupParent()
+        let generation = parent.state.withLock { $0.generation }
         let parentSource = parent.currentSource
         state.withLock { state in
             let touched = childrenTouched(by: [.root], in: state)
@@ -77,10 +78,43 @@ extension JSONModel {
             state.generation += 1
             detachChanged(touched, in: &state)
         }
+        link.seenGeneration.pointer.store(UInt(bitPattern: generation), ordering: .releasing)
     }
 }
 
 extension JSONModel {
+    /// For a property group of a mutable parent, before it is read: takes the parent's object
+    /// when the parent changed since the group last took it (or was made), so that a group held
+    /// from before reads what the parent holds now (the parent's writes, a merge, another
+    /// group's writes), as its next write would. An object equal to the group's is taken without
+    /// emptying the cache. A group made for a value being written keeps its own JSON until the
+    /// write, which changes the parent.
+    func refreshFromGroupParent() {
+        guard isMutable, let link = parentLink, link.path.segments.isEmpty, let parent = link.parent,
+            link.ordinal < parent.metadata.properties.count, parent.metadata.properties[link.ordinal].options.group
+        else { return }
+        parent.refreshFromGroupParent()  // a parent that is a group takes its own parent's first
+        let generation = parent.state.withLock { $0.generation }
+        guard UInt(bitPattern: generation) != link.seenGeneration.pointer.load(ordering: .acquiring) else { return }
+        let parentSource = parent.currentSource
+        let changed = state.withLock { state -> Bool in
+            let mine = state.current.map(JSONInput.value) ?? original
+            switch (parentSource, mine) {
+            case (.node(let a), .node(let b)) where a.document === b.document && a.index == b.index: return false
+            case (.value(let a), .value(let b)) where a.sharesStorage(with: b): return false
+            default: break
+            }
+            guard parentSource.jsonValue == mine.jsonValue else { return true }
+            if case .value(let value) = parentSource { state.current = value }
+            return false
+        }
+        if changed {
+            syncWithGroupParent()
+        } else {
+            link.seenGeneration.pointer.store(UInt(bitPattern: generation), ordering: .releasing)
+        }
+    }
+
     /// Clears a property group's writes: puts the group's keys (those of its properties, and of
     /// the groups inside it) back as the group's original JSON has them, and passes the object
     /// up. The parent's object holds more than the group's keys: the parent's own writes and

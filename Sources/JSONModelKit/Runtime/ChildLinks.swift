@@ -121,6 +121,10 @@ extension JSONModel {
                 if state.children == nil { state.children = ChildLinks() }
                 state.children!.insert(link)
             }
+        } else {
+            // A group made now holds what this model holds now: the JSON it was made from, or,
+            // for a value being written, its own until the write.
+            state.withLock { link.seenGeneration.pointer.store(UInt(bitPattern: $0.generation), ordering: .releasing) }
         }
         return link
     }

@@ -30,7 +30,7 @@ extension JSONModel {
             if let entry = frozenEntry(at: ordinal, in: slots, revalidate: revalidate) { return entry }
             // Cached inline: copied into an entry for this caller (inline values never leave).
             return slots.cachedEntry(at: ordinal, lock: state, type: metadata.properties[ordinal].valueType)!
-        case .none: break
+        case .none: refreshFromGroupParent()
         }
         enum Lookup {
             case cached(CacheEntry)

@@ -343,9 +343,11 @@ open class JSONModel: @unchecked Sendable {
         self.init(ModelStorage(source: source, mutable: false))
     }
 
-    /// The JSON object as it is now: the overlay after writes, the original before.
+    /// The JSON object as it is now: the overlay after writes, the original before; for a
+    /// property group of a mutable parent, the parent's object (``refreshFromGroupParent()``).
     var currentSource: JSONInput {
-        (state.withLockIfMade { $0.current } ?? nil).map(JSONInput.value) ?? original
+        refreshFromGroupParent()
+        return (state.withLockIfMade { $0.current } ?? nil).map(JSONInput.value) ?? original
     }
 }
 
@@ -505,6 +507,10 @@ final class ParentLink: Sendable {
     let ordinal: Int
     /// Set to 1 once, under the parent's lock, when the parent no longer holds the child's JSON.
     private let detached = OwnedAtomicWord(0)
+    /// For a property group: the parent's write count (`ModelState.generation`) when the group
+    /// last took the parent's object, or was made; a group reads the parent's object again
+    /// only after the parent changed (``JSONModel/refreshFromGroupParent()``).
+    let seenGeneration = OwnedAtomicWord(0)
 
     init(parent: JSONModel, path: JSONPath, ordinal: Int) {
         self.parent = parent
