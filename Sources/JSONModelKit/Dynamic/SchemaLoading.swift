@@ -45,7 +45,7 @@ extension ModelRegistry {
     ///   a registered schema model with a different definition, or a built-in type's name
     ///   (`Int`, `String`, `Date`, …), which a property type could never refer to;
     /// - a property named like a member of ``JSONModel`` (``JSONModel/reservedPropertyNames``:
-    ///   `description`, `hash`, …); name it otherwise and keep the key with `"jsonPath"`;
+    ///   `jsonModel`, `hash`, …); name it otherwise and keep the key with `"jsonPath"`;
     /// - options that do not suit their property (`required` on an optional, `enumValues` on a non-`String`,
     ///   `dateFormat` on a non-`Date`, `inverse` on a non-model, an invalid date pattern, a
     ///   default that does not convert, two writable properties on one JSON path, …); the
