@@ -256,6 +256,24 @@ struct HostileSchemaTests {
         #expect(registry.schemaMetadata(named: "Invoice") == nil)
     }
 
+    /// Discriminator tags are compared as Swift compares text, so two spellings of one text
+    /// would be one tag, and one of their models could never be chosen: refused, naming both.
+    @Test func discriminatorTagsSpelledTwoWaysAreRefused() throws {
+        let text = #"""
+            {"models": [
+              {"name": "Base", "discriminator": {"jsonPath": "kind", "map": {"\u00e9": "Acute", "e\u0301": "Combining"}}},
+              {"name": "Acute", "extends": "Base"}, {"name": "Combining", "extends": "Base"}]}
+            """#
+        guard case .failure(let error) = Self.register(text) else {
+            Issue.record("registered")
+            return
+        }
+        #expect(error.model == "Base")
+        #expect(error.message == #"the discriminator maps "\u{E9}" and "e\u{301}", one text spelled two ways"#, "\(error)")
+        let repeated = #"{"models": [{"name": "Base", "discriminator": {"jsonPath": "kind", "map": {"a": "Base", "a": "Base"}}}]}"#
+        #expect(throws: Never.self) { try Self.register(repeated).get() }
+    }
+
     /// A registered model that does not extend is refused too; one extending through a chain is fine.
     @Test func discriminatorTargetsMayExtendThroughAChain() throws {
         let registry = ModelRegistry()

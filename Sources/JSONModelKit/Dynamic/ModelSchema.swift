@@ -264,6 +264,18 @@ public struct ModelSchema: Sendable, Equatable {
                 guard let target = target.stringValue else {
                     throw ModelSchemaError("discriminator map values must be model names", model: name)
                 }
+                // Tags are compared as Swift compares strings, so two spellings of one text
+                // (`"\u00e9"` and `"e\u0301"`) would be one tag, and one of their models never
+                // chosen: refused. The same spelling twice is a repeated key: the last wins.
+                if let index = names.index(forKey: tag), !names.keys[index].unicodeScalars.elementsEqual(tag.unicodeScalars) {
+                    func spelled(_ text: String) -> String {
+                        "\"" + text.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
+                            .joined() + "\""
+                    }
+                    throw ModelSchemaError(
+                        "the discriminator maps \(spelled(names.keys[index])) and \(spelled(tag)), one text spelled two ways",
+                        model: name)
+                }
                 names[tag] = target
             }
             let discriminatorPath = try path(pathValue, model: name, option: "jsonPath")

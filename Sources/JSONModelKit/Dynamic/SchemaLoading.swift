@@ -51,8 +51,9 @@ extension ModelRegistry {
     ///   default that does not convert, two writable properties on one JSON path, …); the
     ///   default of a type holding models must hold objects where the models are (`{}` for
     ///   `Customer?`, `[{}]` for `[Line]`; `5` or `[1]` is refused);
-    /// - discriminators naming unknown models or compiled classes, or mapping a tag to a model
-    ///   that does not extend the discriminating one (directly or through a chain);
+    /// - discriminators naming unknown models or compiled classes, mapping a tag to a model
+    ///   that does not extend the discriminating one (directly or through a chain), or mapping
+    ///   one text spelled two ways (`"\u00e9"` and `"e\u0301"`), which compare equal as tags;
     /// - property groups that hold their own model again (`"group": true` on `Node.same: Node`,
     ///   or through other groups, inherited ones and the models their discriminators pick): a
     ///   group reads its parent's own object, so these would nest without end (reported once
