@@ -68,6 +68,18 @@ struct DateNumberUnderPatternTests {
         #expect(event.millis as Date? == DateFormatTests.may6)
         #expect(event.jsonModel.diagnostics.isEmpty)
     }
+
+    /// Seconds written with many digits read as a `Double` property reads them, whatever their
+    /// length: a number of 40 characters or more was refused as out of range.
+    @Test func longNumberTextReadsAsSeconds() throws {
+        let long = "1525564800." + String(repeating: "0", count: 40) + "1"
+        let huge = "0." + String(repeating: "0", count: 200_000) + "1"
+        let event = try DatedEvent(json: #"{"plain": \#(long), "seconds": \#(long), "millis": \#(huge)}"#)
+        #expect(event.plain as Date? == DateFormatTests.may6)
+        #expect(event.seconds as Date? == DateFormatTests.may6)
+        #expect(event.millis as Date? == Date(timeIntervalSince1970: 0))
+        #expect(event.jsonModel.diagnostics.isEmpty)
+    }
 }
 
 extension DateNumberUnderPatternTests {

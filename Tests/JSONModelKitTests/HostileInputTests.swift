@@ -308,9 +308,11 @@ struct HostileInputTests {
             #expect(int64Read == rounded, "\(name)")
             #expect(doubleRead == (double.isFinite ? double : 0), "\(name)")
             #expect(string == text && raw.numberValue?.text == text, "\(name)")
-            #expect(date == nil, "\(name): 100,000 digits are no date")
+            // Seconds as a `Double` property reads them, when that is a date.
+            let asSeconds = double.isFinite && double.magnitude < DateFormat.epochLimit ? Date(timeIntervalSince1970: double) : nil
+            #expect(date == asSeconds, "\(name)")
             #expect(bool == (int64 == 1 ? true : int64 == 0 ? false : nil), "\(name)")
-            #expect(!model.jsonModel.diagnostics.isEmpty && model.jsonModel.diagnostics.allSatisfy { $0.path == "n" }, "\(name)")
+            #expect(model.jsonModel.diagnostics.allSatisfy { $0.path == "n" }, "\(name)")
             #expect(model.jsonModel.jsonString() == #"{"n":"# + text + "}", "\(name)")
             print("hostile: 100,000-digit \(name): Decimal \(decimal.map { "\($0)".prefix(24) + "…" } ?? "nil"), \(model.jsonModel.diagnostics.count) diagnostics, \(HostileInputs.format(seconds)) s CPU")
         }

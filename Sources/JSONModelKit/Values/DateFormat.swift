@@ -247,9 +247,11 @@ public struct DateFormat: Sendable, Hashable, ExpressibleByStringLiteral, Custom
 
     /// Reads JSON-number text (`-12.5`, `1e9`) as seconds times `scale`.
     static func epochDate(from bytes: UnsafeBufferPointer<UInt8>, scale: Double) -> Date? {
-        // JSON number grammar only: no spaces, no `+`, no hex, no `inf`.
-        guard !bytes.isEmpty, bytes.count < 40, NumberParsing.isValid(bytes) else { return nil }
-        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
+        // JSON number grammar only: no spaces, no `+`, no hex, no `inf`; of any length, read in
+        // time linear in it, as a `Double` property reads its number.
+        guard !bytes.isEmpty, NumberParsing.isValid(bytes) else { return nil }
+        let value = NumberParsing.double(bytes)
+        guard value.isFinite else { return nil }
         let seconds = value / scale
         guard abs(seconds) < epochLimit else { return nil }
         return Date(timeIntervalSince1970: seconds)
