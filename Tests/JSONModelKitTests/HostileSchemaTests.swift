@@ -149,13 +149,18 @@ struct HostileSchemaTests {
         ("[A]?", "5"),
     ])
     func modelDefaultsThatAreNotObjectsAreRefused(_ type: String, _ value: String) throws {
-        guard case .failure(let error) = Self.register(Self.schema(type: type, default: value)) else {
-            Issue.record("\(type) with default \(value) registered")
+        Self.expectRefusedDefault(type, value)
+    }
+
+    /// Registering `M.x` of `type` with the default `value` fails, naming the property and why.
+    static func expectRefusedDefault(_ type: String, _ value: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case .failure(let error) = register(schema(type: type, default: value)) else {
+            Issue.record("\(type) with default \(value) registered", sourceLocation: sourceLocation)
             return
         }
-        #expect(error.model == "M" && error.property == "x", "\(error)")
-        #expect(error.message.hasPrefix("the default"), "\(error)")
-        #expect(error.message.contains("is not a valid \(type)"), "\(error)")
+        #expect(error.model == "M" && error.property == "x", "\(error)", sourceLocation: sourceLocation)
+        #expect(error.message.hasPrefix("the default"), "\(error)", sourceLocation: sourceLocation)
+        #expect(error.message.contains("is not a valid \(type)"), "\(error)", sourceLocation: sourceLocation)
     }
 
     @Test(arguments: [
@@ -179,12 +184,7 @@ struct HostileSchemaTests {
         ("[Date]", "[\"nope\"]"), ("[[Int]]", "[[1], [true]]"), ("Int", "2.5"), ("[Int?]", "[1.5]"),
     ])
     func defaultsThatConvertOnlyInPartAreRefused(_ type: String, _ value: String) throws {
-        guard case .failure(let error) = Self.register(Self.schema(type: type, default: value)) else {
-            Issue.record("\(type) with default \(value) registered")
-            return
-        }
-        #expect(error.model == "M" && error.property == "x", "\(error)")
-        #expect(error.message.contains("is not a valid \(type)"), "\(error)")
+        Self.expectRefusedDefault(type, value)
     }
 
     @Test(arguments: [

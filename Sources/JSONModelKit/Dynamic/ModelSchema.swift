@@ -269,8 +269,10 @@ public struct ModelSchema: Sendable, Equatable {
                 // chosen: refused. The same spelling twice is a repeated key: the last wins.
                 if let index = names.index(forKey: tag), !names.keys[index].unicodeScalars.elementsEqual(tag.unicodeScalars) {
                     func spelled(_ text: String) -> String {
-                        "\"" + text.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
-                            .joined() + "\""
+                        let scalars = text.unicodeScalars.map { scalar in
+                            scalar.isASCII ? String(scalar) : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                        }
+                        return "\"" + scalars.joined() + "\""
                     }
                     throw ModelSchemaError(
                         "the discriminator maps \(spelled(names.keys[index])) and \(spelled(tag)), one text spelled two ways",

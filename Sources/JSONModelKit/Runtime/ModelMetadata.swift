@@ -129,7 +129,8 @@ final class ModelMetadata: Sendable {
             }
             let conversion = PropertyConversion(
                 name: name, modelName: modelName, type: declaration.type, options: declaration.options,
-                models: ModelKey.chain(modelName: modelName, modelType: modelType, declaringModel: declaringModel, lineage: lineage),
+                models: ModelKey.chain(
+                    modelName: modelName, modelType: modelType, declaringModel: declaringModel, lineage: lineage),
                 registry: registry)
             let defaultsFollowConverter = !declaration.defaultsAreValues && !declaration.type.containsModel
                 && (declaration.defaultValue != nil || declaration.defaultIfInvalid != nil)

@@ -475,7 +475,9 @@ extension ModelKey {
     /// The keys of a compiled class and its superclasses, most derived first; a schema model's
     /// name and those of the models it extends (`lineage`, or the model declaring the property
     /// when that is not given).
-    static func chain(modelName: String, modelType: JSONModel.Type, declaringModel: String, lineage: [String] = []) -> [ModelKey] {
+    static func chain(
+        modelName: String, modelType: JSONModel.Type, declaringModel: String, lineage: [String] = []
+    ) -> [ModelKey] {
         if modelType == DynamicModel.self {
             if !lineage.isEmpty { return lineage.map(ModelKey.schema) }
             return modelName == declaringModel ? [.schema(modelName)] : [.schema(modelName), .schema(declaringModel)]

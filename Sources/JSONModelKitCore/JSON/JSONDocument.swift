@@ -143,7 +143,8 @@ public final class JSONDocument: Sendable {
             var pages: ReleasedPages?
             if case .mapped(let file) = storage { pages = ReleasedPages(file: file) }
             storage.withUnsafeBufferPointer { input in
-                let reserve = input.count >= JSONDocument.hugePageTapeLimit ? JSONDocument.densestTape(byteCount: input.count) : nil
+                let reserve = input.count >= JSONDocument.hugePageTapeLimit
+                    ? JSONDocument.densestTape(byteCount: input.count) : nil
                 var scanner = JSONScanner(
                     bytes: input, options: options, tapeBuffer: buffer, tapeCapacity: capacity, tapeReserve: reserve,
                     releaseInterval: pages == nil ? 0 : JSONDocument.mappedReleaseInterval,
