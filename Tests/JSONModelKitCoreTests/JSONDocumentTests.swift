@@ -268,7 +268,7 @@ struct ScanningTests {
 
     /// A large document as dense as JSON gets, `[0,0,…]`, needs four times the tape a typical
     /// one starts with: the tape grows in the pages reserved for it (on Linux, from a 2 MiB
-    /// boundary), keeps every value, and keeps only the pages its entries are in.
+    /// boundary) and keeps every value.
     @Test func theDensestLargeDocumentGrowsItsTapeInItsOwnPages() throws {
         let count = JSONDocument.hugePageTapeLimit / 2 + 1
         var text = [UInt8](repeating: UInt8(ascii: ","), count: count * 2 + 1)
@@ -283,7 +283,8 @@ struct ScanningTests {
         #if os(Linux)
         let base = document.tape.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress!) }
         #expect(base % TapePages.hugePage == 0, "the tape does not start on a huge page")
-        #expect(document.tape.mappedBytes == TapePages.pageRounded((count + 1) * 8), "pages beyond the entries are kept")
+        let pages = try #require(document.tape.pages, "the tape is not in pages of its own")
+        #expect(pages.usable >= (count + 1) * 8 && pages.bytes >= pages.usable)
         #endif
     }
 }

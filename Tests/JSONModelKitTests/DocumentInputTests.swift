@@ -361,10 +361,12 @@ struct DocumentInputTests {
     }()
 
     /// A document of 16 MiB or more asks Linux to back its tape with huge pages, from a 2 MiB
-    /// boundary; a smaller one does not, and both read the same. The advice goes with the tape:
-    /// once the documents are freed, none of the memory their tapes held is advised, though the
-    /// allocator would hand the tape of a second large document out of its heap, to be reused
-    /// by other allocations after it.
+    /// boundary; a smaller one does not, and both read the same. The advice goes with the tape's
+    /// own pages: once the documents are freed, no memory their tapes held is advised but the
+    /// one reservation kept for the next large tape, though the allocator would hand the tape of
+    /// a second large document out of its heap, to be reused by other allocations after it. The
+    /// second large document takes the pages the first one's tape left; pages past
+    /// ``TapePages/keptLimit`` are never kept.
     ///
     /// Checked in a child process, so that no other test's document is being read meanwhile.
     @Test(ChildTestProcess.available, .enabled(if: hugePagesCanBeChecked, "needs transparent huge pages in madvise mode and THPeligible in /proc/self/smaps"))
@@ -376,6 +378,8 @@ struct DocumentInputTests {
         #expect(report.fields["aligned"] == "true", "the tape of a large document does not start on a huge page: \(report.fields)")
         #expect(report.fields["small"] == "false", "the tape of a small document is advised: \(report.fields)")
         #expect(report.fields["freed"] == "false", "memory of a freed tape is still advised: \(report.fields)")
+        #expect(report.fields["reused"] == "true", "the second large tape took fresh pages: \(report.fields)")
+        #expect(report.fields["bounded"] == "true", "a reservation past the limit was kept: \(report.fields)")
         #expect(report.passed, "the documents did not read as written: \(report.fields)")
     }
 
@@ -397,7 +401,7 @@ struct DocumentInputTests {
         }
         var reads = true
         var freedTapes: [Int] = []
-        var large = "unknown", small = "unknown", aligned = false
+        var large = "unknown", small = "unknown", aligned = false, reused = false
         do {
             let (largeDocument, eligible) = try document(bytes: JSONDocument.hugePageTapeLimit)
             let (smallDocument, smallEligible) = try document(bytes: JSONDocument.hugePageTapeLimit / 2)
@@ -415,11 +419,23 @@ struct DocumentInputTests {
         do {
             let (again, _) = try document(bytes: JSONDocument.hugePageTapeLimit)
             reads = reads && again.root[0]?["id"]?.intValue == 1_234_567
+            reused = tapeBase(again) == freedTapes[0]
             freedTapes.append(tapeBase(again))
         }
-        let advised = freedTapes.contains { Self.hugePageEligible(($0 + hugePage - 1) & ~(hugePage - 1)) == true }
+        // A reservation whose usable pages pass the limit is given back, not kept.
+        var bounded = false
+        if let big = TapePages.reserve(TapePages.keptLimit * 2, usable: TapePages.keptLimit + (64 << 10)) {
+            TapePages.release(big)
+            bounded = TapePages.keptRange?.lowerBound != Int(bitPattern: big.base)
+        }
+        let kept = TapePages.keptRange ?? 0..<0
+        let advised = freedTapes.contains { address in
+            let aligned = (address + hugePage - 1) & ~(hugePage - 1)
+            return !kept.contains(aligned) && Self.hugePageEligible(aligned) == true
+        }
         try ChildTestProcess.write([
-            "large": large, "small": small, "aligned": aligned, "freed": advised, "passed": reads,
+            "large": large, "small": small, "aligned": aligned, "freed": advised, "reused": reused, "bounded": bounded,
+            "passed": reads,
         ])
     }
 }

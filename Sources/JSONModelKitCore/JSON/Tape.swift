@@ -149,14 +149,14 @@ package struct TapeWords: @unchecked Sendable {
     @usableFromInline let base: UnsafeMutablePointer<UInt64>
     /// The number of words.
     @usableFromInline package let count: Int
-    /// The bytes of the pages the words are in, when they are in pages of their own
-    /// (``TapePages``); 0 for memory from `malloc`.
-    let mappedBytes: Int
+    /// The pages the words are in, when they are in pages of their own (``TapePages``); nil
+    /// for memory from `malloc`.
+    let pages: TapePages.Reservation?
 
-    init(base: UnsafeMutablePointer<UInt64>, count: Int, mappedBytes: Int = 0) {
+    init(base: UnsafeMutablePointer<UInt64>, count: Int, pages: TapePages.Reservation? = nil) {
         self.base = base
         self.count = count
-        self.mappedBytes = mappedBytes
+        self.pages = pages
     }
 
     /// A copy of `words` in memory of its own.
@@ -164,7 +164,7 @@ package struct TapeWords: @unchecked Sendable {
         base = allocatePlain(UInt64.self, capacity: words.count)
         if let source = words.baseAddress { base.initialize(from: source, count: words.count) }
         count = words.count
-        mappedBytes = 0
+        pages = nil
     }
 
     @inlinable @inline(__always)
@@ -182,8 +182,8 @@ package struct TapeWords: @unchecked Sendable {
 
     /// Gives the memory back; for the document that holds these words, once.
     func free() {
-        if mappedBytes > 0 {
-            TapePages.release(base, bytes: mappedBytes)
+        if let pages {
+            TapePages.release(pages)
         } else {
             freePlain(base)
         }
@@ -203,9 +203,9 @@ struct TapeBuilder: ~Copyable {
     /// Whether `base` is the builder's own (false while it writes into a lent buffer, and
     /// after ``takeWords()``).
     private var ownsBase: Bool
-    /// The bytes reserved at `base` when the storage is in pages of its own (``TapePages``), of
-    /// which the first `capacity` words are usable; 0 for memory from `malloc`.
-    private var reservedBytes = 0
+    /// The pages at `base` when the storage is in pages of its own (``TapePages``), at least
+    /// the first `capacity` words of them usable; nil for memory from `malloc`.
+    private var pages: TapePages.Reservation?
 
     /// Storage of its own for `capacity` words, which grows as needed: with `reserving`, in pages
     /// of its own with room reserved for that many words, where the system gives them
@@ -218,8 +218,8 @@ struct TapeBuilder: ~Copyable {
         if let maximum, maximum > self.capacity,
             let pages = TapePages.reserve(maximum * MemoryLayout<UInt64>.stride, usable: usable)
         {
-            base = pages.assumingMemoryBound(to: UInt64.self)
-            reservedBytes = TapePages.pageRounded(maximum * MemoryLayout<UInt64>.stride)
+            base = pages.base.assumingMemoryBound(to: UInt64.self)
+            self.pages = pages
         } else {
             base = allocatePlain(UInt64.self, capacity: self.capacity)
         }
@@ -237,8 +237,8 @@ struct TapeBuilder: ~Copyable {
 
     deinit {
         guard ownsBase else { return }
-        if reservedBytes > 0 {
-            TapePages.release(base, bytes: reservedBytes)
+        if let pages {
+            TapePages.release(pages)
         } else {
             freePlain(base)
         }
@@ -271,17 +271,20 @@ struct TapeBuilder: ~Copyable {
     private mutating func grow() {
         let newCapacity = capacity * 2
         let stride = MemoryLayout<UInt64>.stride
-        if reservedBytes > 0 {
-            if newCapacity * stride <= reservedBytes,
-                TapePages.extend(UnsafeMutableRawPointer(base), from: capacity * stride, to: newCapacity * stride)
+        if var reserved = pages {
+            let needed = newCapacity * stride
+            if needed <= reserved.bytes,
+                needed <= reserved.usable || TapePages.extend(reserved.base, from: reserved.usable, to: needed)
             {
+                reserved.usable = max(reserved.usable, TapePages.pageRounded(needed))
+                pages = reserved
                 capacity = newCapacity
                 return
             }
             let newBase = allocatePlain(UInt64.self, capacity: newCapacity)
             newBase.initialize(from: base, count: count)
-            TapePages.release(base, bytes: reservedBytes)
-            reservedBytes = 0
+            TapePages.release(reserved)
+            pages = nil
             base = newBase
         } else if ownsBase {
             base = reallocatePlain(base, capacity: newCapacity)
@@ -308,14 +311,13 @@ struct TapeBuilder: ~Copyable {
     /// What is left is storage the scan never wrote, which costs no memory where it was
     /// freshly mapped.
     ///
-    /// Reserved pages are cut to the pages the entries are in: no other document asks for them.
+    /// Reserved pages are kept whole, for the next large tape once the document goes
+    /// (``TapePages``): what was never written costs no memory.
     mutating func takeWords() -> TapeWords {
         guard ownsBase else { return TapeWords(copying: UnsafeBufferPointer(start: base, count: count)) }
-        if reservedBytes > 0 {
-            let used = TapePages.pageRounded(max(count, 1) * MemoryLayout<UInt64>.stride)
-            if reservedBytes > used { TapePages.release(UnsafeMutableRawPointer(base) + used, bytes: reservedBytes - used) }
+        if let pages {
             ownsBase = false
-            return TapeWords(base: base, count: count, mappedBytes: used)
+            return TapeWords(base: base, count: count, pages: pages)
         }
         if capacity > initialCapacity { base = reallocatePlain(base, capacity: max(count, initialCapacity)) }
         ownsBase = false

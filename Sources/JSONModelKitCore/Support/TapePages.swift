@@ -20,12 +20,19 @@ import Darwin
 /// take 2 MiB for every page they touch. Here the advice goes with the mapping.
 ///
 /// The tape grows in place, by making more of the reservation readable and writable, so its
-/// pages never move; what the scan did not use is unmapped when it ends. Reserved address space
-/// costs no memory; a system that refuses it (a limit on the address space, `ulimit -v`) gets
-/// `nil`, and the tape comes from `malloc` as a smaller document's does. Other systems are never
-/// asked.
+/// pages never move. Reserved address space costs no memory; a system that refuses it (a limit
+/// on the address space, `ulimit -v`) gets `nil`, and the tape comes from `malloc` as a smaller
+/// document's does. Other systems are never asked.
 ///
-/// PERF: the page faults of a large document's scan; see jsonmodel-bench --section bulk, row (a).
+/// The reservation of the last tape freed is kept for the next large tape, when the pages it
+/// made usable are at most ``keptLimit``: as `malloc` keeps a freed block for the next request,
+/// so that a program reading large documents one after another writes each tape into pages it
+/// has, not into fresh ones the kernel must fault in and zero (a scan of the benchmark's 20 MB
+/// of records took 8% longer so). One reservation at most is kept, so what stays after the
+/// documents are gone is bounded, as glibc bounds what its heap keeps.
+///
+/// PERF: the page faults of a large document's scan; see jsonmodel-bench --section bulk, row (a),
+/// and Tools/simdjson-compare (the parse rows).
 enum TapePages {
     /// The size of a transparent huge page on the platforms that have them.
     static var hugePage: Int { 2 << 20 }
@@ -35,11 +42,49 @@ enum TapePages {
         (bytes + MappedFile.pageSize - 1) & ~(MappedFile.pageSize - 1)
     }
 
-    /// Reserves `bytes` of address space (whole pages), aligned to a huge page and advised for
-    /// them, of which the first `usable` bytes are readable and writable; nil where the system
-    /// refuses, and on systems other than Linux.
-    static func reserve(_ bytes: Int, usable: Int) -> UnsafeMutableRawPointer? {
+    /// A reservation of whole pages: its address, its size, and how much of it, from its start,
+    /// is readable and writable.
+    struct Reservation {
+        let base: UnsafeMutableRawPointer
+        let bytes: Int
+        var usable: Int
+    }
+
+    /// The most usable bytes a freed reservation may have to be kept: pages a tape wrote stay in
+    /// memory while it is kept. Twice glibc's largest dynamic `mmap` threshold, the most its
+    /// heap keeps by default.
+    static var keptLimit: Int { 64 << 20 }
+
+    /// The reservation kept for the next tape (as a `Reservation`'s fields: address, size,
+    /// usable bytes), or nil.
+    private static let kept = Locked<(base: UInt, bytes: Int, usable: Int)?>(nil)
+
+    /// The address range of the reservation kept, for tests.
+    static var keptRange: Range<Int>? {
+        kept.withLock { $0.map { Int(bitPattern: $0.base)..<(Int(bitPattern: $0.base) + $0.bytes) } }
+    }
+
+    /// A reservation of at least `bytes` (whole pages), aligned to a huge page and advised for
+    /// them, of which at least the first `usable` bytes are readable and writable: the one kept,
+    /// when it is large enough, else a new one; nil where the system refuses, and on systems
+    /// other than Linux.
+    static func reserve(_ bytes: Int, usable: Int) -> Reservation? {
         #if os(Linux)
+        if let found = kept.withLock({ found -> (base: UInt, bytes: Int, usable: Int)? in
+            guard let candidate = found, candidate.bytes >= pageRounded(bytes) else { return nil }
+            found = nil
+            return candidate
+        }) {
+            var reservation = Reservation(base: UnsafeMutableRawPointer(bitPattern: found.base)!, bytes: found.bytes, usable: found.usable)
+            if reservation.usable < pageRounded(usable) {
+                guard extend(reservation.base, from: reservation.usable, to: usable) else {
+                    munmap(reservation.base, reservation.bytes)
+                    return nil
+                }
+                reservation.usable = pageRounded(usable)
+            }
+            return reservation
+        }
         let size = pageRounded(bytes)
         let reservedSize = size + hugePage
         guard let reserved = mmap(nil, reservedSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
@@ -58,7 +103,7 @@ enum TapePages {
             munmap(base, size)
             return nil
         }
-        return base
+        return Reservation(base: base, bytes: size, usable: pageRounded(usable))
         #else
         return nil
         #endif
@@ -77,11 +122,20 @@ enum TapePages {
         #endif
     }
 
-    /// Gives `bytes` at `base` back to the system (whole pages).
-    static func release(_ base: UnsafeMutableRawPointer, bytes: Int) {
+    /// Keeps `reservation` for the next tape, giving back the one kept before, or gives it back
+    /// to the system when its usable pages are more than ``keptLimit``.
+    static func release(_ reservation: Reservation) {
         #if os(Linux)
-        let size = pageRounded(bytes)
-        if size > 0 { munmap(base, size) }
+        var given = reservation
+        if reservation.usable <= keptLimit {
+            let entry = (base: UInt(bitPattern: reservation.base), bytes: reservation.bytes, usable: reservation.usable)
+            guard let previous = kept.withLock({ slot in
+                defer { slot = entry }
+                return slot
+            }) else { return }
+            given = Reservation(base: UnsafeMutableRawPointer(bitPattern: previous.base)!, bytes: previous.bytes, usable: previous.usable)
+        }
+        munmap(given.base, given.bytes)
         #endif
     }
 }
