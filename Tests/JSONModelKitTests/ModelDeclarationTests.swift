@@ -208,6 +208,20 @@ struct ModelDeclarationTests {
         }
     }
 
+    /// A class first used after a schema model took its name does not take the name too:
+    /// `modelType(named:)` and the schema model would both answer to it.
+    @Test func aClassFirstUsedAfterASchemaModelOfItsNameLeavesTheNameToIt() throws {
+        final class NameHolderProbe: JSONModel, @unchecked Sendable {
+            override class func properties(_ p: PropertyRegistrar) { p.n(Int.self) }
+        }
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(json: #"{"models": [{"name": "NameHolderProbe", "properties": [{"name": "s", "type": "String"}]}]}"#))
+        _ = registry.metadata(for: NameHolderProbe.self)
+        #expect(registry.modelType(named: "NameHolderProbe") == nil)
+        let made = try registry.makeModel(named: "NameHolderProbe", json: ["s": "schema"] as JSONValue)
+        #expect(!(made is NameHolderProbe) && made.jsonModel.value(forProperty: "s") as? String == "schema")
+    }
+
     @Test func metadataIsBuiltOnceUnderConcurrentFirstUse() {
         let registry = ModelRegistry()
         let seen = Mutex8()

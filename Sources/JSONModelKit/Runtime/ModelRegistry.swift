@@ -116,7 +116,10 @@ public final class ModelRegistry: Sendable {
             return state.withLock { state in
                 if let raced = state.metadata[key] { return raced }
                 state.metadata[key] = built
-                if state.types[built.modelName] == nil { state.types[built.modelName] = type }
+                // Not a name a schema model holds: both would answer to it.
+                if state.types[built.modelName] == nil && state.schemaModels[built.modelName] == nil {
+                    state.types[built.modelName] = type
+                }
                 return built
             }
         }()
@@ -128,7 +131,8 @@ public final class ModelRegistry: Sendable {
     /// Registers a model class under a name, replacing an earlier registration of the name
     /// by a class.
     ///
-    /// Classes are also registered under their own name on first use unless the name is taken.
+    /// Classes are also registered under their own name on first use unless the name is taken,
+    /// by a class or a schema model.
     ///
     /// - Parameters:
     ///   - type: The model class.
