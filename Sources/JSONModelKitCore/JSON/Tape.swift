@@ -272,13 +272,15 @@ struct TapeBuilder: ~Copyable {
         let newCapacity = capacity * 2
         let stride = MemoryLayout<UInt64>.stride
         if var reserved = pages {
-            let needed = newCapacity * stride
-            if needed <= reserved.bytes,
+            // Up to the end of the reservation, which page rounding may leave short of a doubling.
+            let reservedCapacity = min(newCapacity, reserved.bytes / stride)
+            let needed = reservedCapacity * stride
+            if reservedCapacity > capacity,
                 needed <= reserved.usable || TapePages.extend(reserved.base, from: reserved.usable, to: needed)
             {
                 reserved.usable = max(reserved.usable, TapePages.pageRounded(needed))
                 pages = reserved
-                capacity = newCapacity
+                capacity = reservedCapacity
                 return
             }
             let newBase = allocatePlain(UInt64.self, capacity: newCapacity)
