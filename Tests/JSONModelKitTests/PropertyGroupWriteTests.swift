@@ -137,6 +137,11 @@ struct PropertyGroupWriteTests {
         #expect(inner.x == 1)
         try outer.jsonModel.update(with: ["x": 5] as JSONValue)
         #expect(inner.x == 5)
+        // A whole group written into a group: the value is written, not the object it replaces.
+        outer.name = "Bob"
+        try middle.jsonModel.set(["x": 7] as JSONValue, forProperty: "inner")
+        #expect(outer.jsonModel.json() == ["name": "Bob", "x": 7])
+        #expect((middle.inner as GroupInner).x == 7)
     }
 
     /// A group's write starts from what its parent holds at that moment, however the parent got

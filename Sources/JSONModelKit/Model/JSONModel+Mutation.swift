@@ -79,20 +79,31 @@ extension JSONModel {
             try apply(nil, to: property)
             return
         }
-        var context = makeContext(for: property, validating: false)
-        context.embedPath = nil  // a written array holds the models' objects, not their wrappers
+        func writingContext() -> ConversionContext {
+            // A group made of the value is not this model's: linked, it would read this model's
+            // object (`refreshFromGroupParent()`) before the write put the value there.
+            var context = makeContext(for: property, validating: false, unlinked: property.options.group)
+            context.embedPath = nil  // a written array holds the models' objects, not their wrappers
+            return context
+        }
+        var context = writingContext()
         // Through the property's converter first (a date in its declared format), then as the type alone.
         var converted = json.flatMap { property.convertValue(.value($0), context: &context) }
+        var throughConverter = true
         if converted == nil || !context.diagnostics.isEmpty, let json {
-            context = makeContext(for: property, validating: false)
+            context = writingContext()
             converted = property.valueType.convertAny(.value(json), context: &context)
+            throughConverter = false
         }
-        // Exactly: a number must be written as the number given. Reading JSON into a `Double`
-        // rounds without a diagnostic, as JSON numbers are read, which as a write would store
-        // 9007199254740993 as 9007199254740992.
-        guard let converted, context.diagnostics.isEmpty,
-            !Self.roundsNumber(json, to: property.jsonValue(ofAny: converted, replacing: nil) ?? nil)
-        else {
+        // Exactly: a number must be written as the number given, in the form it was read in.
+        // Reading JSON into a `Double` rounds without a diagnostic, as JSON numbers are read,
+        // which as a write would store 9007199254740993 as 9007199254740992.
+        let written = converted.flatMap { converted in
+            throughConverter
+                ? property.jsonValue(ofAny: converted, replacing: nil) ?? nil
+                : property.valueType.jsonValue(ofAny: converted, replacing: nil) ?? nil
+        }
+        guard let converted, context.diagnostics.isEmpty, !Self.roundsNumber(json, to: written) else {
             throw .typeMismatch(
                 model: metadata.modelName, property: name, expected: property.type.description,
                 found: String(describing: type(of: value)))
