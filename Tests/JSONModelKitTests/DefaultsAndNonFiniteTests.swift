@@ -195,6 +195,40 @@ struct SchemaDefaultConverterTests {
         #expect(fleet.jsonModel.value(forProperty: "budget") as? Double == 50)
     }
 
+    /// A property with only a `defaultIfInvalid` reads a missing value as its natural default,
+    /// the engine's own, never through its converter; an invalid value reads the declared one
+    /// through it. A collection of models made from a declared default writes through to the
+    /// model, creating the key.
+    @Test func naturalDefaultsStayTheEnginesAndDefaultCollectionsWriteThrough() throws {
+        /// Counts stored from zero and read from one.
+        struct OneBased: JSONConverter {
+            func value(from json: JSONValue) throws(JSONConversionError) -> Int {
+                guard let index = json.intValue else { throw JSONConversionError("expected an index") }
+                return index + 1
+            }
+
+            func json(from value: Int) -> JSONValue? { .number(JSONNumber(value - 1)) }
+        }
+        let counts = ModelRegistry()
+        try counts.register(ModelSchema(json: #"""
+            {"models": [{"name": "Tally", "properties": [{"name": "count", "type": "Int", "defaultIfInvalid": 250}]}]}
+            """#))
+        counts.register(OneBased(), for: Int.self)
+        #expect(try counts.makeModel(named: "Tally", json: Data("{}".utf8)).jsonModel.value(forProperty: "count") as? Int == 0)
+        let invalid = try counts.makeModel(named: "Tally", json: Data(#"{"count": "x"}"#.utf8))
+        #expect(invalid.jsonModel.value(forProperty: "count") as? Int == 251)
+
+        let registry = ModelRegistry()
+        try registry.register(ModelSchema(json: #"""
+            {"models": [{"name": "Item", "properties": [{"name": "id", "type": "Int"}]},
+                        {"name": "Order", "properties": [{"name": "items", "type": "[Item]", "default": [{"id": 1}]}]}]}
+            """#))
+        let missing = try registry.makeModel(named: "Order", json: Data("{}".utf8), options: .mutable)
+        let items = try #require(missing.jsonModel.value(forProperty: "items") as? ModelArray<DynamicModel>)
+        try items[0].jsonModel.set(2, forProperty: "id")
+        #expect(missing.jsonModel.json() == ["items": [["id": 2]]])
+    }
+
     /// A converter registered for a schema model reaches the models that extend it, through
     /// every level, as one registered for a class reaches its subclasses: for the properties they
     /// inherit and their own.

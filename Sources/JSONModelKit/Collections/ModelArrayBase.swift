@@ -24,6 +24,9 @@ struct ElementConfiguration: Sendable {
     let inverse: InverseLink?
     /// Where each JSON element holds the model's object, for embedded arrays.
     let embedPath: JSONPath?
+    /// Whether the collection was made from a declared default, which the owner does not hold:
+    /// its elements are linked without checking that the owner holds their JSON.
+    var isDefault = false
 
     /// Whether elements are made with nothing from this configuration: immutable, of a compiled
     /// class, with no relationship or embed path. Its names and path then serve only the
@@ -64,6 +67,7 @@ struct ElementConfiguration: Sendable {
             mutable: context.mutable, owner: WeakModel(model: context.owner), path: context.path,
             ordinal: context.ordinal, modelName: context.modelName, property: context.property,
             schemaModel: context.schemaModel, inverse: context.inverse, embedPath: context.embedPath)
+        isDefault = context.readingDefault
     }
 
     /// A diagnostic for an element left out, at `suffix` below the collection.
@@ -74,11 +78,11 @@ struct ElementConfiguration: Sendable {
     }
 
     /// Creates the element model over `input`, linked at `suffix` below the collection while the
-    /// owner holds `input` there.
+    /// owner holds `input` there (or, for a default, always).
     func makeElement<Element: JSONModel>(_ type: Element.Type, _ input: consuming JSONInput, at suffix: [JSONPath.Segment]) -> Element {
         var link: ParentLink?
         if mutable, let owner = owner.model {
-            link = owner.linkChild(at: JSONPath(path.segments + suffix), ordinal: ordinal, source: copy input)
+            link = owner.linkChild(at: JSONPath(path.segments + suffix), ordinal: ordinal, source: isDefault ? nil : copy input)
         }
         return Element.makeResolved(input, metadata: schemaModel, mutable: mutable, parent: link, inverse: inverse)
     }

@@ -286,6 +286,10 @@ extension JSONModel: CustomDebugStringConvertible {
     func differsFromDefault(
         _ value: any Sendable, of property: PropertyMetadata, nesting: Int, budget: DefaultCheckBudget
     ) -> Bool {
+        // A declared default read through a converter: compared as the JSON it is stored as.
+        if property.defaultsFollowConverter, property.declaredDefault != nil, !property.conversion.isBuiltinChoice() {
+            return (property.jsonValue(ofAny: value, replacing: nil) ?? nil) != property.defaultJSON
+        }
         let shape = DescribedShape(value)
         // The common cases without building JSON. A property with no stored default holds
         // models; its default is `defaultJSON`.

@@ -33,6 +33,10 @@ struct ConversionContext {
     var inverse: InverseLink?
     /// For a property with `embedPath`: where each array element holds the model's object.
     var embedPath: JSONPath?
+    /// Whether the JSON converted is a declared default, which the owner does not hold: the
+    /// elements of a collection made from it are linked without checking that the owner holds
+    /// them (`ElementConfiguration`), so that their writes create it.
+    var readingDefault = false
     /// Whether `Double` and `Float` read `"NaN"`, `"Infinity"` and `"-Infinity"`
     /// (``ModelMetadata/allowsNonFiniteNumbers``).
     var allowsNonFiniteNumbers = false

@@ -281,7 +281,8 @@ extension JSONModel {
             context.segments = path.segments
             if let value = property.convertValue(found, context: &context) { return value }
             if let invalid = property.invalidDefault {
-                return defaultValue(of: property, stored: invalid.stored, json: invalid.json, context: &context)
+                return defaultValue(
+                    of: property, stored: invalid.stored, json: invalid.json, followsConverter: true, context: &context)
             }
             return defaultValue(of: property, context: &context)
         }
@@ -309,16 +310,20 @@ extension JSONModel {
 
     /// The default of a property; models in it are created for this model (linked when mutable).
     func defaultValue(of property: PropertyMetadata, context: inout ConversionContext) -> any Sendable {
-        defaultValue(of: property, stored: property.storedDefault, json: property.defaultJSON, context: &context)
+        // A natural default (no `default` declared) is the engine's own: never through a converter.
+        defaultValue(
+            of: property, stored: property.storedDefault, json: property.defaultJSON,
+            followsConverter: property.declaredDefault != nil, context: &context)
     }
 
     /// A default given as its stored value, or as JSON converted for this model (one holding
     /// models, or a schema's default of a property that has a converter, which reads the JSON
     /// through the converter chosen now: `stored` is the engine's own reading).
     func defaultValue(
-        of property: PropertyMetadata, stored: (any Sendable)?, json: JSONValue?, context: inout ConversionContext
+        of property: PropertyMetadata, stored: (any Sendable)?, json: JSONValue?, followsConverter: Bool,
+        context: inout ConversionContext
     ) -> any Sendable {
-        if property.defaultsFollowConverter, let json, !property.conversion.isBuiltinChoice() {
+        if followsConverter, property.defaultsFollowConverter, let json, !property.conversion.isBuiltinChoice() {
             // As when the metadata was built: through the converter without a diagnostic, else
             // the engine's own reading. The default's diagnostics are not the model's.
             var scratch = context
@@ -330,6 +335,7 @@ extension JSONModel {
         context.segments = property.paths[0].segments
         var defaultContext = context
         defaultContext.validating = false
+        defaultContext.readingDefault = true
         // Unreachable for metadata without problems: only defaults holding models come here, and
         // building the metadata refuses any whose models are not all objects
         // (`PropertyType.acceptsAsModelDefault`), the one way their conversion fails.

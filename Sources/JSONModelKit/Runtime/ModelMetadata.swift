@@ -133,7 +133,6 @@ final class ModelMetadata: Sendable {
                     modelName: modelName, modelType: modelType, declaringModel: declaringModel, lineage: lineage),
                 registry: registry)
             let defaultsFollowConverter = !declaration.defaultsAreValues && !declaration.type.containsModel
-                && (declaration.defaultValue != nil || declaration.defaultIfInvalid != nil)
             /// A declared default as the value it reads (nil inside for one holding models, which
             /// is converted for each model), or nil after reporting why it does not convert.
             ///

@@ -36,11 +36,12 @@ final class PropertyMetadata: Sendable {
     /// What a value that is present but does not convert reads, when declared apart from the
     /// default (`defaultIfInvalid`); nil when such a value reads the default.
     let invalidDefault: InvalidValueDefault?
-    /// Whether the declared defaults are JSON in the form the property stores (a schema's),
-    /// which a registered converter reads: then ``storedDefault`` and the invalid default's
-    /// `stored` are the engine's own reading, and a property that has a converter reads the
-    /// JSON through it (``JSONModel/defaultValue(of:stored:json:context:)``). Converters may be
-    /// registered after the metadata is built: by a plugin after its schemas, or by the host.
+    /// Whether declared defaults are JSON in the form the property stores (a schema's), which a
+    /// registered converter reads: then ``storedDefault`` and the invalid default's `stored`
+    /// are the engine's own reading, and a property that has a converter reads a declared
+    /// default's JSON through it (``JSONModel/defaultValue(of:stored:json:followsConverter:context:)``);
+    /// a natural default stays the engine's. Converters may be registered after the metadata is
+    /// built: by a plugin after its schemas, or by the host.
     let defaultsFollowConverter: Bool
     /// The schema model the type refers to, resolved by name when read.
     let schemaModel: SchemaModelReference?
