@@ -98,13 +98,7 @@ extension JSONModel {
         guard UInt(bitPattern: generation) != link.seenGeneration.pointer.load(ordering: .acquiring) else { return }
         let parentSource = parent.currentSource
         let changed = state.withLock { state -> Bool in
-            let mine = state.current.map(JSONInput.value) ?? original
-            switch (parentSource, mine) {
-            case (.node(let a), .node(let b)) where a.document === b.document && a.index == b.index: return false
-            case (.value(let a), .value(let b)) where a.sharesStorage(with: b): return false
-            default: break
-            }
-            guard parentSource.jsonValue == mine.jsonValue else { return true }
+            guard JSONInput.same(parentSource, state.current.map(JSONInput.value) ?? original) else { return true }
             if case .value(let value) = parentSource { state.current = value }
             return false
         }

@@ -167,24 +167,12 @@ package final class MappedFile: Sendable {
     /// PERF: peak memory of lazy reads of mapped files; see jsonmodel-bench --section input.
     private static func mapOffHugePages(_ descriptor: Int32, size: Int) -> UnsafeMutableRawPointer? {
         #if os(Linux)
-        let hugePage = 2 << 20
-        let reservedSize = size + hugePage + releaseUnit
-        guard let reserved = mmap(nil, reservedSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-            reserved != MAP_FAILED
-        else { return nil }
-        let reservedStart = Int(bitPattern: reserved)
-        let start = ((reservedStart + hugePage - 1) & ~(hugePage - 1)) + releaseUnit
-        guard let mapped = mmap(UnsafeMutableRawPointer(bitPattern: start), size, PROT_READ, MAP_PRIVATE | MAP_FIXED, descriptor, 0),
-            mapped != MAP_FAILED
-        else {
-            munmap(reserved, reservedSize)
+        guard let start = TapePages.reserveAddressSpace(size, alignment: TapePages.hugePage, offset: releaseUnit) else {
             return nil
         }
-        // The reservation before the file and after its last page.
-        let end = (start + size + pageSize - 1) & ~(pageSize - 1)
-        if start > reservedStart { munmap(reserved, start - reservedStart) }
-        if reservedStart + reservedSize > end {
-            munmap(UnsafeMutableRawPointer(bitPattern: end), reservedStart + reservedSize - end)
+        guard let mapped = mmap(start, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, descriptor, 0), mapped != MAP_FAILED else {
+            munmap(start, TapePages.pageRounded(size))
+            return nil
         }
         return mapped
         #else

@@ -44,7 +44,8 @@ enum TapePages {
 
     /// A reservation of whole pages: its address, its size, and how much of it, from its start,
     /// is readable and writable.
-    struct Reservation {
+    struct Reservation: @unchecked Sendable {
+        // @unchecked Sendable: an address; the reservation has one owner at a time.
         let base: UnsafeMutableRawPointer
         let bytes: Int
         var usable: Int
@@ -55,9 +56,8 @@ enum TapePages {
     /// heap keeps by default.
     static var keptLimit: Int { 64 << 20 }
 
-    /// The reservation kept for the next tape (as a `Reservation`'s fields: address, size,
-    /// usable bytes), or nil.
-    private static let kept = Locked<(base: UInt, bytes: Int, usable: Int)?>(nil)
+    /// The reservation kept for the next tape, or nil.
+    private static let kept = Locked<Reservation?>(nil)
 
     /// The address range of the reservation kept, for tests.
     static var keptRange: Range<Int>? {
@@ -70,12 +70,11 @@ enum TapePages {
     /// other than Linux.
     static func reserve(_ bytes: Int, usable: Int) -> Reservation? {
         #if os(Linux)
-        if let found = kept.withLock({ found -> (base: UInt, bytes: Int, usable: Int)? in
+        if var reservation = kept.withLock({ found -> Reservation? in
             guard let candidate = found, candidate.bytes >= pageRounded(bytes) else { return nil }
             found = nil
             return candidate
         }) {
-            var reservation = Reservation(base: UnsafeMutableRawPointer(bitPattern: found.base)!, bytes: found.bytes, usable: found.usable)
             if reservation.usable < pageRounded(usable) {
                 guard extend(reservation.base, from: reservation.usable, to: usable) else {
                     munmap(reservation.base, reservation.bytes)
@@ -86,18 +85,7 @@ enum TapePages {
             return reservation
         }
         let size = pageRounded(bytes)
-        let reservedSize = size + hugePage
-        guard let reserved = mmap(nil, reservedSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
-            reserved != MAP_FAILED
-        else { return nil }
-        let reservedStart = Int(bitPattern: reserved)
-        let start = (reservedStart + hugePage - 1) & ~(hugePage - 1)
-        // What lies before the boundary and after the size.
-        if start > reservedStart { munmap(reserved, start - reservedStart) }
-        if reservedStart + reservedSize > start + size {
-            munmap(UnsafeMutableRawPointer(bitPattern: start + size), reservedStart + reservedSize - start - size)
-        }
-        let base = UnsafeMutableRawPointer(bitPattern: start)!
+        guard let base = reserveAddressSpace(size, alignment: hugePage) else { return nil }
         _ = madvise(base, size, Int32(MADV_HUGEPAGE))
         guard extend(base, from: 0, to: usable) else {
             munmap(base, size)
@@ -108,6 +96,26 @@ enum TapePages {
         return nil
         #endif
     }
+
+    #if os(Linux)
+    /// Reserves `size` bytes of address space (whole pages, neither readable nor writable)
+    /// starting `offset` bytes past a multiple of `alignment`; nil when the system refuses.
+    /// A reservation `alignment` larger is made, and what lies outside the range unmapped.
+    static func reserveAddressSpace(_ size: Int, alignment: Int, offset: Int = 0) -> UnsafeMutableRawPointer? {
+        let reservedSize = size + alignment + offset
+        guard let reserved = mmap(nil, reservedSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
+            reserved != MAP_FAILED
+        else { return nil }
+        let reservedStart = Int(bitPattern: reserved)
+        let start = ((reservedStart + alignment - 1) & ~(alignment - 1)) + offset
+        let end = start + pageRounded(size)
+        if start > reservedStart { munmap(reserved, start - reservedStart) }
+        if reservedStart + reservedSize > end {
+            munmap(UnsafeMutableRawPointer(bitPattern: end), reservedStart + reservedSize - end)
+        }
+        return UnsafeMutableRawPointer(bitPattern: start)
+    }
+    #endif
 
     /// Makes the reserved bytes from `usable` to `newUsable` at `base` readable and writable;
     /// false when the system refuses (the reservation is left as it was).
@@ -128,12 +136,11 @@ enum TapePages {
         #if os(Linux)
         var given = reservation
         if reservation.usable <= keptLimit {
-            let entry = (base: UInt(bitPattern: reservation.base), bytes: reservation.bytes, usable: reservation.usable)
             guard let previous = kept.withLock({ slot in
-                defer { slot = entry }
+                defer { slot = reservation }
                 return slot
             }) else { return }
-            given = Reservation(base: UnsafeMutableRawPointer(bitPattern: previous.base)!, bytes: previous.bytes, usable: previous.usable)
+            given = previous
         }
         munmap(given.base, given.bytes)
         #endif
