@@ -383,6 +383,89 @@ struct DocumentInputTests {
         #expect(report.passed, "the documents did not read as written: \(report.fields)")
     }
 
+    /// The arena of a document of 16 MiB or more takes its chunks past the first mebibyte as
+    /// huge pages of their own: on a 2 MiB boundary, advised for huge pages, and given back with
+    /// the document. A smaller document's arena takes every chunk from `malloc`, and so does a
+    /// large one's where the system refuses the pages (an address-space limit), with the blocks
+    /// handed out as before.
+    ///
+    /// Checked in a child process, so that the limit and the mappings are nobody else's.
+    @Test(ChildTestProcess.available, .enabled(if: hugePagesCanBeChecked, "needs transparent huge pages in madvise mode and THPeligible in /proc/self/smaps"))
+    func aLargeDocumentsArenaTakesHugePages() throws {
+        let report = try ChildTestProcess.run(
+            filter: #"JSONModelKitTests\.DocumentInputTests/arenaHugePageChild"#, workload: "arena-huge-pages", label: "arena huge pages child")
+        guard let report else { return }
+        #expect(report.fields["large"] == "true", "the arena of a large document took no huge page: \(report.fields)")
+        #expect(report.fields["aligned"] == "true", "a huge page chunk is not on a 2 MiB boundary: \(report.fields)")
+        #expect(report.fields["advised"] == "true", "a huge page chunk is not advised: \(report.fields)")
+        #expect(report.fields["small"] == "false", "the arena of a small document took a huge page: \(report.fields)")
+        #expect(report.fields["freed"] == "false", "a freed document's huge page chunk is still mapped and advised: \(report.fields)")
+        #expect(report.fields["refused"] == "true", "under an address-space limit the arena did not fall back to malloc: \(report.fields)")
+        #expect(report.passed, "the blocks were not written and read back: \(report.fields)")
+    }
+
+    /// The child of ``aLargeDocumentsArenaTakesHugePages()``.
+    @Test(ChildTestProcess.child())
+    func arenaHugePageChild() throws {
+        guard ChildTestProcess.requestedWorkload == "arena-huge-pages" else { return }
+        #if os(Linux)
+        let hugePage = 2 << 20
+        let blockWords = DocumentArena.largestBlock / 8
+        /// Takes `bytes` of blocks from `arena`, writing each block's first and last words, and
+        /// whether they all came and read back.
+        func fill(_ arena: borrowing DocumentArena, bytes: Int) -> Bool {
+            var blocks: [UnsafeMutablePointer<AtomicWord>] = []
+            for _ in 0..<(bytes / DocumentArena.largestBlock) {
+                guard let block = arena.allocate(words: blockWords) else { return false }
+                block.initialize(to: AtomicWord(UInt(blocks.count)))
+                (block + blockWords - 1).initialize(to: AtomicWord(UInt(blocks.count)))
+                blocks.append(block)
+            }
+            return blocks.enumerated().allSatisfy { index, block in
+                block.load(ordering: .relaxed) == UInt(index) && (block + blockWords - 1).load(ordering: .relaxed) == UInt(index)
+            }
+        }
+        func document(bytes: Int) throws -> JSONDocument {
+            try JSONDocument(string: "[" + String(repeating: "12345678,", count: bytes / 9 + 1) + "0]")
+        }
+        var passed = true
+        var hugeChunks: [Int] = []
+        var large = false, aligned = false, advised = false, small = true
+        do {
+            let largeDocument = try document(bytes: JSONDocument.hugePageTapeLimit)
+            passed = fill(largeDocument.arena, bytes: 8 << 20) && passed
+            hugeChunks = largeDocument.arena.chunks.filter { $0.capacity == DocumentArena.hugePageChunk }.map(\.address)
+            large = !hugeChunks.isEmpty
+            aligned = large && hugeChunks.allSatisfy { $0 % hugePage == 0 }
+            advised = large && hugeChunks.allSatisfy { Self.hugePageEligible($0) == true }
+            let smallDocument = try document(bytes: JSONDocument.hugePageTapeLimit / 2)
+            passed = fill(smallDocument.arena, bytes: 8 << 20) && passed
+            small = smallDocument.arena.chunks.contains { $0.capacity == DocumentArena.hugePageChunk }
+        }
+        let freed = hugeChunks.contains { Self.hugePageEligible($0) == true }
+        // Room for the heap's chunks, not for a huge page's reservation (twice its size).
+        var saved = rlimit()
+        try #require(getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &saved) == 0)
+        var limit = saved
+        limit.rlim_cur = min(saved.rlim_max, rlim_t(ProcessMemory.status("VmSize") + (3 << 20)))
+        try #require(setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0)
+        let refused: Bool
+        do {
+            let arena = DocumentArena(budget: 64 << 20, hugePages: true)
+            let filled = fill(arena, bytes: 3 << 19)
+            let chunks = arena.chunks
+            setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &saved)
+            passed = filled && passed
+            refused = filled && !chunks.contains { $0.capacity == DocumentArena.hugePageChunk }
+                && chunks.contains { $0.capacity == 1 << 20 }
+        }
+        try ChildTestProcess.write([
+            "large": large, "aligned": aligned, "advised": advised, "small": small, "freed": freed, "refused": refused,
+            "passed": passed,
+        ])
+        #endif
+    }
+
     /// The child of ``aLargeDocumentsTapeAsksForHugePages()``.
     @Test(ChildTestProcess.child())
     func hugePageChild() throws {

@@ -116,7 +116,8 @@ public final class JSONDocument: Sendable {
     static let sparseTapeLimit = 1 << 20
 
     /// Documents from this size keep their tape in pages of its own, backed by huge pages where
-    /// the system allows it (``TapePages``); smaller ones in memory from `malloc`, which the next
+    /// the system allows it (``TapePages``), and so do their arenas' chunks past the first
+    /// mebibyte (``DocumentArena``); smaller ones take memory from `malloc`, which the next
     /// document of their size can take again. The last 2 MiB the scan reaches are taken whole,
     /// up to 2 MiB more than a tape of 4 KiB pages, which is why only documents this large ask.
     static let hugePageTapeLimit = 16 << 20
@@ -212,7 +213,9 @@ public final class JSONDocument: Sendable {
         self.tape = scan.tape!
         self.valueCount = scan.values
         self.depth = scan.depth
-        arena = DocumentArena(budget: byteCount > Self.copiedTapeLimit ? Self.arenaBudget(tapeWords: tape.count) : 0)
+        arena = DocumentArena(
+            budget: byteCount > Self.copiedTapeLimit ? Self.arenaBudget(tapeWords: tape.count) : 0,
+            hugePages: byteCount >= Self.hugePageTapeLimit)
         smallStrings = SmallStrings.kinds(textIsFixed: Self.textIsFixed(storage))
     }
 

@@ -97,6 +97,31 @@ enum TapePages {
         #endif
     }
 
+    /// One huge page of memory of its own, readable and writable, aligned to a huge page and
+    /// advised for one: for the chunks of a large document's arena, which like its tape are
+    /// written into memory nobody touched (``DocumentArena``). Nil where the system refuses, and
+    /// on systems other than Linux.
+    static func mapHugePage() -> UnsafeMutableRawPointer? {
+        #if os(Linux)
+        guard let base = reserveAddressSpace(hugePage, alignment: hugePage) else { return nil }
+        _ = madvise(base, hugePage, Int32(MADV_HUGEPAGE))
+        guard extend(base, from: 0, to: hugePage) else {
+            munmap(base, hugePage)
+            return nil
+        }
+        return base
+        #else
+        return nil
+        #endif
+    }
+
+    /// Gives back a page from ``mapHugePage()``.
+    static func unmapHugePage(_ base: UnsafeMutableRawPointer) {
+        #if os(Linux)
+        munmap(base, hugePage)
+        #endif
+    }
+
     #if os(Linux)
     /// Reserves `size` bytes of address space (whole pages, neither readable nor writable)
     /// starting `offset` bytes past a multiple of `alignment`; nil when the system refuses.
