@@ -134,6 +134,34 @@ struct ModelConversionTests {
         #expect(kinds(long) == [.lossy])
     }
 
+    /// A number with more digits than `Decimal` keeps reads the nearest value it holds, ties away
+    /// from zero, not the digits its parser kept; and the diagnostic names that value.
+    @Test(arguments: [
+        // 39 digits kept where they fit the significand; the next digit rounds.
+        ("1.234567890123456789012345678901234567895", "1.2345678901234567890123456789012345679"),
+        ("-1.234567890123456789012345678901234567895", "-1.2345678901234567890123456789012345679"),
+        ("0.1234567890123456789012345678901234567894999", "0.123456789012345678901234567890123456789"),
+        // 39 nines do not fit: 38 are kept, and they round up to a power of ten.
+        ("99999999999999999999999999999999999999999", "1e41"),
+        ("0.0099999999999999999999999999999999999999999", "0.01"),
+        // Past the significand's largest, the nearest of that largest and 38 digits rounded.
+        ("340282366920938463463374607431768211455.9", "340282366920938463463374607431768211455"),
+        ("340282366920938463463374607431768211456", "340282366920938463463374607431768211455"),
+        ("3402823669209384634633746074317682114574", "3402823669209384634633746074317682114550"),
+        ("3402823669209384634633746074317682114575", "3402823669209384634633746074317682114600"),
+        ("3402823669209384634633746074317682114590", "3402823669209384634633746074317682114600"),
+        // 38 nines rounded up at the largest exponent: 10^38 fits the significand there.
+        ("9999999999999999999999999999999999999985e125", "100000000000000000000000000000000000000e127"),
+        ("12345678901234567890123456789012345678.95e-3", "12345678901234567890123456789012345.679"),
+    ])
+    func decimalsWithMoreDigitsRound(json: String, expected: String) throws {
+        let model = try scalars(#"{"decimal": \#(json)}"#)
+        let expectedValue = try #require(Decimal(string: expected, locale: Locale(identifier: "en_US_POSIX")))
+        #expect(model.decimal as Decimal? == expectedValue)
+        #expect(kinds(model) == [.lossy])
+        #expect(model.jsonModel.diagnostics.first?.message.contains("rounded to \(expectedValue)") == true, "\(model.jsonModel.diagnostics)")
+    }
+
     // MARK: Bool and String
 
     @Test(arguments: [
