@@ -28,7 +28,11 @@ let package = Package(
         // Atomic words for the platforms whose standard library has no `Atomic` (before macOS 15 and
         // iOS 18): a C header of inline functions.
         .target(name: "JSONModelKitAtomics"),
-        .target(name: "JSONModelKitCore", dependencies: ["JSONModelKitAtomics"], swiftSettings: swiftSettings),
+        // The scanner's check of UTF-8 with AVX2, on the x86-64 processors that have it: C, which
+        // can compile one function for a wider instruction set than the rest of the program.
+        .target(name: "JSONModelKitUTF8"),
+        .target(
+            name: "JSONModelKitCore", dependencies: ["JSONModelKitAtomics", "JSONModelKitUTF8"], swiftSettings: swiftSettings),
         // The names a declared property may not take, for the library and the generator; no dependencies.
         .target(name: "JSONModelNames", swiftSettings: swiftSettings),
         // Re-exports JSONModelKitCore: `import JSONModelKit` sees the JSON core's API too.

@@ -8,6 +8,7 @@ import JSONModelKit
 //     jsonmodel accessors Sources/ExampleModelsPlugin/*.swift > Accessors.swift
 //     swiftc -emit-library -module-name ExampleModelsPlugin -I <build>/Modules \
 //         -Xcc -fmodule-map-file=<build>/JSONModelKitAtomics.build/module.modulemap \
+//         -Xcc -fmodule-map-file=<build>/JSONModelKitUTF8.build/module.modulemap \
 //         Sources/ExampleModelsPlugin/*.swift Accessors.swift -o libExampleModelsPlugin.so
 
 /// The schema model the plugin brings: a fleet of the plugin's vehicles, with a budget in cents.

@@ -18,11 +18,12 @@ package struct BuildProducts: Sendable {
     package let toolchain: URL
 
     /// The options that let a compiler or `swift-symbolgraph-extract` import the build's
-    /// modules: the folder of Swift modules, and the module map SwiftPM made for the C target
-    /// `JSONModelKitAtomics`, which `JSONModelKitCore` imports.
+    /// modules: the folder of Swift modules, and the module maps SwiftPM made for the C targets
+    /// `JSONModelKitAtomics` and `JSONModelKitUTF8`, which `JSONModelKitCore` imports.
     package var importFlags: [String] {
-        let atomics = folder.appendingPathComponent("JSONModelKitAtomics.build/module.modulemap")
-        return ["-I", modules.path, "-Xcc", "-fmodule-map-file=\(atomics.path)"]
+        ["-I", modules.path] + ["JSONModelKitAtomics", "JSONModelKitUTF8"].flatMap { target in
+            ["-Xcc", "-fmodule-map-file=" + folder.appendingPathComponent("\(target).build/module.modulemap").path]
+        }
     }
 
     /// Why the build or the toolchain could not be located.

@@ -230,6 +230,29 @@ struct BlockScanningTests {
         }
     }
 
+    /// The same in strings long enough for the check of 32 bytes at a time (``UTF8KernelTests``),
+    /// whose blocks start at the string's first non-ASCII byte: the sequence starts at lanes 29 to
+    /// 31 of the first block, across its end, and at lane 8. A byte that is never valid (C0, C1,
+    /// F5 to FF) at the end of a block is flagged only by the next block's look back.
+    @Test func everyLeadAndSecondByteIsJudgedInLongStrings() {
+        for lead in UInt8(0x80)...0xFF {
+            let more = lead >= 0xF0 ? 2 : lead >= 0xE0 ? 1 : 0
+            for second in UInt8(0x20)...0xFF where second != UInt8(ascii: "\"") && second != UInt8(ascii: "\\") {
+                let sequence = [lead, second] + Array(repeating: 0x80, count: more)
+                for lane in [29, 30, 31, 8] {
+                    // "é" is the first non-ASCII character, then ASCII up to the lane.
+                    let content = Array("é".utf8) + Array(repeating: UInt8(ascii: "a"), count: lane - 2) + sequence
+                        + Array(String(repeating: "あ", count: 20).utf8)
+                    let wellFormed = String(validating: content, as: UTF8.self) != nil
+                    // At least three bytes before the string, which the first block looks back at.
+                    let bytes = Array("[ \"".utf8) + content + Array("\", 1]".utf8)
+                    let accepted = (try? JSONDocument(bytes: bytes)) != nil
+                    #expect(accepted == wellFormed, "\(sequence) at lane \(lane)")
+                }
+            }
+        }
+    }
+
     /// Strings of 16 to 70 bytes, made without the standard library checking their UTF-8, are
     /// marked ASCII exactly when they are: one non-ASCII character at every position, or none.
     /// A string wrongly marked ASCII takes its bytes for UTF-16 code units.

@@ -79,7 +79,7 @@ enum PluginBuilder {
         }
         // The objects of the library's current Swift sources, its modules, as the build's output
         // file maps name them: the folders may also hold objects of files since deleted or renamed.
-        // (The C target's functions are all inline: it has no object to link.)
+        // (The C targets' functions are all inline: they have no object to link.)
         let objects = ["JSONModelKitCore", "JSONModelNames", "JSONModelKit"].flatMap { module -> [URL] in
             let fileMap = build.folder.appendingPathComponent("\(module).build/output-file-map.json")
             let entries = (try? Data(contentsOf: fileMap)).flatMap { try? JSONSerialization.jsonObject(with: $0) } as? [String: Any]

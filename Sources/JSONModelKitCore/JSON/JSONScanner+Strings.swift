@@ -1,3 +1,5 @@
+import JSONModelKitUTF8
+
 extension JSONScanner.Input {
     // MARK: - Strings
 
@@ -93,6 +95,18 @@ extension JSONScanner.Input {
             before += 1
         }
         var q = p
+        #if arch(x86_64) && !JSONMODELKIT_PORTABLE_SIMD
+        // 32 bytes at a time with AVX2, where the processor has it; the rest, and a block with an
+        // error, in 16-byte blocks here. Its blocks end where they end: a byte that is never valid
+        // (C0, C1, F5 to FF) ending one is flagged only with the byte after it, which the blocks
+        // here take for a lead's continuation. They start again at the character the last block
+        // ends in, where they flag such a byte itself.
+        // PERF: non-ASCII text; see Tools/simdjson-compare (the parse of twitter.json).
+        var stopped = false
+        q = jmk_skip_valid_utf8(q, end, &stopped)
+        if stopped { return q }
+        if q > p { q = characterStart(atOrBefore: q, after: contentStart) }
+        #endif
         while end - q >= ByteBlock.width {
             let bytes = block(at: q)
             let errors = bytes.utf8Errors(
