@@ -283,7 +283,7 @@ struct ScanningTests {
         #expect(document.root[count / 2]?.intValue == (count / 2) % 10)
         #if os(Linux)
         let base = document.tape.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress!) }
-        #expect(base % TapePages.hugePage == 0, "the tape does not start on a huge page")
+        #expect(base % DocumentPages.hugePage == 0, "the tape does not start on a huge page")
         let pages = try #require(document.tape.pages, "the tape is not in pages of its own")
         #expect(pages.usable >= (count + 1) * 8 && pages.bytes >= pages.usable)
         #endif

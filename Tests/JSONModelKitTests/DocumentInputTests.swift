@@ -319,7 +319,7 @@ struct DocumentInputTests {
         let mapped = try #require(MappedFile.map(path: file.url.path, minimumSize: 0))
         let base = Int(bitPattern: mapped.base)
         let unit = MappedFile.releaseUnit
-        #expect(unit >= 64 << 10 && unit % MappedFile.pageSize == 0)
+        #expect(unit >= 64 << 10 && unit % DocumentPages.pageSize == 0)
         var offset = 0
         for end in stride(from: 16 << 10, to: mapped.count, by: 16 << 10) {
             let next = mapped.releasePages(from: offset, to: end)
@@ -366,7 +366,7 @@ struct DocumentInputTests {
     /// one reservation kept for the next large tape, though the allocator would hand the tape of
     /// a second large document out of its heap, to be reused by other allocations after it. The
     /// second large document takes the pages the first one's tape left; pages past
-    /// ``TapePages/keptLimit`` are never kept.
+    /// ``DocumentPages/keptLimit`` are never kept.
     ///
     /// Checked in a child process, so that no other test's document is being read meanwhile.
     @Test(ChildTestProcess.available, .enabled(if: hugePagesCanBeChecked, "needs transparent huge pages in madvise mode and THPeligible in /proc/self/smaps"))
@@ -507,11 +507,11 @@ struct DocumentInputTests {
         }
         // A reservation whose usable pages pass the limit is given back, not kept.
         var bounded = false
-        if let big = TapePages.reserve(TapePages.keptLimit * 2, usable: TapePages.keptLimit + (64 << 10)) {
-            TapePages.release(big)
-            bounded = TapePages.keptRange?.lowerBound != Int(bitPattern: big.base)
+        if let big = DocumentPages.reserve(DocumentPages.keptLimit * 2, usable: DocumentPages.keptLimit + (64 << 10)) {
+            DocumentPages.release(big)
+            bounded = DocumentPages.keptRange?.lowerBound != Int(bitPattern: big.base)
         }
-        let kept = TapePages.keptRange ?? 0..<0
+        let kept = DocumentPages.keptRange ?? 0..<0
         let advised = freedTapes.contains { address in
             let aligned = (address + hugePage - 1) & ~(hugePage - 1)
             return !kept.contains(aligned) && Self.hugePageEligible(aligned) == true

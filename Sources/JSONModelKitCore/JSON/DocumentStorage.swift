@@ -126,15 +126,6 @@ package final class MappedFile: Sendable {
     /// The size of the file, in bytes (more than zero).
     @usableFromInline let count: Int
 
-    /// The size of a memory page.
-    static let pageSize: Int = {
-        #if os(Windows)
-        return 4096
-        #else
-        return max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
-        #endif
-    }()
-
     /// Maps the regular file at `path`, or returns nil when it is not one, is smaller than
     /// `minimumSize` (or empty: nothing to map), or cannot be mapped; the caller then reads it
     /// as `Data`, which reports the error of a file that cannot be read.
@@ -167,11 +158,11 @@ package final class MappedFile: Sendable {
     /// PERF: peak memory of lazy reads of mapped files; see jsonmodel-bench --section input.
     private static func mapOffHugePages(_ descriptor: Int32, size: Int) -> UnsafeMutableRawPointer? {
         #if os(Linux)
-        guard let start = TapePages.reserveAddressSpace(size, alignment: TapePages.hugePage, offset: releaseUnit) else {
+        guard let start = DocumentPages.reserveAddressSpace(size, alignment: DocumentPages.hugePage, offset: releaseUnit) else {
             return nil
         }
         guard let mapped = mmap(start, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, descriptor, 0), mapped != MAP_FAILED else {
-            munmap(start, TapePages.pageRounded(size))
+            munmap(start, DocumentPages.pageRounded(size))
             return nil
         }
         return mapped
@@ -207,7 +198,7 @@ package final class MappedFile: Sendable {
     /// folios: a later fault maps in the folio's other pages again, so a scan that handed back
     /// every 16 KiB still held most of a file. Whole aligned stretches stay handed back.
     /// PERF: peak memory of mapped files; see jsonmodel-bench --section input.
-    static let releaseUnit = max(64 << 10, pageSize)
+    static let releaseUnit = max(64 << 10, DocumentPages.pageSize)
 
     /// Drops the pages from byte `start` to before byte `end` from this process's memory, in
     /// whole ``releaseUnit`` stretches, and returns where the next call should start; the pages

@@ -116,7 +116,7 @@ public final class JSONDocument: Sendable {
     static let sparseTapeLimit = 1 << 20
 
     /// Documents from this size keep their tape in pages of its own, backed by huge pages where
-    /// the system allows it (``TapePages``), and so do their arenas' chunks past the first
+    /// the system allows it (``DocumentPages``), and so do their arenas' chunks past the first
     /// mebibyte (``DocumentArena``); smaller ones take memory from `malloc`, which the next
     /// document of their size can take again. The last 2 MiB the scan reaches are taken whole,
     /// up to 2 MiB more than a tape of 4 KiB pages, which is why only documents this large ask.
@@ -181,7 +181,7 @@ public final class JSONDocument: Sendable {
         // little memory and fits nearly every document), and grows as the scan goes, up to
         // `[0,0,…]`'s one word per two bytes, without copying a large tape's words: `realloc`
         // moves its pages, and a document of 16 MiB or more grows its tape in place in address
-        // space reserved for the densest input (``TapePages``). Only the storage a typical tape
+        // space reserved for the densest input (``DocumentPages``). Only the storage a typical tape
         // needs is asked for up front: a limit on the address space (`ulimit -v`) that refuses
         // the reservation leaves the tape in memory from `malloc`. The tape is never copied; a
         // tape that grew gives back what it does not need beyond its first storage

@@ -104,7 +104,7 @@ struct JSONScanner: ~Copyable {
     ///   - tapeBuffer: Storage to write the tape into while it fits (see ``TapeBuilder``).
     ///   - tapeCapacity: Without a buffer, the words the tape's own storage starts with.
     ///   - tapeReserve: Without a buffer, the most words the tape's own storage may need, to
-    ///     keep it in pages of its own (``TapePages``); nil for storage from `malloc`.
+    ///     keep it in pages of its own (``DocumentPages``); nil for storage from `malloc`.
     ///   - release: Called with the offset reached, about every `releaseInterval` bytes.
     init(
         bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, tapeBuffer: UnsafeMutableBufferPointer<UInt64>? = nil,

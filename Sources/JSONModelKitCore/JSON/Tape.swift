@@ -137,7 +137,7 @@ package struct ByteRange: Equatable {
 }
 
 /// A document's tape: its words, in memory of their own from `malloc`, or for a large document
-/// in pages of their own (``TapePages``), which the document frees with ``free()`` when it goes.
+/// in pages of their own (``DocumentPages``), which the document frees with ``free()`` when it goes.
 ///
 /// Not an array, so that the scan can write straight into the tape's memory, grow it in place
 /// or with `realloc` and give back what it did not use: for a large tape, neither copies its
@@ -149,11 +149,11 @@ package struct TapeWords: @unchecked Sendable {
     @usableFromInline let base: UnsafeMutablePointer<UInt64>
     /// The number of words.
     @usableFromInline package let count: Int
-    /// The pages the words are in, when they are in pages of their own (``TapePages``); nil
+    /// The pages the words are in, when they are in pages of their own (``DocumentPages``); nil
     /// for memory from `malloc`.
-    let pages: TapePages.Reservation?
+    let pages: DocumentPages.Reservation?
 
-    init(base: UnsafeMutablePointer<UInt64>, count: Int, pages: TapePages.Reservation? = nil) {
+    init(base: UnsafeMutablePointer<UInt64>, count: Int, pages: DocumentPages.Reservation? = nil) {
         self.base = base
         self.count = count
         self.pages = pages
@@ -183,7 +183,7 @@ package struct TapeWords: @unchecked Sendable {
     /// Gives the memory back; for the document that holds these words, once.
     func free() {
         if let pages {
-            TapePages.release(pages)
+            DocumentPages.release(pages)
         } else {
             freePlain(base)
         }
@@ -203,20 +203,20 @@ struct TapeBuilder: ~Copyable {
     /// Whether `base` is the builder's own (false while it writes into a lent buffer, and
     /// after ``takeWords()``).
     private var ownsBase: Bool
-    /// The pages at `base` when the storage is in pages of its own (``TapePages``), at least
+    /// The pages at `base` when the storage is in pages of its own (``DocumentPages``), at least
     /// the first `capacity` words of them usable; nil for memory from `malloc`.
-    private var pages: TapePages.Reservation?
+    private var pages: DocumentPages.Reservation?
 
     /// Storage of its own for `capacity` words, which grows as needed: with `reserving`, in pages
     /// of its own with room reserved for that many words, where the system gives them
-    /// (``TapePages``); from `malloc` otherwise.
+    /// (``DocumentPages``); from `malloc` otherwise.
     init(capacity: Int, reserving maximum: Int? = nil) {
         self.capacity = max(capacity, 16)
         initialCapacity = self.capacity
         ownsBase = true
         let usable = self.capacity * MemoryLayout<UInt64>.stride
         if let maximum, maximum > self.capacity,
-            let pages = TapePages.reserve(maximum * MemoryLayout<UInt64>.stride, usable: usable)
+            let pages = DocumentPages.reserve(maximum * MemoryLayout<UInt64>.stride, usable: usable)
         {
             base = pages.base.assumingMemoryBound(to: UInt64.self)
             self.pages = pages
@@ -238,7 +238,7 @@ struct TapeBuilder: ~Copyable {
     deinit {
         guard ownsBase else { return }
         if let pages {
-            TapePages.release(pages)
+            DocumentPages.release(pages)
         } else {
             freePlain(base)
         }
@@ -276,16 +276,16 @@ struct TapeBuilder: ~Copyable {
             let reservedCapacity = min(newCapacity, reserved.bytes / stride)
             let needed = reservedCapacity * stride
             if reservedCapacity > capacity,
-                needed <= reserved.usable || TapePages.extend(reserved.base, from: reserved.usable, to: needed)
+                needed <= reserved.usable || DocumentPages.extend(reserved.base, from: reserved.usable, to: needed)
             {
-                reserved.usable = max(reserved.usable, TapePages.pageRounded(needed))
+                reserved.usable = max(reserved.usable, DocumentPages.pageRounded(needed))
                 pages = reserved
                 capacity = reservedCapacity
                 return
             }
             let newBase = allocatePlain(UInt64.self, capacity: newCapacity)
             newBase.initialize(from: base, count: count)
-            TapePages.release(reserved)
+            DocumentPages.release(reserved)
             pages = nil
             base = newBase
         } else if ownsBase {
@@ -314,7 +314,7 @@ struct TapeBuilder: ~Copyable {
     /// freshly mapped.
     ///
     /// Reserved pages are kept whole, for the next large tape once the document goes
-    /// (``TapePages``): what was never written costs no memory.
+    /// (``DocumentPages``): what was never written costs no memory.
     mutating func takeWords() -> TapeWords {
         guard ownsBase else { return TapeWords(copying: UnsafeBufferPointer(start: base, count: count)) }
         if let pages {

@@ -14,7 +14,7 @@
 /// answers nil from then on: the caller takes memory from the heap instead.
 ///
 /// The arena of a large document, on Linux, takes its chunks past the first mebibyte as huge
-/// pages of their own (``TapePages/mapHugePage()``), as its tape does: reading every property of
+/// pages of their own (``DocumentPages/mapHugePage()``), as its tape does: reading every property of
 /// the benchmark's 20 MB of records writes about 26 MB of caches into memory nobody touched, and
 /// with 4 KiB pages each read took about 5,900 page faults, nearly one for every page; with huge pages
 /// it takes one per 2 MiB, and the read took about 0.9 of the time. A chunk from `malloc` would
@@ -46,13 +46,13 @@ package struct DocumentArena: ~Copyable, @unchecked Sendable {
     /// The capacity of a chunk that is a huge page of its own: the page less the header. No
     /// chunk from `malloc` has it (they are at most ``largestChunk``), so it tells how a chunk
     /// is freed.
-    package static var hugePageChunk: Int { TapePages.hugePage - headerWords * MemoryLayout<AtomicWord>.stride }
+    package static var hugePageChunk: Int { DocumentPages.hugePage - headerWords * MemoryLayout<AtomicWord>.stride }
 
     /// An arena that hands out at most `budget` bytes of chunks; none at all for 0. With
     /// `hugePages`, chunks past the first mebibyte are huge pages of their own, on systems that
     /// give them: for large documents, whose caches fill them.
     package init(budget: Int, hugePages: Bool = false) {
-        // Only Linux maps them (``TapePages/mapHugePage()``): elsewhere every chunk comes from the
+        // Only Linux maps them (``DocumentPages/mapHugePage()``): elsewhere every chunk comes from the
         // heap, and no chunk asks the budget for a huge page first.
         #if os(Linux)
         self.hugePages = hugePages
@@ -141,8 +141,8 @@ package struct DocumentArena: ~Copyable, @unchecked Sendable {
             return .spent
         }
         let header: UnsafeMutablePointer<AtomicWord>
-        if hugePage, let page = TapePages.mapHugePage() {
-            header = page.bindMemory(to: AtomicWord.self, capacity: TapePages.hugePage / MemoryLayout<AtomicWord>.stride)
+        if hugePage, let page = DocumentPages.mapHugePage() {
+            header = page.bindMemory(to: AtomicWord.self, capacity: DocumentPages.hugePage / MemoryLayout<AtomicWord>.stride)
         } else {
             if hugePage {
                 // The system refused: a chunk from the heap, and the difference back to the budget.
@@ -166,7 +166,7 @@ package struct DocumentArena: ~Copyable, @unchecked Sendable {
     /// Gives a chunk back as it was taken: a huge page of its own to the system, others to the heap.
     private static func free(chunk header: UnsafeMutablePointer<AtomicWord>) {
         if Int((header + 1).load(ordering: .relaxed)) == hugePageChunk {
-            TapePages.unmapHugePage(UnsafeMutableRawPointer(header))
+            DocumentPages.unmapHugePage(UnsafeMutableRawPointer(header))
         } else {
             freePlain(header)
         }

@@ -5,12 +5,18 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #else
-#error("TapePages needs the C library: no Glibc, Musl or Darwin module here")
+#error("DocumentPages needs the C library: no Glibc, Musl or Darwin module here")
 #endif
 
-/// Address space of its own for the tape of a large document, on Linux: reserved whole for the
-/// densest input the document could be, made usable as the scan needs it, and given back to the
-/// system, advice and all, when the document goes.
+/// Memory pages of their own for large documents, on Linux, and the size of a page.
+///
+/// Three users: the tape of a large document (``reserve(_:usable:)`` and what follows), the
+/// chunks of its arena (``mapHugePage()``, see ``DocumentArena``), and a mapped file placed off
+/// a huge page's boundary (``reserveAddressSpace(_:alignment:offset:)``, see `MappedFile`).
+///
+/// A large document's tape has address space of its own: reserved whole for the densest input
+/// the document could be, made usable as the scan needs it, and given back to the system, advice
+/// and all, when the document goes.
 ///
 /// The scan writes a large tape front to back into memory nobody has touched, and with 4 KiB
 /// pages a large part of such a parse is page faults; backed by transparent huge pages it takes
@@ -33,13 +39,16 @@ import Darwin
 ///
 /// PERF: the page faults of a large document's scan; see jsonmodel-bench --section bulk, row (a),
 /// and Tools/simdjson-compare (the parse rows).
-enum TapePages {
+enum DocumentPages {
     /// The size of a transparent huge page on the platforms that have them.
     static var hugePage: Int { 2 << 20 }
 
+    /// The size of a memory page.
+    static let pageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
+
     /// `bytes` rounded up to whole pages.
     static func pageRounded(_ bytes: Int) -> Int {
-        (bytes + MappedFile.pageSize - 1) & ~(MappedFile.pageSize - 1)
+        (bytes + pageSize - 1) & ~(pageSize - 1)
     }
 
     /// A reservation of whole pages: its address, its size, and how much of it, from its start,
