@@ -145,7 +145,7 @@ struct DescriptionTests {
         let diagnostics = user.jsonModel.diagnostics
         #expect(diagnostics.count == 2)
         for diagnostic in diagnostics {
-            #expect(!DescriptionText.breaksLines(diagnostic.description), "\(diagnostic.description)")
+            #expect(!TextEscapes.breaksLines(diagnostic.description), "\(diagnostic.description)")
         }
         #expect(diagnostics.map(\.description).contains { $0.contains(#""1\n  legacy_id: 7""#) })
         let lines = user.jsonModel.fullDescription.split(separator: "\n")

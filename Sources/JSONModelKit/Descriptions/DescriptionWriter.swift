@@ -486,46 +486,13 @@ enum DescriptionText {
             }
             taken += 1
             scalarsTaken += scalars
-            if !character.unicodeScalars.contains(where: needsEscape) {
+            if !character.unicodeScalars.contains(where: TextEscapes.needsEscape) {
                 result.append(character)
                 continue
             }
-            for scalar in character.unicodeScalars { appendEscaped(scalar, quotes: true, to: &result) }
+            for scalar in character.unicodeScalars { TextEscapes.appendEscaped(scalar, quotes: true, to: &result) }
         }
         return result + "\""
-    }
-
-    /// Appends `scalar` with the escapes of ``quoted(_:limit:)``; `quotes` false leaves quotes
-    /// and backslashes as they are.
-    private static func appendEscaped(_ scalar: Unicode.Scalar, quotes: Bool, to result: inout String) {
-        switch scalar {
-        case "\"" where quotes: result += "\\\""
-        case "\\" where quotes: result += "\\\\"
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        case "\0": result += "\\0"
-        case "\"", "\\": result.unicodeScalars.append(scalar)
-        default:
-            if needsEscape(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-    }
-
-    /// Whether `text` holds a character ``quoted(_:limit:)`` escapes other than a quote or a
-    /// backslash: a control character or a line or paragraph separator.
-    static func breaksLines(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0 != "\"" && $0 != "\\" && needsEscape($0) }
-    }
-
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x22, 0x5C, 0..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: return true
-        default: return false
-        }
     }
 
     /// `text` cut with `…` after `limit` characters, or before the character that would take it
@@ -543,17 +510,6 @@ enum DescriptionText {
             end = text.index(after: index)
         }
         return text
-    }
-
-    /// `text` on one line: control characters, line and paragraph separators escaped as
-    /// ``quoted(_:limit:)`` escapes them, quotes and backslashes left as they are. For text made
-    /// of the input (a diagnostic quoting a value or a key), which would otherwise start what
-    /// reads as a line of its own in a log.
-    static func oneLine(_ text: String) -> String {
-        guard breaksLines(text) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars { appendEscaped(scalar, quotes: false, to: &result) }
-        return result
     }
 
     /// A count with thousands separators: `9,900`.

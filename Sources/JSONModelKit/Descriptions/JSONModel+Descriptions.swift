@@ -58,7 +58,7 @@ extension JSONModel: CustomDebugStringConvertible {
                 // A key is the input's: one with a line break or another control character is
                 // shown escaped and quoted, so that it cannot make lines of its own in a log.
                 let text = path.description
-                let label = DescriptionText.breaksLines(text)
+                let label = TextEscapes.breaksLines(text)
                     ? DescriptionText.quoted(text, limit: limits.maxFullStringLength)
                     : DescriptionText.cut(text, limit: limits.maxFullStringLength)
                 out.write("\n  \(label): " + DescriptionText.cut(value.jsonValue.description, limit: limits.maxFullStringLength))

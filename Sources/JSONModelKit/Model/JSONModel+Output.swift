@@ -340,3 +340,9 @@ extension JSONPath {
         segments.contains { if case .index = $0 { true } else { false } }
     }
 }
+
+extension JSONModel: EncodedAsItsJSON {
+    /// The model's JSON, as ``JSONModelView/json(options:)`` gives it, for the encoder of
+    /// `Codable` values that hold models.
+    var encodedJSON: JSONValue { jsonModel.json() }
+}

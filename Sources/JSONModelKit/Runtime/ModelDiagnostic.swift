@@ -57,7 +57,7 @@ public struct ModelDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// characters that the path or message take from the input (a key, a quoted value) are
     /// escaped (`\n`, `\u{2028}`), so a diagnostic in a log cannot pass for a line of its own.
     public var description: String {
-        DescriptionText.oneLine("\(path.isEmpty ? "$" : path.description): \(message) (\(model).\(property), \(kind.rawValue))")
+        TextEscapes.oneLine("\(path.isEmpty ? "$" : path.description): \(message) (\(model).\(property), \(kind.rawValue))")
     }
 
     /// The same diagnostic seen from a containing model, with `prefix` put before its path.

@@ -31,23 +31,6 @@ extension NumberText {
     }
 }
 
-extension FixedWidthInteger {
-    /// The integer of `magnitude` with the sign `negative` says, when it fits: what the
-    /// integer readers of number text (``NumberParsing``) give, made into `Self`.
-    @inline(__always)
-    init?(negative: Bool, magnitude: UInt64) {
-        if !negative {
-            self.init(exactly: magnitude)
-        } else if magnitude <= UInt64(Int64.max) {
-            self.init(exactly: -Int64(magnitude))
-        } else if magnitude == UInt64(Int64.max) + 1 {
-            self.init(exactly: Int64.min)
-        } else {
-            return nil
-        }
-    }
-}
-
 extension FixedWidthInteger where Self: PropertyValue {
     static var implicitDefault: Self? { 0 }
 

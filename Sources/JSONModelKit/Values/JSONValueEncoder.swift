@@ -107,7 +107,7 @@ extension JSONValueEncoder {
             switch value {
             case let text as String: return .string(text)
             case let json as JSONValue: return json
-            case let model as JSONModel: return model.jsonModel.json()
+            case let model as any EncodedAsItsJSON: return model.encodedJSON
             case let flag as Bool: return .bool(flag)
             case let number as Double: return try finite(JSONNumber(number), value, codingPath)
             case let number as Float: return try finite(JSONNumber(number), value, codingPath)
@@ -278,4 +278,11 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws {
         try slot.store(value, codingPath: codingPath)
     }
+}
+
+/// A value the encoder writes as the JSON it holds, not through `Encodable`: a model, which
+/// adopts it where its output is (`Model/`), since values know nothing of models.
+protocol EncodedAsItsJSON: AnyObject {
+    /// The JSON to write.
+    var encodedJSON: JSONValue { get }
 }
