@@ -252,7 +252,8 @@ extension Decimal: PropertyValue {
                 let head = String(decoding: digits[..<38].map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
                 let next = digitCount > 39 ? digits[39] : 0
                 if head == largestSignificand.dropLast(), digits[38] <= 6 || (digits[38] == 7 && next < 5) {
-                    return (negative ? "-" : "") + largestSignificand + "e" + String(exponent - fractionDigits + digitCount - 39)
+                    // No carry happened: 39 nines round to a power of ten, which fits.
+                    return (negative ? "-" : "") + largestSignificand + "e" + String(scale)
                 }
                 continue
             }

@@ -93,6 +93,16 @@ enum DocumentPages {
             }
             return reservation
         }
+        return newReservation(bytes, usable: usable)
+        #else
+        return nil
+        #endif
+    }
+
+    #if os(Linux)
+    /// A new reservation of `bytes` (whole pages) on a huge page's boundary, advised for huge
+    /// pages, its first `usable` bytes readable and writable; nil where the system refuses.
+    private static func newReservation(_ bytes: Int, usable: Int) -> Reservation? {
         let size = pageRounded(bytes)
         guard let base = reserveAddressSpace(size, alignment: hugePage) else { return nil }
         _ = madvise(base, size, Int32(MADV_HUGEPAGE))
@@ -101,10 +111,8 @@ enum DocumentPages {
             return nil
         }
         return Reservation(base: base, bytes: size, usable: pageRounded(usable))
-        #else
-        return nil
-        #endif
     }
+    #endif
 
     /// One huge page of memory of its own, readable and writable, aligned to a huge page and
     /// advised for one: for the chunks of a large document's arena, which like its tape are
@@ -112,13 +120,7 @@ enum DocumentPages {
     /// on systems other than Linux.
     static func mapHugePage() -> UnsafeMutableRawPointer? {
         #if os(Linux)
-        guard let base = reserveAddressSpace(hugePage, alignment: hugePage) else { return nil }
-        _ = madvise(base, hugePage, Int32(MADV_HUGEPAGE))
-        guard extend(base, from: 0, to: hugePage) else {
-            munmap(base, hugePage)
-            return nil
-        }
-        return base
+        return newReservation(hugePage, usable: hugePage)?.base
         #else
         return nil
         #endif
