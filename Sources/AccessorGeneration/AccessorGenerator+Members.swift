@@ -150,7 +150,8 @@ extension AccessorGenerator {
     }
 
     /// `type` with each name of a type of the files written in full: a name the class's body
-    /// finds in an enclosing type (`Address` for `Outer.Address`) is not in scope in an extension.
+    /// finds in an enclosing type (`Address` for `Outer.Address`) is not in scope in an extension,
+    /// and one it inherits is written through the class (``lookUp(_:in:)``).
     private func qualified(_ type: TypeReference, in model: TypeDeclaration) -> TypeReference {
         switch type {
         case .named(let components):
@@ -158,9 +159,9 @@ extension AccessorGenerator {
                 TypeReference.NameComponent(
                     name: component.name, arguments: component.arguments.map { qualified($0, in: model) })
             }
-            guard let resolved = resolve(components.map(\.name), in: model) else { return .named(arguments) }
-            let prefix = resolved.split(separator: ".").dropLast(components.count)
-            return .named(prefix.map { TypeReference.NameComponent(name: String($0), arguments: []) } + arguments)
+            guard let written = lookUp(components.map(\.name), in: model)?.written else { return .named(arguments) }
+            let prefix = written.dropLast(components.count)
+            return .named(prefix.map { TypeReference.NameComponent(name: $0, arguments: []) } + arguments)
         case .optional(let wrapped): return .optional(qualified(wrapped, in: model))
         case .array(let element): return .array(qualified(element, in: model))
         case .dictionary(let key, let value): return .dictionary(key: qualified(key, in: model), value: qualified(value, in: model))

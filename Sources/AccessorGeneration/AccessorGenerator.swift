@@ -138,15 +138,23 @@ package struct AccessorGenerator {
     /// from its superclasses among the files (`Item` in `Sub: Base` is `Base.Item` before any
     /// `Item` around `Sub`).
     func resolve(_ path: [String], in model: TypeDeclaration) -> String? {
+        lookUp(path, in: model)?.declaration
+    }
+
+    /// ``resolve(_:in:)``'s declaration, and the name to write for it outside the class's body:
+    /// a member type a class inherits is named through that class (`Sub.Item` for `Base.Item`),
+    /// since a generic superclass's name needs the arguments only the class's clause gives
+    /// (`Base<User>`), and `Base.Item` alone does not compile.
+    func lookUp(_ path: [String], in model: TypeDeclaration) -> (declaration: String, written: [String])? {
         guard let last = path.last, declaredNames.contains(last) else { return nil }
         for length in stride(from: model.path.count, through: 0, by: -1) {
             let scope = Array(model.path.prefix(length))
             let candidate = Self.key(scope + path)
-            if types[candidate] != nil { return candidate }
+            if types[candidate] != nil { return (candidate, scope + path) }
             guard length > 0, let type = types[Self.key(scope)], type.kind == .class else { continue }
             for base in lineage(of: type).dropFirst() {
                 let inherited = Self.key(base.path + path)
-                if types[inherited] != nil { return inherited }
+                if types[inherited] != nil { return (inherited, scope + path) }
             }
         }
         return nil

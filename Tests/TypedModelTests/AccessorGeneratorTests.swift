@@ -99,7 +99,7 @@ struct AccessorGeneratorTests {
         #expect(members(of: "Event", in: generated) == ["id: String"])
         #expect(members(of: "Actor", in: generated) == ["login: String"])
         #expect(members(of: "Event.Payload", in: generated) == ["size: Int"])
-        #expect(members(of: "PushEvent", in: generated) == ["commits: [Commit]", "payload: Event.Payload"])
+        #expect(members(of: "PushEvent", in: generated) == ["commits: [Commit]", "payload: PushEvent.Payload"])
         #expect(!generated.contains("Settings"))
         #expect(!generated.contains("hidden"))
         #expect(!generated.contains("Local"))

@@ -14,6 +14,18 @@ struct CompileFailTests {
         #expect(output.diagnostics.isEmpty, "\(output.output)")
     }
 
+    /// A subclass of a generic model names its superclass's member types through itself: the
+    /// superclass's name alone needs arguments only the subclass's clause gives.
+    @Test(.enabled(if: Typechecker.available))
+    func membersNameTypesOfAGenericSuperclassThroughTheSubclass() throws {
+        let generated = try Typechecker.accessors(for: ["InheritedTypes.swift"]).source
+        #expect(generated.contains("    var previous: RepositoryPage.Status? {\n"), "\(generated)")
+        #expect(generated.contains("    var status: Page.Status? {\n"), "\(generated)")
+        let output = try Typechecker.typecheck(client: "InheritedTypesClient.swift", models: ["InheritedTypes.swift"])
+        #expect(output.status == 0, "\(output.output)")
+        #expect(output.diagnostics.isEmpty, "\(output.output)")
+    }
+
     /// Creation with `ModelOptions` typechecks without a diagnostic, and no call is ambiguous.
     @Test(.enabled(if: Typechecker.available))
     func creationCallsResolveWithoutAmbiguity() throws {

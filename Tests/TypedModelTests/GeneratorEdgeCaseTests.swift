@@ -298,7 +298,7 @@ struct GeneratorEdgeCaseTests {
             }
             """
         let (generated, _, _) = generate(source)
-        #expect(members(of: "Sub", in: generated) == ["var item: Base.Item? {"])
+        #expect(members(of: "Sub", in: generated) == ["var item: Sub.Item? {"])
     }
 
     @Test func aTypealiasOfJSONModelMakesAModel() {

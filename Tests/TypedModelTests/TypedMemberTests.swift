@@ -28,11 +28,14 @@ struct TypedMemberTests {
         }
         let generated = AccessorGenerator.generate(files: files)
         #expect(!generated.hasErrors)
-        // Classes nested in other types, which `_typeByName` does not find by a dotted name.
+        // Classes nested in other types, which `_typeByName` does not find by a dotted name, and
+        // generic ones, which it does not find without their arguments.
         let nested: [String: JSONModel.Type] = [
             "ReadmeExamplesTests.User": ReadmeExamplesTests.User.self,
             "ReadmeExamplesTests.Address": ReadmeExamplesTests.Address.self,
             "ReadmeExamplesTests.Item": ReadmeExamplesTests.Item.self,
+            "ResultPage": ResultPage<Contributor>.self,
+            "ResultPage.Cursor": ResultPage<Contributor>.Cursor.self,
         ]
         var model: JSONModel.Type?
         var checked: [String] = []
