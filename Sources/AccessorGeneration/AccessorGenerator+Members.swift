@@ -180,6 +180,7 @@ extension AccessorGenerator {
         for summary in summaries where summary.types.contains(where: { modelFiles.contains($0.location.file) }) {
             for statement in summary.imports where seen.insert(statement.text).inserted {
                 lines.append(statement.text)
+                if let module = statement.module { importedModules.insert(module) }
                 if let module = statement.module, let access = statement.access, access < .public {
                     restrictedImports[module] = min(access, restrictedImports[module] ?? access)
                 }
@@ -195,11 +196,13 @@ extension AccessorGenerator {
     /// How far a member may show a type the files do not declare: nil when as far as it likes;
     /// the access of its module's import when that is below public (a public member cannot show
     /// a type of a module imported `internal`). A name not qualified with its module may come
-    /// from any imported module but the standard library.
+    /// from any imported module but the standard library; a name of two parts or more is
+    /// qualified with its module only when the first is a module the files import
+    /// (`Foundation.URL`, not `Currency.Code`).
     private func importAccess(of path: [String]) -> AccessLevel? {
         guard !restrictedImports.isEmpty, let first = path.first else { return nil }
         if path.count > 1, first == "Swift" { return nil }
-        if path.count > 1 { return restrictedImports[first] }
+        if path.count > 1, importedModules.contains(first) { return restrictedImports[first] }
         if Self.standardLibraryNames.contains(first) { return nil }
         if Self.libraryNames.contains(first) { return restrictedImports["JSONModelKit"] }
         return restrictedImports.values.min()

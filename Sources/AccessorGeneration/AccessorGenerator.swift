@@ -75,6 +75,8 @@ package struct AccessorGenerator {
     /// The lowest access level written on an import of each module the generated file repeats,
     /// when it is below public (`internal import Foundation`).
     var restrictedImports: [String: AccessLevel] = [:]
+    /// The modules the generated file imports, at any access.
+    var importedModules: Set<String> = []
     var diagnostics: [Diagnostic] = []
 
     private init(summaries: [SourceSummary]) {

@@ -213,6 +213,29 @@ struct GeneratorEdgeCaseTests {
             ])
     }
 
+    /// `Currency.Code` is a type nested in a type of some module, not `Code` of a module named
+    /// `Currency`: a public member of it would not compile when that module is imported internally.
+    @Test func aNestedTypeOfAModuleImportedInternallyIsNotTakenForAModulesType() {
+        let source = """
+            internal import Money
+            public import Foundation
+            import JSONModelKit
+            public final class Price: JSONModel, @unchecked Sendable {
+                override public class func properties(_ p: PropertyRegistrar) {
+                    p.currency(Currency.Code?.self)
+                    p.link(Foundation.URL?.self)
+                    p.cents(Int.self)
+                }
+            }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(
+            members(of: "Price", in: generated) == [
+                "var currency: Currency.Code? {", "public var link: Foundation.URL? {", "public var cents: Int {",
+            ])
+    }
+
     @Test func typesOfModulesImportedPrivatelyGetNoMember() {
         let source = """
             private import Foundation
