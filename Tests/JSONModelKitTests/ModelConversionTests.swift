@@ -162,6 +162,39 @@ struct ModelConversionTests {
         #expect(model.jsonModel.diagnostics.first?.message.contains("rounded to \(expectedValue)") == true, "\(model.jsonModel.diagnostics)")
     }
 
+    /// A `Decimal` holds powers of ten from -128 to 127, which Foundation's parser checks as the
+    /// number is written: a number past them reads exactly when its digits make room for the
+    /// power, as the nearest value below the smallest one, and as the default beyond the largest.
+    @Test(arguments: [
+        // Exact: the digits take the powers past 127, or the dropped digits are zeros.
+        ("1e128", "10e127", true), ("-12345e160", "-12345000000000000000000000000000000000e127", true),
+        ("3.4e165", "340000000000000000000000000000000000000e127", true), ("1000e-131", "1e-128", true),
+        ("0.00000001e135", "1e127", true), ("0e999", "0", true),
+        // Below 10^-128: rounded to it, half away from zero.
+        ("123e-130", "1e-128", false), ("5e-129", "1e-128", false), ("-5e-129", "-1e-128", false),
+        ("4.9e-129", "0", false), ("1e-400", "0", false), ("1.25e-127", "13e-128", false),
+    ])
+    func decimalExponentsOutsideTheRange(json: String, expected: String, exact: Bool) throws {
+        let model = try scalars(#"{"decimal": \#(json)}"#)
+        let expectedValue = try #require(Decimal(string: expected, locale: Locale(identifier: "en_US_POSIX")))
+        #expect(model.decimal as Decimal? == expectedValue)
+        #expect(kinds(model) == (exact ? [] : [.lossy]), "\(model.jsonModel.diagnostics)")
+        // A `Codable` property's `Decimal` reads the same value.
+        struct Holder: Decodable { let decimal: Decimal }
+        let holder = try JSONInputDecoder.decode(Holder.self, from: .value(try JSONValue(json: #"{"decimal": \#(json)}"#)))
+        #expect(holder.decimal == expectedValue)
+    }
+
+    /// Beyond the largest `Decimal`, about 3.4 × 10^165, a number reads the default, and says so.
+    @Test(arguments: ["3.5e165", "1e166", "-1e200", "1e99999999999999999999"])
+    func decimalsBeyondTheLargestReadTheDefault(json: String) throws {
+        let model = try scalars(#"{"decimal": \#(json), "plainDecimal": \#(json)}"#)
+        #expect((model.decimal as Decimal?).isNone)
+        #expect(model.plainDecimal == Decimal(0) as Decimal)
+        #expect(kinds(model) == [.outOfRange, .outOfRange])
+        #expect(model.jsonModel.diagnostics.first?.message.contains("does not fit in Decimal") == true)
+    }
+
     // MARK: Bool and String
 
     @Test(arguments: [

@@ -156,110 +156,12 @@ extension Decimal: PropertyValue {
 
     static func convert(_ input: JSONInput, context: inout ConversionContext) -> Decimal? {
         guard let text = NumberText.text(of: input, expected: "Decimal", context: &context) else { return nil }
-        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN else {
-            context.record(.outOfRange, "\(text) does not fit in Decimal")
+        guard let (value, exact) = Decimal.nearest(toNumber: text) else {
+            context.record(.outOfRange, "\(text.prefix(60)) does not fit in Decimal")
             return nil
         }
-        // Decimal keeps 38 digits (39 for some), and its parser drops the rest: the nearest value
-        // it holds is read instead, which a write would then keep.
-        if let read = JSONNumber(text: value.description), let written = JSONNumber(text: text), read != written {
-            let rounded = Self.roundedText(text).flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) } ?? value
-            context.record(.lossy, "\(text.prefix(60)) rounded to \(rounded) to fit Decimal")
-            return rounded
-        }
+        if !exact { context.record(.lossy, "\(text.prefix(60)) rounded to \(value) to fit Decimal") }
         return value
-    }
-
-    /// The largest significand `Decimal` holds, 2^128 - 1: 39 digits.
-    private static var largestSignificand: String { "340282366920938463463374607431768211455" }
-
-    /// `text`, the text of a JSON number, rounded to the digits `Decimal` keeps, ties away from
-    /// zero as `Decimal`'s own arithmetic rounds: 39 significant digits when they fit its
-    /// significand, else 38. Nil when `text` has no more digits than that, or is not a number.
-    static func roundedText(_ text: String) -> String? {
-        var text = text
-        return text.withUTF8(roundedText(bytes:))
-    }
-
-    /// ``roundedText(_:)`` of the text in `bytes`.
-    private static func roundedText(bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var index = 0
-        let negative = bytes.first == UInt8(ascii: "-")
-        if negative { index += 1 }
-        // The first 40 significant digits, all that the rounding looks at, and how many there are.
-        var digits: [UInt8] = []
-        var digitCount = 0
-        var fractionDigits = 0
-        var inFraction = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: ".") {
-                inFraction = true
-            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                // Leading zeros carry no digit.
-                if digitCount > 0 || byte != UInt8(ascii: "0") {
-                    if digitCount < 40 { digits.append(byte - UInt8(ascii: "0")) }
-                    digitCount += 1
-                }
-                if inFraction { fractionDigits += 1 }
-            } else {
-                break
-            }
-            index += 1
-        }
-        var exponent = 0
-        if index < bytes.count {
-            guard bytes[index] | 0x20 == UInt8(ascii: "e") else { return nil }
-            index += 1
-            let exponentNegative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
-            if index < bytes.count && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) { index += 1 }
-            guard index < bytes.count else { return nil }
-            while index < bytes.count {
-                let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
-                guard (0...9).contains(digit) else { return nil }
-                // Far past any exponent Decimal holds, and far from overflowing.
-                exponent = min(exponent * 10 + digit, 1 << 40)
-                index += 1
-            }
-            if exponentNegative { exponent = -exponent }
-        }
-        guard digitCount > 38 else { return nil }
-        for kept in [39, 38] where digitCount >= kept {
-            var significand = Array(digits[..<kept])
-            var scale = exponent - fractionDigits + (digitCount - kept)
-            if digitCount > kept && digits[kept] >= 5 {
-                var place = kept - 1
-                while place >= 0 && significand[place] == 9 {
-                    significand[place] = 0
-                    place -= 1
-                }
-                if place >= 0 {
-                    significand[place] += 1
-                } else if kept == 38 {
-                    // 99…9 rounded up: 10…0, one digit longer, which the significand holds at the
-                    // same exponent (the largest exponent may have no room for one more).
-                    significand = [1] + significand
-                } else {
-                    // 39 nines rounded up: 10^39, written with one digit fewer.
-                    significand = [1] + significand.dropLast()
-                    scale += 1
-                }
-            }
-            let written = String(decoding: significand.map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
-            if kept == 39 && written > largestSignificand {
-                // Past the largest significand, the nearest value is that largest or the 38 digits
-                // rounded: the largest when the digits lie below the halfway point, …457.5.
-                let head = String(decoding: digits[..<38].map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
-                let next = digitCount > 39 ? digits[39] : 0
-                if head == largestSignificand.dropLast(), digits[38] <= 6 || (digits[38] == 7 && next < 5) {
-                    // No carry happened: 39 nines round to a power of ten, which fits.
-                    return (negative ? "-" : "") + largestSignificand + "e" + String(scale)
-                }
-                continue
-            }
-            return (negative ? "-" : "") + written + "e" + String(scale)
-        }
-        return nil
     }
 
     func jsonValue(replacing existing: JSONInput?) -> JSONValue? {

@@ -162,9 +162,8 @@ extension JSONInput {
             throw JSONInputDecoder.invalid("\"\(text.prefix(60))\" is not a valid URL", codingPath)
         case is Decimal.Type:
             guard let text = numberText else { throw JSONInputDecoder.mismatch(T.self, "Decimal", self, codingPath) }
-            if let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN {
-                return (decimal as! T)
-            }
+            // The nearest value, as a `Double` is read: `Decimal` holds 38 digits.
+            if let (decimal, _) = Decimal.nearest(toNumber: text) { return (decimal as! T) }
             throw JSONInputDecoder.invalid("\(text) does not fit in Decimal", codingPath)
         default:
             return nil
