@@ -205,6 +205,32 @@ struct StreamAsyncTests {
         try await task.value
     }
 
+    /// An `AsyncStream` ends its iteration when the task is cancelled, as if its input ended: the
+    /// stream throws `CancellationError` all the same, rather than ending quietly between values
+    /// or handing out a line whose line feed never came.
+    @Test(arguments: [JSONStreamFormat.values, .lines])
+    func cancellingWhileWaitingForBytesThrowsRatherThanEnding(format: JSONStreamFormat) async throws {
+        let (bytes, continuation) = AsyncStream<UInt8>.makeStream()
+        for byte in Array("{\"id\": 0}\n{\"id\": 1}".utf8) { continuation.yield(byte) }
+        let options = ModelOptions(streamOptions: JSONStreamOptions(format: format))
+        let waiting = SharedWord()
+        let task = Task {
+            var iterator = StreamEvent.stream(from: bytes, options: options).makeAsyncIterator()
+            #expect(try await iterator.next()?.id == 0)
+            waiting.store(1)
+            // `.values` delivers the second value and then waits; `.lines` waits for its line feed.
+            if format == .values { #expect(try await iterator.next()?.id == 1) }
+            return try await iterator.next()?.id
+        }
+        // Cancelled while it waits for bytes that do not come (or, on a slow machine, before it
+        // asks for them: the same error).
+        while waiting.value == 0 { await Task.yield() }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        continuation.finish()
+    }
+
     @Test func cancellingAFileStreamStopsAtTheNextElement() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-cancel-\(UUID()).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }

@@ -101,6 +101,9 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
                     }
                     if Task.isCancelled { throw CancellationError() }
                     guard try await source.read(isolation: actor) else {
+                        // An `AsyncStream` ends when the task is cancelled, as if the input did:
+                        // that is a cancellation, not the end of the elements.
+                        if Task.isCancelled { throw CancellationError() }
                         guard let element = try framer.finish() else { return nil }
                         return try framer.model(Model.self, of: element, in: source.chunk, options: options)
                     }
