@@ -36,7 +36,7 @@ final class EndlessLines: AsyncSequence, Sendable {
     typealias Element = UInt8
     let produced: SharedWord
     let hold: Locked<StreamHold?>
-    /// When set, an array whose first element never ends.
+    /// When set, an array whose first element, a string, never ends.
     let unterminated: Bool
 
     init(unterminated: Bool = false) {
@@ -56,7 +56,11 @@ final class EndlessLines: AsyncSequence, Sendable {
 
         func next() async -> UInt8? {
             owner.produced.add(1)
-            if owner.unterminated { return index == 0 ? { index = 1; return UInt8(ascii: "[") }() : UInt8(ascii: "x") }
+            if owner.unterminated {
+                // `["xxx…`: a string, valid however far it goes, that never ends.
+                defer { index += 1 }
+                return index == 0 ? UInt8(ascii: "[") : index == 1 ? UInt8(ascii: "\"") : UInt8(ascii: "x")
+            }
             if index == line.count {
                 line = Array("{\"id\": \(id)}\n".utf8)
                 id += 1

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JSONModelKit
+import JSONModelKitTestSupport
 
 /// Faults a stream finds are reported where they are, whatever the chunks around them.
 @Suite("Streams: faults where they are")
@@ -51,6 +52,41 @@ struct StreamFaultPlacementTests {
         }
     }
 
+    /// A value left open in `.values`, and more values arriving after it without end: the fault
+    /// is reported where the next value begins as soon as it arrives, not once the element has
+    /// gathered the limit's worth of the values after it (or the input has ended).
+    @Test(arguments: [JSONStreamFormat.values, .automatic])
+    func aValueLeftOpenBeforeAnEndlessStreamIsReportedWhenTheNextArrives(format: JSONStreamFormat) async throws {
+        let source = BrokenThenEndless(prefix: Array("{\"id\":1}\n{\"id\":2\n{\"id\":3}\n".utf8))
+        let options = ModelOptions(streamOptions: JSONStreamOptions(format: format, maxElementSize: 1 << 20))
+        var iterator = StreamEvent.stream(from: source, options: options).makeAsyncIterator()
+        #expect(try await iterator.next()?.id == 1)
+        let error = try await #require(throws: JSONStreamError.self) { try await iterator.next() }
+        #expect(error.kind == .invalidJSON(.unexpectedByte(UInt8(ascii: "{"))))
+        #expect(error.element == 1)
+        #expect(error.line == 3)
+        #expect(error.column == 1)
+        #expect(error.offset == 17)
+        // What was read past the fault: the size of the element then, not the limit.
+        #expect(source.produced.count < 1 << 12, "\(source.produced.count) bytes read")
+    }
+
+    /// Gathered across many chunks, a valid element is never taken for a broken one, wherever the
+    /// chunks cut it: inside strings, escapes, numbers, literals and characters.
+    @Test func aLargeValidElementArrivingInPiecesIsRead() async throws {
+        var text = "{\"id\": 7, \"name\": \""
+        for index in 0..<3_000 { text += "caf\u{E9} \\u00e9 \\n \(index) " }
+        text += "\", \"tags\": [" + (0..<2_000).map { "\($0).25e-1, true, null, \"t\\\"\($0)\"" }.joined(separator: ", ") + "]}\n{\"id\": 8}"
+        let bytes = Array(text.utf8)
+        // Batches end after each `}`, `]` and line feed; pieces of 1 to 97 bytes cut the rest.
+        let slow = SlowBytes(bytes: bytes, breaks: Set(stride(from: 0, to: bytes.count, by: 1).filter { $0 % 97 == 0 || $0 % 13 == 5 }))
+        var ids: [Int] = []
+        for try await event in StreamEvent.stream(from: slow, options: ModelOptions(streamOptions: JSONStreamOptions(format: .values))) {
+            ids.append(event.id)
+        }
+        #expect(ids == [7, 8])
+    }
+
     @Test func aTrailingCommaIsReportedAtTheComma() throws {
         for (text, line, column) in [
             ("[{\"id\":1},\n]", 1, 10), ("[{\"id\":1}  ,  ]", 1, 12), ("[\n  {\"id\":1},\n\n]", 2, 11),
@@ -63,4 +99,39 @@ struct StreamFaultPlacementTests {
             #expect(error.column == column, "\(text)")
         }
     }
+}
+
+/// Bytes of a prefix, then JSON Lines without end, counting the bytes handed out.
+final class BrokenThenEndless: AsyncSequence, Sendable {
+    typealias Element = UInt8
+    let prefix: [UInt8]
+    let produced = SharedWord()
+
+    init(prefix: [UInt8]) { self.prefix = prefix }
+
+    final class AsyncIterator: AsyncIteratorProtocol {
+        let owner: BrokenThenEndless
+        var line: [UInt8]
+        var index = 0
+        var id = 100
+
+        init(_ owner: BrokenThenEndless) {
+            self.owner = owner
+            line = owner.prefix
+        }
+
+        func next() async -> UInt8? {
+            owner.produced.add(1)
+            if index == line.count {
+                line = Array("{\"id\": \(id)}\n".utf8)
+                id += 1
+                index = 0
+                await Task.yield()
+            }
+            defer { index += 1 }
+            return line[index]
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(self) }
 }

@@ -296,12 +296,42 @@ extension ElementFramer {
         if phase == .element || phase == .lineElement {
             let first = max(startOffset - base, 0)
             let size = pending.count + n - first
-            if size > limit && size - trailingCarriageReturn(chunk, from: first, upTo: n) > limit {
-                throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: startLine, column: startColumn)
-            }
+            let tooLarge = size > limit && size - trailingCarriageReturn(chunk, from: first, upTo: n) > limit
             pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[first..<n]))
+            // Counting brackets finds no fault: a value left open, then the next one, would be
+            // gathered up to the limit or the end of the input, however soon the fault came. So
+            // the bytes gathered are parsed each time they have doubled (twice their size in
+            // all), and when they pass the limit, and a fault no later byte can mend is reported
+            // where it is.
+            if phase == .element && (pending.count >= nextFaultCheck || tooLarge) {
+                nextFaultCheck = 2 * pending.count
+                if let fault = gatheredFault(atEnd: false) { throw fault }
+            }
+            if tooLarge { throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: startLine, column: startColumn) }
         }
         if counting { countLines(to: n, chunk) }
         base += n
+    }
+
+    /// The fault the bytes gathered of the element in progress hold, placed in the stream; nil
+    /// when they are valid so far. Before the end of the input, a fault that the next bytes may
+    /// mend (the input cut in a literal, an escape, a character or a number) is none.
+    func gatheredFault(atEnd: Bool) -> JSONStreamError? {
+        let fault = pending.withUnsafeBufferPointer { bytes -> JSONParseError? in
+            do throws(JSONParseError) {
+                _ = try JSONDocument.scanningFirstValue(of: bytes, options: parseOptions, scratch: scratch.buffer)
+                return nil
+            } catch {
+                if error.kind == .unexpectedEnd { return nil }
+                if !atEnd
+                    && ((Self.mayBeACut(error.kind) && error.offset >= bytes.count - 16)
+                        || (error.kind == .invalidNumber && Self.isNumberText(bytes, from: error.offset)))
+                {
+                    return nil
+                }
+                return error
+            }
+        }
+        return fault.map { JSONStreamError(parseError: $0, element: count, offset: startOffset, line: startLine, column: startColumn) }
     }
 }

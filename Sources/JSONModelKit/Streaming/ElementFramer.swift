@@ -113,6 +113,8 @@ struct ElementFramer {
     var isScalar = false
     /// Its bytes from earlier chunks.
     var pending: [UInt8] = []
+    /// The size of `pending` at which it is next parsed for a fault (``endOfChunk(_:counting:)``).
+    var nextFaultCheck = 0
     /// The text of the last element gathered from its bytes, until the next element is framed.
     var gathered: [UInt8] = []
     var startOffset = 0
@@ -234,17 +236,7 @@ struct ElementFramer {
         case .element:
             // Gathered by counting brackets, the element was never parsed: a fault inside it (a
             // value left open, then the next one) is reported where it is, not as the end.
-            let fault = pending.withUnsafeBufferPointer { bytes -> JSONParseError? in
-                do throws(JSONParseError) {
-                    _ = try JSONDocument.scanningFirstValue(of: bytes, options: parseOptions, scratch: scratch.buffer)
-                    return nil
-                } catch {
-                    return error.kind == .unexpectedEnd ? nil : error
-                }
-            }
-            if let fault {
-                throw JSONStreamError(parseError: fault, element: count, offset: startOffset, line: startLine, column: startColumn)
-            }
+            if let fault = gatheredFault(atEnd: true) { throw fault }
             throw unexpectedEnd(after: lastChunk)
         case .open, .afterElement, .afterComma:
             throw unexpectedEnd(after: lastChunk)
@@ -293,6 +285,7 @@ struct ElementFramer {
                 return element
             }
             placeStart(chunk)
+            nextFaultCheck = 0
             depth = 0
             inString = false
             escaped = false
