@@ -99,6 +99,26 @@ struct StreamFaultPlacementTests {
             #expect(error.column == column, "\(text)")
         }
     }
+
+    /// The same, with the comma and the bracket in different chunks: an async stream's batches
+    /// end after each `}`, `]` and line feed, and a slow one at any byte.
+    @Test(arguments: [
+        ("[{\"id\":1},\n]", 1, 10), ("[{\"id\":1}  ,  ]", 1, 12), ("[\n  {\"id\":1},\n\n]", 2, 11),
+        ("[\n  {\"id\":1, \"name\": \"é\"},\n]", 2, 24),
+    ])
+    func aTrailingCommaInAnotherChunkIsReportedAtTheComma(text: String, line: Int, column: Int) async throws {
+        let bytes = Array(text.utf8)
+        let comma = try #require(bytes.lastIndex(of: UInt8(ascii: ",")))
+        for breaks in [nil, Set([comma + 1]), Set([comma + 1, comma + 2])] as [Set<Int>?] {
+            var iterator = StreamEvent.stream(from: SlowBytes(bytes: bytes, breaks: breaks)).makeAsyncIterator()
+            #expect(try await iterator.next()?.id == 1)
+            let error = try await #require(throws: JSONStreamError.self) { try await iterator.next() }
+            #expect(error.kind == .invalidJSON(.trailingComma), "\(text)")
+            #expect(error.offset == comma, "\(text)")
+            #expect(error.line == line, "\(text)")
+            #expect(error.column == column, "\(text)")
+        }
+    }
 }
 
 /// Bytes of a prefix, then JSON Lines without end, counting the bytes handed out.

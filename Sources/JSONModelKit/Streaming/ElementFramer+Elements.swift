@@ -309,7 +309,11 @@ extension ElementFramer {
             }
             if tooLarge { throw error(.elementTooLarge(limit: limit), atOffset: startOffset, line: startLine, column: startColumn) }
         }
-        if counting { countLines(to: n, chunk) }
+        if counting {
+            countLines(to: n, chunk)
+            if phase == .afterComma { noteComma(before: n, chunk) }
+        }
+        scalarsBeforeChunk = counting ? lineScalars : nil
         base += n
     }
 

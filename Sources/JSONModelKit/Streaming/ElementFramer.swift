@@ -115,6 +115,12 @@ struct ElementFramer {
     var pending: [UInt8] = []
     /// The size of `pending` at which it is next parsed for a fault (``endOfChunk(_:counting:)``).
     var nextFaultCheck = 0
+    /// The stream offset, line and column of the comma before the current chunk, when a chunk
+    /// ended after one (``noteComma(before:_:)``).
+    var lastComma: (offset: Int, line: Int, column: Int)?
+    /// The Unicode scalars on the line before the current chunk's first byte, when the count
+    /// stood there as the chunk began (after a chunk whose lines were counted, or at the start).
+    var scalarsBeforeChunk: Int? = 0
     /// The text of the last element gathered from its bytes, until the next element is framed.
     var gathered: [UInt8] = []
     var startOffset = 0
@@ -461,31 +467,53 @@ struct ElementFramer {
     }
 
     /// A trailing comma, reported at the comma as the parser reports one, when the comma is in
-    /// `chunk` and its line can be told there; else at the closing bracket, chunk index `i`.
-    ///
-    /// Only white space lies between the two, so the comma is found going back from the bracket,
-    /// and its line and column follow from the bracket's without counting the lines before it,
-    /// which the framer counts only when asked.
+    /// `chunk` or was noted at the end of an earlier one (``noteComma(before:_:)``), and its line
+    /// can be told; else at the closing bracket, chunk index `i`.
     private mutating func trailingComma(closedAt i: Int, _ chunk: UnsafeBufferPointer<UInt8>) -> JSONStreamError {
         let atBracket = error(.invalidJSON(.trailingComma), at: i, chunk)
-        guard let comma = chunk[..<i].lastIndex(where: { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }), chunk[comma] == UInt8(ascii: ",")
-        else { return atBracket }
-        let feeds = chunk[(comma + 1)..<i].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        let line: Int
-        let column: Int
-        if feeds == 0 {
-            (line, column) = (atBracket.line, atBracket.column - (i - comma))
+        let place: (offset: Int, line: Int, column: Int)?
+        if let comma = chunk[..<i].lastIndex(where: { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }) {
+            place = chunk[comma] == UInt8(ascii: ",")
+                ? Self.commaPosition(comma, before: i, line: atBracket.line, column: atBracket.column, chunk, scalarsBeforeChunk)
+                    .map { (base + comma, $0.line, $0.column) }
+                : nil
         } else {
-            // The comma's line starts after a line feed in this chunk, or where the stream starts.
-            guard let lineStart = chunk[..<comma].lastIndex(of: 0x0A).map({ $0 + 1 }) ?? (base == 0 ? 0 : nil)
-            else { return atBracket }
-            // Unicode scalars: bytes but UTF-8 continuation bytes.
-            let scalars = chunk[lineStart..<comma].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-            (line, column) = (atBracket.line - feeds, scalars + 1)
+            place = lastComma
         }
+        guard let place else { return atBracket }
         return JSONStreamError(
-            atBracket.kind, element: atBracket.element, offset: base + comma, line: line, column: column,
+            atBracket.kind, element: atBracket.element, offset: place.offset, line: place.line, column: place.column,
             excerpt: atBracket.excerpt)
+    }
+
+    /// Notes where the comma before chunk index `end` is, at the end of a chunk that leaves the
+    /// framer after a comma: the bracket that makes it a trailing one may come in a later chunk,
+    /// and the lines of this one are counted and gone by then. `end` is where the count stands.
+    mutating func noteComma(before end: Int, _ chunk: UnsafeBufferPointer<UInt8>) {
+        guard let comma = chunk[..<end].lastIndex(where: { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }),
+            chunk[comma] == UInt8(ascii: ",")
+        else { return }
+        lastComma = Self.commaPosition(comma, before: end, line: line, column: lineScalars + 1, chunk, scalarsBeforeChunk)
+            .map { (base + comma, $0.line, $0.column) }
+    }
+
+    /// The line and column of the comma at chunk index `comma`, from those of chunk index `i`,
+    /// with only white space between them; nil when the comma's line starts before the chunk
+    /// and the scalars on it before the chunk, `scalarsBefore`, are not known.
+    ///
+    /// Going back from a known position needs no count of the lines before it, which the framer
+    /// counts only when asked.
+    private static func commaPosition(
+        _ comma: Int, before i: Int, line: Int, column: Int, _ chunk: UnsafeBufferPointer<UInt8>, _ scalarsBefore: Int?
+    ) -> (line: Int, column: Int)? {
+        let feeds = chunk[(comma + 1)..<i].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        if feeds == 0 { return (line, column - (i - comma)) }
+        // The comma's line starts after a line feed in this chunk, or before the chunk.
+        let lineStart = chunk[..<comma].lastIndex(of: 0x0A).map { $0 + 1 }
+        guard let before = lineStart == nil ? scalarsBefore : 0 else { return nil }
+        // Unicode scalars: bytes but UTF-8 continuation bytes.
+        let scalars = chunk[(lineStart ?? 0)..<comma].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return (line - feeds, before + scalars + 1)
     }
 
     /// An error at chunk index `i` of `chunk` (or at the stream offset `i` past the last chunk).
