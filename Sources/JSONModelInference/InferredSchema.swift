@@ -83,9 +83,11 @@ package struct InferredModel: Sendable, Hashable {
     /// inferred.models[0].keyStyle   // .snakeCase: orderID, placedAt and status need no jsonPath
     /// ```
     package var keyStyle: KeyStyle? {
-        guard properties.contains(where: { $0.name != $0.key }) else { return nil }
+        // Keys are compared as models read them, by their bytes: `String`'s `==` takes a Kelvin
+        // sign for a K.
+        guard properties.contains(where: { !$0.name.isSameJSONKey(as: $0.key) }) else { return nil }
         let styles: [KeyStyle] = [.snakeCase, .kebabCase, .screamingSnakeCase, .pascalCase]
-        return styles.first { style in properties.allSatisfy { style.key(for: $0.name) == $0.key } }
+        return styles.first { style in properties.allSatisfy { style.key(for: $0.name).isSameJSONKey(as: $0.key) } }
     }
 
     /// The paths the properties declare under ``keyStyle``: none when a style explains the keys,
@@ -114,12 +116,13 @@ package struct InferredProperty: Sendable, Hashable {
         self.enumValues = enumValues
     }
 
-    /// The path to the key when the name differs from it, else nil (the name is the path).
+    /// The path to the key when the name differs from it, byte for byte, else nil (the name is
+    /// the path).
     ///
     /// The generated declarations leave it out when the model's ``InferredModel/keyStyle``
     /// gives the key.
     package var jsonPath: JSONPath? {
-        name == key ? nil : JSONPath([.key(key)])
+        name.isSameJSONKey(as: key) ? nil : JSONPath([.key(key)])
     }
 }
 

@@ -1,4 +1,5 @@
 import JSONModelKit
+import JSONModelKitCore
 
 /// Gives every model node its final name, and every property its Swift name.
 ///
@@ -51,7 +52,9 @@ struct ModelNaming {
             for option in options where isFree(option) {
                 if let existing = nodeNamed[option] {
                     if existing.hasSameShape(as: node) {
-                        chosen = option
+                        // Its own spelling: `String` finds a name that differs only in how its
+                        // accents are encoded, and Swift tells the two apart.
+                        chosen = name(of: existing)
                         reused = true
                         break
                     }
@@ -66,7 +69,7 @@ struct ModelNaming {
                     let option = base + String(number)
                     if let existing = nodeNamed[option] {
                         if existing.hasSameShape(as: node) && !parentProperties.contains(option) {
-                            chosen = option
+                            chosen = name(of: existing)
                             reused = true
                             break
                         }
@@ -118,7 +121,7 @@ struct ModelNaming {
         }
         var names = [String?](repeating: nil, count: bases.count)
         var used: Set<String> = []
-        for (index, base) in bases.enumerated() where base == node.properties[index].key && !used.contains(base) {
+        for (index, base) in bases.enumerated() where base.isSameJSONKey(as: node.properties[index].key) && !used.contains(base) {
             names[index] = base
             used.insert(base)
         }

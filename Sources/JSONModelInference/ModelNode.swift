@@ -1,4 +1,5 @@
 import JSONModelKit
+import JSONModelKitCore
 
 /// A model found in the samples, before it has its final name.
 final class ModelNode {
@@ -21,6 +22,13 @@ struct PropertyNode: Equatable {
     var key: String
     var type: NodeType
     var enumValues: [String]?
+
+    /// Keys and enum values compared by their bytes, as models read them: `String`'s `==` takes
+    /// `"caf\u{E9}"` and `"cafe\u{301}"` for one.
+    static func == (lhs: PropertyNode, rhs: PropertyNode) -> Bool {
+        lhs.key.isSameJSONKey(as: rhs.key) && lhs.type == rhs.type
+            && lhs.enumValues?.map(ExactKey.init) == rhs.enumValues?.map(ExactKey.init)
+    }
 }
 
 /// A property type whose models are still nodes.

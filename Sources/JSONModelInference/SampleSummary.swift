@@ -198,8 +198,9 @@ struct NumberDigits {
 /// while there are few (what `TypeResolver.enumValues(_:key:)` decides on).
 struct StringSummary {
     var count = 0
-    /// Distinct values and how often each was seen, while there are at most `maximumDistinct`.
-    var distinct: [String: Int] = [:]
+    /// Distinct values, by their bytes, and how often each was seen, while there are at most
+    /// `maximumDistinct`: a value is one the model's enum check takes only as written.
+    var distinct: [ExactKey: Int] = [:]
     /// Set once more than `maximumDistinct` values were seen.
     var tooManyDistinct = false
     let maximumDistinct: Int
@@ -216,7 +217,7 @@ struct StringSummary {
             dateFormats.removeAll { $0.date(from: text) == nil }
         }
         if !tooManyDistinct {
-            distinct[text, default: 0] += 1
+            distinct[ExactKey(text), default: 0] += 1
             if distinct.count > maximumDistinct {
                 tooManyDistinct = true
                 distinct = [:]

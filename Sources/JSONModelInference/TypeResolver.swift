@@ -255,9 +255,10 @@ struct TypeResolver {
             strings.distinct.values.allSatisfy({ $0 >= 2 })
         else { return nil }
         if let last = InferenceNames.words(of: key).last?.lowercased(), Self.nonEnumWords.contains(last) { return nil }
-        let values = strings.distinct.keys
+        let values = strings.distinct.keys.map(\.string)
         guard values.allSatisfy(Self.isEnumWord) || values.allSatisfy(Self.isNumericCode) else { return nil }
-        return values.sorted()
+        // Sorted, and by bytes where `String` finds two values equal.
+        return values.sorted { $0 < $1 || ($0 == $1 && $0.utf8.lexicographicallyPrecedes($1.utf8)) }
     }
 
     /// 1 to 32 letters, digits, `_`, `-` and `.`, starting with a letter: `in_progress`, `DHL`.

@@ -428,6 +428,74 @@ struct GenerateInferenceTests {
         #expect(model.jsonModel.value(forProperty: properties[1].name) as? String == "z")
     }
 
+    /// A name equal to its key only as `String` compares them (`tempK` for a key that ends in
+    /// the Kelvin sign, U+212A) keeps the key's path, so the model reads the key it came from.
+    @Test func aNameEqualToItsKeyOnlyUnderUnicodeEquivalenceKeepsThePath() throws {
+        for key in ["temp\u{212A}", "x\u{2126}"] {
+            let sample = #"{"\#(key)": 7, "name": "n"}"#
+            let inferred = try infer(sample)
+            let property = try #require(inferred.models[0].properties.first { Array($0.key.utf8) == Array(key.utf8) })
+            #expect(!property.name.isSameJSONKey(as: key))
+            #expect(property.jsonPath == JSONPath([.key(key)]), "\(key)")
+            let registry = ModelRegistry()
+            try registry.register(inferred.schema)
+            let model = try registry.makeModel(named: "Root", json: Data(sample.utf8))
+            #expect(model.jsonModel.value(forProperty: property.name) as? Int == 7, "\(key)")
+        }
+    }
+
+    /// Nested objects whose keys differ only in how an accent is encoded are two shapes, so two
+    /// models, each reading its own key.
+    @Test func objectsWhoseKeysDifferOnlyInEncodingAreTwoModels() throws {
+        let sample = #"{"a": {"item": {"caf\#u{E9}": 1}}, "b": {"item": {"cafe\#u{301}": 2}}}"#
+        let inferred = try infer(sample)
+        #expect(inferred.models.count == 5, "\(inferred.models.map(\.name))")
+        let registry = ModelRegistry()
+        try registry.register(inferred.schema)
+        let model = try registry.makeModel(named: "Root", json: Data(sample.utf8))
+        for (outer, key, value) in [("a", "caf\u{E9}", 1), ("b", "cafe\u{301}", 2)] {
+            let item = try #require(
+                (model.jsonModel.value(forProperty: outer) as? JSONModel)?.jsonModel.value(forProperty: "item") as? JSONModel)
+            let name = try #require(
+                inferred.models.flatMap(\.properties).first { Array($0.key.utf8) == Array(key.utf8) }?.name)
+            #expect(item.jsonModel.value(forProperty: name) as? Int == value, "\(outer)")
+        }
+    }
+
+    /// A model shared by keys whose names differ only in how a syllable is encoded (Hangul, as
+    /// file names on some systems spell it) is named one way everywhere: Swift tells the two
+    /// spellings apart, so a reference in the other spelling named no type.
+    @Test func aSharedModelIsReferredToInTheSpellingItIsDeclaredIn() throws {
+        let inferred = try infer("{\"x\u{AC00}\": {\"a\": 1}, \"x\u{1100}\u{1161}\": {\"a\": 1}}")
+        let declared = Set(inferred.models.map { Array($0.name.utf8) })
+        func referenced(_ type: InferredType) -> [String] {
+            switch type {
+            case .model(let name): [name]
+            case .array(let inner), .dictionary(let inner), .optional(let inner): referenced(inner)
+            default: []
+            }
+        }
+        let references = inferred.models.flatMap { $0.properties.flatMap { referenced($0.type) } }
+        #expect(references.count == 2)
+        for name in references { #expect(declared.contains(Array(name.utf8)), "\(name.unicodeScalars.map(\.value))") }
+    }
+
+    /// String values that differ only in how an accent is encoded are two enum values: the model
+    /// checks a value by its bytes, and would refuse the sample it came from.
+    @Test func enumValuesThatDifferOnlyInEncodingAreBothKept() throws {
+        let values = ["caf\u{E9}", "cafe\u{301}", "open"].flatMap { [$0, $0, $0] }
+        let sample = "[" + values.map { #"{"state": "\#($0)"}"# }.joined(separator: ", ") + "]"
+        let inferred = try infer(sample)
+        let enumValues = try #require(inferred.models[0].properties.first?.enumValues)
+        #expect(Set(enumValues.map { Array($0.utf8) }) == Set(["caf\u{E9}", "cafe\u{301}", "open"].map { Array($0.utf8) }))
+        let registry = ModelRegistry()
+        try registry.register(inferred.schema)
+        for value in values {
+            let model = try registry.makeModel(named: "Root", json: Data(#"{"state": "\#(value)"}"#.utf8))
+            try model.jsonModel.validate()
+        }
+    }
+
     @Test func keysThatMeetOnOneNameAreNumbered() throws {
         let root = try infer(#"{"first_name": 1, "firstName": 2, "FIRST_NAME": 3, "first-name": 4}"#).models[0]
         // The key spelled like the name keeps it; the others count up in key order.
