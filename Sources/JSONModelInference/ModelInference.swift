@@ -179,6 +179,11 @@ package enum ModelInference {
         guard prefix.isEmpty || InferenceNames.isIdentifier(prefix) else {
             throw .invalidName(prefix, reason: "a prefix must be letters, digits and _, not starting with a digit")
         }
+        // A type named like a member of JSONModel (`keyStyle` of `key` and `Style`) is not the
+        // type in a model's registration block, where the member is found first.
+        guard prefix.first.map({ !$0.isLowercase }) ?? true else {
+            throw .invalidName(prefix, reason: "a prefix starts the names of types, so it may not start with a lowercase letter")
+        }
         return rootTypeName
     }
 

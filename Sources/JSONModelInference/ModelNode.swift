@@ -63,16 +63,21 @@ indirect enum NodeType: Equatable {
         }
     }
 
-    /// The type with each model replaced by its name.
-    /// The type, its levels of arrays, dictionaries and optionals at most what a schema takes
-    /// (``ModelSchema/maximumTypeNesting``): deeper, the rest is raw `JSON`, so that the schema
-    /// inferred from a sample registers and reads it (the Swift types would have no limit).
+    /// At most this many levels of arrays, dictionaries and optionals in an inferred type; deeper,
+    /// the rest is raw `JSON`. Fewer than a schema takes (``ModelSchema/maximumTypeNesting``), so
+    /// that the schema inferred from a sample registers and reads it; and few enough for Swift's
+    /// type checker, whose time grows about 1.8 times a level of nested arrays: a property of 22
+    /// levels took a second to check, one of 26 seventeen, and one of 32 did not finish in ten
+    /// minutes.
+    static let maximumNesting = 16
+
+    /// The type with each model replaced by its name, at most ``maximumNesting`` levels deep.
     func inferredType(names: (ModelNode) -> String, levels: Int = 0) -> InferredType {
         let deeper = levels + 1
         switch self {
         case .scalar(let type): return type
         case .model(let node): return .model(names(node))
-        case _ where deeper > ModelSchema.maximumTypeNesting: return .json
+        case _ where deeper > Self.maximumNesting: return .json
         case .array(let inner): return .array(inner.inferredType(names: names, levels: deeper))
         case .dictionary(let inner): return .dictionary(inner.inferredType(names: names, levels: deeper))
         case .optional(let inner): return .optional(inner.inferredType(names: names, levels: deeper))

@@ -622,6 +622,36 @@ struct GenerateInferenceTests {
         try model.jsonModel.validate()
     }
 
+    /// Types are named from the prefix; one starting with a lowercase letter could name a model
+    /// like a member of JSONModel (`key` and `Style`), which the registration block finds first.
+    @Test(arguments: ["key", "model", "json", "ünter"])
+    func aPrefixStartingWithALowercaseLetterIsRefused(prefix: String) throws {
+        #expect(throws: ModelInferenceError.self) {
+            try infer(#"{"style": {"a": 1}}"#, options: .init(modelNamePrefix: prefix))
+        }
+        _ = try infer(#"{"style": {"a": 1}}"#, options: .init(modelNamePrefix: "_" + prefix))
+    }
+
+    /// The Hangzhou numerals (U+3021 to U+3029) may start a name by Swift's grammar, but the
+    /// compiler reads them as an operator there: a key that starts with one gets a name that
+    /// starts with `_`, and keeps its path.
+    @Test func aKeyStartingWithAHangzhouNumeralGetsANameStartingWithAnUnderscore() throws {
+        let inferred = try infer(#"{"\#u{3021}": 1, "a\#u{3022}": 2}"#)
+        let names = inferred.models[0].properties.map(\.name)
+        #expect(names == ["_\u{3021}", "a\u{3022}"])
+        #expect(inferred.models[0].properties[0].jsonPath == JSONPath([.key("\u{3021}")]))
+    }
+
+    /// Arrays nested deeper than Swift's type checker reads in good time end in `JSON` in both
+    /// outputs.
+    @Test func arraysNestedDeeperThanSwiftChecksInGoodTimeEndInJSON() throws {
+        let depth = 30
+        let sample = #"{"m": "# + String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth) + "}"
+        let inferred = try infer(sample)
+        let type = inferred.models[0].properties[0].type.swiftTypeName
+        #expect(type == String(repeating: "[", count: 16) + "JSONValue" + String(repeating: "]", count: 16))
+    }
+
     @Test func thePrefixNamesNestedModelsOnly() throws {
         let inferred = try infer(#"{"customer": {"a": 1}, "3d": {"x": 1}}"#, name: "ShopOrder", options: .init(modelNamePrefix: "Shop"))
         #expect(inferred.models.map(\.name) == ["ShopOrder", "ShopCustomer", "Shop3d"])
