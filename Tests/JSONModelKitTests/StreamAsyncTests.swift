@@ -31,18 +31,20 @@ struct SlowBytes: AsyncSequence, Sendable {
 /// Held by the iterator of ``EndlessLines``, to see when the stream lets go of it.
 final class StreamHold: Sendable {}
 
-/// JSON Lines without end, counting the bytes handed out.
+/// JSON Lines without end, after the bytes of `prefix`, counting the bytes handed out.
 final class EndlessLines: AsyncSequence, Sendable {
     typealias Element = UInt8
     let produced: SharedWord
     let hold: Locked<StreamHold?>
     /// When set, an array whose first element, a string, never ends.
     let unterminated: Bool
+    let prefix: [UInt8]
 
-    init(unterminated: Bool = false) {
+    init(unterminated: Bool = false, prefix: [UInt8] = []) {
         produced = SharedWord()
         hold = Locked(nil)
         self.unterminated = unterminated
+        self.prefix = prefix
     }
 
     final class AsyncIterator: AsyncIteratorProtocol {
@@ -52,7 +54,10 @@ final class EndlessLines: AsyncSequence, Sendable {
         var index = 0
         var id = 0
 
-        init(_ owner: EndlessLines) { self.owner = owner }
+        init(_ owner: EndlessLines) {
+            self.owner = owner
+            line = owner.prefix
+        }
 
         func next() async -> UInt8? {
             owner.produced.add(1)

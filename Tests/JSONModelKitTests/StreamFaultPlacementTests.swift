@@ -57,7 +57,7 @@ struct StreamFaultPlacementTests {
     /// gathered the limit's worth of the values after it (or the input has ended).
     @Test(arguments: [JSONStreamFormat.values, .automatic])
     func aValueLeftOpenBeforeAnEndlessStreamIsReportedWhenTheNextArrives(format: JSONStreamFormat) async throws {
-        let source = BrokenThenEndless(prefix: Array("{\"id\":1}\n{\"id\":2\n{\"id\":3}\n".utf8))
+        let source = EndlessLines(prefix: Array("{\"id\":1}\n{\"id\":2\n{\"id\":3}\n".utf8))
         let options = ModelOptions(streamOptions: JSONStreamOptions(format: format, maxElementSize: 1 << 20))
         var iterator = StreamEvent.stream(from: source, options: options).makeAsyncIterator()
         #expect(try await iterator.next()?.id == 1)
@@ -119,39 +119,4 @@ struct StreamFaultPlacementTests {
             #expect(error.column == column, "\(text)")
         }
     }
-}
-
-/// Bytes of a prefix, then JSON Lines without end, counting the bytes handed out.
-final class BrokenThenEndless: AsyncSequence, Sendable {
-    typealias Element = UInt8
-    let prefix: [UInt8]
-    let produced = SharedWord()
-
-    init(prefix: [UInt8]) { self.prefix = prefix }
-
-    final class AsyncIterator: AsyncIteratorProtocol {
-        let owner: BrokenThenEndless
-        var line: [UInt8]
-        var index = 0
-        var id = 100
-
-        init(_ owner: BrokenThenEndless) {
-            self.owner = owner
-            line = owner.prefix
-        }
-
-        func next() async -> UInt8? {
-            owner.produced.add(1)
-            if index == line.count {
-                line = Array("{\"id\": \(id)}\n".utf8)
-                id += 1
-                index = 0
-                await Task.yield()
-            }
-            defer { index += 1 }
-            return line[index]
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(self) }
 }
