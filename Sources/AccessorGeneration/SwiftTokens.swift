@@ -73,6 +73,10 @@ struct SwiftTokenizer {
         // A byte-order mark starts no token: the compiler skips it, and joined to the first
         // word it would hide an `import` or a declaration.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        // Nor does a `#!` line at the start of a script, which the compiler skips.
+        if bytes[index...].starts(with: [UInt8(ascii: "#"), UInt8(ascii: "!")]) {
+            while let byte = byte(at: index), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") { index += 1 }
+        }
     }
 
     /// The tokens of `source`, in order.
@@ -150,8 +154,12 @@ struct SwiftTokenizer {
                 index += 1
             case UInt8(ascii: " "), UInt8(ascii: "\t"), 0x0B, 0x0C:
                 index += 1
+            case 0xC2 where isNoBreakSpace(at: index):
+                // A no-break space separates words for the compiler (with a warning).
+                index += 2
             case UInt8(ascii: "/") where self.byte(at: index + 1) == UInt8(ascii: "/"):
-                while let next = self.byte(at: index), next != UInt8(ascii: "\n") { index += 1 }
+                // To the end of the line, which a carriage return alone also ends.
+                while let next = self.byte(at: index), next != UInt8(ascii: "\n"), next != UInt8(ascii: "\r") { index += 1 }
             case UInt8(ascii: "/") where self.byte(at: index + 1) == UInt8(ascii: "*"):
                 skipBlockComment()
             default:
@@ -171,7 +179,7 @@ struct SwiftTokenizer {
                 index += 2
                 if depth == 0 { return }
             } else {
-                if bytes[index] == UInt8(ascii: "\n") { sawLineBreak = true }
+                if bytes[index] == UInt8(ascii: "\n") || bytes[index] == UInt8(ascii: "\r") { sawLineBreak = true }
                 index += 1
             }
         }
@@ -327,8 +335,13 @@ struct SwiftTokenizer {
 
     private mutating func readWord() -> String {
         let start = index
-        while let byte = byte(at: index), Self.continuesIdentifier(byte) { index += 1 }
+        while let byte = byte(at: index), Self.continuesIdentifier(byte), !isNoBreakSpace(at: index) { index += 1 }
         return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    /// Whether a no-break space (U+00A0) starts at `index`: white space to the compiler.
+    private func isNoBreakSpace(at index: Int) -> Bool {
+        byte(at: index) == 0xC2 && byte(at: index + 1) == 0xA0
     }
 
     private mutating func readNumber() {

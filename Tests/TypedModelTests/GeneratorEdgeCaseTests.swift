@@ -25,6 +25,25 @@ struct GeneratorEdgeCaseTests {
 
     // MARK: Tokens
 
+    /// A line comment ends at a carriage return alone (a file with classic Mac line endings), a
+    /// `#!` first line is no code, and a no-break space separates words: each hid a model.
+    @Test func lineEndingsShebangsAndNoBreakSpacesAreReadAsTheCompilerReadsThem() {
+        let model = "final class User: JSONModel, @unchecked Sendable {\r"
+            + "    override class func properties(_ p: PropertyRegistrar) {\r"
+            + "        // the login {\r"
+            + "        p.login(String.self)\r"
+            + "    }\r}\r"
+        for source in [
+            "import JSONModelKit\r// Users {\r" + model,
+            "#!/usr/bin/env swift {\nimport JSONModelKit\n" + model,
+            "import JSONModelKit\n" + model.replacingOccurrences(of: "class User", with: "class\u{A0}User"),
+        ] {
+            let (generated, diagnostics, _) = generate(source)
+            #expect(diagnostics == [], "\(source.debugDescription)")
+            #expect(members(of: "User", in: generated) == ["var login: String {"], "\(source.debugDescription)")
+        }
+    }
+
     @Test func rawIdentifiersAndRegexLiteralsAreNotCommentsOrStrings() {
         let source = #"""
             import JSONModelKit
@@ -307,7 +326,9 @@ struct GeneratorEdgeCaseTests {
     @Test func swiftIdentifiersAreToldFromOtherNames() {
         for name in ["😀", "café", "_x", "x1", "Ωmega", "a\u{301}", "a\u{3021}"] { #expect(SwiftNames.isIdentifier(name), "\(name)") }
         // A Hangzhou numeral may start a name by the grammar, but the compiler reads an operator.
-        for name in ["_", "1x", "with-dash", "a b", "", "→", "\u{3021}x"] { #expect(!SwiftNames.isIdentifier(name), "\(name)") }
+        for name in ["_", "1x", "with-dash", "a b", "", "→", "\u{3021}x", "name\u{FFFD}", "\u{FFF9}"] {
+            #expect(!SwiftNames.isIdentifier(name), "\(name)")
+        }
     }
 
     @Test func memberTypesInheritedFromASuperclassComeBeforeEnclosingOnes() {
