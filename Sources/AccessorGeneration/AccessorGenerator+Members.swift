@@ -94,6 +94,13 @@ extension AccessorGenerator {
                 "\(className).\(name): '\(name)' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: \"\(name)\"")
             return nil
         }
+        if typeNamesInBlocks.contains(name) {
+            // In the class and its subclasses a member hides the type of its name, so the
+            // registration block (`p.Date(Date?.self)`) would no longer build.
+            report(.warning, at: property.location,
+                "\(className).\(name) is named like a type that registration blocks name; it gets no typed member, which would hide the type in the class (read it with self[property: \"\(name)\"], or name it otherwise and keep the key with jsonPath: \"\(name)\")")
+            return nil
+        }
         if let expression = property.readOnlyExpression {
             report(.error, at: property.location,
                 "\(className).\(name): readOnly: \(expression) is not a literal, so the generator cannot tell whether to write a setter; pass readOnly: true or readOnly: false")

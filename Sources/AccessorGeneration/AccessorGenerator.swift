@@ -77,6 +77,9 @@ package struct AccessorGenerator {
     var restrictedImports: [String: AccessLevel] = [:]
     /// The modules the generated file imports, at any access.
     var importedModules: Set<String> = []
+    /// The first names of the types the registration blocks name (`Date` of `Date?`,
+    /// `Foundation` of `Foundation.URL`): no member takes one (``accessor(for:ordinal:in:classAccess:seen:)``).
+    var typeNamesInBlocks: Set<String> = []
     var diagnostics: [Diagnostic] = []
 
     private init(summaries: [SourceSummary]) {
@@ -106,6 +109,9 @@ package struct AccessorGenerator {
             for error in summary.errors { report(.error, at: error.location, error.message) }
         }
         findModels()
+        typeNamesInBlocks = Set(models.values.flatMap { model in
+            (model.registration?.properties ?? []).flatMap { $0.type.namedTypes.compactMap(\.first) }
+        })
         let importLines = imports()
         var extensions: [String] = []
         let ordered = models.values.sorted {

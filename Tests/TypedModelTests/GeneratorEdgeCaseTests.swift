@@ -323,6 +323,28 @@ struct GeneratorEdgeCaseTests {
         #expect(generated.contains(#"self[property: "😀", ordinal: 2]"#))
     }
 
+    /// A member named like a type hides the type in the class and its subclasses, so the
+    /// registration block (`p.Date(Date?.self)`) would no longer build: such a property gets no
+    /// member, and a warning says how to read it.
+    @Test func aPropertyNamedLikeATypeOfTheBlocksGetsNoMember() {
+        let source = """
+            import Foundation
+            import JSONModelKit
+            final class Entry: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) {
+                    p.Id(Int.self)
+                    p.Date(Date?.self)
+                    p.add("Int", Int.self)
+                }
+            }
+            """
+        let (generated, diagnostics, hasErrors) = generate(source)
+        #expect(!hasErrors)
+        #expect(members(of: "Entry", in: generated) == ["var Id: Int {"])
+        #expect(diagnostics.count == 2)
+        #expect(diagnostics.allSatisfy { $0.contains("is named like a type that registration blocks name; it gets no typed member") })
+    }
+
     @Test func swiftIdentifiersAreToldFromOtherNames() {
         for name in ["😀", "café", "_x", "x1", "Ωmega", "a\u{301}", "a\u{3021}"] { #expect(SwiftNames.isIdentifier(name), "\(name)") }
         // A Hangzhou numeral may start a name by the grammar, but the compiler reads an operator.
