@@ -187,8 +187,9 @@ extension AccessorGenerator {
         for summary in summaries where summary.types.contains(where: { modelFiles.contains($0.location.file) }) {
             for statement in summary.imports where seen.insert(statement.text).inserted {
                 lines.append(statement.text)
-                if let module = statement.module { importedModules.insert(module) }
-                if let module = statement.module, let access = statement.access, access < .public {
+                guard let module = statement.module else { continue }
+                importedModules.insert(module)
+                if let access = statement.access, access < .public {
                     restrictedImports[module] = min(access, restrictedImports[module] ?? access)
                 }
             }

@@ -15,6 +15,16 @@ import JSONModelKitCore
 extension ElementFramer {
     // MARK: In place
 
+    /// Whether `error`, found parsing `bytes`, may only be where the input is cut short, so the
+    /// bytes after them may mend it: the end reached, a literal, an escape or a character cut
+    /// near the end, or a number reported at its first byte that runs on to the end, however
+    /// long (cut after its `.`, `e` or sign, it is not yet valid). A byte that is there and cannot
+    /// be where it is is a fault wherever it lies.
+    private static func mayBeACut(_ error: JSONParseError, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        error.kind == .unexpectedEnd || (mayBeACut(error.kind) && error.offset >= bytes.count - 16)
+            || (error.kind == .invalidNumber && isNumberText(bytes, from: error.offset))
+    }
+
     /// Whether every byte of `bytes` from `offset` on may belong to a JSON number.
     private static func isNumberText(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Bool {
         guard offset >= 0, offset < bytes.count else { return false }
@@ -48,16 +58,9 @@ extension ElementFramer {
         do {
             scanned = try JSONDocument.scanningFirstValue(of: rest, options: parseOptions, scratch: scratch.buffer)
         } catch {
-            // A fault near the end of the chunk may only be where the chunk cuts the element (a
-            // literal, an escape or a character cut short); so may a number reported at its first
-            // byte that runs on to the chunk's end, however long (cut after its `.`, `e` or sign,
-            // it is not yet valid). A byte that is there and cannot be where it is is a fault
-            // wherever it lies: deferred, the element would be gathered to the stream's end.
-            if error.kind == .unexpectedEnd || (Self.mayBeACut(error.kind) && error.offset >= rest.count - 16)
-                || (error.kind == .invalidNumber && Self.isNumberText(rest, from: error.offset))
-            {
-                return nil
-            }
+            // Where the chunk may only cut the element, it is gathered; any other fault is
+            // reported here.
+            if Self.mayBeACut(error, in: rest) { return nil }
             throw placed(error, chunk, i)
         }
         let length = scanned.length
@@ -326,13 +329,7 @@ extension ElementFramer {
                 _ = try JSONDocument.scanningFirstValue(of: bytes, options: parseOptions, scratch: scratch.buffer)
                 return nil
             } catch {
-                if error.kind == .unexpectedEnd { return nil }
-                if !atEnd
-                    && ((Self.mayBeACut(error.kind) && error.offset >= bytes.count - 16)
-                        || (error.kind == .invalidNumber && Self.isNumberText(bytes, from: error.offset)))
-                {
-                    return nil
-                }
+                if error.kind == .unexpectedEnd || (!atEnd && Self.mayBeACut(error, in: bytes)) { return nil }
                 return error
             }
         }

@@ -472,7 +472,7 @@ struct ElementFramer {
     private mutating func trailingComma(closedAt i: Int, _ chunk: UnsafeBufferPointer<UInt8>) -> JSONStreamError {
         let atBracket = error(.invalidJSON(.trailingComma), at: i, chunk)
         let place: (offset: Int, line: Int, column: Int)?
-        if let comma = chunk[..<i].lastIndex(where: { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }) {
+        if let comma = Self.lastNonWhiteSpace(before: i, in: chunk) {
             place = chunk[comma] == UInt8(ascii: ",")
                 ? Self.commaPosition(comma, before: i, line: atBracket.line, column: atBracket.column, chunk, scalarsBeforeChunk)
                     .map { (base + comma, $0.line, $0.column) }
@@ -490,11 +490,15 @@ struct ElementFramer {
     /// framer after a comma: the bracket that makes it a trailing one may come in a later chunk,
     /// and the lines of this one are counted and gone by then. `end` is where the count stands.
     mutating func noteComma(before end: Int, _ chunk: UnsafeBufferPointer<UInt8>) {
-        guard let comma = chunk[..<end].lastIndex(where: { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }),
-            chunk[comma] == UInt8(ascii: ",")
+        guard let comma = Self.lastNonWhiteSpace(before: end, in: chunk), chunk[comma] == UInt8(ascii: ",")
         else { return }
         lastComma = Self.commaPosition(comma, before: end, line: line, column: lineScalars + 1, chunk, scalarsBeforeChunk)
             .map { (base + comma, $0.line, $0.column) }
+    }
+
+    /// The index of the last byte before `end` that is not JSON white space.
+    private static func lastNonWhiteSpace(before end: Int, in chunk: UnsafeBufferPointer<UInt8>) -> Int? {
+        chunk[..<end].lastIndex { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }
     }
 
     /// The line and column of the comma at chunk index `comma`, from those of chunk index `i`,
