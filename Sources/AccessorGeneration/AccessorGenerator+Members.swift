@@ -51,18 +51,25 @@ extension AccessorGenerator {
             }
             ordinal = ordinal.map { $0 + 1 }
         }
+        // An extension is no more available than its class: `@available(iOS 16, *)` on the class
+        // (or a type or extension it is declared in) goes on the extension too.
+        let availability = model.availability.map { $0 + "\n" }.joined()
         var text = ""
         if !accessors.isEmpty {
-            text += "extension \(spelled) {\n" + accessors.joined(separator: "\n") + "}\n"
+            text += availability + "extension \(spelled) {\n" + accessors.joined(separator: "\n") + "}\n"
         }
         if let first = block.unreadable.first {
             let more = block.unreadable.count > 1 ? " (and \(block.unreadable.count - 1) more)" : ""
             let adopts = adoptsDynamicMembers(model)
+            let subclassAdopts = !adopts && inheritance.subclassAdoptsDynamicMembers
             report(.warning, at: first.location,
                 "\(name): the generator cannot read this statement of the registration block (\(first.description))\(more); "
                     + "properties declared there get no typed member, and \(name) "
-                    + (adopts ? "reads them through DynamicMembers" : "adopts DynamicMembers so they can be read by name"))
-            if !adopts { text += (text.isEmpty ? "" : "\n") + "extension \(spelled): DynamicMembers {}\n" }
+                    + (adopts ? "reads them through DynamicMembers"
+                        : subclassAdopts
+                            ? "cannot adopt DynamicMembers, which a subclass adopts itself (read them with self[property:], or adopt DynamicMembers in \(name))"
+                            : "adopts DynamicMembers so they can be read by name"))
+            if !adopts && !subclassAdopts { text += (text.isEmpty ? "" : "\n") + availability + "extension \(spelled): DynamicMembers {}\n" }
         }
         return text.isEmpty ? nil : text
     }
@@ -94,6 +101,23 @@ extension AccessorGenerator {
                 "\(className).\(name): '\(name)' is a member of JSONModel; name the property otherwise and keep the key with jsonPath: \"\(name)\"")
             return nil
         }
+        guard let propertyType = replacingSelf(in: property.type, of: model) else {
+            report(.warning, at: property.location,
+                "\(className).\(name) has type \(property.type.source), which is a different type in each subclass of \(className); it gets no typed member (read it with self[property: \"\(name)\"], or make \(className) final)")
+            return nil
+        }
+        if let local = model.registration?.localTypes, let path = propertyType.namedTypes.first(where: { local.contains($0[0]) }) {
+            report(.warning, at: property.location,
+                "\(className).\(name) has type \(property.type.source), and \(path[0]) is declared in the registration block, where no extension can name it; it gets no typed member (read it with self[property: \"\(name)\"], or declare \(path[0]) in the class)")
+            return nil
+        }
+        if let owner = swiftDeclarer(of: name, in: model) {
+            // A member of the class or a superclass written in Swift: an extension can neither
+            // redeclare nor override it.
+            report(.warning, at: property.location,
+                "\(className).\(name) is also a member \(owner) declares in Swift; it gets no typed member (read it with self[property: \"\(name)\"], or name it otherwise and keep the key with jsonPath: \"\(name)\")")
+            return nil
+        }
         if typeNamesInBlocks.contains(name) {
             // In the class and its subclasses a member hides the type of its name, so the
             // registration block (`p.Date(Date?.self)`) would no longer build.
@@ -106,20 +130,24 @@ extension AccessorGenerator {
                 "\(className).\(name): readOnly: \(expression) is not a literal, so the generator cannot tell whether to write a setter; pass readOnly: true or readOnly: false")
             return nil
         }
-        if let reason = property.type.unsupportedReason(declared: { resolve($0, in: model) != nil }) {
+        if let reason = propertyType.unsupportedReason(declared: { resolve($0, in: model) != nil }) {
             report(.error, at: property.location, "\(className).\(name): \(reason)")
             return nil
         }
-        if !property.hasDefault, let type = property.type.typeWithoutNaturalDefault {
+        // A type of the files named `Date` is not Foundation's: a model has a default, the empty object.
+        if !property.hasDefault, let type = propertyType.typeWithoutNaturalDefault,
+            propertyType.namedTypes.first.map({ resolve($0, in: model) == nil }) ?? true
+        {
             report(.error, at: property.location,
                 "\(className).\(name): a non-optional \(type) has no natural default; declare a default or make it optional")
             return nil
         }
         var access = classAccess
-        for path in property.type.namedTypes {
+        var spiGroups = model.spiGroups
+        for path in propertyType.namedTypes {
             guard let resolved = resolve(path, in: model), let type = types[resolved] else {
                 // A type of another module: no wider than that module's import.
-                guard let imported = importAccess(of: path) else { continue }
+                guard let imported = importAccess(of: path, in: model.location.file) else { continue }
                 if imported < .internal {
                     report(.warning, at: property.location,
                         "\(className).\(name) has type \(property.type.source), whose module is imported \(imported) to its file; it gets no typed member (read it with self[property: \"\(name)\"])")
@@ -135,18 +163,21 @@ extension AccessorGenerator {
                 return nil
             }
             access = min(access, typeAccess)
+            spiGroups += type.spiGroups.filter { !spiGroups.contains($0) }
         }
         // Not `@inlinable`: the getter reads through the ordinal subscript, which JSONModelKit
         // shows only to generated code (SPI), and SPI cannot be inlined into another module. A
         // client of a public model calls the getter, which is specialised for its type.
-        let modifier: String
+        var modifier: String
         switch access {
         case .public, .open: modifier = "public "
         case .package: modifier = "package "
         default: modifier = ""
         }
+        // A public member that shows an SPI type, or belongs to an SPI class, is SPI too.
+        if access >= .public { modifier = spiGroups.map { "@_spi(\($0)) " }.joined() + modifier }
         let literal = Self.stringLiteral(name)
-        let type = qualified(property.type, in: model).source
+        let type = qualified(propertyType, in: model).source
         var text = "    \(modifier)var \(SwiftNames.escaped(name)): \(type) {\n"
         let place = ordinal.map { ", ordinal: \($0)" } ?? ""
         text += "        @inline(__always) get { self[property: \(literal)\(place)] }\n"
@@ -154,6 +185,33 @@ extension AccessorGenerator {
             text += "        set { self[property: \(literal)] = newValue }\n"
         }
         return text + "    }\n"
+    }
+
+    /// `type` with `Self` written as the class (`Self.Kind` as `Event.Kind`), since an extension
+    /// cannot declare a stored-like property of the covariant `Self`; nil where `Self` is the
+    /// type of the instance, which differs in each subclass of a class that is not final.
+    private func replacingSelf(in type: TypeReference, of model: TypeDeclaration) -> TypeReference? {
+        switch type {
+        case .named(let components):
+            var arguments: [TypeReference.NameComponent] = []
+            for component in components {
+                var replaced: [TypeReference] = []
+                for argument in component.arguments {
+                    guard let argument = replacingSelf(in: argument, of: model) else { return nil }
+                    replaced.append(argument)
+                }
+                arguments.append(TypeReference.NameComponent(name: component.name, arguments: replaced))
+            }
+            guard arguments.first?.name == "Self" else { return .named(arguments) }
+            guard arguments.count > 1 || model.isFinal else { return nil }
+            return .named(model.path.map { TypeReference.NameComponent(name: $0, arguments: []) } + arguments.dropFirst())
+        case .optional(let wrapped): return replacingSelf(in: wrapped, of: model).map { .optional($0) }
+        case .array(let element): return replacingSelf(in: element, of: model).map { .array($0) }
+        case .dictionary(let key, let value):
+            guard let key = replacingSelf(in: key, of: model), let value = replacingSelf(in: value, of: model) else { return nil }
+            return .dictionary(key: key, value: value)
+        case .unsupported: return type
+        }
     }
 
     /// `type` with each name of a type of the files written in full: a name the class's body
@@ -179,24 +237,48 @@ extension AccessorGenerator {
     // MARK: Names and imports
 
     /// The imports of the files that declare models, each once, `JSONModelKit` always; notes
-    /// the modules imported below public access.
+    /// what each of those files imports, and at what access (``fileImports``).
     mutating func imports() -> [String] {
         var lines: [String] = []
         var seen: Set<String> = []
+        // For each module imported plainly, its line and the widest access written on it (nil:
+        // none written). Swift warns of a second, narrower import of a module in one file.
+        var plain: [String: (line: Int, access: AccessLevel?)] = [:]
         let modelFiles = Set(models.values.map(\.location.file))
         for summary in summaries where summary.types.contains(where: { modelFiles.contains($0.location.file) }) {
-            for statement in summary.imports where seen.insert(statement.text).inserted {
-                lines.append(statement.text)
-                guard let module = statement.module else { continue }
-                importedModules.insert(module)
-                if let access = statement.access, access < .public {
-                    restrictedImports[module] = min(access, restrictedImports[module] ?? access)
+            var own = FileImports()
+            for statement in summary.imports {
+                if statement.isPlain, let module = statement.modules.first {
+                    if let known = plain[module.name] {
+                        guard let access = known.access else { continue }
+                        guard let new = module.access else {
+                            plain[module.name]?.access = nil
+                            lines[known.line] = "import " + module.name
+                            continue
+                        }
+                        if new > access {
+                            plain[module.name]?.access = new
+                            lines[known.line] = "\(new) import " + module.name
+                        }
+                    } else {
+                        plain[module.name] = (lines.count, module.access)
+                        lines.append(statement.text)
+                    }
+                } else if seen.insert(statement.text).inserted {
+                    lines.append(statement.text)
+                }
+                for module in statement.modules {
+                    own.modules.insert(module.name)
+                    guard let access = module.access, access < .public else { continue }
+                    own.restricted[module.name] = min(access, own.restricted[module.name] ?? access)
                 }
             }
+            fileImports[summary.path] = own
+            if let access = own.restricted["JSONModelKit"] { libraryImportAccess = min(access, libraryImportAccess ?? access) }
         }
         // The typed getters read through `subscript(property:ordinal:)`, which JSONModelKit shows
         // to generated code only; the import is no wider than the files' own import of JSONModelKit.
-        let access = restrictedImports["JSONModelKit"].map { "\($0) " } ?? ""
+        let access = libraryImportAccess.map { "\($0) " } ?? ""
         lines.append("@_spi(GeneratedAccessors) \(access)import JSONModelKit")
         return lines
     }
@@ -207,13 +289,13 @@ extension AccessorGenerator {
     /// from any imported module but the standard library; a name of two parts or more is
     /// qualified with its module only when the first is a module the files import
     /// (`Foundation.URL`, not `Currency.Code`).
-    private func importAccess(of path: [String]) -> AccessLevel? {
-        guard !restrictedImports.isEmpty, let first = path.first else { return nil }
+    private func importAccess(of path: [String], in file: String) -> AccessLevel? {
+        guard let imports = fileImports[file], !imports.restricted.isEmpty, let first = path.first else { return nil }
         if path.count > 1, first == "Swift" { return nil }
-        if path.count > 1, importedModules.contains(first) { return restrictedImports[first] }
+        if path.count > 1, imports.modules.contains(first) { return imports.restricted[first] }
         if Self.standardLibraryNames.contains(first) { return nil }
-        if Self.libraryNames.contains(first) { return restrictedImports["JSONModelKit"] }
-        return restrictedImports.values.min()
+        if Self.libraryNames.contains(first) { return imports.restricted["JSONModelKit"] }
+        return imports.restricted.values.min()
     }
 
     private static let standardLibraryNames: Set<String> = [

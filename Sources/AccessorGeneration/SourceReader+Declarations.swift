@@ -59,8 +59,8 @@ extension SourceReader {
 
     /// Reads `class Name<…>: Inherited, … where … { body }` at `start`; returns the index after it.
     mutating func readType(
-        at start: Int, modifiers: [String], in range: Range<Int>, scope: [String], scopeAccess: AccessLevel,
-        defaultAccess: AccessLevel, conditional: Int, depth: Int
+        at start: Int, modifiers: [String], attributes: (availability: [String], spiGroups: [String]), in range: Range<Int>,
+        scope: [String], scopeAccess: AccessLevel, defaultAccess: AccessLevel, conditional: Int, depth: Int
     ) -> Int {
         let keyword = tokens[start].identifier ?? ""
         var index = start + 1
@@ -84,15 +84,21 @@ extension SourceReader {
         }
         let access = Self.access(in: modifiers, default: defaultAccess)
         if keyword == "class" { classIndices[scope + [name]] = summary.types.count }
-        summary.types.append(
-            TypeDeclaration(
-                kind: keyword == "class" ? .class : .other, path: scope + [name], access: access,
-                enclosingAccess: scopeAccess, inherited: inherited, location: location(of: nameToken),
-                conditionalDepth: conditional))
+        var declaration = TypeDeclaration(
+            kind: keyword == "class" ? .class : .other, path: scope + [name], access: access,
+            enclosingAccess: scopeAccess, inherited: inherited, location: location(of: nameToken),
+            conditionalDepth: conditional)
+        declaration.isFinal = modifiers.contains("final")
+        declaration.availability = enclosingAvailability + attributes.availability
+        declaration.spiGroups = enclosingSPIGroups + attributes.spiGroups
+        summary.types.append(declaration)
         if keyword != "protocol" {
+            let outer = (enclosingAvailability, enclosingSPIGroups)
+            (enclosingAvailability, enclosingSPIGroups) = (declaration.availability, declaration.spiGroups)
             readMembers(
                 in: (index + 1)..<close, scope: scope + [name], scopeAccess: min(scopeAccess, access),
                 defaultAccess: .internal, conditional: conditional, depth: depth + 1)
+            (enclosingAvailability, enclosingSPIGroups) = outer
         }
         return close + 1
     }
@@ -105,7 +111,8 @@ extension SourceReader {
 
     /// Reads `extension Some.Type: Protocols where … { body }` at `start`.
     mutating func readExtension(
-        at start: Int, modifiers: [String], in range: Range<Int>, scope: [String], conditional: Int, depth: Int
+        at start: Int, modifiers: [String], attributes: (availability: [String], spiGroups: [String]), in range: Range<Int>,
+        scope: [String], conditional: Int, depth: Int
     ) -> Int {
         var parser = TypeParser(tokens: tokens[(start + 1)..<range.upperBound])
         guard case .named(let components)? = parser.parseType() else { return start + 1 }
@@ -127,9 +134,13 @@ extension SourceReader {
         // the extended type's, which the generator looks up when it needs it, and by the access
         // written on the extension, which is also the access of the members that write none.
         let written = modifiers.lazy.compactMap(AccessLevel.init(keyword:)).first
+        let outer = (enclosingAvailability, enclosingSPIGroups)
+        enclosingAvailability += attributes.availability
+        enclosingSPIGroups += attributes.spiGroups
         readMembers(
             in: (index + 1)..<close, scope: extended, scopeAccess: written ?? .open, defaultAccess: written ?? .internal,
             conditional: conditional, depth: depth + 1)
+        (enclosingAvailability, enclosingSPIGroups) = outer
         return close + 1
     }
 
@@ -170,16 +181,20 @@ extension SourceReader {
 
     /// Reads `func properties(_ p: PropertyRegistrar) { … }` at `start` (the `func` keyword)
     /// into the class declared last in `scope`; `conditional` counts the `#if`s it is in.
-    mutating func readRegistration(at start: Int, in range: Range<Int>, scope: [String], conditional: Int) -> Int {
+    mutating func readRegistration(
+        at start: Int, isOverride: Bool, in range: Range<Int>, scope: [String], conditional: Int
+    ) -> Int {
         var index = start + 2
         guard index < range.upperBound, tokens[index].isPunctuation("(") else { return index }
         let close = matchingClose(of: index, in: range)
         let parameter = Array(tokens[(index + 1)..<close])
-        // `_ p: PropertyRegistrar` or `p: JSONModelKit.PropertyRegistrar`: the name used inside
-        // is the identifier just before the colon.
-        guard let colon = parameter.firstIndex(where: { $0.isPunctuation(":") }), colon > 0,
-            let name = parameter[colon - 1].identifier,
-            parameter[(colon + 1)...].compactMap(\.identifier).last == "PropertyRegistrar"
+        // `_ p: PropertyRegistrar` or `_ p: JSONModelKit.PropertyRegistrar`: one parameter with
+        // no label, whose name inside is the identifier just before the colon. Another function
+        // named `properties` (`properties(audit:)`, a helper the block calls) is not the block.
+        // An override of it is, whatever alias names the registrar's type.
+        guard parameter.count >= 4, parameter[0].isKeyword("_"), let name = parameter[1].identifier,
+            parameter[2].isPunctuation(":"), !parameter.contains(where: { $0.isPunctuation(",") }),
+            isOverride || parameter[3...].compactMap(\.identifier).last == "PropertyRegistrar"
         else { return close + 1 }
         index = close + 1
         while index < range.upperBound && !tokens[index].isPunctuation("{") {
@@ -240,6 +255,22 @@ extension SourceReader {
                     index = after
                     continue
                 }
+            }
+            var head = index
+            while head < range.upperBound {
+                if case .attribute = tokens[head].kind {
+                    head += 1
+                } else if let word = tokens[head].identifier, Self.modifierWords.contains(word) {
+                    head += 1
+                } else {
+                    break
+                }
+            }
+            if head + 1 < range.upperBound, let word = tokens[head].identifier,
+                ["struct", "enum", "class", "actor", "typealias", "protocol"].contains(word),
+                let name = tokens[head + 1].identifier
+            {
+                block.localTypes.insert(name)
             }
             block.unreadable.append((location(of: token), describe(token)))
             index = endOfStatement(from: index, in: range)

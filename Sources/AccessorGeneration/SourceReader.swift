@@ -24,9 +24,14 @@ struct SourceReader {
     var summary = SourceSummary()
     /// The index in `summary.types` of each class, by qualified name.
     var classIndices: [[String]: Int] = [:]
+    /// The `@available` attributes and `@_spi` groups of the types and extensions being read,
+    /// outermost first: the types declared in them have them too.
+    var enclosingAvailability: [String] = []
+    var enclosingSPIGroups: [String] = []
 
     private init(path: String, text: String) {
         self.path = path
+        self.summary.path = path
         self.text = Array(text.utf8)
         let (tokens, tooDeepAt) = SwiftTokenizer.tokensAndDepthFailure(of: text)
         self.tokens = tokens
@@ -99,6 +104,40 @@ struct SourceReader {
         min(endifs[start], range.upperBound)
     }
 
+    /// The index after the condition of the directive at `index` (`#if`, `#elseif`, `#else`): the
+    /// end of its line, or of the line its parentheses close on when they span lines.
+    private func directiveEnd(from index: Int, in range: Range<Int>) -> Int {
+        var end = endOfLine(from: index, in: range)
+        var next = index + 1
+        while next < end {
+            if tokens[next].isPunctuation("("), closes[next] >= end {
+                let close = matchingClose(of: next, in: range)
+                guard close < range.upperBound else { return range.upperBound }
+                end = endOfLine(from: close, in: range)
+                next = close
+            }
+            next += 1
+        }
+        return end
+    }
+
+    /// The index after the `case` declaration at `start`: its names, associated values and raw
+    /// values, over lines its commas continue.
+    private func endOfCaseList(from start: Int, in range: Range<Int>) -> Int {
+        var index = start + 1
+        while index < range.upperBound {
+            let token = tokens[index]
+            if token.startsLine, !tokens[index - 1].isPunctuation(",") { break }
+            if token.isPunctuation("{") || token.isPunctuation("}") || token.isPunctuation(";") { break }
+            if token.isPunctuation("(") || token.isPunctuation("[") {
+                index = matchingClose(of: index, in: range) + 1
+                continue
+            }
+            index += 1
+        }
+        return index
+    }
+
     /// The index after the last token on the line of the token at `index`.
     private func endOfLine(from index: Int, in range: Range<Int>) -> Int {
         var next = index + 1
@@ -124,7 +163,11 @@ struct SourceReader {
         depth: Int
     ) {
         var index = range.lowerBound
-        var modifiers: [String] = []
+        var modifiers: [String] = [] {
+            didSet { if modifiers.isEmpty { attributes = ([], []) } }
+        }
+        // The `@available` and `@_spi` attributes before the declaration being read.
+        var attributes: (availability: [String], spiGroups: [String]) = ([], [])
         var conditional = conditional
         // The conditions of the `#if` clauses the reading is in, outermost first: for each `#if`,
         // the conditions of its clauses so far (nil for `#else`), the current one last.
@@ -133,13 +176,11 @@ struct SourceReader {
             let token = tokens[index]
             switch token.kind {
             case .pound(let word) where ["if", "elseif", "else", "endif"].contains(word):
-                let lineEnd = endOfLine(from: index, in: range)
-                if word == "if", scope.isEmpty, let end = importOnlyBlock(at: index, in: range) {
+                let lineEnd = directiveEnd(from: index, in: range)
+                if word == "if", scope.isEmpty, let (end, modules) = importOnlyBlock(at: index, in: range) {
                     let block = sourceText(from: index, to: end + 1)
                     summary.imports.append(
-                        ImportStatement(
-                            text: Self.guarded(block, by: clauses), module: nil, access: nil,
-                            isConditional: true))
+                        ImportStatement(text: Self.guarded(block, by: clauses), modules: modules, isConditional: true))
                     index = end + 1
                     continue
                 }
@@ -159,12 +200,19 @@ struct SourceReader {
                 index = lineEnd
                 modifiers = []
                 continue
-            case .attribute:
+            case .attribute(let name):
+                let start = index
                 index += 1
                 if index < range.upperBound, tokens[index].isPunctuation("("), index > 0,
                     tokens[index].offset == tokens[index - 1].end
                 {
-                    index = matchingClose(of: index, in: range) + 1
+                    let close = matchingClose(of: index, in: range)
+                    if name == "available" {
+                        attributes.availability.append(sourceText(from: start, to: min(close + 1, range.upperBound)))
+                    } else if name == "_spi", index + 2 == close, let group = tokens[index + 1].identifier {
+                        attributes.spiGroups.append(group)
+                    }
+                    index = close + 1
                 }
                 continue
             case .identifier(_, escaped: false) where index > range.lowerBound && tokens[index - 1].isPunctuation("."):
@@ -180,14 +228,21 @@ struct SourceReader {
                 }
                 if declaresType(word, at: index, in: range) {
                     index = readType(
-                        at: index, modifiers: modifiers, in: range, scope: scope, scopeAccess: scopeAccess,
-                        defaultAccess: defaultAccess, conditional: conditional, depth: depth)
+                        at: index, modifiers: modifiers, attributes: attributes, in: range, scope: scope,
+                        scopeAccess: scopeAccess, defaultAccess: defaultAccess, conditional: conditional, depth: depth)
                     modifiers = []
                     continue
                 }
                 if word == "extension" {
                     index = readExtension(
-                        at: index, modifiers: modifiers, in: range, scope: scope, conditional: conditional, depth: depth)
+                        at: index, modifiers: modifiers, attributes: attributes, in: range, scope: scope,
+                        conditional: conditional, depth: depth)
+                    modifiers = []
+                    continue
+                }
+                if word == "case" {
+                    // An enum's cases are names, not modifiers: `case package` then a class.
+                    index = endOfCaseList(from: index, in: range)
                     modifiers = []
                     continue
                 }
@@ -201,9 +256,16 @@ struct SourceReader {
                 if word == "func", scope.isEmpty == false, modifiers.contains("class") || modifiers.contains("static"),
                     index + 1 < range.upperBound, tokens[index + 1].isKeyword("properties")
                 {
-                    index = readRegistration(at: index, in: range, scope: scope, conditional: conditional)
+                    index = readRegistration(
+                        at: index, isOverride: modifiers.contains("override"), in: range, scope: scope,
+                        conditional: conditional)
                     modifiers = []
                     continue
+                }
+                if ["var", "let", "func"].contains(word), !scope.isEmpty, !modifiers.contains("static"),
+                    !modifiers.contains("class"), index + 1 < range.upperBound, let member = tokens[index + 1].identifier
+                {
+                    summary.memberNames[scope, default: []].insert(member)
                 }
                 if Self.modifierWords.contains(word) || word == "class" {
                     modifiers.append(word)
@@ -211,7 +273,9 @@ struct SourceReader {
                     modifiers = []
                 }
                 index += 1
-            case .punctuation("{"):
+            case .punctuation("{"), .punctuation("("), .punctuation("["):
+                // Bodies, parameter lists and literals declare no types and import nothing:
+                // `func load(import path: String)` has no import.
                 index = matchingClose(of: index, in: range) + 1
                 modifiers = []
             default:
@@ -279,7 +343,10 @@ struct SourceReader {
             let before = tokens[start - 1]
             if case .attribute = before.kind {
                 start -= 1
-            } else if case .identifier(let word, escaped: false) = before.kind, AccessLevel(keyword: word) != nil {
+            } else if case .identifier(let word, escaped: false) = before.kind, AccessLevel(keyword: word) != nil,
+                start - 2 < range.lowerBound || !tokens[start - 2].isPunctuation(".")
+            {
+                // A modifier, not a member after a dot (`= .private` on the line before).
                 start -= 1
             } else if before.isPunctuation(")"), opens[start - 1] > range.lowerBound,
                 case .attribute = tokens[opens[start - 1] - 1].kind
@@ -292,28 +359,31 @@ struct SourceReader {
         guard let statement = importStatement(at: start, in: range) else { return keyword + 1 }
         summary.imports.append(
             ImportStatement(
-                text: Self.guarded(sourceText(from: start, to: statement.end), by: clauses), module: statement.module,
-                access: statement.access, isConditional: !clauses.isEmpty))
+                text: Self.guarded(sourceText(from: start, to: statement.end), by: clauses),
+                modules: [ImportStatement.Module(name: statement.module, access: statement.access)],
+                isConditional: !clauses.isEmpty,
+                isPlain: clauses.isEmpty && statement.end - start == (start == keyword ? 2 : 3)))
         return statement.end
     }
 
-    /// For `#if` at `start` whose every line is a directive or one import: the index of its `#endif`.
-    private func importOnlyBlock(at start: Int, in range: Range<Int>) -> Int? {
+    /// For `#if` at `start` whose every line is a directive or one import: the index of its
+    /// `#endif`, and the modules its imports name, each with its access.
+    private func importOnlyBlock(at start: Int, in range: Range<Int>) -> (end: Int, modules: [ImportStatement.Module])? {
         let end = matchingEndif(of: start, in: range)
         guard end < range.upperBound else { return nil }
         var index = start
-        var sawImport = false
+        var modules: [ImportStatement.Module] = []
         while index < end {
-            let lineEnd = endOfLine(from: index, in: range)
             switch tokens[index].kind {
             case .pound(let word) where ["if", "elseif", "else"].contains(word):
-                break
+                index = directiveEnd(from: index, in: range)
             default:
-                guard importStatement(at: index, in: range)?.end == lineEnd else { return nil }
-                sawImport = true
+                let lineEnd = endOfLine(from: index, in: range)
+                guard let statement = importStatement(at: index, in: range), statement.end == lineEnd else { return nil }
+                modules.append(ImportStatement.Module(name: statement.module, access: statement.access))
+                index = lineEnd
             }
-            index = lineEnd
         }
-        return sawImport ? end : nil
+        return modules.isEmpty ? nil : (end, modules)
     }
 }

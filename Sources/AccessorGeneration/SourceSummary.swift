@@ -48,6 +48,13 @@ struct TypeDeclaration {
     var aliased: TypeReference? = nil
     /// The class's registration block, when it overrides `properties(_:)`.
     var registration: RegistrationBlock?
+    /// Whether it is declared `final`.
+    var isFinal = false
+    /// The `@available` attributes written on it and on the types and extensions it is
+    /// declared in, which its generated extension repeats.
+    var availability: [String] = []
+    /// The groups of its `@_spi(Group)` attributes, and those of the types it is declared in.
+    var spiGroups: [String] = []
 
     /// Whether it is declared between `#if` and `#endif`.
     var isConditional: Bool { conditionalDepth > 0 }
@@ -72,6 +79,8 @@ struct RegistrationBlock {
     /// Whether the block is declared under an `#if` of the class's body: which properties the
     /// class has then depends on the build's conditions, so the generator writes no members.
     var isUnderCondition = false
+    /// The types and type aliases the block declares: no extension can name them.
+    var localTypes: Set<String> = []
 }
 
 /// One `p.name(Type.self, options…)` or `p.add("name", Type.self, options…)` call.
@@ -89,20 +98,34 @@ struct DeclaredProperty {
 
 /// An import of a file, or a whole `#if` block of imports, as the generated file repeats it.
 struct ImportStatement: Equatable {
+    /// One module an import statement names, with the access level written on it
+    /// (`internal import Foundation`), or nil when none is.
+    struct Module: Equatable {
+        /// `Foundation` for `import struct Foundation.Date`.
+        let name: String
+        let access: AccessLevel?
+    }
+
     /// The source text, under `#if … #endif` when the import is conditional.
     let text: String
-    /// The imported module (`Foundation` for `import struct Foundation.Date`); nil for a block.
-    let module: String?
-    /// The access level written on it (`internal import Foundation`), or nil when none is.
-    let access: AccessLevel?
+    /// The module it imports; for a block, the module of each import in it, in every clause.
+    let modules: [Module]
     let isConditional: Bool
+    /// Whether it is `import Module` with at most an access level, outside any `#if`: such
+    /// imports of one module in several files are written once, at the widest access.
+    var isPlain = false
 }
 
 /// What the generator needs from one Swift file.
 struct SourceSummary {
+    /// The file's path, as given to the generator.
+    var path = ""
     var imports: [ImportStatement] = []
     var types: [TypeDeclaration] = []
     var extensions: [ExtensionDeclaration] = []
+    /// The names of the instance properties and methods declared in each type and extension,
+    /// by the qualified name written: a typed member of the same name would not build.
+    var memberNames: [[String]: Set<String>] = [:]
     /// What the reader refuses to read, with where: each an error.
     var errors: [(location: SourceLocation, message: String)] = []
 }

@@ -26,6 +26,32 @@ struct CompileFailTests {
         #expect(output.diagnostics.isEmpty, "\(output.output)")
     }
 
+    /// Models written in ways the generator once misread: imports in a multi-line `#if` or with
+    /// an access word on the line before, a label named `import`, enum cases named `package` and
+    /// `open`, `Self` in property types, types declared in the block, a helper named
+    /// `properties`, members written in Swift, SPI types, availability, and `DynamicMembers`
+    /// adopted through a protocol or by a subclass. Their members build, without a diagnostic.
+    @Test(.enabled(if: Typechecker.available))
+    func membersOfModelsWrittenInLessCommonWaysBuild() throws {
+        let models = ["GeneratorPaths.swift", "GeneratorPathsOther.swift"]
+        let generated = try Typechecker.accessors(for: models).source
+        for member in [
+            "    var at: Date? {\n", "    public var count: Int {\n", "    var name: String {\n",
+            "    var next: Leaf? {\n", "    var children: [Leaf] {\n", "    var kind: Tree.Kind? {\n",
+            "    @_spi(Beta) public var token: Host.Token? {\n", "    public var name: String {\n",
+        ] {
+            #expect(generated.contains(member), "\(member) in \(generated)")
+        }
+        #expect(generated.contains("@available(swift, introduced: 99)\nextension Future {\n"), "\(generated)")
+        #expect(generated.contains("\nimport Dispatch\n"), "\(generated)")
+        #expect(generated.contains("#if (os(macOS) ||"), "\(generated)")
+        #expect(!generated.contains("extension Counter: DynamicMembers"), "\(generated)")
+        #expect(!generated.contains("extension UserSettings: DynamicMembers"), "\(generated)")
+        let output = try Typechecker.typecheck(client: "GeneratorPathsClient.swift", models: models)
+        #expect(output.status == 0, "\(output.output)")
+        #expect(output.diagnostics.isEmpty, "\(output.output)")
+    }
+
     /// Creation with `ModelOptions` typechecks without a diagnostic, and no call is ambiguous.
     @Test(.enabled(if: Typechecker.available))
     func creationCallsResolveWithoutAmbiguity() throws {

@@ -275,6 +275,266 @@ struct GeneratorEdgeCaseTests {
         #expect(members(of: "Stamp", in: generated) == ["var count: Int {"])
     }
 
+    /// A registration block sees its own file's imports: another file's narrower import of the
+    /// same module takes no member away, and its wider one gives none a wider access. Imports
+    /// in an `#if` count too, and a module imported plainly by several files is imported once.
+    @Test func eachFilesOwnImportsDecideItsMembers() {
+        let stamp = """
+            #if canImport(FoundationEssentials)
+            internal import FoundationEssentials
+            #else
+            internal import Foundation
+            #endif
+            import JSONModelKit
+            public final class Stamp: JSONModel, @unchecked Sendable {
+                override public class func properties(_ p: PropertyRegistrar) { p.at(Date?.self); p.count(Int.self) }
+            }
+            """
+        let event = """
+            internal import Foundation
+            import JSONModelKit
+            public final class Event: JSONModel, @unchecked Sendable {
+                override public class func properties(_ p: PropertyRegistrar) { p.at(Date?.self) }
+            }
+            """
+        let log = """
+            public import Foundation
+            import JSONModelKit
+            public final class Log: JSONModel, @unchecked Sendable {
+                override public class func properties(_ p: PropertyRegistrar) { p.at(Date?.self) }
+            }
+            """
+        let helper = "private import Foundation\nimport JSONModelKit\nfinal class Hidden: JSONModel, @unchecked Sendable {}\n"
+        let (generated, diagnostics, _) = generate([("Stamp.swift", stamp), ("Event.swift", event), ("Log.swift", log), ("Helper.swift", helper)])
+        #expect(diagnostics == [])
+        #expect(members(of: "Stamp", in: generated) == ["var at: Date? {", "public var count: Int {"])
+        #expect(members(of: "Event", in: generated) == ["var at: Date? {"])
+        #expect(members(of: "Log", in: generated) == ["public var at: Date? {"])
+        // One plain import of Foundation, at the widest access written.
+        #expect(generated.components(separatedBy: "import Foundation\n").count == 3, "\(generated)")  // the #if's and this one
+        #expect(generated.contains("\npublic import Foundation\n"))
+        #expect(!generated.contains("private import Foundation"))
+    }
+
+    /// `.private` ending the line before an import, `import` as an argument label, and enum cases
+    /// named `package` and `open` are names, not the modifiers or imports they spell.
+    @Test func wordsThatAreNamesThereAreNotImportsOrModifiers() {
+        let source = """
+            import JSONModelKit
+            enum Visibility: Sendable { case `public`, `private` }
+            let defaultVisibility: Visibility = .private
+            import Foundation
+            func load(import path: String) -> String { path }
+            public enum Source: String, Sendable {
+                case registry
+                case package
+                final class Manifest: JSONModel, @unchecked Sendable {
+                    override class func properties(_ p: PropertyRegistrar) { p.at(Date?.self) }
+                }
+            }
+            public enum Door: Sendable {
+                case closed, open
+                final class Sensor: JSONModel, @unchecked Sendable {
+                    override class func properties(_ p: PropertyRegistrar) { p.level(Int.self) }
+                }
+            }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(generated.contains("\nimport Foundation\n"))
+        #expect(!generated.contains("private\nimport"))
+        #expect(!generated.contains("import path"))
+        #expect(members(of: "Source.Manifest", in: generated) == ["var at: Date? {"])
+        #expect(members(of: "Door.Sensor", in: generated) == ["var level: Int {"])
+    }
+
+    @Test func anIfConditionOverSeveralLinesIsCopiedWhole() {
+        let source = """
+            import JSONModelKit
+            #if (os(macOS) ||
+                os(Linux))
+            import Foundation
+            #endif
+            final class User: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.login(String.self) }
+            }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(generated.contains("\n#if (os(macOS) ||\n    os(Linux))\nimport Foundation\n#endif\n"), "\(generated)")
+        #expect(members(of: "User", in: generated) == ["var login: String {"])
+    }
+
+    /// `Self` is written as the class where it names one type in every subclass; where it names
+    /// the instance's own class, which differs in each subclass, the property gets no member.
+    @Test func selfInAPropertyTypeIsWrittenAsTheClassOrGetsNoMember() {
+        let source = """
+            import JSONModelKit
+            final class Leaf: JSONModel, @unchecked Sendable {
+                enum Kind: String, Sendable, Codable { case a }
+                override class func properties(_ p: PropertyRegistrar) {
+                    p.kind(Self.Kind?.self); p.next(Self?.self); p.all([String: [Self]].self)
+                }
+            }
+            class Tree: JSONModel, @unchecked Sendable {
+                enum Kind: String, Sendable, Codable { case a }
+                override class func properties(_ p: PropertyRegistrar) {
+                    p.kind(Self.Kind?.self)
+                    p.parent(Self?.self)
+                }
+            }
+            """
+        let (generated, diagnostics, hasErrors) = generate(source)
+        #expect(!hasErrors)
+        #expect(members(of: "Leaf", in: generated) == ["var kind: Leaf.Kind? {", "var next: Leaf? {", "var all: [String: [Leaf]] {"])
+        #expect(members(of: "Tree", in: generated) == ["var kind: Tree.Kind? {"])
+        #expect(
+            diagnostics == [
+                "Models.swift:12:11: warning: Tree.parent has type Self?, which is a different type in each subclass of Tree; it gets no typed member (read it with self[property: \"parent\"], or make Tree final)"
+            ])
+    }
+
+    /// A type or alias declared in the block is out of an extension's reach: the properties of
+    /// it get no member, and no error (the class reads them by name).
+    @Test func typesDeclaredInTheBlockGetNoMember() {
+        let source = """
+            import JSONModelKit
+            final class Event: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) {
+                    private enum Kind: String, Sendable, Codable { case a, b }
+                    typealias UserID = String
+                    p.kind(Kind?.self)
+                    p.names([UserID: String].self)
+                    p.title(String.self)
+                }
+            }
+            """
+        let (generated, diagnostics, hasErrors) = generate(source)
+        #expect(!hasErrors, "\(diagnostics)")
+        #expect(members(of: "Event", in: generated) == ["var title: String {"])
+        #expect(generated.contains("extension Event: DynamicMembers {}"))
+        #expect(diagnostics.count == 3)
+        #expect(diagnostics.first == "Models.swift:6:11: warning: Event.kind has type Kind?, and Kind is declared in the registration block, where no extension can name it; it gets no typed member (read it with self[property: \"kind\"], or declare Kind in the class)")
+        #expect(diagnostics.dropFirst().first?.hasPrefix("Models.swift:7:11: warning: Event.names has type [UserID: String], and UserID is declared") == true)
+    }
+
+    /// Another function named `properties` is not the block, and an override is the block
+    /// whatever alias names its parameter's type.
+    @Test func theBlockIsTheOverrideWithOneUnlabelledParameter() {
+        let source = """
+            import JSONModelKit
+            typealias Registrar = PropertyRegistrar
+            final class Post: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: Registrar) {
+                    p.title(String.self); p.body(String.self)
+                    properties(audit: p)
+                }
+                static func properties(audit p: PropertyRegistrar) { p.createdBy(String?.self) }
+            }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(members(of: "Post", in: generated) == ["var title: String {", "var body: String {"])
+        // The helper's call leaves the places of the properties unknown: they are read by name.
+        #expect(generated.contains("get { self[property: \"body\"] }"))
+        #expect(generated.contains("extension Post: DynamicMembers {}"))
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.hasPrefix("Models.swift:6:9: warning: Post: the generator cannot read this statement of the registration block (properties)") == true)
+    }
+
+    /// A member the class or a superclass declares in Swift cannot be declared again, nor
+    /// overridden, by an extension; and a file the generator wrote, given again, is no source.
+    @Test func membersWrittenInSwiftAreNotDeclaredAgain() {
+        let source = """
+            import JSONModelKit
+            class Titled: JSONModel, @unchecked Sendable {
+                var heading: String { "untitled" }
+                static var body: String { "" }
+            }
+            final class Article: Titled, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.heading(String.self); p.body(String.self); p.size(Int.self) }
+            }
+            extension Article { func size() -> Int { 0 } }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(members(of: "Article", in: generated) == ["var body: String {"])
+        #expect(
+            diagnostics == [
+                "Models.swift:7:64: warning: Article.heading is also a member Titled declares in Swift; it gets no typed member (read it with self[property: \"heading\"], or name it otherwise and keep the key with jsonPath: \"heading\")",
+                "Models.swift:7:109: warning: Article.size is also a member Article declares in Swift; it gets no typed member (read it with self[property: \"size\"], or name it otherwise and keep the key with jsonPath: \"size\")",
+            ])
+        let again = generate([("Models.swift", source), ("JSONModelAccessors.swift", generated)])
+        #expect(again.source == generated)
+        #expect(again.diagnostics == diagnostics)
+    }
+
+    /// `DynamicMembers` adopted through a protocol or an alias of the files is not given again;
+    /// nor is it given to a class whose subclass adopts it itself.
+    @Test func dynamicMembersIsNeverAdoptedTwice() {
+        let source = """
+            import JSONModelKit
+            protocol Flexible: DynamicMembers {}
+            typealias Dynamic = DynamicMembers
+            class Base: JSONModel, Flexible, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { for key in ["a"] { p.add(key, Int?.self) } }
+            }
+            class Other: JSONModel, Dynamic, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { for key in ["a"] { p.add(key, Int?.self) } }
+            }
+            class Counter: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { for key in ["a"] { p.add(key, Int?.self) } }
+            }
+            final class FlexibleCounter: Counter, DynamicMembers, @unchecked Sendable {}
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(!generated.contains(": DynamicMembers {}"), "\(generated)")
+        #expect(diagnostics.count == 3)
+        #expect(diagnostics.last?.contains("Counter cannot adopt DynamicMembers, which a subclass adopts itself") == true)
+    }
+
+    /// A model of the files named `Date` is no Foundation `Date`: it has a default, the empty object.
+    @Test func aModelNamedLikeAFoundationTypeHasItsDefault() {
+        let source = """
+            import JSONModelKit
+            final class Date: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.day(Int.self) }
+            }
+            final class Match: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.date(Date.self) }
+            }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(members(of: "Match", in: generated) == ["var date: Date {"])
+    }
+
+    /// `@available` goes on the extension of a class it is written on (or on a type or extension
+    /// around it), and a public member that shows an `@_spi` type is SPI of the same group.
+    @Test func availabilityAndSPIAreCarriedOntoTheMembers() {
+        let source = """
+            import JSONModelKit
+            @available(macOS 13, iOS 16, *)
+            public final class Clip: JSONModel, @unchecked Sendable {
+                override public class func properties(_ p: PropertyRegistrar) { p.title(String.self) }
+            }
+            @available(macOS 14, *)
+            extension Clip {
+                public final class Frame: JSONModel, @unchecked Sendable {
+                    override public class func properties(_ p: PropertyRegistrar) { p.index(Int.self) }
+                }
+            }
+            public final class Host: JSONModel, @unchecked Sendable {
+                @_spi(Beta) public struct Token: Sendable, Codable {}
+                override public class func properties(_ p: PropertyRegistrar) { p.token(Token?.self); p.name(String.self) }
+            }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(generated.contains("\n@available(macOS 13, iOS 16, *)\nextension Clip {\n"), "\(generated)")
+        // The extension's availability is within the class's, as the compiler requires.
+        #expect(generated.contains("\n@available(macOS 14, *)\nextension Clip.Frame {\n"), "\(generated)")
+        #expect(members(of: "Host", in: generated) == ["@_spi(Beta) public var token: Host.Token? {", "public var name: String {"])
+    }
+
     // MARK: Access and names
 
     @Test func theAccessWrittenOnAnExtensionCountsForTheTypesInIt() {
