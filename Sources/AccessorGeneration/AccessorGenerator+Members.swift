@@ -146,6 +146,8 @@ extension AccessorGenerator {
         var spiGroups = model.spiGroups
         for path in propertyType.namedTypes {
             guard let resolved = resolve(path, in: model), let type = types[resolved] else {
+                // A generic parameter is of no module.
+                if path.count == 1, isGenericParameter(path[0], in: model) { continue }
                 // A type of another module: no wider than that module's import.
                 guard let imported = importAccess(of: path, in: model.location.file) else { continue }
                 if imported < .internal {
@@ -299,8 +301,9 @@ extension AccessorGenerator {
     }
 
     private static let standardLibraryNames: Set<String> = [
-        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float",
-        "Float16", "Bool", "String", "Optional", "Array", "Dictionary",
+        "Int", "Int8", "Int16", "Int32", "Int64", "Int128", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "UInt128",
+        "Double", "Float", "Float16", "Float80", "Bool", "String", "Substring", "Character", "Optional", "Array",
+        "ContiguousArray", "Dictionary",
     ]
 
     /// The types of JSONModelKit a property can have.

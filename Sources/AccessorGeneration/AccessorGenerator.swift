@@ -105,12 +105,44 @@ package struct AccessorGenerator {
     private init(summaries: [SourceSummary]) {
         self.summaries = summaries
         for summary in summaries {
-            for (path, names) in summary.memberNames {
-                for name in names { memberDeclarers[name, default: []].insert(Self.key(path)) }
-            }
             for type in summary.types where types[Self.key(type.path)] == nil || type.kind == .class {
                 types[Self.key(type.path)] = type
                 if let last = type.path.last { declaredNames.insert(last) }
+            }
+        }
+        // The types declared in an extension written through an alias (`extension NS` for
+        // `typealias NS = Namespace`) or with the module's name (`extension Models.API`) are
+        // the extended type's: they are renamed so, once, before anything is looked up.
+        let modules = Set(summaries.flatMap { $0.imports.flatMap { $0.modules.map(\.name) } })
+        var renames: [(written: [String], canonical: [String])] = []
+        for summary in summaries {
+            for ext in summary.extensions {
+                guard let canonical = canonicalPath(of: ext.extended, from: ext.scope, modules: modules),
+                    canonical != ext.extended, !renames.contains(where: { $0.written == ext.extended })
+                else { continue }
+                renames.append((ext.extended, canonical))
+            }
+        }
+        func renamed(_ path: [String]) -> [String] {
+            for rename in renames where path.count > rename.written.count && Array(path.prefix(rename.written.count)) == rename.written {
+                return rename.canonical + path.dropFirst(rename.written.count)
+            }
+            return path
+        }
+        if !renames.isEmpty {
+            var canonicalTypes: [String: TypeDeclaration] = [:]
+            for summary in summaries {
+                for var type in summary.types {
+                    type.path = renamed(type.path)
+                    guard canonicalTypes[Self.key(type.path)] == nil || type.kind == .class else { continue }
+                    canonicalTypes[Self.key(type.path)] = type
+                }
+            }
+            types = canonicalTypes
+        }
+        for summary in summaries {
+            for (path, names) in summary.memberNames {
+                for name in names { memberDeclarers[name, default: []].insert(Self.key(renamed(path))) }
             }
         }
         for type in types.values where type.kind == .class {
@@ -118,11 +150,35 @@ package struct AccessorGenerator {
         }
         for summary in summaries {
             for ext in summary.extensions {
-                guard let key = resolve(ext.extended, from: ext.scope) else { continue }
-                extensionConformances[key, default: []] += ext.inherited
+                guard let path = canonicalPath(of: ext.extended, from: ext.scope, modules: modules) else { continue }
+                extensionConformances[Self.key(path), default: []] += ext.inherited
             }
         }
         indexHierarchy()
+    }
+
+    /// The qualified name of the type of the files an extension's written name refers to from
+    /// `scope`, through type aliases and past the module's own name (a first component that
+    /// names no type and no imported module); nil when it is no type of the files.
+    private func canonicalPath(of written: [String], from scope: [String], modules: Set<String>) -> [String]? {
+        var path = written
+        var scope = scope
+        // A bounded number of aliases: a cycle of them is the compiler's error to report.
+        for _ in 0..<32 {
+            if let key = resolve(path, from: scope), let type = types[key] {
+                guard type.kind == .other, case .named(let components)? = type.aliased,
+                    components.allSatisfy(\.arguments.isEmpty)
+                else { return type.path }
+                path = components.map(\.name)
+                scope = type.scope
+            } else if path.count > 1, !modules.contains(path[0]), resolve([path[0]], from: scope) == nil {
+                path.removeFirst()
+                scope = []
+            } else {
+                return nil
+            }
+        }
+        return nil
     }
 
     static func key(_ path: [String]) -> String { path.joined(separator: ".") }
@@ -176,6 +232,9 @@ package struct AccessorGenerator {
         guard let last = path.last, declaredNames.contains(last) else { return nil }
         for length in stride(from: model.path.count, through: 0, by: -1) {
             let scope = Array(model.path.prefix(length))
+            // A generic parameter of the class or of a type around it (`Item` of `Page<Item>`)
+            // hides the types of that name further out.
+            if length > 0, types[Self.key(scope)]?.genericParameters.contains(path[0]) == true { return nil }
             let candidate = Self.key(scope + path)
             if types[candidate] != nil { return (candidate, scope + path) }
             guard length > 0, let type = types[Self.key(scope)], type.kind == .class else { continue }
@@ -380,6 +439,16 @@ package struct AccessorGenerator {
     /// Whether the class or one of its superclasses among the files adopts `DynamicMembers`.
     func adoptsDynamicMembers(_ model: TypeDeclaration) -> Bool {
         hierarchy[Self.key(model.path)]?.adoptsDynamicMembers ?? false
+    }
+
+    /// Whether `name` is a generic parameter of the class or of a type it is declared in.
+    func isGenericParameter(_ name: String, in model: TypeDeclaration) -> Bool {
+        var path = model.path
+        while !path.isEmpty {
+            if types[Self.key(path)]?.genericParameters.contains(name) == true { return true }
+            path.removeLast()
+        }
+        return false
     }
 
     /// The class, or a superclass among the files, that declares an instance member `name` in

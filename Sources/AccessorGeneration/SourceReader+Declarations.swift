@@ -67,7 +67,22 @@ extension SourceReader {
         guard index < range.upperBound, let name = tokens[index].identifier else { return start + 1 }
         let nameToken = tokens[index]
         index += 1
-        if index < range.upperBound, tokens[index].isPunctuation("<") { index = skipAngles(from: index, in: range) }
+        var genericParameters: [String] = []
+        if index < range.upperBound, tokens[index].isPunctuation("<") {
+            let end = skipAngles(from: index, in: range)
+            // Each parameter's name follows the `<` or a comma outside nested angles.
+            var angles = 0
+            for position in index..<end {
+                let token = tokens[position]
+                if token.isPunctuation("<") { angles += 1 } else if token.isPunctuation(">") { angles -= 1 }
+                if angles == 1, token.isPunctuation("<") || token.isPunctuation(","), position + 1 < end,
+                    let parameter = tokens[position + 1].identifier
+                {
+                    genericParameters.append(parameter == "each" && position + 2 < end ? tokens[position + 2].identifier ?? parameter : parameter)
+                }
+            }
+            index = end
+        }
         var inherited: [TypeReference] = []
         if index < range.upperBound, tokens[index].isPunctuation(":") {
             (inherited, index) = readInheritance(from: index + 1, in: range)
@@ -89,6 +104,7 @@ extension SourceReader {
             enclosingAccess: scopeAccess, inherited: inherited, location: location(of: nameToken),
             conditionalDepth: conditional)
         declaration.isFinal = modifiers.contains("final")
+        declaration.genericParameters = genericParameters
         declaration.availability = enclosingAvailability + attributes.availability
         declaration.spiGroups = enclosingSPIGroups + attributes.spiGroups
         summary.types.append(declaration)

@@ -33,7 +33,7 @@ struct TypeDeclaration {
 
     let kind: Kind
     /// The qualified name, outermost first (`["Event", "Payload"]`).
-    let path: [String]
+    var path: [String]
     /// The access level written on the declaration (when none is: internal, or the access
     /// written on the extension it is declared in).
     let access: AccessLevel
@@ -50,6 +50,8 @@ struct TypeDeclaration {
     var registration: RegistrationBlock?
     /// Whether it is declared `final`.
     var isFinal = false
+    /// The names of its generic parameters (`Item` of `Page<Item: JSONModel>`).
+    var genericParameters: [String] = []
     /// The `@available` attributes written on it and on the types and extensions it is
     /// declared in, which its generated extension repeats.
     var availability: [String] = []

@@ -29,8 +29,9 @@ struct CompileFailTests {
     /// Models written in ways the generator once misread: imports in a multi-line `#if` or with
     /// an access word on the line before, a label named `import`, enum cases named `package` and
     /// `open`, `Self` in property types, types declared in the block, a helper named
-    /// `properties`, members written in Swift, SPI types, availability, and `DynamicMembers`
-    /// adopted through a protocol or by a subclass. Their members build, without a diagnostic.
+    /// `properties`, members written in Swift, SPI types, availability, `DynamicMembers`
+    /// adopted through a protocol or by a subclass, models in an extension written through an
+    /// alias, and generic parameters named like a type. Their members build, without a diagnostic.
     @Test(.enabled(if: Typechecker.available))
     func membersOfModelsWrittenInLessCommonWaysBuild() throws {
         let models = ["GeneratorPaths.swift", "GeneratorPathsOther.swift"]
@@ -39,6 +40,8 @@ struct CompileFailTests {
             "    var at: Date? {\n", "    public var count: Int {\n", "    var name: String {\n",
             "    var next: Leaf? {\n", "    var children: [Leaf] {\n", "    var kind: Tree.Kind? {\n",
             "    @_spi(Beta) public var token: Host.Token? {\n", "    public var name: String {\n",
+            "extension Catalog.Cart {\n    var item: Catalog.Item? {\n", "extension Catalog.Order {\n",
+            "extension Catalog.Page {\n    var items: [Item] {\n",
         ] {
             #expect(generated.contains(member), "\(member) in \(generated)")
         }

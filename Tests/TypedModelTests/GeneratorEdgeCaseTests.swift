@@ -535,6 +535,45 @@ struct GeneratorEdgeCaseTests {
         #expect(members(of: "Host", in: generated) == ["@_spi(Beta) public var token: Host.Token? {", "public var name: String {"])
     }
 
+    /// Models in an extension written through an alias or with the module's name belong to the
+    /// extended type; a generic parameter hides a type of its name around the class, and is of
+    /// no module.
+    @Test func extensionsThroughAliasesAndGenericParametersAreReadAsSwiftReadsThem() {
+        let source = """
+            internal import Foundation
+            import JSONModelKit
+            enum API {
+                struct Item: Sendable, Codable {}
+                class Base: JSONModel, @unchecked Sendable {}
+            }
+            typealias Remote = API
+            extension Remote {
+                final class Cart: JSONModel, @unchecked Sendable {
+                    override class func properties(_ p: PropertyRegistrar) { p.item(Item?.self) }
+                }
+            }
+            extension Models.API {
+                final class Order: Base, @unchecked Sendable {
+                    override class func properties(_ p: PropertyRegistrar) { p.id(Int.self) }
+                }
+                public final class Page<Item: JSONModel>: JSONModel, @unchecked Sendable {
+                    override public class func properties(_ p: PropertyRegistrar) { p.items([Item].self); p.big(Int128.self) }
+                }
+            }
+            extension Foundation.URL {
+                final class Part: JSONModel, @unchecked Sendable {
+                    override class func properties(_ p: PropertyRegistrar) { p.name(String.self) }
+                }
+            }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(members(of: "API.Cart", in: generated) == ["var item: API.Item? {"])
+        #expect(members(of: "API.Order", in: generated) == ["var id: Int {"])
+        #expect(members(of: "API.Page", in: generated) == ["var items: [Item] {", "var big: Int128 {"])
+        #expect(members(of: "Foundation.URL.Part", in: generated) == ["var name: String {"])
+    }
+
     // MARK: Access and names
 
     @Test func theAccessWrittenOnAnExtensionCountsForTheTypesInIt() {

@@ -126,3 +126,24 @@ class Counter: JSONModel, @unchecked Sendable {
 final class FlexibleCounter: Counter, DynamicMembers, @unchecked Sendable {
     override class func properties(_ p: PropertyRegistrar) { p.label(String.self) }
 }
+
+enum Catalog {
+    struct Item: Sendable, Codable { let sku: String }
+    class Base: JSONModel, @unchecked Sendable {}
+}
+
+typealias Shop = Catalog
+
+extension Shop {
+    final class Cart: JSONModel, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) { p.item(Item?.self) }
+    }
+
+    final class Order: Base, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) { p.number(Int.self) }
+    }
+
+    final class Page<Item: JSONModel>: JSONModel, @unchecked Sendable {
+        override class func properties(_ p: PropertyRegistrar) { p.items([Item].self) }
+    }
+}

@@ -13,3 +13,8 @@ func read(_ post: Post, _ article: Article, _ host: Host, _ settings: UserSettin
     let b: Int? = counter.b
     return "\(post.title) \(article.body) \(article.heading) \(host.name) \(settings.id) \(settings.theme) \(String(describing: a)) \(counter.total) \(counter.label) \(String(describing: b))"
 }
+
+func read(_ cart: Catalog.Cart, _ order: Shop.Order, _ page: Catalog.Page<Leaf>) -> String {
+    let first: Leaf? = page.items.first
+    return "\(cart.item?.sku ?? "") \(order.number + 1) \(first?.kind?.rawValue ?? "")"
+}
