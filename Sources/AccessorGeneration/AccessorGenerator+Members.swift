@@ -27,9 +27,9 @@ extension AccessorGenerator {
         let name = Self.key(model.path)
         let spelled = Self.spelling(of: model.path)
         let classAccess = effectiveAccess(of: model)
-        if model.isConditional {
+        if declarationCounts[name, default: 1] > 1 {
             report(.warning, at: model.location,
-                "\(name) is declared under #if, so its typed members are not generated; read its properties by name or move it out of the #if")
+                "\(name) is declared more than once, under #if, so its typed members are not generated; read its properties by name, or declare it once and put the #if inside its registration block")
             return nil
         }
         if classAccess < .internal {
@@ -71,7 +71,9 @@ extension AccessorGenerator {
                             : "adopts DynamicMembers so they can be read by name"))
             if !adopts && !subclassAdopts { text += (text.isEmpty ? "" : "\n") + availability + "extension \(spelled): DynamicMembers {}\n" }
         }
-        return text.isEmpty ? nil : text
+        guard !text.isEmpty else { return nil }
+        // A class declared under `#if` has its members under the same conditions.
+        return model.condition.map { "#if \($0)\n" + text + "#endif\n" } ?? text
     }
 
     /// The computed property for one declared property, or nil (with a diagnostic) when there is none.

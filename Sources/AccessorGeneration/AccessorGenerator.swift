@@ -101,6 +101,9 @@ package struct AccessorGenerator {
     /// The types of the files that declare an instance member of each name in Swift, by
     /// qualified name.
     var memberDeclarers: [String: Set<String>] = [:]
+    /// How many declarations each qualified name has: more than one under different `#if`
+    /// clauses (a class per platform) leaves the members unknown.
+    var declarationCounts: [String: Int] = [:]
 
     private init(summaries: [SourceSummary]) {
         self.summaries = summaries
@@ -141,6 +144,7 @@ package struct AccessorGenerator {
             types = canonicalTypes
         }
         for summary in summaries {
+            for type in summary.types { declarationCounts[Self.key(renamed(type.path)), default: 0] += 1 }
             for (path, names) in summary.memberNames {
                 for name in names { memberDeclarers[name, default: []].insert(Self.key(renamed(path))) }
             }
@@ -410,7 +414,9 @@ package struct AccessorGenerator {
                 entry.order = order
                 order += 1
                 let block = type.registration
+                // A class declared once per `#if` clause may have other properties elsewhere.
                 let readWhole = (block?.unreadable.isEmpty ?? true) && block?.isUnderCondition != true
+                    && declarationCounts[key, default: 1] == 1
                 let conforms = declaresDynamicMembers(key)
                 if case .declared(let base)? = superclasses[key], let parent = hierarchy[Self.key(base.path)] {
                     entry.propertiesBefore = parent.propertiesBefore + (base.registration?.properties.count ?? 0)
@@ -425,7 +431,7 @@ package struct AccessorGenerator {
                 // Nor where a subclass adopts it itself: Swift refuses the subclass's conformance
                 // then, as redundant.
                 entry.subclassAdoptsDynamicMembers = subclassesDeclaring.contains(key)
-                let givenDynamicMembers = !(block?.unreadable.isEmpty ?? true) && !type.isConditional
+                let givenDynamicMembers = !(block?.unreadable.isEmpty ?? true) && declarationCounts[key, default: 1] == 1
                     && block?.isUnderCondition != true && effectiveAccess(of: type) >= .internal
                     && !entry.subclassAdoptsDynamicMembers
                 entry.hasDynamicMembers = entry.adoptsDynamicMembers || givenDynamicMembers

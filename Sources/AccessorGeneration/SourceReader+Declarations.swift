@@ -104,6 +104,7 @@ extension SourceReader {
             enclosingAccess: scopeAccess, inherited: inherited, location: location(of: nameToken),
             conditionalDepth: conditional)
         declaration.isFinal = modifiers.contains("final")
+        declaration.condition = Self.condition(of: enclosingClauses)
         declaration.genericParameters = genericParameters
         declaration.availability = enclosingAvailability + attributes.availability
         declaration.spiGroups = enclosingSPIGroups + attributes.spiGroups

@@ -27,6 +27,8 @@ struct SourceReader {
     /// The `@available` attributes and `@_spi` groups of the types and extensions being read,
     /// outermost first: the types declared in them have them too.
     var enclosingAvailability: [String] = []
+    /// The `#if` clauses around the body being read (see ``readMembers(in:scope:scopeAccess:defaultAccess:conditional:depth:)``).
+    var enclosingClauses: [[String?]] = []
     var enclosingSPIGroups: [String] = []
 
     private init(path: String, text: String) {
@@ -227,6 +229,9 @@ struct SourceReader {
                     continue
                 }
                 if declaresType(word, at: index, in: range) {
+                    let outer = enclosingClauses
+                    enclosingClauses += clauses
+                    defer { enclosingClauses = outer }
                     index = readType(
                         at: index, modifiers: modifiers, attributes: attributes, in: range, scope: scope,
                         scopeAccess: scopeAccess, defaultAccess: defaultAccess, conditional: conditional, depth: depth)
@@ -234,6 +239,9 @@ struct SourceReader {
                     continue
                 }
                 if word == "extension" {
+                    let outer = enclosingClauses
+                    enclosingClauses += clauses
+                    defer { enclosingClauses = outer }
                     index = readExtension(
                         at: index, modifiers: modifiers, attributes: attributes, in: range, scope: scope,
                         conditional: conditional, depth: depth)
@@ -289,14 +297,19 @@ struct SourceReader {
     /// outside any: a clause holds when its condition does and those of the clauses before it in
     /// its `#if` do not.
     private static func guarded(_ text: String, by clauses: [[String?]]) -> String {
+        guard let condition = condition(of: clauses) else { return text }
+        return "#if " + condition + "\n" + text + "\n#endif"
+    }
+
+    /// The condition under which the clauses hold, or nil outside any.
+    static func condition(of clauses: [[String?]]) -> String? {
         var terms: [String] = []
         for conditions in clauses {
             for earlier in conditions.dropLast() { terms.append("!(" + (earlier ?? "false") + ")") }
             if let current = conditions.last, let current { terms.append(current) }
         }
-        guard !terms.isEmpty else { return text }
-        let condition = terms.count == 1 ? terms[0] : terms.map { $0.hasPrefix("!(") ? $0 : "(" + $0 + ")" }.joined(separator: " && ")
-        return "#if " + condition + "\n" + text + "\n#endif"
+        guard !terms.isEmpty else { return nil }
+        return terms.count == 1 ? terms[0] : terms.map { $0.hasPrefix("!(") ? $0 : "(" + $0 + ")" }.joined(separator: " && ")
     }
 
     /// The end of the import statement that starts at `start` (its attributes and modifiers

@@ -50,6 +50,8 @@ struct TypeDeclaration {
     var registration: RegistrationBlock?
     /// Whether it is declared `final`.
     var isFinal = false
+    /// The condition of the `#if` clauses it is declared in, as an `#if` line writes it.
+    var condition: String?
     /// The names of its generic parameters (`Item` of `Page<Item: JSONModel>`).
     var genericParameters: [String] = []
     /// The `@available` attributes written on it and on the types and extensions it is

@@ -184,6 +184,44 @@ struct GeneratorEdgeCaseTests {
         #expect(generated.contains(#"get { self[property: "size"] }"#))
     }
 
+    /// A class declared under `#if` has its members under the same conditions; one declared once
+    /// per clause has none (its properties differ between builds), and its subclasses read by name.
+    @Test func modelsUnderIfHaveTheirMembersUnderTheSameConditions() {
+        let source = """
+            import JSONModelKit
+            #if canImport(Foundation)
+            import Foundation
+            enum Feed {
+                #if os(Linux)
+                #elseif DEBUG
+                final class Event: JSONModel, @unchecked Sendable {
+                    override class func properties(_ p: PropertyRegistrar) { p.at(Date?.self) }
+                }
+                #endif
+            }
+            #endif
+            #if os(iOS)
+            class Settings: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.badge(Int.self); p.theme(String.self) }
+            }
+            #else
+            class Settings: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.theme(String.self) }
+            }
+            #endif
+            final class UserSettings: Settings, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.name(String.self) }
+            }
+            """
+        let (generated, diagnostics, hasErrors) = generate(source)
+        #expect(!hasErrors)
+        #expect(generated.contains("\n#if (canImport(Foundation)) && !(os(Linux)) && (DEBUG)\nextension Feed.Event {\n    var at: Date? {\n"), "\(generated)")
+        #expect(!generated.contains("extension Settings"))
+        #expect(generated.contains(#"get { self[property: "name"] }"#))
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.hasPrefix("Models.swift:18:7: warning: Settings is declared more than once, under #if") == true, "\(diagnostics)")
+    }
+
     @Test func importsAreCopiedAloneAndUnderTheirConditions() {
         let source = """
             struct Empty {}; import JSONModelKit

@@ -147,3 +147,9 @@ extension Shop {
         override class func properties(_ p: PropertyRegistrar) { p.items([Item].self) }
     }
 }
+
+#if canImport(Dispatch)
+final class Job: JSONModel, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) { p.queue(String.self) }
+}
+#endif

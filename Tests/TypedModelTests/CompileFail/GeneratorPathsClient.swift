@@ -18,3 +18,7 @@ func read(_ cart: Catalog.Cart, _ order: Shop.Order, _ page: Catalog.Page<Leaf>)
     let first: Leaf? = page.items.first
     return "\(cart.item?.sku ?? "") \(order.number + 1) \(first?.kind?.rawValue ?? "")"
 }
+
+#if canImport(Dispatch)
+func read(_ job: Job) -> String { job.queue }
+#endif
