@@ -120,6 +120,11 @@ extension AccessorGenerator {
                 "\(className).\(name) is also a member \(owner) declares in Swift; it gets no typed member (read it with self[property: \"\(name)\"], or name it otherwise and keep the key with jsonPath: \"\(name)\")")
             return nil
         }
+        if let caller = globalFunctionCaller(of: name, in: model) {
+            report(.warning, at: property.location,
+                "\(className).\(name) is named like the standard library's function \(name), which \(caller) calls by that name; it gets no typed member, which would hide the function there (read it with self[property: \"\(name)\"], or name it otherwise and keep the key with jsonPath: \"\(name)\")")
+            return nil
+        }
         if typeNamesInBlocks.contains(name) {
             // In the class and its subclasses a member hides the type of its name, so the
             // registration block (`p.Date(Date?.self)`) would no longer build.

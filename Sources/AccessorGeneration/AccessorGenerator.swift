@@ -104,6 +104,11 @@ package struct AccessorGenerator {
     /// How many declarations each qualified name has: more than one under different `#if`
     /// clauses (a class per platform) leaves the members unknown.
     var declarationCounts: [String: Int] = [:]
+    /// The types and extensions whose code calls each of the standard library's functions by
+    /// its bare name, by qualified name.
+    var globalFunctionCallers: [String: Set<String>] = [:]
+    /// Every module the files import.
+    private var importedModuleNames: Set<String> = []
 
     private init(summaries: [SourceSummary]) {
         self.summaries = summaries
@@ -117,6 +122,7 @@ package struct AccessorGenerator {
         // `typealias NS = Namespace`) or with the module's name (`extension Models.API`) are
         // the extended type's: they are renamed so, once, before anything is looked up.
         let modules = Set(summaries.flatMap { $0.imports.flatMap { $0.modules.map(\.name) } })
+        importedModuleNames = modules
         var renames: [(written: [String], canonical: [String])] = []
         for summary in summaries {
             for ext in summary.extensions {
@@ -144,6 +150,9 @@ package struct AccessorGenerator {
             types = canonicalTypes
         }
         for summary in summaries {
+            for (path, names) in summary.globalFunctionCalls {
+                for name in names { globalFunctionCallers[name, default: []].insert(Self.key(renamed(path))) }
+            }
             for type in summary.types { declarationCounts[Self.key(renamed(type.path)), default: 0] += 1 }
             for (path, names) in summary.memberNames {
                 for name in names { memberDeclarers[name, default: []].insert(Self.key(renamed(path))) }
@@ -217,7 +226,16 @@ package struct AccessorGenerator {
             let candidate = Self.key(Array(scope.prefix(length)) + path)
             if types[candidate] != nil { return candidate }
         }
+        if let unqualified = withoutModuleName(path), types[Self.key(unqualified)] != nil { return Self.key(unqualified) }
         return nil
+    }
+
+    /// `path` without its first component when that can only be the target's own module's
+    /// name (`Models.Secret`): no type of the files, and no module the files import.
+    private func withoutModuleName(_ path: [String]) -> [String]? {
+        guard path.count > 1, path[0] != "Swift", !declaredNames.contains(path[0]), !importedModuleNames.contains(path[0])
+        else { return nil }
+        return Array(path.dropFirst())
     }
 
     /// The qualified name `path` refers to in the body of `model`, looked up as Swift does: in
@@ -246,6 +264,11 @@ package struct AccessorGenerator {
                 let inherited = Self.key(base.path + path)
                 if types[inherited] != nil { return (inherited, scope + path) }
             }
+        }
+        // `Models.Secret`, written with the module's name: kept so, as it may be written so to
+        // tell the type from another module's.
+        if let unqualified = withoutModuleName(path), types[Self.key(unqualified)] != nil {
+            return (Self.key(unqualified), path)
         }
         return nil
     }
@@ -445,6 +468,27 @@ package struct AccessorGenerator {
     /// Whether the class or one of its superclasses among the files adopts `DynamicMembers`.
     func adoptsDynamicMembers(_ model: TypeDeclaration) -> Bool {
         hierarchy[Self.key(model.path)]?.adoptsDynamicMembers ?? false
+    }
+
+    /// A type whose code a member `name` of `model` would reach, and which calls the standard
+    /// library's function of that name by its bare name: the class, a type nested in it, or a
+    /// subclass among the files (or one nested in those).
+    func globalFunctionCaller(of name: String, in model: TypeDeclaration) -> String? {
+        guard let callers = globalFunctionCallers[name] else { return nil }
+        let key = Self.key(model.path)
+        let span = hierarchy[key]
+        return callers.sorted().first { caller in
+            var path = caller.split(separator: ".").map(String.init)
+            while !path.isEmpty {
+                let candidate = Self.key(path)
+                if candidate == key { return true }
+                if let span, let place = hierarchy[candidate], span.order < place.order, place.order < span.end {
+                    return true
+                }
+                path.removeLast()
+            }
+            return false
+        }
     }
 
     /// Whether `name` is a generic parameter of the class or of a type it is declared in.

@@ -110,6 +110,7 @@ extension SourceReader {
         declaration.spiGroups = enclosingSPIGroups + attributes.spiGroups
         summary.types.append(declaration)
         if keyword != "protocol" {
+            bodies.append((scope + [name], (index + 1)..<close))
             let outer = (enclosingAvailability, enclosingSPIGroups)
             (enclosingAvailability, enclosingSPIGroups) = (declaration.availability, declaration.spiGroups)
             readMembers(
@@ -151,6 +152,7 @@ extension SourceReader {
         // the extended type's, which the generator looks up when it needs it, and by the access
         // written on the extension, which is also the access of the members that write none.
         let written = modifiers.lazy.compactMap(AccessLevel.init(keyword:)).first
+        bodies.append((extended, (index + 1)..<close))
         let outer = (enclosingAvailability, enclosingSPIGroups)
         enclosingAvailability += attributes.availability
         enclosingSPIGroups += attributes.spiGroups

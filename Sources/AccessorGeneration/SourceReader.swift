@@ -29,6 +29,8 @@ struct SourceReader {
     var enclosingAvailability: [String] = []
     /// The `#if` clauses around the body being read (see ``readMembers(in:scope:scopeAccess:defaultAccess:conditional:depth:)``).
     var enclosingClauses: [[String?]] = []
+    /// The token ranges of the bodies of the types and extensions read, with their qualified names.
+    var bodies: [(path: [String], range: Range<Int>)] = []
     var enclosingSPIGroups: [String] = []
 
     private init(path: String, text: String) {
@@ -77,8 +79,41 @@ struct SourceReader {
         var reader = SourceReader(path: path, text: text)
         reader.readMembers(
             in: reader.tokens.indices, scope: [], scopeAccess: .open, defaultAccess: .internal, conditional: 0, depth: 0)
+        reader.findGlobalFunctionCalls()
         return reader.summary
     }
+
+    /// Notes each call of a function of ``globalFunctions`` by its bare name in the body of the
+    /// innermost type or extension around it, in one pass: bodies nest as brackets do.
+    private mutating func findGlobalFunctionCalls() {
+        let ordered = bodies.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        var next = 0
+        var open: [(path: [String], range: Range<Int>)] = []
+        for (index, token) in tokens.enumerated().dropFirst() {
+            guard case .identifier(let name, escaped: false) = token.kind, Self.globalFunctions.contains(name),
+                index + 1 < tokens.count, tokens[index + 1].isPunctuation("("), !tokens[index - 1].isPunctuation(".")
+            else { continue }
+            while next < ordered.count, ordered[next].range.lowerBound <= index {
+                while let last = open.last, last.range.upperBound <= ordered[next].range.lowerBound { open.removeLast() }
+                open.append(ordered[next])
+                next += 1
+            }
+            while let last = open.last, !last.range.contains(index) { open.removeLast() }
+            guard let body = open.last else { continue }
+            summary.globalFunctionCalls[body.path, default: []].insert(name)
+        }
+    }
+
+    /// Functions of the standard library that code calls by their bare name: in a class with a
+    /// member of the same name, such a call finds the member instead, and no longer builds.
+    static let globalFunctions: Set<String> = [
+        "min", "max", "abs", "print", "debugPrint", "dump", "zip", "stride", "swap", "sequence", "repeatElement",
+        "precondition", "preconditionFailure", "assert", "assertionFailure", "fatalError", "type", "numericCast",
+        "readLine", "unsafeBitCast", "isKnownUniquelyReferenced", "withExtendedLifetime", "withUnsafePointer",
+        "withUnsafeMutablePointer", "withUnsafeBytes", "withUnsafeMutableBytes", "withoutActuallyEscaping",
+        "withTaskGroup", "withThrowingTaskGroup", "withCheckedContinuation", "withCheckedThrowingContinuation",
+        "withTaskCancellationHandler", "withUnsafeContinuation", "withUnsafeThrowingContinuation",
+    ]
 
     // MARK: Positions
 

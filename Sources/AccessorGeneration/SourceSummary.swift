@@ -130,6 +130,9 @@ struct SourceSummary {
     /// The names of the instance properties and methods declared in each type and extension,
     /// by the qualified name written: a typed member of the same name would not build.
     var memberNames: [[String]: Set<String>] = [:]
+    /// The functions of the standard library each type and extension calls by their bare name
+    /// (`max(a, b)`) in its own body, outside the types nested in it, by the qualified name written.
+    var globalFunctionCalls: [[String]: Set<String>] = [:]
     /// What the reader refuses to read, with where: each an error.
     var errors: [(location: SourceLocation, message: String)] = []
 }

@@ -612,6 +612,53 @@ struct GeneratorEdgeCaseTests {
         #expect(members(of: "Foundation.URL.Part", in: generated) == ["var name: String {"])
     }
 
+    /// A member named like a function of the standard library hides it from the code of the
+    /// class, of its nested types and of its subclasses: where that code calls it by its bare
+    /// name, the property gets no member. A call elsewhere, or a qualified one, does not count.
+    @Test func aPropertyNamedLikeAFunctionTheClassCallsGetsNoMember() {
+        let source = """
+            import JSONModelKit
+            class Range: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.min(Int.self); p.max(Int.self); p.abs(Int.self); p.zip(Int.self) }
+                func clamp(_ value: Int) -> Int { Swift.min(value, 9) + max(1, 2) }
+                struct Parts { func sum() -> Int { [1].map { print($0); return $0 }.count } }
+            }
+            final class Span: Range, @unchecked Sendable {}
+            extension Span { func size() -> Int { abs(-1) } }
+            func pairs() -> Int { zip([1], [2]).count }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(members(of: "Range", in: generated) == ["var min: Int {", "var zip: Int {"])
+        #expect(
+            diagnostics == [
+                "Models.swift:3:81: warning: Range.max is named like the standard library's function max, which Range calls by that name; it gets no typed member, which would hide the function there (read it with self[property: \"max\"], or name it otherwise and keep the key with jsonPath: \"max\")",
+                "Models.swift:3:98: warning: Range.abs is named like the standard library's function abs, which Span calls by that name; it gets no typed member, which would hide the function there (read it with self[property: \"abs\"], or name it otherwise and keep the key with jsonPath: \"abs\")",
+            ])
+    }
+
+    /// A name written with the target's own module (`Models.Secret`) is the target's type: its
+    /// access holds, and a superclass so written is found.
+    @Test func namesWrittenWithTheModulesOwnNameAreItsTypes() {
+        let source = """
+            import JSONModelKit
+            struct Secret: Sendable, Codable {}
+            class Base: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.id(Int.self) }
+            }
+            public final class Stamp: JSONModel, @unchecked Sendable {
+                override public class func properties(_ p: PropertyRegistrar) { p.secret(Models.Secret?.self); p.count(Int.self) }
+            }
+            final class Sub: Models.Base, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.name(String.self) }
+            }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(members(of: "Stamp", in: generated) == ["var secret: Models.Secret? {", "public var count: Int {"])
+        #expect(members(of: "Sub", in: generated) == ["var name: String {"])
+        #expect(generated.contains(#"get { self[property: "name", ordinal: 1] }"#))
+    }
+
     // MARK: Access and names
 
     @Test func theAccessWrittenOnAnExtensionCountsForTheTypesInIt() {

@@ -79,9 +79,10 @@ final class Article: Titled, @unchecked Sendable {
         p.heading(String.self)
         p.body(String.self)
         p.min(Int.self)
+        p.max(Int.self)
     }
 
-    func clamp(_ value: Int) -> Int { Swift.max(0, value) }
+    func clamp(_ value: Int) -> Int { Swift.max(0, value) + max(1, 2) }
     func min() -> Int { 0 }
 }
 
