@@ -190,7 +190,19 @@ struct SwiftTokenizer {
     /// Reads a string literal starting at its first quote (after any `#`s); returns its text
     /// when it has no interpolation and no escapes other than the simple ones.
     private mutating func readString(hashes: Int) -> String? {
-        let multiline = byte(at: index + 1) == UInt8(ascii: "\"") && byte(at: index + 2) == UInt8(ascii: "\"")
+        var multiline = byte(at: index + 1) == UInt8(ascii: "\"") && byte(at: index + 2) == UInt8(ascii: "\"")
+        if multiline && hashes > 0 {
+            // As the compiler reads it: `#"""#` and `#"""quoted" text"#` are one-line raw
+            // strings, since a quote and the delimiter come before the line ends.
+            var next = index + 2
+            while let byte = byte(at: next), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") {
+                if byte == UInt8(ascii: "\""), hasHashes(hashes, at: next + 1) {
+                    multiline = false
+                    break
+                }
+                next += 1
+            }
+        }
         index += multiline ? 3 : 1
         var text: [UInt8] = []
         var plain = true

@@ -101,6 +101,25 @@ struct GeneratorEdgeCaseTests {
         #expect(!generated.contains("import Invite") && !generated.contains("import final"))
     }
 
+    /// `#"""#` is a one-line raw string holding a quote, as the compiler reads it, not the start
+    /// of a multi-line one that would hide the rest of the file.
+    @Test func aRawStringOfQuotesOnOneLineEndsOnIt() {
+        let source = ##"""
+            import JSONModelKit
+            let quote = #"""#
+            let quoted = ##"""quoted" text"##
+            let block = #"""
+                "# is no end here
+                """#
+            final class User: JSONModel, @unchecked Sendable {
+                override class func properties(_ p: PropertyRegistrar) { p.login(String.self) }
+            }
+            """##
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(members(of: "User", in: generated) == ["var login: String {"])
+    }
+
     /// `$` after a name's first character is part of it, as the compiler reads it: such a
     /// property got no member and no word.
     @Test func aDollarSignInsideANameIsPartOfIt() {
