@@ -281,13 +281,16 @@ package struct AccessorGenerator {
         case other
     }
 
-    private func superclassReference(of type: TypeDeclaration) -> Superclass {
+    private func superclassReference(of type: TypeDeclaration, depth: Int = 0) -> Superclass {
         var reference = type.inherited.first
         var scope = type.scope
         // A bounded number of aliases: a cycle of them is the compiler's error to report.
         for _ in 0..<32 {
             guard case .named(let components)? = reference else { return .other }
-            guard let name = resolve(components.map(\.name), from: scope), let declared = types[name] else {
+            let path = components.map(\.name)
+            guard let name = resolve(path, from: scope) ?? inheritedMemberType(path, from: scope, depth: depth),
+                let declared = types[name]
+            else {
                 return Self.isJSONModel(reference) ? .jsonModel : .other
             }
             if declared.kind == .class { return .declared(declared) }
@@ -296,6 +299,23 @@ package struct AccessorGenerator {
             scope = declared.scope
         }
         return .other
+    }
+
+    /// A member type that a class around `scope` inherits from its superclasses among the files
+    /// (`Item` in `final class Special: Item` nested in `Sub: Base` is `Base.Item`). The
+    /// superclasses are worked out here as needed, a bounded number of levels deep.
+    private func inheritedMemberType(_ path: [String], from scope: [String], depth: Int) -> String? {
+        guard depth < 4 else { return nil }
+        for length in stride(from: scope.count, through: 1, by: -1) {
+            guard var current = types[Self.key(Array(scope.prefix(length)))], current.kind == .class else { continue }
+            for _ in 0..<32 {
+                guard case .declared(let base) = superclasses[Self.key(current.path)] ?? superclassReference(of: current, depth: depth + 1)
+                else { break }
+                if types[Self.key(base.path + path)] != nil { return Self.key(base.path + path) }
+                current = base
+            }
+        }
+        return nil
     }
 
     /// The superclass of a class, when it is a class of the files.

@@ -678,6 +678,28 @@ struct GeneratorEdgeCaseTests {
         #expect(generated.contains(#"get { self[property: "name", ordinal: 1] }"#))
     }
 
+    /// A superclass named by a member type that a class around it inherits is found as Swift
+    /// finds it: `Item` in `Special: Item`, nested in `Sub: Base`, is `Base.Item`.
+    @Test func aSuperclassInheritedByAnEnclosingClassIsFound() {
+        let source = """
+            import JSONModelKit
+            class Base: JSONModel, @unchecked Sendable {
+                class Item: JSONModel, @unchecked Sendable {
+                    override class func properties(_ p: PropertyRegistrar) { p.id(Int.self) }
+                }
+            }
+            final class Sub: Base, @unchecked Sendable {
+                final class Special: Item, @unchecked Sendable {
+                    override class func properties(_ p: PropertyRegistrar) { p.extra(String.self) }
+                }
+            }
+            """
+        let (generated, diagnostics, _) = generate(source)
+        #expect(diagnostics == [])
+        #expect(members(of: "Sub.Special", in: generated) == ["var extra: String {"])
+        #expect(generated.contains(#"get { self[property: "extra", ordinal: 1] }"#))
+    }
+
     // MARK: Access and names
 
     @Test func theAccessWrittenOnAnExtensionCountsForTheTypesInIt() {
