@@ -93,7 +93,9 @@ extension ToolFiles {
     /// Whether `path` is read one element at a time: standard input (`-`), or JSON Lines
     /// (`.jsonl`, `.ndjson`).
     static func isStreamed(_ path: String) -> Bool {
-        path == "-" || path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson")
+        // In any case, as the library matches the names (`EVENTS.JSONL`).
+        let name = path.lowercased()
+        return path == "-" || name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson")
     }
 
     /// A reader of the elements of `path`: JSON Lines for a `.jsonl` or `.ndjson` file; for

@@ -25,6 +25,74 @@ extension ElementFramer {
             || (error.kind == .invalidNumber && isNumberText(bytes, from: error.offset))
     }
 
+    /// Whether `error` is where `bytes` stop inside a number, an escape or a character that
+    /// would be valid had more bytes come: what follows the fault is a strict beginning of what
+    /// its kind expects (`1.`, `1e+`, `\u00`, `\ud83d` or `\ud83d\u`, a lead byte without all its
+    /// continuation bytes), with nothing after it.
+    static func isCutShort(_ error: JSONParseError, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard error.offset >= 0, error.offset < bytes.count else { return false }
+        let tail = Array(bytes[error.offset...])
+        func isHex(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+            default: false
+            }
+        }
+        /// Whether `part` begins `\u` and four hex digits without being all of them.
+        func beginsEscape(_ part: ArraySlice<UInt8>) -> Bool {
+            guard part.count < 6 else { return false }
+            for (position, byte) in part.enumerated() {
+                switch position {
+                case 0: if byte != UInt8(ascii: "\\") { return false }
+                case 1: if byte != UInt8(ascii: "u") { return false }
+                default: if !isHex(byte) { return false }
+                }
+            }
+            return true
+        }
+        switch error.kind {
+        case .invalidNumber:
+            return Self.isNumberBeginning(tail)
+        case .invalidEscape, .invalidUnicodeEscape:
+            return !tail.isEmpty && beginsEscape(tail[...])
+        case .loneSurrogate:
+            // A high surrogate's escape, then nothing or the beginning of the low one's.
+            guard tail.count >= 6, tail[0] == UInt8(ascii: "\\"), tail[1] == UInt8(ascii: "u"), tail[2..<6].allSatisfy(isHex)
+            else { return false }
+            return tail.count == 6 || beginsEscape(tail[6...])
+        case .invalidUTF8:
+            let lead = tail[0]
+            let needed = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xC2 && lead <= 0xDF ? 2 : 0
+            return tail.count < needed && tail.dropFirst().allSatisfy { $0 >= 0x80 && $0 <= 0xBF }
+        default:
+            return false
+        }
+    }
+
+    /// Whether `text` is a strict beginning of a JSON number: valid so far, and needing more
+    /// (it ends after `-`, `.`, an exponent's `e` or its sign).
+    private static func isNumberBeginning(_ text: [UInt8]) -> Bool {
+        enum State { case start, minus, zero, integer, dot, fraction, exponent, sign, exponentDigits }
+        var state = State.start
+        for byte in text {
+            let digit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+            switch (state, byte) {
+            case (.start, UInt8(ascii: "-")): state = .minus
+            case (.start, UInt8(ascii: "0")), (.minus, UInt8(ascii: "0")): state = .zero
+            case (.start, _) where digit, (.minus, _) where digit, (.integer, _) where digit: state = .integer
+            case (.zero, UInt8(ascii: ".")), (.integer, UInt8(ascii: ".")): state = .dot
+            case (.dot, _) where digit, (.fraction, _) where digit: state = .fraction
+            case (.zero, UInt8(ascii: "e")), (.zero, UInt8(ascii: "E")), (.integer, UInt8(ascii: "e")),
+                (.integer, UInt8(ascii: "E")), (.fraction, UInt8(ascii: "e")), (.fraction, UInt8(ascii: "E")):
+                state = .exponent
+            case (.exponent, UInt8(ascii: "+")), (.exponent, UInt8(ascii: "-")): state = .sign
+            case (.exponent, _) where digit, (.sign, _) where digit, (.exponentDigits, _) where digit: state = .exponentDigits
+            default: return false
+            }
+        }
+        return state == .minus || state == .dot || state == .exponent || state == .sign
+    }
+
     /// Whether every byte of `bytes` from `offset` on may belong to a JSON number.
     private static func isNumberText(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Bool {
         guard offset >= 0, offset < bytes.count else { return false }
@@ -279,6 +347,7 @@ extension ElementFramer {
             pending = []
         }
         gathered = bytes
+        gatheredTerminator = isScalar && format != .lines && end < chunk.count ? chunk[end] : nil
         let element = FramedElement(index: count, offset: startOffset)
         count += 1
         return element
@@ -300,7 +369,11 @@ extension ElementFramer {
             let first = max(startOffset - base, 0)
             let size = pending.count + n - first
             let tooLarge = size > limit && size - trailingCarriageReturn(chunk, from: first, upTo: n) > limit
-            pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[first..<n]))
+            // Of an element over the limit, no more than one byte past it is kept: all of the
+            // rest of a large chunk (an input in memory is one) would cost memory in proportion
+            // to the input, and a fault past the limit would be reported instead of its size.
+            let kept = tooLarge ? min(n, first + max(0, limit + 1 - pending.count)) : n
+            pending.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[first..<kept]))
             // Counting brackets finds no fault: a value left open, then the next one, would be
             // gathered up to the limit or the end of the input, however soon the fault came. So
             // the bytes gathered are parsed each time they have doubled (twice their size in
@@ -330,6 +403,8 @@ extension ElementFramer {
                 return nil
             } catch {
                 if error.kind == .unexpectedEnd || (!atEnd && Self.mayBeACut(error, in: bytes)) { return nil }
+                // At the end of the input, a number, escape or character cut short is the end.
+                if atEnd && Self.isCutShort(error, in: bytes) { return nil }
                 return error
             }
         }

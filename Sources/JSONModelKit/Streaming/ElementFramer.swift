@@ -123,6 +123,9 @@ struct ElementFramer {
     var scalarsBeforeChunk: Int? = 0
     /// The text of the last element gathered from its bytes, until the next element is framed.
     var gathered: [UInt8] = []
+    /// The byte that ended it, when it is a number or literal that a separator or the next
+    /// value ended: a fault at its end is judged with that byte after it, as in the whole input.
+    var gatheredTerminator: UInt8?
     var startOffset = 0
     var startLine = 0
     var startColumn = 0
@@ -228,6 +231,7 @@ struct ElementFramer {
             // A number or literal that ends with the input.
             phase = .values
             gathered = pending
+            gatheredTerminator = nil
             let element = FramedElement(index: count, offset: startOffset)
             pending = []
             count += 1
@@ -235,6 +239,7 @@ struct ElementFramer {
         case .lineElement:
             phase = .lines
             gathered = pending
+            gatheredTerminator = nil
             let element = FramedElement(index: count, offset: startOffset)
             pending = []
             count += 1
@@ -284,7 +289,11 @@ struct ElementFramer {
                 i += 1
                 return nil
             }
-            if byte == UInt8(ascii: ",") && phase != .values { throw error(.unexpectedByte(byte), at: i, chunk) }
+            // A separator or a closing bracket can start no value: between values too, it is
+            // a byte that does not belong there, not an element of its own.
+            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: ":") {
+                throw error(.unexpectedByte(byte), at: i, chunk)
+            }
             begin(at: i)
             if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "["), let element = try scanInPlace(chunk, &i) {
                 phase = format == .values ? .values : .afterElement
@@ -332,6 +341,9 @@ struct ElementFramer {
         // Already empty but after an element that ended the reading (each element's end empties
         // it): assigning only when it is not spares a release of the empty array per element.
         if !pending.isEmpty { pending = [] }
+        // The text of the element gathered last was parsed when it was taken: it is let go here,
+        // not held until another element is gathered.
+        if !gathered.isEmpty { gathered = [] }
     }
 
     /// Counts the line and column of the element in progress, which starts in `chunk`, for an
@@ -348,8 +360,18 @@ struct ElementFramer {
         do {
             return try JSONDocument(bytes: gathered, options: parseOptions)
         } catch {
+            var fault = error
+            // `tru,` parsed as `tru` ends unexpectedly; with its `,` it is an invalid literal at
+            // its start, as the whole input says (and `-,` an invalid number).
+            if fault.kind == .unexpectedEnd, fault.offset == gathered.count, let terminator = gatheredTerminator {
+                do {
+                    _ = try JSONDocument(bytes: gathered + [terminator], options: parseOptions)
+                } catch {
+                    if error.offset < gathered.count { fault = error }
+                }
+            }
             throw JSONStreamError(
-                parseError: error, element: element.index, offset: element.offset, line: startLine, column: startColumn)
+                parseError: fault, element: element.index, offset: element.offset, line: startLine, column: startColumn)
         }
     }
 

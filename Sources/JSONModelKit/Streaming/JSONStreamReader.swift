@@ -96,6 +96,7 @@ package final class JSONStreamReader {
     /// Stops reading: the reader returns nil from now on (after an error in an element).
     func end() {
         ended = true
+        framer.release()
         if case .file(let reader) = source { reader.close() }
     }
 
