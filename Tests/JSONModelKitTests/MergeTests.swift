@@ -39,7 +39,7 @@ struct MergeTests {
         let merged = try user.jsonModel.merging(["address": ["zip": nil], "x": nil])
         #expect((merged.address as MergeAddress).zip == nil)
         #expect(merged.jsonModel.json()["x"] == nil)
-        #expect(throws: JSONModelError.notAnObject(model: "MergeUser", found: .array)) {
+        #expect(throws: JSONModelError.mergePatchNotAnObject(model: "MergeUser", found: .array)) {
             try user.jsonModel.merging([1, 2])
         }
     }

@@ -75,6 +75,33 @@ extension ModelArray: PropertyValue {
 }
 
 extension ModelArray: LazyModelCollection {
+    func holds(_ model: JSONModel, at path: JSONPath) -> Bool {
+        let prefix = base.configuration.path.segments
+        guard path.segments.count > prefix.count, path.segments.starts(with: prefix),
+            case .index(let jsonIndex) = path.segments[prefix.count]
+        else { return false }
+        guard let changed else {
+            // As read: the element whose place in the JSON is `jsonIndex`, found directly, or by a
+            // binary search of the places when elements were left out.
+            guard let places = base.jsonIndices else {
+                return jsonIndex < base.count && base.builtElement(at: jsonIndex) === model
+            }
+            var low = 0
+            var high = places.count
+            while low < high {
+                let middle = (low + high) / 2
+                if places[middle] < jsonIndex { low = middle + 1 } else { high = middle }
+            }
+            return low < places.count && places[low] == jsonIndex && base.builtElement(at: low) === model
+        }
+        return changed.contains { slot in
+            switch slot {
+            case .base(let index): base.builtElement(at: index) === model
+            case .model(let element): element === model
+            }
+        }
+    }
+
     /// An array as created returns the Swift array its base built the first time, so that
     /// reading `[Item]` again (a typed member in a loop) costs no new array.
     ///

@@ -172,6 +172,14 @@ extension ModelDictionary: Equatable {
 }
 
 extension ModelDictionary: PropertyValue, LazyModelCollection {
+    func holds(_ model: JSONModel, at path: JSONPath) -> Bool {
+        let prefix = base.configuration.path.segments
+        guard path.segments.count > prefix.count, path.segments.starts(with: prefix),
+            case .key(let key) = path.segments[prefix.count]
+        else { return false }
+        return value(forKey: key) { base.builtElement(at: $0) } === model
+    }
+
     static var propertyType: PropertyType { .dictionary(Value.propertyType) }
     static var implicitDefault: ModelDictionary? { ModelDictionary() }
 

@@ -27,7 +27,7 @@ extension JSONModel {
     ///
     /// - Parameter partialJSON: A JSON object.
     /// - Returns: A new immutable model; this one is unchanged.
-    /// - Throws: ``JSONModelError/notAnObject(model:found:)`` when `partialJSON` is not an object.
+    /// - Throws: ``JSONModelError/mergePatchNotAnObject(model:found:)`` when `partialJSON` is not an object.
     /// - Complexity: O(*n*) in the size of the model's JSON (it is copied once).
     func merged(with partialJSON: JSONValue) throws(JSONModelError) -> Self {
         let merged = try mergedJSON(with: partialJSON)
@@ -48,7 +48,7 @@ extension JSONModel {
     /// - Throws: ``JSONModelError/immutable(model:property:)`` for an immutable model,
     ///   ``JSONModelError/unwritable(model:property:reason:)`` for a nested model whose parent
     ///   holds something other than an object where its object goes,
-    ///   ``JSONModelError/notAnObject(model:found:)`` when `partialJSON` is not an object.
+    ///   ``JSONModelError/mergePatchNotAnObject(model:found:)`` when `partialJSON` is not an object.
     func applyPatch(_ partialJSON: JSONValue) throws(JSONModelError) {
         guard isMutable else { throw .immutable(model: metadata.modelName, property: "update(with:)") }
         syncWithGroupParent()
@@ -75,7 +75,7 @@ extension JSONModel {
     /// This model's current JSON with `partial` merged in.
     func mergedJSON(with partial: JSONValue) throws(JSONModelError) -> JSONValue {
         guard case .object = partial else {
-            throw .notAnObject(model: metadata.modelName, found: JSONInput.value(partial).kind)
+            throw .mergePatchNotAnObject(model: metadata.modelName, found: JSONInput.value(partial).kind)
         }
         return JSONModel.merge(partial, into: currentSource.jsonValue)
     }

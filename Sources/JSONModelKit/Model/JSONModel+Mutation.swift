@@ -144,7 +144,10 @@ extension JSONModel {
                 model: metadata.modelName, property: property.name, expected: property.type.description,
                 found: String(describing: type(of: newValue)))
         }
-        try apply(encoded, to: property, synced: true)
+        // For a collection of models, where each element written comes from in this model: a
+        // nested model stays linked only where its own element lands.
+        let placements = property.lazyCollectionType == nil ? nil : (adopted as? any ElementPlacing)?.placements(in: self)
+        try apply(encoded, to: property, synced: true, placements: placements)
     }
 
     /// Writes JSON (nil removes) where the property's value is read from (``PropertyMetadata/writePath(in:)``).
@@ -154,7 +157,12 @@ extension JSONModel {
     ///
     /// - Parameter synced: Whether the caller has just taken a group's parent's object
     ///   (``syncWithGroupParent()``), which otherwise happens here.
-    func apply(_ encoded: JSONValue?, to property: PropertyMetadata, synced: Bool = false) throws(JSONModelError) {
+    ///   - placements: For a collection of models, the path in this model each element written
+    ///     was read from, by its place in the collection (``ElementPlacing``).
+    func apply(
+        _ encoded: JSONValue?, to property: PropertyMetadata, synced: Bool = false,
+        placements: [JSONPath.Segment: JSONPath]? = nil
+    ) throws(JSONModelError) {
         guard isMutable else { throw .immutable(model: metadata.modelName, property: property.name) }
         guard !property.options.readOnly else { throw .readOnly(model: metadata.modelName, property: property.name) }
         if !synced { syncWithGroupParent() }
@@ -166,7 +174,7 @@ extension JSONModel {
         if property.options.group { return try replaceGroup(encoded, of: property) }
         let propagates = parentLink != nil
         var refused: JSONPathError?
-        let changed = state.withLock { (state: inout ModelState) -> (object: JSONValue, paths: [JSONPath])? in
+        let changed = state.withLock { (state: inout ModelState) -> (object: JSONValue, paths: [JSONPath], removed: [JSONPath])? in
             let path = property.writePath(in: state.current.map(JSONInput.value) ?? original)
             if let encoded, encoded == property.defaultJSON {
                 let existed = state.current.map { $0[path] != nil } ?? (original[path] != nil)
@@ -189,13 +197,26 @@ extension JSONModel {
                     return nil
                 }
                 state.current = current
-                detachChanged(touched, in: &state)
+                // A nested model at a place of the collection stays linked only when the element
+                // written there is the one it was read from, not another of equal JSON.
+                let moved: ((ParentLink) -> Bool)? = placements.map { placements in
+                    { link in
+                        let segments = link.path.segments
+                        guard segments.count > path.segments.count, segments.starts(with: path.segments) else { return false }
+                        let place = segments.prefix(path.segments.count + 1)
+                        guard let origin = placements[segments[path.segments.count]] else { return true }
+                        return !origin.segments.starts(with: place) || origin.segments.count < place.count
+                    }
+                }
+                detachChanged(touched, in: &state, moved: moved)
                 invalidate(&state, overlapping: path, except: nil)
             } else {
-                if state.current == nil { state.current = original.jsonValue }
                 // nil removes the value at every alternative path, so no older one shows through.
-                written = property.paths.filter { state.current![$0] != nil }
+                // Where there is none, nothing is written: the model keeps no overlay for it.
+                let source = state.current.map(JSONInput.value) ?? original
+                written = property.paths.filter { source[$0] != nil }
                 guard !written.isEmpty else { return nil }
+                if state.current == nil { state.current = original.jsonValue }
                 // Removing an array's element moves the ones after it up: what every path into
                 // the array reads may change, so the properties and nested models read through
                 // any of them are looked at, not only those at the element's own path.
@@ -205,16 +226,39 @@ extension JSONModel {
                     state.current![alternative] = nil
                     invalidate(&state, overlapping: changed, except: nil)
                 }
-                detachChanged(touched, in: &state)
-                // The models above are told the arrays too, so theirs look at every element's model.
-                return propagates ? (state.current!, changed) : nil
+                // The elements after a removed one moved up: a model read from one of them, or
+                // from the removed one, is detached, whatever equal JSON is now in its place.
+                detachChanged(touched, in: &state, moved: Self.movedByRemoving(written))
+                // The models above are told the arrays too, so theirs look at every element's
+                // model, and the elements removed, after which theirs moved.
+                return propagates ? (state.current!, changed, written) : nil
             }
-            return propagates ? (state.current!, written) : nil
+            return propagates ? (state.current!, written, []) : nil
         }
         if let refused {
             throw .unwritable(model: metadata.modelName, property: property.name, reason: refused.description)
         }
-        if let changed { propagate(changed.object, changed: changed.paths) }
+        if let changed { propagate(changed.object, changed: changed.paths, removed: changed.removed) }
+    }
+
+    /// For the removal of the values at `removed`: whether a link is at an element the removal
+    /// took away or moved up (an array element at or after a removed one), whatever equal JSON
+    /// is now in its place; nil when no removed value is an array's element.
+    static func movedByRemoving(_ removed: [JSONPath]) -> ((ParentLink) -> Bool)? {
+        let removals = removed.compactMap { path -> (array: ArraySlice<JSONPath.Segment>, index: Int)? in
+            guard case .index(let index)? = path.segments.last else { return nil }
+            return (path.segments.dropLast(), index)
+        }
+        guard !removals.isEmpty else { return nil }
+        return { link in
+            removals.contains { removal in
+                let segments = link.path.segments
+                guard segments.count > removal.array.count, segments.starts(with: removal.array),
+                    case .index(let index) = segments[removal.array.count]
+                else { return false }
+                return index >= removal.index
+            }
+        }
     }
 
     /// Why a write of this model's would not reach the models it is nested in: a level of a
@@ -223,16 +267,27 @@ extension JSONModel {
     /// take it.
     func parentRefusal() -> String? {
         var child: JSONModel = self
-        while let link = child.parentLink, !link.isDetached, let parent = link.parent {
+        while let link = child.parentLink, !link.isDetached {
+            // A parent that is gone is looked through, to the model above that is alive.
+            var path = link.path
+            let parent: JSONModel
+            if let alive = link.parent {
+                parent = alive
+            } else if let (ancestor, below, inner) = child.liveAncestor() {
+                parent = ancestor
+                path = below.path.appending(contentsOf: inner)
+            } else {
+                break
+            }
             let source = parent.currentSource
-            if let (prefix, kind) = source.blockingValue(on: link.path) {
+            if let (prefix, kind) = source.blockingValue(on: path) {
                 let place = prefix.segments.isEmpty ? "" : " at \(prefix)"
                 return "\(parent.metadata.modelName) holds \(kind.nameWithArticle)\(place), where this model's object would go"
             }
             // The model's own place holding a value of another kind (it read its default there)
             // is not replaced either.
-            if !link.path.isEmpty, let there = source[link.path], !there.isNull, there.kind != .object {
-                return "\(parent.metadata.modelName) holds \(there.kind.nameWithArticle) at \(link.path), where this model's object would go"
+            if !path.isEmpty, let there = source[path], !there.isNull, there.kind != .object {
+                return "\(parent.metadata.modelName) holds \(there.kind.nameWithArticle) at \(path), where this model's object would go"
             }
             child = parent
         }
@@ -241,34 +296,89 @@ extension JSONModel {
 
     /// Called by a nested model after it changed at `changed` (paths in its own object): takes
     /// its object at `link.path`, unless the link was detached.
-    func childDidChange(_ link: ParentLink, from child: JSONModel, object: JSONValue, changed: [JSONPath]) {
+    ///
+    /// - Parameter removed: The array elements the write removed, in the child's object.
+    func childDidChange(
+        _ link: ParentLink, from child: JSONModel?, object: JSONValue, changed: [JSONPath], removed: [JSONPath] = []
+    ) {
         syncWithGroupParent()  // a group first takes what its parent holds now, as before its own writes
         let propagates = parentLink != nil
+        let removedHere = removed.map { link.path.appending(contentsOf: $0) }
         let result: (object: JSONValue, paths: [JSONPath])? = state.withLock { state in
             guard !link.isDetached else { return nil }
             let written = changed.map { link.path.appending(contentsOf: $0) }
             if state.current == nil { state.current = original.jsonValue }
             let touched = childrenTouched(by: written, in: state, except: link)
+            // An element of a collection read from the property's declared default, which this
+            // model does not hold: the default is written first, so the other elements stay.
+            if link.ordinal < metadata.properties.count, let defaultJSON = metadata.properties[link.ordinal].defaultJSON {
+                let property = metadata.properties[link.ordinal]
+                let place = property.writePath(in: .value(state.current!))
+                if link.path.segments.count > place.segments.count, link.path.segments.starts(with: place.segments),
+                    state.current![place].map({ $0 == .null }) ?? true
+                {
+                    state.current![place] = defaultJSON
+                }
+            }
             // In place: a copy of the overlay held here would make each element's write copy the array.
             state.current![link.path] = object
             // The child's own property keeps its cache when the cache holds the child (or the
             // collection it is an element of); another model cached there since (a property
             // group read again after a write of this model) is read again.
-            let cached = link.ordinal < state.cache.count ? state.cache[link.ordinal]?.anyValue : nil
-            let kept = (cached as? JSONModel).map { $0 === child } ?? true ? link.ordinal : nil
-            detachChanged(touched, in: &state, keeping: kept)
+            // A collection is kept only when it holds the child at the link's place: another model
+            // it holds there (read since, and detached by this write) must not be handed out.
+            let entry = link.ordinal < state.cache.count ? state.cache[link.ordinal] : nil
+            let holdsChild: Bool
+            if let child, let entry, let collection = metadata.properties[link.ordinal].lazyCollectionType,
+                let holds = collection.holds(entry, child, at: link.path)
+            {
+                holdsChild = holds
+            } else if let model = entry?.anyValue as? JSONModel {
+                holdsChild = model === child
+            } else {
+                holdsChild = child != nil || entry == nil
+            }
+            let kept = holdsChild ? link.ordinal : nil
+            detachChanged(touched, in: &state, keeping: kept, moved: Self.movedByRemoving(removedHere))
             invalidate(&state, overlapping: link.path, except: kept)
             return propagates ? (state.current!, written) : nil
         }
-        if let result { propagate(result.object, changed: result.paths) }
+        if let result { propagate(result.object, changed: result.paths, removed: removedHere) }
     }
 
     /// Passes this model's new object up to its parent, if it has one and is still linked to it.
     ///
     /// - Parameter changed: The paths the write changed in this model's object.
-    func propagate(_ object: JSONValue, changed: [JSONPath]) {
-        guard let link = parentLink, !link.isDetached, let parent = link.parent else { return }
-        parent.childDidChange(link, from: self, object: object, changed: changed)
+    func propagate(_ object: JSONValue, changed: [JSONPath], removed: [JSONPath] = []) {
+        guard let link = parentLink, !link.isDetached else { return }
+        if let parent = link.parent {
+            parent.childDidChange(link, from: self, object: object, changed: changed, removed: removed)
+            return
+        }
+        // The parent is gone: the nearest model above that is alive takes the parent's object
+        // as it holds it, with this model's object in place.
+        guard let (ancestor, below, inner) = liveAncestor() else { return }
+        var enclosing = ancestor.currentSource[below.path]?.jsonValue ?? .object(JSONObject())
+        guard (try? enclosing.writeValue(object, at: inner)) != nil else { return }
+        ancestor.childDidChange(
+            below, from: nil, object: enclosing, changed: changed.map { inner.appending(contentsOf: $0) },
+            removed: removed.map { inner.appending(contentsOf: $0) })
+    }
+
+    /// For a nested model whose parent is gone (only a cache of the model above it held it):
+    /// the nearest model above that is alive, the link of the model below it (whose object the
+    /// ancestor holds at that link's path), and this model's path in that object. Nil when a
+    /// link on the way is detached, or no model above is alive.
+    func liveAncestor() -> (ancestor: JSONModel, below: ParentLink, inner: JSONPath)? {
+        guard let link = parentLink, !link.isDetached else { return nil }
+        var inner = link.path
+        var next = link.upstream
+        while let up = next, !up.isDetached {
+            if let ancestor = up.parent { return (ancestor, up, inner) }
+            inner = up.path.appending(contentsOf: inner)
+            next = up.upstream
+        }
+        return nil
     }
 
     /// Empties the cache slots of properties whose paths overlap `path`, and

@@ -227,7 +227,13 @@ public struct JSONModelView<Model: JSONModel> {
     public func clearMutations() { model.dropMutations() }
 
     /// Whether the model has been written to since it was created or last cleared.
-    public var hasMutations: Bool { model.state.withLock { $0.current != nil } }
+    ///
+    /// A property group answers for the object it reads, its parent's, as the parent holds it
+    /// now: written through the group, the parent or another group.
+    public var hasMutations: Bool {
+        model.refreshFromGroupParent()
+        return model.state.withLock { $0.current != nil }
+    }
 
     // MARK: Merging
 
@@ -241,7 +247,7 @@ public struct JSONModelView<Model: JSONModel> {
     /// let moved = try user.jsonModel.merging(["address": ["city": "Oslo"]])
     /// ```
     ///
-    /// - Throws: ``JSONModelError/notAnObject(model:found:)`` when `partialJSON` is not an object.
+    /// - Throws: ``JSONModelError/mergePatchNotAnObject(model:found:)`` when `partialJSON` is not an object.
     public func merging(_ partialJSON: JSONValue) throws(JSONModelError) -> Model {
         try model.merged(with: partialJSON)
     }
@@ -254,7 +260,7 @@ public struct JSONModelView<Model: JSONModel> {
     /// - Throws: ``JSONModelError/immutable(model:property:)`` for an immutable model,
     ///   ``JSONModelError/unwritable(model:property:reason:)`` for a nested model whose parent
     ///   holds something other than an object at its place, or
-    ///   ``JSONModelError/notAnObject(model:found:)``.
+    ///   ``JSONModelError/mergePatchNotAnObject(model:found:)`` when `partialJSON` is not an object.
     public func update(with partialJSON: JSONValue) throws(JSONModelError) {
         try model.applyPatch(partialJSON)
     }

@@ -70,6 +70,18 @@ extension JSONModel {
             // An element the original lacks stays: removing it would move the elements after it.
             if before == nil, case .index = path.segments.last { continue }
             if object[path] == before { continue }  // unchanged: nothing to put back
+            // An element the group removed is put back in its place, not written over the one
+            // that moved up into it.
+            if let before, case .index(let index)? = path.segments.last, let arrayPath = path.parent,
+                case .array(let then)? = original[arrayPath]?.jsonValue, case .array(var now)? = object[arrayPath],
+                index < then.count, now.count == then.count - 1,
+                now.elementsEqual(then.prefix(index) + then.dropFirst(index + 1))
+            {
+                now.insert(before, at: index)
+                guard (try? object.writeValue(.array(now), at: arrayPath)) != nil else { continue }
+                paths.append(arrayPath)
+                continue
+            }
             guard (try? object.writeValue(before, at: path)) != nil else { continue }
             paths.append(path)
         }
@@ -92,7 +104,16 @@ extension JSONModel {
     ///   nothing is written then.
     func replaceGroup(_ encoded: JSONValue?, of property: PropertyMetadata) throws(JSONModelError) {
         var object = currentSource.jsonValue
-        for path in property.declaredOutputPaths where !path.segments.isEmpty {
+        // Values first, then the removals, of an array's elements the later one first: removing
+        // one moves the elements after it, which the group's later paths would then meet.
+        let paths = property.declaredOutputPaths.filter { !$0.segments.isEmpty }
+        func index(_ path: JSONPath) -> Int {
+            if case .index(let index)? = path.segments.last { return index }
+            return -1
+        }
+        let writes = paths.filter { encoded?[$0] != nil }
+        let removals = paths.filter { encoded?[$0] == nil }.sorted { index($0) > index($1) }
+        for path in writes + removals {
             do {
                 try object.writeValue(encoded?[path], at: path)
             } catch {

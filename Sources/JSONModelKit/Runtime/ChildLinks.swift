@@ -143,10 +143,16 @@ extension JSONModel {
     /// array of models): a read after the write makes a model of the JSON as it is now, never
     /// hands out the detached one, whose writes no longer reach this model. The cache of
     /// `kept` stays: it holds the nested model whose write this is.
-    func detachChanged(_ touched: [(link: ParentLink, before: JSONInput?)], in state: inout ModelState, keeping kept: Int? = nil) {
+    ///
+    /// - Parameter moved: Whether the write moved the element a link is at, whatever JSON took its
+    ///   place: equal JSON there is another element's (a removal's neighbour), not the child's.
+    func detachChanged(
+        _ touched: [(link: ParentLink, before: JSONInput?)], in state: inout ModelState, keeping kept: Int? = nil,
+        moved: ((ParentLink) -> Bool)? = nil
+    ) {
         guard !touched.isEmpty else { return }
         let current = state.current.map(JSONInput.value) ?? original
-        for (link, before) in touched where !JSONInput.same(before, current[link.path]) {
+        for (link, before) in touched where moved?(link) == true || !JSONInput.same(before, current[link.path]) {
             link.detach()
             if link.ordinal != kept, link.ordinal < state.cache.count { state.cache[link.ordinal] = nil }
         }

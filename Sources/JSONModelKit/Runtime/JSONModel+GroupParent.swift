@@ -13,10 +13,23 @@ extension JSONModel {
     /// group its own copy, as old as the group, which the group's next write put back over the
     /// parent; and a group in a group wrote back its parent's stale copy.)
     func syncWithGroupParent() {
-        guard let link = parentLink, link.path.segments.isEmpty, let parent = link.parent else { return }
-        parent.syncWithGroupParent()
-        let generation = parent.state.withLock { $0.generation }
-        let parentSource = parent.currentSource
+        guard let link = parentLink, link.path.segments.isEmpty else { return }
+        let parentSource: JSONInput
+        let generation: Int?
+        if let parent = link.parent {
+            parent.syncWithGroupParent()
+            generation = parent.state.withLock { $0.generation }
+            parentSource = parent.currentSource
+        } else if let (ancestor, below, inner) = liveAncestor() {
+            // The parent is gone (a group in a group, which only the parent's cache held): the
+            // group reads the same object in the model above that is alive.
+            ancestor.syncWithGroupParent()
+            generation = nil
+            guard let source = ancestor.currentSource[below.path.appending(contentsOf: inner)] else { return }
+            parentSource = source
+        } else {
+            return
+        }
         state.withLock { state in
             let touched = childrenTouched(by: [.root], in: state)
             switch parentSource {
@@ -28,7 +41,7 @@ extension JSONModel {
             state.generation += 1
             detachChanged(touched, in: &state)
         }
-        link.seenGeneration.pointer.store(UInt(bitPattern: generation), ordering: .releasing)
+        if let generation { link.seenGeneration.pointer.store(UInt(bitPattern: generation), ordering: .releasing) }
     }
 }
 
@@ -40,8 +53,14 @@ extension JSONModel {
     /// emptying the cache. A group made for a value being written keeps its own JSON until the
     /// write, which changes the parent.
     func refreshFromGroupParent() {
-        guard isMutable, let link = parentLink, link.path.segments.isEmpty, let parent = link.parent,
-            link.ordinal < parent.metadata.properties.count, parent.metadata.properties[link.ordinal].options.group
+        guard isMutable, let link = parentLink, link.path.segments.isEmpty else { return }
+        guard let parent = link.parent else {
+            // The parent is gone: the group takes the object of the model above that is alive,
+            // whose writes it cannot count.
+            if !link.isDetached, link.upstream != nil { syncWithGroupParent() }
+            return
+        }
+        guard link.ordinal < parent.metadata.properties.count, parent.metadata.properties[link.ordinal].options.group
         else { return }
         parent.refreshFromGroupParent()  // a parent that is a group takes its own parent's first
         let generation = parent.state.withLock { $0.generation }

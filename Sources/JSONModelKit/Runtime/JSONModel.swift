@@ -501,6 +501,12 @@ final class CacheBox<Value>: CacheEntry, @unchecked Sendable {
 /// (ChildLinks.swift).
 final class ParentLink: Sendable {
     weak let parent: JSONModel?
+    /// The parent's own link, when it is nested too. Held strongly (links hold no models, so
+    /// there is no cycle): when the parent is gone, which only a cache of the model above it
+    /// held, the child's writes still reach the nearest model above that is alive
+    /// (``JSONModel/liveAncestor()``), and that model's writes can still detach the parent's
+    /// place, whose link it keeps weakly.
+    let upstream: ParentLink?
     /// The child's path in the parent's object.
     let path: JSONPath
     /// The parent's property the child was read through.
@@ -514,6 +520,7 @@ final class ParentLink: Sendable {
 
     init(parent: JSONModel, path: JSONPath, ordinal: Int) {
         self.parent = parent
+        self.upstream = parent.parentLink
         self.path = path
         self.ordinal = ordinal
     }

@@ -12,6 +12,10 @@ protocol LazyModelCollection {
     /// The collection as `T`, which the caller knows is the Swift collection the property was
     /// declared as (`[Item]`), building every element.
     func declaredCollection<T>(as type: T.Type) -> T?
+    /// Whether `model` is the element this collection holds at `path`, a path in the model that
+    /// read the collection (an element's link path): a parent keeps the collection it cached
+    /// after that element's write only then, never one that hands out another model there.
+    func holds(_ model: JSONModel, at path: JSONPath) -> Bool
 }
 
 extension LazyModelCollection {
@@ -24,6 +28,12 @@ extension LazyModelCollection {
     static func bridged<T>(_ entry: CacheEntry, to type: T.Type) -> T? {
         guard entry.valueType == ObjectIdentifier(Self.self) else { return nil }
         return unsafeDowncast(entry, to: CacheBox<Self>.self).value.bridged(to: T.self)
+    }
+
+    /// ``holds(_:at:)`` of the collection an entry holds; nil when the entry holds another type.
+    static func holds(_ entry: CacheEntry, _ model: JSONModel, at path: JSONPath) -> Bool? {
+        guard entry.valueType == ObjectIdentifier(Self.self) else { return nil }
+        return unsafeDowncast(entry, to: CacheBox<Self>.self).value.holds(model, at: path)
     }
 
     /// ``declaredCollection(as:)`` of the collection an entry holds, when the entry holds this type.

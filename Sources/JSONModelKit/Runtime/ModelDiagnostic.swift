@@ -122,6 +122,10 @@ public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadable(url: URL, reason: String)
     /// The JSON is valid but its top level is not an object.
     case notAnObject(model: String, found: JSONKind)
+    /// A merge patch (``JSONModelView/update(with:)``, ``JSONModelView/merging(_:)``) that is not
+    /// a JSON object: JSON Merge Patch replaces the whole target with anything else, which a
+    /// model, always an object, cannot be.
+    case mergePatchNotAnObject(model: String, found: JSONKind)
     /// A write to a model created immutable.
     case immutable(model: String, property: String)
     /// A write to a property declared `readOnly`.
@@ -149,6 +153,8 @@ public enum JSONModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot read \(url.isFileURL ? url.path : url.absoluteString): \(reason)"
         case .notAnObject(let model, let found):
             return "\(model) needs a JSON object at the top level, found \(found)"
+        case .mergePatchNotAnObject(let model, let found):
+            return "a merge patch for \(model) must be a JSON object, found \(found)"
         case .immutable(let model, let property):
             return "cannot set '\(property)' on an immutable \(model); use mutableCopy() or mutate { }"
         case .readOnly(let model, let property):
