@@ -27,11 +27,11 @@ struct SourceReader {
     /// The `@available` attributes and `@_spi` groups of the types and extensions being read,
     /// outermost first: the types declared in them have them too.
     var enclosingAvailability: [String] = []
+    var enclosingSPIGroups: [String] = []
     /// The `#if` clauses around the body being read (see ``readMembers(in:scope:scopeAccess:defaultAccess:conditional:depth:)``).
     var enclosingClauses: [[String?]] = []
     /// The token ranges of the bodies of the types and extensions read, with their qualified names.
     var bodies: [(path: [String], range: Range<Int>)] = []
-    var enclosingSPIGroups: [String] = []
 
     private init(path: String, text: String) {
         self.path = path

@@ -288,3 +288,112 @@ struct WritePathTests {
         #expect(!message.contains("top level"))
     }
 }
+
+/// Orphans: models whose parent is gone, which write through the nearest model above that is
+/// alive, as long as the place there still holds what they held.
+@Suite("Write paths through a model that is gone")
+struct OrphanWritePathTests {
+    /// A group whose parent is gone clears only its own keys, as a group does: not the top
+    /// model's writes since.
+    @Test func clearingAGroupWhoseParentIsGoneKeepsTheTopModelsWrites() throws {
+        let outer = try WriteCaseOuter(json: #"{"name": "Ann", "x": 1}"#, options: .mutable)
+        let inner = WritePathTests.inner(of: outer)
+        try outer.jsonModel.update(with: ["x": 5])
+        outer.name = "Bea"
+        inner.x = 6
+        inner.jsonModel.clearMutations()
+        #expect(outer.jsonModel.json() == ["name": "Bea", "x": 1])
+    }
+
+    /// A model read through a group that is gone is detached when the top model's JSON at its
+    /// place changes: its next write stays its own, and never puts its old object back.
+    @Test func aModelUnderAGroupThatIsGoneIsDetachedWhenItsPlaceChanges() throws {
+        let person = try WriteCasePerson(json: #"{"id": "p1", "home": {"city": "Rome"}}"#, options: .mutable)
+        let home = WritePathTests.homeOfContact(of: person)
+        person.id = "p2"
+        try person.jsonModel.update(with: ["home": ["city": "Paris", "zip": "75001"]])
+        home.city = "Oslo"
+        #expect(person.jsonModel.json()["home"] == ["city": "Paris", "zip": "75001"])
+        #expect(home.jsonModel.json() == ["city": "Oslo"])
+    }
+
+    /// A group whose parent is gone takes the top model's object only when it changed: its
+    /// cache, and the models read through it, stay between reads.
+    @Test func aGroupWhoseParentIsGoneKeepsItsCacheBetweenReads() throws {
+        let outer = try WriteCaseDeepOuter(json: #"{"name": "Ann", "home": {"city": "Rome"}}"#, options: .mutable)
+        let inner = Self.inner(of: outer)
+        outer.name = "Bea"  // the middle group leaves the outer model's cache and is freed
+        let first = inner.home as WriteCaseHome?
+        let second = inner.home as WriteCaseHome?
+        #expect(first != nil && first === second)
+        first?.city = "Oslo"
+        #expect(outer.jsonModel.json()["home"] == ["city": "Oslo"])
+        second?.city = "Lima"
+        #expect(outer.jsonModel.json()["home"] == ["city": "Lima"])
+    }
+
+    static func inner(of outer: WriteCaseDeepOuter) -> WriteCaseDeepInner {
+        let middle: WriteCaseDeepMiddle = outer.middle
+        return middle.inner
+    }
+
+    /// `[Item]?` is a collection of models too: a removed element equal to its neighbour is
+    /// detached, as for `[Item]`.
+    @Test func anOptionalArrayPlacesItsElementsAsAnArrayDoes() throws {
+        let shelf = try WriteCaseOptionalShelf(
+            json: #"{"items": [{"name": "a"}, {"name": "a"}, {"name": "b"}]}"#, options: .mutable)
+        let items: [WriteCaseItem] = try #require(shelf.items)
+        let removed = items[0]
+        shelf.items = [items[1], items[2]] as [WriteCaseItem]?
+        removed.name = "gone"
+        #expect(shelf.jsonModel.json()["items"] == [["name": "a"], ["name": "b"]])
+    }
+
+    /// A group over a place and a member of a later place removes them in reverse document
+    /// order: `entries[1].name` before `entries[0]`, so each removal meets its own element.
+    @Test func aWholeGroupWriteRemovesInReverseDocumentOrder() throws {
+        let model = try WriteCaseLedger(
+            json: #"{"entries": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}"#, options: .mutable)
+        model.head = try WriteCaseHead(json: "{}")
+        #expect(model.jsonModel.json()["entries"] == [[:], ["name": "c"]])
+    }
+}
+
+final class WriteCaseOptionalShelf: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.items([WriteCaseItem]?.self)
+    }
+}
+
+/// A group over an array's first element and the name of its second.
+final class WriteCaseHead: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.first(JSONValue?.self, jsonPath: "entries[0]")
+        p.secondName(String?.self, jsonPath: "entries[1].name")
+    }
+}
+
+final class WriteCaseLedger: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.head(WriteCaseHead.self, group: true)
+    }
+}
+
+final class WriteCaseDeepInner: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.home(WriteCaseHome?.self)
+    }
+}
+
+final class WriteCaseDeepMiddle: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.inner(WriteCaseDeepInner.self, group: true)
+    }
+}
+
+final class WriteCaseDeepOuter: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.name(String?.self)
+        p.middle(WriteCaseDeepMiddle.self, group: true)
+    }
+}

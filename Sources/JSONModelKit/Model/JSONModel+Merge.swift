@@ -60,16 +60,19 @@ extension JSONModel {
         replaceCurrent(with: try mergedJSON(with: partialJSON))
     }
 
-    /// Makes `object` this model's current JSON, drops the cache and passes the change up.
-    func replaceCurrent(with object: JSONValue) {
-        state.withLock { state in
+    /// Makes `object` this model's current JSON, drops the cache and passes the change up;
+    /// `removed`, the array elements the change removed, detach the models read after them.
+    func replaceCurrent(with object: JSONValue, removed: [JSONPath] = []) {
+        let before = state.withLock { state -> JSONInput in
+            let before = state.current.map(JSONInput.value) ?? original
             let touched = childrenTouched(by: [.root], in: state)
             state.current = object
             state.cache = []
             state.generation += 1
-            detachChanged(touched, in: &state)
+            detachChanged(touched, in: &state, moved: Self.movedByRemoving(removed))
+            return before
         }
-        propagate(object, changed: [.root])
+        propagate(object, changed: [.root], removed: removed, before: before)
     }
 
     /// This model's current JSON with `partial` merged in.

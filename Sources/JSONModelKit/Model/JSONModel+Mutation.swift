@@ -146,7 +146,7 @@ extension JSONModel {
         }
         // For a collection of models, where each element written comes from in this model: a
         // nested model stays linked only where its own element lands.
-        let placements = property.lazyCollectionType == nil ? nil : (adopted as? any ElementPlacing)?.placements(in: self)
+        let placements = property.type.holdsModelElements ? (adopted as? any ElementPlacing)?.placements(in: self) : nil
         try apply(encoded, to: property, synced: true, placements: placements)
     }
 
@@ -174,7 +174,12 @@ extension JSONModel {
         if property.options.group { return try replaceGroup(encoded, of: property) }
         let propagates = parentLink != nil
         var refused: JSONPathError?
+        // Kept only for a model whose parent is gone (``propagate(_:changed:removed:before:)``):
+        // held, the object would be copied by the write in place below, whole, on every write.
+        let keepsBefore = parentLink.map { $0.parent == nil } ?? false
+        var before: JSONInput?
         let changed = state.withLock { (state: inout ModelState) -> (object: JSONValue, paths: [JSONPath], removed: [JSONPath])? in
+            if keepsBefore { before = state.current.map(JSONInput.value) ?? original }
             let path = property.writePath(in: state.current.map(JSONInput.value) ?? original)
             if let encoded, encoded == property.defaultJSON {
                 let existed = state.current.map { $0[path] != nil } ?? (original[path] != nil)
@@ -238,7 +243,7 @@ extension JSONModel {
         if let refused {
             throw .unwritable(model: metadata.modelName, property: property.name, reason: refused.description)
         }
-        if let changed { propagate(changed.object, changed: changed.paths, removed: changed.removed) }
+        if let changed { propagate(changed.object, changed: changed.paths, removed: changed.removed, before: before) }
     }
 
     /// For the removal of the values at `removed`: whether a link is at an element the removal
@@ -304,8 +309,12 @@ extension JSONModel {
         syncWithGroupParent()  // a group first takes what its parent holds now, as before its own writes
         let propagates = parentLink != nil
         let removedHere = removed.map { link.path.appending(contentsOf: $0) }
+        // As in ``apply(_:to:synced:placements:)``: kept only for a model whose parent is gone.
+        let keepsBefore = parentLink.map { $0.parent == nil } ?? false
+        var before: JSONInput?
         let result: (object: JSONValue, paths: [JSONPath])? = state.withLock { state in
             guard !link.isDetached else { return nil }
+            if keepsBefore { before = state.current.map(JSONInput.value) ?? original }
             let written = changed.map { link.path.appending(contentsOf: $0) }
             if state.current == nil { state.current = original.jsonValue }
             let touched = childrenTouched(by: written, in: state, except: link)
@@ -335,6 +344,11 @@ extension JSONModel {
                 holdsChild = holds
             } else if let model = entry?.anyValue as? JSONModel {
                 holdsChild = model === child
+            } else if let child, let entry, metadata.properties[link.ordinal].type.holdsModelElements,
+                let collection = entry.anyValue as? any LazyModelCollection
+            {
+                // An optional collection (`[Item]?`), which the property's metadata does not type.
+                holdsChild = collection.holds(child, at: link.path)
             } else {
                 holdsChild = child != nil || entry == nil
             }
@@ -343,42 +357,34 @@ extension JSONModel {
             invalidate(&state, overlapping: link.path, except: kept)
             return propagates ? (state.current!, written) : nil
         }
-        if let result { propagate(result.object, changed: result.paths, removed: removedHere) }
+        if let result { propagate(result.object, changed: result.paths, removed: removedHere, before: before) }
     }
 
     /// Passes this model's new object up to its parent, if it has one and is still linked to it.
     ///
     /// - Parameter changed: The paths the write changed in this model's object.
-    func propagate(_ object: JSONValue, changed: [JSONPath], removed: [JSONPath] = []) {
+    ///   - before: This model's object before the write, which the model above still holds at
+    ///     its place unless something else wrote there since.
+    func propagate(_ object: JSONValue, changed: [JSONPath], removed: [JSONPath] = [], before: JSONInput?) {
         guard let link = parentLink, !link.isDetached else { return }
         if let parent = link.parent {
             parent.childDidChange(link, from: self, object: object, changed: changed, removed: removed)
             return
         }
         // The parent is gone: the nearest model above that is alive takes the parent's object
-        // as it holds it, with this model's object in place.
+        // as it holds it, with this model's object in place. The parent, had it lived, would
+        // have detached this model when the place changed other than through it: here, the
+        // place is compared with what this model held before its write.
         guard let (ancestor, below, inner) = liveAncestor() else { return }
-        var enclosing = ancestor.currentSource[below.path]?.jsonValue ?? .object(JSONObject())
+        let held = ancestor.currentSource[below.path]?.jsonValue ?? ancestor.defaultJSON(at: below)
+        guard var enclosing = held, JSONInput.same(enclosing[inner].map(JSONInput.value), before) else {
+            link.detach()
+            return
+        }
         guard (try? enclosing.writeValue(object, at: inner)) != nil else { return }
         ancestor.childDidChange(
             below, from: nil, object: enclosing, changed: changed.map { inner.appending(contentsOf: $0) },
             removed: removed.map { inner.appending(contentsOf: $0) })
-    }
-
-    /// For a nested model whose parent is gone (only a cache of the model above it held it):
-    /// the nearest model above that is alive, the link of the model below it (whose object the
-    /// ancestor holds at that link's path), and this model's path in that object. Nil when a
-    /// link on the way is detached, or no model above is alive.
-    func liveAncestor() -> (ancestor: JSONModel, below: ParentLink, inner: JSONPath)? {
-        guard let link = parentLink, !link.isDetached else { return nil }
-        var inner = link.path
-        var next = link.upstream
-        while let up = next, !up.isDetached {
-            if let ancestor = up.parent { return (ancestor, up, inner) }
-            inner = up.path.appending(contentsOf: inner)
-            next = up.upstream
-        }
-        return nil
     }
 
     /// Empties the cache slots of properties whose paths overlap `path`, and
@@ -414,11 +420,14 @@ extension JSONModel {
     /// Drops every write, returning the model to its original JSON; a property group, its keys
     /// (``dropGroupMutations()``).
     func dropMutations() {
-        if let link = parentLink, link.path.segments.isEmpty, link.parent != nil {
+        // A group, also one whose parent is gone (it reads the object of the model above).
+        if let link = parentLink, link.path.segments.isEmpty, link.parent != nil || link.upstream != nil {
             dropGroupMutations()
             return
         }
+        var before: JSONInput?
         let hadChanges = state.withLock { state in
+            before = state.current.map(JSONInput.value)
             let had = state.current != nil
             let touched = had ? childrenTouched(by: [.root], in: state) : []
             state.current = nil
@@ -427,7 +436,7 @@ extension JSONModel {
             detachChanged(touched, in: &state)
             return had
         }
-        if hadChanges { propagate(original.jsonValue, changed: [.root]) }
+        if hadChanges { propagate(original.jsonValue, changed: [.root], before: before) }
     }
 
 

@@ -86,14 +86,16 @@ extension JSONModel {
             paths.append(path)
         }
         guard !paths.isEmpty else { return }
-        state.withLock { state in
+        let before = state.withLock { state -> JSONInput in
+            let before = state.current.map(JSONInput.value) ?? original
             let touched = childrenTouched(by: paths, in: state)
             state.current = object
             state.cache = []
             state.generation += 1
             detachChanged(touched, in: &state)
+            return before
         }
-        propagate(object, changed: paths)
+        propagate(object, changed: paths, before: before)
     }
 
     /// Writes a whole group: each of the group's declared paths takes the new value's
@@ -107,12 +109,8 @@ extension JSONModel {
         // Values first, then the removals, of an array's elements the later one first: removing
         // one moves the elements after it, which the group's later paths would then meet.
         let paths = property.declaredOutputPaths.filter { !$0.segments.isEmpty }
-        func index(_ path: JSONPath) -> Int {
-            if case .index(let index)? = path.segments.last { return index }
-            return -1
-        }
         let writes = paths.filter { encoded?[$0] != nil }
-        let removals = paths.filter { encoded?[$0] == nil }.sorted { index($0) > index($1) }
+        let removals = paths.filter { encoded?[$0] == nil }.sorted { $1.precedesInDocument($0) }
         for path in writes + removals {
             do {
                 try object.writeValue(encoded?[path], at: path)
@@ -120,6 +118,24 @@ extension JSONModel {
                 throw .unwritable(model: metadata.modelName, property: property.name, reason: error.description)
             }
         }
-        replaceCurrent(with: object)
+        replaceCurrent(with: object, removed: removals)
+    }
+}
+
+extension JSONPath {
+    /// Whether this path comes before `other` in a walk of the document: array elements in
+    /// index order, keys in the order of their text (which orders only the removals of a group,
+    /// where keys move nothing).
+    func precedesInDocument(_ other: JSONPath) -> Bool {
+        for (mine, theirs) in zip(segments, other.segments) {
+            switch (mine, theirs) {
+            case (.index(let a), .index(let b)) where a != b: return a < b
+            case (.key(let a), .key(let b)) where a != b: return a < b
+            case (.key, .index): return true
+            case (.index, .key): return false
+            default: continue
+            }
+        }
+        return segments.count < other.segments.count
     }
 }

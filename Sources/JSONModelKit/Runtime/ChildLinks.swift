@@ -159,6 +159,34 @@ extension JSONModel {
     }
 }
 
+extension JSONModel {
+    /// What a nested model read through `link` (a link to this model) read where this model
+    /// holds nothing: the default declared for the property it was read through, at its place.
+    func defaultJSON(at link: ParentLink) -> JSONValue? {
+        guard link.ordinal < metadata.properties.count, let defaultJSON = metadata.properties[link.ordinal].defaultJSON
+        else { return nil }
+        guard let place = metadata.properties[link.ordinal].paths.first(where: { link.path.segments.starts(with: $0.segments) })
+        else { return nil }
+        return defaultJSON[JSONPath(Array(link.path.segments.dropFirst(place.segments.count)))]
+    }
+
+    /// For a nested model whose parent is gone (only a cache of the model above it held it):
+    /// the nearest model above that is alive, the link of the model below it (whose object the
+    /// ancestor holds at that link's path), and this model's path in that object. Nil when a
+    /// link on the way is detached, or no model above is alive.
+    func liveAncestor() -> (ancestor: JSONModel, below: ParentLink, inner: JSONPath)? {
+        guard let link = parentLink, !link.isDetached else { return nil }
+        var inner = link.path
+        var next = link.upstream
+        while let up = next, !up.isDetached {
+            if let ancestor = up.parent { return (ancestor, up, inner) }
+            inner = up.path.appending(contentsOf: inner)
+            next = up.upstream
+        }
+        return nil
+    }
+}
+
 extension JSONInput {
     /// Whether two optional inputs hold the same JSON; O(1) when they share storage.
     static func same(_ lhs: JSONInput?, _ rhs: JSONInput?) -> Bool {

@@ -56,8 +56,13 @@ extension JSONModel {
         guard isMutable, let link = parentLink, link.path.segments.isEmpty else { return }
         guard let parent = link.parent else {
             // The parent is gone: the group takes the object of the model above that is alive,
-            // whose writes it cannot count.
-            if !link.isDetached, link.upstream != nil { syncWithGroupParent() }
+            // whose writes it cannot count, when it differs from its own (its cache stays then).
+            guard !link.isDetached, let (ancestor, below, inner) = liveAncestor(),
+                let source = ancestor.currentSource[below.path.appending(contentsOf: inner)]
+            else { return }
+            if !state.withLock({ JSONInput.same(source, $0.current.map(JSONInput.value) ?? original) }) {
+                syncWithGroupParent()
+            }
             return
         }
         guard link.ordinal < parent.metadata.properties.count, parent.metadata.properties[link.ordinal].options.group

@@ -216,3 +216,23 @@ indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension PropertyType {
+    /// Whether the property holds a collection of models (`[Item]`, `[String: Item]?`), whose
+    /// elements a write places (``ElementPlacing``).
+    var holdsModelElements: Bool {
+        switch self {
+        case .array(let element), .dictionary(let element): element.modelTypeOrSchema
+        case .optional(let wrapped): wrapped.holdsModelElements
+        default: false
+        }
+    }
+
+    private var modelTypeOrSchema: Bool {
+        switch self {
+        case .model, .schemaModel: true
+        case .optional(let wrapped): wrapped.modelTypeOrSchema
+        default: false
+        }
+    }
+}

@@ -79,7 +79,8 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
             try await next(isolation: nil)
         }
 
-        /// The next model, read on the caller's actor; nil at the end of the input.
+        /// The next model, made on the caller's actor (the bytes of an async sequence are taken
+        /// off it, a batch at a time); nil at the end of the input.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Model? {
             if let openingError {
                 self.openingError = nil
@@ -233,7 +234,8 @@ extension JSONModelProtocol {
         -> ModelStream<Self> where Bytes.Element == UInt8
     {
         ModelStream(options: options) {
-            // Used by one iteration, one call at a time, on the iterating task's actor.
+            // Used by one iteration, one call at a time: off the iterating task's actor, but never
+            // by two calls at once.
             nonisolated(unsafe) let batches = AsyncByteBatches(
                 bytes.makeAsyncIterator(), linesOnly: options.streamOptions.format == .lines)
             return { buffer in try await batches.fill(buffer) }
