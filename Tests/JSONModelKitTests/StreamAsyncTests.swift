@@ -265,3 +265,68 @@ struct StreamAsyncTests {
         #expect(endless.produced.count < (1 << 20) + 4096 + 10)  // one batch over at most
     }
 }
+
+/// Bytes whose iterator keeps state with an actor: it expects `next(isolation:)` on that actor,
+/// and counts the calls made on it and off it.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+struct ActorBoundBytes: AsyncSequence, Sendable {
+    typealias Element = UInt8
+    let bytes: [UInt8]
+    let calls: Locked<(onActor: Int, offActor: Int)>
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let bytes: [UInt8]
+        let calls: Locked<(onActor: Int, offActor: Int)>
+        var index = 0
+
+        mutating func next() async -> UInt8? {
+            calls.withLock { $0.offActor += 1 }
+            return take()
+        }
+
+        mutating func next(isolation actor: isolated (any Actor)?) async -> UInt8? {
+            calls.withLock { if actor == nil { $0.offActor += 1 } else { $0.onActor += 1 } }
+            return take()
+        }
+
+        private mutating func take() -> UInt8? {
+            guard index < bytes.count else { return nil }
+            defer { index += 1 }
+            return bytes[index]
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes, calls: calls) }
+}
+
+/// Iterates a stream on itself.
+actor StreamCollector {
+    func ids(_ bytes: some AsyncSequence<UInt8, Never>, options: ModelOptions) async throws -> [Int] {
+        var ids: [Int] = []
+        for try await event in StreamEvent.stream(from: bytes, options: options) { ids.append(event.id) }
+        return ids
+    }
+}
+
+@Suite("Streams on an actor")
+struct StreamIsolationTests {
+    /// Iterated on an actor, a stream takes the bytes on that actor, through the iterator's
+    /// `next(isolation:)`; iterated on none, through `next()`, as a loop there would.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test(arguments: [JSONStreamFormat.lines, .array])
+    func bytesAreTakenWhereTheIterationRuns(format: JSONStreamFormat) async throws {
+        let text = format == .lines ? "{\"id\": 1}\n{\"id\": 2}\n" : "[{\"id\": 1}, {\"id\": 2}]"
+        let options = ModelOptions(streamOptions: JSONStreamOptions(format: format))
+        let onActor = ActorBoundBytes(bytes: Array(text.utf8), calls: Locked((0, 0)))
+        #expect(try await StreamCollector().ids(onActor, options: options) == [1, 2])
+        let counted = onActor.calls.withLock { $0 }
+        #expect(counted.offActor == 0 && counted.onActor == text.utf8.count + 1, "\(counted)")
+
+        let offActor = ActorBoundBytes(bytes: Array(text.utf8), calls: Locked((0, 0)))
+        var ids: [Int] = []
+        for try await event in StreamEvent.stream(from: offActor, options: options) { ids.append(event.id) }
+        #expect(ids == [1, 2])
+        let off = offActor.calls.withLock { $0 }
+        #expect(off.onActor == 0 && off.offActor == text.utf8.count + 1, "\(off)")
+    }
+}

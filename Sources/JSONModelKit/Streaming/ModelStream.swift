@@ -79,8 +79,7 @@ public struct ModelStream<Model: JSONModel>: AsyncSequence {
             try await next(isolation: nil)
         }
 
-        /// The next model, made on the caller's actor (the bytes of an async sequence are taken
-        /// off it, a batch at a time); nil at the end of the input.
+        /// The next model, read on the caller's actor; nil at the end of the input.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Model? {
             if let openingError {
                 self.openingError = nil
@@ -130,13 +129,10 @@ protocol ChunkSource {
     mutating func read(isolation actor: isolated (any Actor)?) async throws -> Bool
 }
 
-/// Fills a buffer with the next bytes of an async sequence; returns how many (0 at the end).
-///
-/// Not isolated to the caller's actor: it calls the iterator's `next()` once per byte, and a
-/// call of a nonisolated `next()` from an isolated function switches executors twice a byte (six
-/// times the time of reading the bytes alone). It switches once a batch instead.
+/// Fills a buffer with the next bytes of an async sequence, on the iterating task's actor when
+/// it has one; returns how many (0 at the end).
 @usableFromInline
-typealias ModelStreamByteFill = (UnsafeMutableBufferPointer<UInt8>) async throws -> Int
+typealias ModelStreamByteFill = (UnsafeMutableBufferPointer<UInt8>, isolated (any Actor)?) async throws -> Int
 
 /// The iterator of an async byte sequence, read in batches into a buffer.
 ///
@@ -157,6 +153,10 @@ final class AsyncByteBatches<Bytes: AsyncIteratorProtocol> where Bytes.Element =
         self.linesOnly = linesOnly
     }
 
+    /// A batch read off any actor, for an iteration on none (a task of its own, as servers
+    /// iterate): the sequence's nonisolated `next()` is called with no switch of executors. From
+    /// an isolated function each call of it switched executors twice a byte, six times the time of
+    /// reading the bytes alone.
     @inlinable
     func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>) async throws -> Int {
         // A local copy, so that the loop does not check exclusive access to the property per byte.
@@ -167,9 +167,40 @@ final class AsyncByteBatches<Bytes: AsyncIteratorProtocol> where Bytes.Element =
             guard let byte = try await bytes.next() else { break }
             buffer[count] = byte
             count &+= 1
-            if byte == 0x0A || (!linesOnly && (byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]"))) { break }
+            if endsBatch(byte) { break }
         }
         return count
+    }
+
+    /// A batch read on `actor`, the iterating task's: an iterator that keeps state with that
+    /// actor (`next(isolation:)`) is used where it expects to be.
+    @inlinable
+    func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, isolation actor: isolated (any Actor)) async throws -> Int {
+        var bytes = iterator
+        defer { iterator = bytes }
+        var count = 0
+        while count < buffer.count {
+            let next: UInt8?
+            if #available(macOS 15, iOS 18, tvOS 18, visionOS 2, *) {
+                next = try await bytes.next(isolation: actor)
+            } else {
+                // Before these releases `next()` runs off the caller's actor. The iterator is this
+                // loop's alone and used by one call at a time, so handing it over is safe.
+                nonisolated(unsafe) var unisolated = bytes
+                next = try await unisolated.next()
+                bytes = unisolated
+            }
+            guard let byte = next else { break }
+            buffer[count] = byte
+            count &+= 1
+            if endsBatch(byte) { break }
+        }
+        return count
+    }
+
+    @inlinable
+    func endsBatch(_ byte: UInt8) -> Bool {
+        byte == 0x0A || (!linesOnly && (byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")))
     }
 }
 
@@ -190,9 +221,7 @@ final class AsyncByteSource: ChunkSource {
     var chunk: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: buffer[..<count]) }
 
     func read(isolation actor: isolated (any Actor)?) async throws -> Bool {
-        // The buffer is this source's alone, used by one read at a time.
-        nonisolated(unsafe) let buffer = buffer
-        count = try await fill(buffer)
+        count = try await fill(buffer, actor)
         return count > 0
     }
 }
@@ -234,11 +263,16 @@ extension JSONModelProtocol {
         -> ModelStream<Self> where Bytes.Element == UInt8
     {
         ModelStream(options: options) {
-            // Used by one iteration, one call at a time: off the iterating task's actor, but never
-            // by two calls at once.
+            // Used by one iteration, one call at a time, on the iterating task's actor, or off
+            // any actor when the task has none.
             nonisolated(unsafe) let batches = AsyncByteBatches(
                 bytes.makeAsyncIterator(), linesOnly: options.streamOptions.format == .lines)
-            return { buffer in try await batches.fill(buffer) }
+            return { buffer, actor in
+                // The buffer is the source's alone, used by one read at a time.
+                nonisolated(unsafe) let buffer = buffer
+                guard let actor else { return try await batches.fill(buffer) }
+                return try await batches.fill(buffer, isolation: actor)
+            }
         }
     }
 
