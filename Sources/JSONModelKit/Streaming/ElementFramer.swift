@@ -355,10 +355,15 @@ struct ElementFramer {
     /// The document of `element`, the last one framed, moved out of it: the one parsed in
     /// place, or its gathered text parsed now, with the parser's error placed in the whole
     /// stream.
-    func takeDocument(of element: inout FramedElement) throws(JSONStreamError) -> JSONDocument {
+    ///
+    /// Mutating, though only the text gathered changes: called on a reader's stored framer, a
+    /// method that is not copied the framer, all its arrays retained, for every element.
+    mutating func takeDocument(of element: inout FramedElement) throws(JSONStreamError) -> JSONDocument {
         if let document = element.document.take() { return document }
         do {
-            return try JSONDocument(bytes: gathered, options: parseOptions)
+            let document = try JSONDocument(bytes: gathered, options: parseOptions)
+            gathered = []  // parsed: let go of the text now
+            return document
         } catch {
             var fault = error
             // `tru,` parsed as `tru` ends unexpectedly; with its `,` it is an invalid literal at
