@@ -496,19 +496,22 @@ package struct AccessorGenerator {
     func globalFunctionCaller(of name: String, in model: TypeDeclaration) -> String? {
         guard let callers = globalFunctionCallers[name] else { return nil }
         let key = Self.key(model.path)
-        let span = hierarchy[key]
         return callers.sorted().first { caller in
             var path = caller.split(separator: ".").map(String.init)
             while !path.isEmpty {
                 let candidate = Self.key(path)
-                if candidate == key { return true }
-                if let span, let place = hierarchy[candidate], span.order < place.order, place.order < span.end {
-                    return true
-                }
+                if candidate == key || isSubclass(candidate, of: key) { return true }
                 path.removeLast()
             }
             return false
         }
+    }
+
+    /// Whether the class `key` is a subclass of the class `ancestor` among the files (the walk
+    /// of ``indexHierarchy()`` placed it inside the ancestor's span).
+    private func isSubclass(_ key: String, of ancestor: String) -> Bool {
+        guard let place = hierarchy[key], let span = hierarchy[ancestor] else { return false }
+        return span.order < place.order && place.order < span.end
     }
 
     /// Whether `name` is a generic parameter of the class or of a type it is declared in.
@@ -527,21 +530,16 @@ package struct AccessorGenerator {
         let key = Self.key(model.path)
         guard let owners = memberDeclarers[name] else { return nil }
         if owners.contains(key) { return key }
-        guard let place = hierarchy[key] else { return nil }
-        return owners.sorted().first { owner in
-            guard let span = hierarchy[owner] else { return false }
-            return span.order < place.order && place.order < span.end
-        }
+        return owners.sorted().first { isSubclass(key, of: $0) }
     }
 
     /// Where the nearest superclass of `model` among the files declares `name`, if one does.
     func inheritedDeclaration(of name: String, in model: TypeDeclaration) -> SourceLocation? {
         let key = Self.key(model.path)
-        guard let place = hierarchy[key] else { return nil }
         var nearest: (order: Int, location: SourceLocation)?
-        for declarer in declarers[name] ?? [] where declarer.key != key {
-            guard let span = hierarchy[declarer.key], span.order < place.order, place.order < span.end else { continue }
-            if nearest.map({ span.order > $0.order }) ?? true { nearest = (span.order, declarer.location) }
+        for declarer in declarers[name] ?? [] where declarer.key != key && isSubclass(key, of: declarer.key) {
+            let order = hierarchy[declarer.key]!.order
+            if nearest.map({ order > $0.order }) ?? true { nearest = (order, declarer.location) }
         }
         return nearest?.location
     }

@@ -60,9 +60,6 @@ struct TypeDeclaration {
     /// The groups of its `@_spi(Group)` attributes, and those of the types it is declared in.
     var spiGroups: [String] = []
 
-    /// Whether it is declared between `#if` and `#endif`.
-    var isConditional: Bool { conditionalDepth > 0 }
-
     /// The scope the names in its declaration are looked up from.
     var scope: [String] { Array(path.dropLast()) }
 }

@@ -320,14 +320,10 @@ extension JSONModel {
             let touched = childrenTouched(by: written, in: state, except: link)
             // An element of a collection read from the property's declared default, which this
             // model does not hold: the default is written first, so the other elements stay.
-            if link.ordinal < metadata.properties.count, let defaultJSON = metadata.properties[link.ordinal].defaultJSON {
-                let property = metadata.properties[link.ordinal]
-                let place = property.writePath(in: .value(state.current!))
-                if link.path.segments.count > place.segments.count, link.path.segments.starts(with: place.segments),
-                    state.current![place].map({ $0 == .null }) ?? true
-                {
-                    state.current![place] = defaultJSON
-                }
+            if let (place, defaultJSON) = declaredDefault(above: link), link.path.segments.count > place.segments.count,
+                state.current![place].map({ $0 == .null }) ?? true
+            {
+                state.current![place] = defaultJSON
             }
             // In place: a copy of the overlay held here would make each element's write copy the array.
             state.current![link.path] = object

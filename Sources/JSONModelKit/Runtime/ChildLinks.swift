@@ -160,14 +160,21 @@ extension JSONModel {
 }
 
 extension JSONModel {
-    /// What a nested model read through `link` (a link to this model) read where this model
-    /// holds nothing: the default declared for the property it was read through, at its place.
+    /// The default declared for the property `link` (a link to this model) was read through,
+    /// and that property's path at or above the link's place: what a nested model read where
+    /// this model holds nothing read.
+    func declaredDefault(above link: ParentLink) -> (place: JSONPath, json: JSONValue)? {
+        guard link.ordinal < metadata.properties.count, let json = metadata.properties[link.ordinal].defaultJSON,
+            let place = metadata.properties[link.ordinal].paths.first(where: { link.path.segments.starts(with: $0.segments) })
+        else { return nil }
+        return (place, json)
+    }
+
+    /// What a nested model read through `link` read where this model holds nothing: the
+    /// declared default (``declaredDefault(above:)``) at its place.
     func defaultJSON(at link: ParentLink) -> JSONValue? {
-        guard link.ordinal < metadata.properties.count, let defaultJSON = metadata.properties[link.ordinal].defaultJSON
-        else { return nil }
-        guard let place = metadata.properties[link.ordinal].paths.first(where: { link.path.segments.starts(with: $0.segments) })
-        else { return nil }
-        return defaultJSON[JSONPath(Array(link.path.segments.dropFirst(place.segments.count)))]
+        guard let (place, json) = declaredDefault(above: link) else { return nil }
+        return json[JSONPath(Array(link.path.segments.dropFirst(place.segments.count)))]
     }
 
     /// For a nested model whose parent is gone (only a cache of the model above it held it):
