@@ -286,6 +286,8 @@ enum BulkMemory {
         case "profile-all":  // for valgrind and perf: (b), JSONMODEL_BENCH_PROFILE_RUNS times (default once)
             let runs = ProcessInfo.processInfo.environment["JSONMODEL_BENCH_PROFILE_RUNS"].flatMap { Int($0) } ?? 1
             for _ in 0..<max(1, runs) { checksum &+= (try? BulkWorkload.lazyAll(data)) ?? -1 }
+        case "memory-phases":  // where the memory of (b) goes: the growth after each step, per record
+            checksum = memoryPhases(data, since: before)
         case "lazy":
             checksum = (try? BulkWorkload.lazySample(data, samples)) ?? -1
         case "lazy-all":
@@ -301,6 +303,38 @@ enum BulkMemory {
         print("bulk-peak-growth \(max(0, peak - before))")
         withExtendedLifetime(data) {}
         exit(0)
+    }
+
+    /// Reads every property as (b) does, a kind of value at a time, and prints how much each
+    /// step grew the resident memory, per record, beside what `JSONDecoder`'s records hold.
+    static func memoryPhases(_ data: Data, since before: Int) -> Int {
+        let count = BulkSection.objectCount
+        var last = before
+        func step(_ label: String) {
+            let now = status("VmRSS")
+            print("bulk-memory \(label): \((now - last) / count) bytes a record")
+            last = now
+        }
+        guard let document = try? JSONDocument(data: data), let users = try? BulkUser.array(from: document.root) else {
+            return -1
+        }
+        var checksum = 0
+        step("parse and lazy array")
+        for user in users { checksum &+= user.id }
+        step("a model each, and its slots")
+        for user in users {
+            checksum &+= user.name.utf8.count &+ user.age &+ Int(user.score) &+ (user.active ? 1 : 0) &+ Int(user.balance)
+            checksum &+= Int(user.createdAt?.timeIntervalSince1970 ?? 0)
+        }
+        step("the other plain values, in those slots")
+        for user in users { checksum &+= user.tags.count }
+        step("the tags arrays")
+        for user in users { checksum &+= user.address.street.utf8.count &+ user.address.city.utf8.count &+ user.address.zip.utf8.count }
+        step("the addresses: a model each, its slots and values")
+        print("bulk-memory in all: \((last - before) / count) bytes a record; the input: \(data.count / count)")
+        print("bulk-memory a BulkRecord, as JSONDecoder's array holds it: \(MemoryLayout<BulkRecord>.stride) bytes and its tags")
+        withExtendedLifetime((document, users)) {}
+        return checksum
     }
 
     /// Resets VmHWM to the current RSS (Linux 4.0 and later).
