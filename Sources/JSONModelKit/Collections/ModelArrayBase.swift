@@ -95,6 +95,9 @@ protocol ModelArrayElements: AnyObject, Sendable {
     func model(at index: Int) -> JSONModel
     /// The element at `index` if it has been built.
     func builtModel(at index: Int) -> JSONModel?
+    /// The element at `index` when it is built; otherwise one made as a read would make it,
+    /// of the class a read gives, but for a description only: immutable, unlinked, not kept.
+    func modelForDescription(at index: Int) -> JSONModel
 }
 
 /// The JSON a ``ModelArray`` was created over and the elements built from it so far.
@@ -456,6 +459,14 @@ final class ModelArrayBase<Element: JSONModel>: ModelArrayElements, Sendable {
     func model(at index: Int) -> JSONModel { element(at: index) }
 
     func builtModel(at index: Int) -> JSONModel? { builtElement(at: index) }
+
+    func modelForDescription(at index: Int) -> JSONModel {
+        if let model = builtElement(at: index) { return model }
+        // A view makes its elements through the storage it views, as the element type that
+        // storage reads (`Shape`, which picks `Circle` or `Square`), not as its own (`JSONModel`).
+        if let origin { return origin.modelForDescription(at: index) }
+        return configuration.sidePath.makeElement(Element.self, input(at: index), at: suffix(of: index))
+    }
 
     func isBuilt(_ index: Int) -> Bool { builtElement(at: index) != nil }
 

@@ -466,7 +466,12 @@ enum DescriptionText {
     /// How many Unicode scalars a string cut after `limit` characters may show at most: one
     /// character may hold any number of them (an `e` with a million accents), and the limits
     /// bound the line. Eight a character leaves flags, emoji sequences and accented text whole.
-    static func scalarLimit(forCharacters limit: Int) -> Int { limit.multipliedReportingOverflow(by: 8).partialValue }
+    /// A limit past `Int.max / 8` (`.max`, for no cut) gives `Int.max`: wrapping would make it
+    /// negative and cut every string before its first character.
+    static func scalarLimit(forCharacters limit: Int) -> Int {
+        let (scalars, overflow) = limit.multipliedReportingOverflow(by: 8)
+        return overflow ? .max : scalars
+    }
 
     /// `string` in double quotes with Swift escapes, cut with `…` after `limit` characters, or
     /// before the character that would take it past ``scalarLimit(forCharacters:)`` scalars.
@@ -495,8 +500,12 @@ enum DescriptionText {
         return result + "\""
     }
 
-    /// `text` cut with `…` after `limit` characters, or before the character that would take it
-    /// past ``scalarLimit(forCharacters:)`` scalars.
+    /// `text` on one line (``TextEscapes/oneLine(_:)``), cut with `…` after `limit` characters,
+    /// or before the character that would take it past ``scalarLimit(forCharacters:)`` scalars.
+    ///
+    /// For text that is not a string of the input but may hold one: a JSON value's text, which
+    /// leaves U+2028, U+2029 and the C1 controls as they are, or what a value of another type
+    /// says of itself (an unknown string enum value is the input's text).
     static func cut(_ text: String, limit: Int) -> String {
         let scalarLimit = scalarLimit(forCharacters: limit)
         var taken = 0
@@ -504,12 +513,14 @@ enum DescriptionText {
         var end = text.startIndex
         for index in text.indices {
             let scalars = text[index].unicodeScalars.count
-            if taken == limit || scalars > scalarLimit - scalarsTaken { return String(text[..<end]) + "…" }
+            if taken == limit || scalars > scalarLimit - scalarsTaken {
+                return TextEscapes.oneLine(String(text[..<end])) + "…"
+            }
             taken += 1
             scalarsTaken += scalars
             end = text.index(after: index)
         }
-        return text
+        return TextEscapes.oneLine(text)
     }
 
     /// A count with thousands separators: `9,900`.

@@ -164,7 +164,8 @@ extension JSONModel: CustomDebugStringConvertible {
     /// its own properties compared, so a change reads `reblog.favouritesCount: 11 → 12`, not
     /// the whole nested model twice. Labels are property names, `[2]` for an element.
     func describedChanges(limits: DescriptionLimits) -> [(label: String, old: any Sendable, new: any Sendable)] {
-        guard let current = state.withLock({ $0.current }) else { return [] }
+        // A model that never made its state has changed nothing: describing makes none.
+        guard let current = state.withLockIfMade({ $0.current }) ?? nil else { return [] }
         var result: [(label: String, old: any Sendable, new: any Sendable)] = []
         JSONModel.appendChanges(
             of: self, from: original, to: .value(current), prefix: "", depth: 0, limits: limits, into: &result)
@@ -271,9 +272,11 @@ extension JSONModel: CustomDebugStringConvertible {
 
     /// The models this one refers back to through inverse relationships, sorted by name.
     func inverseReferencesForDescription() -> [(name: String, model: JSONModel)] {
-        state.withLock { state in
+        // A model that never made its state refers back to nothing: describing makes none.
+        let references = state.withLockIfMade { state in
             state.inverses.compactMap { name, reference in reference.model.map { (name: name, model: $0) } }
-        }.sorted { $0.name < $1.name }
+        }
+        return (references ?? []).sorted { $0.name < $1.name }
     }
 
     /// Whether a property's value differs from its default, compared as JSON

@@ -34,7 +34,7 @@ extension ModelArray: LazyDescribable {
         if isElementBuilt(at: index) { return self[index] }
         var position = index
         if let changed, case .base(let inBase) = changed[index] { position = inBase }
-        return base.configuration.sidePath.makeElement(Element.self, base.input(at: position), at: base.suffix(of: position))
+        return unsafeDowncast(base.modelForDescription(at: position), to: Element.self)
     }
 
     /// The counts, then the elements in the full layout up to ``DescriptionLimits/maxItems``.
