@@ -119,6 +119,33 @@ struct RelationshipTests {
         #expect(kept.jsonIndex(of: 1) == 2)
     }
 
+    /// The one element of a to-many given a single object has the collection's own place: a
+    /// write through it keeps the array, so every read gives that element, and later writes
+    /// through it still land.
+    @Test func writesThroughTheElementOfASingleObjectKeepIt() throws {
+        let order = try RelOrder(json: #"{"number": "A1", "lines": {"sku": "x"}}"#, options: .mutable)
+        let lines: ModelArray<RelLine> = order.lines
+        let line = lines[0]
+        line.sku = "y"
+        let again: ModelArray<RelLine> = order.lines
+        let other = again[0]
+        #expect(other === line)
+        other.sku = "z"
+        line.sku = "w"
+        let now: [RelLine] = order.lines
+        #expect(now[0].sku == "w")
+        #expect(order.jsonModel.json() == ["number": "A1", "lines": ["sku": "w"]])
+
+        let owner = try RelWrappedLines(json: #"{"lines": {"node": {"sku": "a"}, "note": 1}}"#, options: .mutable)
+        let wrapped: ModelArray<RelLine> = owner.lines
+        let element = wrapped[0]
+        element.sku = "b"
+        let read: ModelArray<RelLine> = owner.lines
+        #expect(read[0] === element)
+        element.sku = "c"
+        #expect(owner.jsonModel.json() == ["lines": ["node": ["sku": "c"], "note": 1]])
+    }
+
     @Test func groupsReadTheParentsLevel() throws {
         let order = try RelOrder(json: Self.json)
         let address: RelAddress = order.address

@@ -77,6 +77,21 @@ extension ModelArray: PropertyValue {
 extension ModelArray: LazyModelCollection {
     func holds(_ model: JSONModel, at path: JSONPath) -> Bool {
         let prefix = base.configuration.path.segments
+        if base.isSingleObject {
+            // One object read as an array of one: its element's place is the collection's own,
+            // below its embed path when it has one, and has no index.
+            let embed = base.configuration.embedPath?.segments ?? []
+            guard path.segments.count == prefix.count + embed.count, path.segments.starts(with: prefix),
+                path.segments.dropFirst(prefix.count).elementsEqual(embed)
+            else { return false }
+            guard let changed else { return base.builtElement(at: 0) === model }
+            return changed.contains { slot in
+                switch slot {
+                case .base(let index): base.builtElement(at: index) === model
+                case .model(let element): element === model
+                }
+            }
+        }
         guard path.segments.count > prefix.count, path.segments.starts(with: prefix),
             case .index(let jsonIndex) = path.segments[prefix.count]
         else { return false }
