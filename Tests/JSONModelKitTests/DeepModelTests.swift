@@ -348,8 +348,8 @@ struct DeepModelTests {
 
     /// `==` and hashing compare the models' JSON, which is compared and hashed without
     /// recursion; the JSON they build is freed without recursion too.
-    /// Output shapes each nested value once: a value inside one already shaped, as another
-    /// property's, is left as that shaping made it. Shaping it again for every way of reaching it
+    /// Output shapes each nested value once as each class: a value that shaping another reached
+    /// already, as another property's, is left as that shaping made it. Shaping it again for every way of reaching it
     /// took time and memory exponential in the depth (90 levels here).
     @Test func outputShapesAValueInsideAnotherOnlyOnce() throws {
         var json = #"{"n": 90}"#

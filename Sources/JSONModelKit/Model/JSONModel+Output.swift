@@ -74,8 +74,19 @@ extension JSONModel {
     /// its JSON has on a small stack. Each frame does what the recursive version did, in the
     /// same order: a model's object is selected and cleaned first, its nested values are shaped
     /// one at a time, each read from the object as it is by then, and `null`s are added last.
+    ///
+    /// A value is shaped once as each model class, at its place in the whole output
+    /// (``ShapedPlace``): a value inside another that was shaped already is shaped with its own
+    /// class's rules only where shaping the outer one did not reach it (`address.card`, declared
+    /// beside an `address` whose class does not declare `card`). Skipping every value inside
+    /// one shaped already let a `serialize: false` property of the inner model out, kept its
+    /// unknown keys with `onlyDeclared`, and made the output depend on the order of the
+    /// declarations; shaping it again for every way of reaching it was exponential in the depth
+    /// of a model that holds itself at two overlapping paths.
     static func shape(_ object: JSONValue, metadata: ModelMetadata, options: JSONOutputOptions) -> JSONValue {
         var stack = [ShapeFrame(model: object, metadata: metadata, options: options)]
+        var places = ShapedPlaces()
+        var shaped: Set<ShapedPlace> = []
         var finished: JSONValue?
         while var frame = stack.popLast() {
             if let value = finished {
@@ -85,15 +96,84 @@ extension JSONModel {
             switch frame.next(options: options) {
             case .done(let value):
                 finished = value
-            case .nested(let value, let type, let schema, let embed):
+            case .nested(let value, let type, let schema, let embed, let relative):
+                let place = places.place(relative, below: frame.place)
                 stack.append(frame)
                 switch ShapeFrame.start(value, type: type, schema: schema, embed: embed, options: options) {
-                case .done(let value): finished = value
-                case .frame(let nested): stack.append(nested)
+                case .done(let value):
+                    finished = value
+                case .frame(var nested):
+                    if let model = nested.modelIdentity {
+                        guard shaped.insert(ShapedPlace(place: place, model: model)).inserted else {
+                            // Shaped as this class already, with a value that holds it.
+                            finished = value
+                            continue
+                        }
+                    }
+                    nested.place = place
+                    stack.append(nested)
                 }
             }
         }
         return finished ?? object
+    }
+}
+
+/// A value's place in the output (``ShapedPlaces``) and the model class it was shaped as: each
+/// is shaped once.
+private struct ShapedPlace: Hashable {
+    let place: Int
+    let model: ObjectIdentifier
+}
+
+/// The places of the values shaped in one output, each a number: the top is 0, and a place is
+/// the one above it and one step down. A place is never a path of its own, so that the places
+/// of a chain of models 50,000 deep take 50,000 entries, not a path of each length.
+private struct ShapedPlaces {
+    /// One step down from a place. Keys compare by their bytes, as the document's keys do: two
+    /// spellings of one accented key are two places.
+    struct Step: Hashable {
+        let above: Int
+        let segment: JSONPath.Segment
+
+        static func == (lhs: Step, rhs: Step) -> Bool {
+            guard lhs.above == rhs.above else { return false }
+            switch (lhs.segment, rhs.segment) {
+            case (.key(let a), .key(let b)): return a.utf8.elementsEqual(b.utf8)
+            case (.index(let a), .index(let b)): return a == b
+            default: return false
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(above)
+            switch segment {
+            case .key(let key):
+                hasher.combine(0 as UInt8)
+                for byte in key.utf8 { hasher.combine(byte) }
+                hasher.combine(key.utf8.count)
+            case .index(let index):
+                hasher.combine(1 as UInt8)
+                hasher.combine(index)
+            }
+        }
+    }
+
+    private var numbers: [Step: Int] = [:]
+
+    /// The place `segments` below `above`.
+    mutating func place(_ segments: [JSONPath.Segment], below above: Int) -> Int {
+        var place = above
+        for segment in segments {
+            let step = Step(above: place, segment: segment)
+            if let known = numbers[step] {
+                place = known
+            } else {
+                place = numbers.count + 1
+                numbers[step] = place
+            }
+        }
+        return place
     }
 }
 
@@ -114,7 +194,8 @@ private struct ShapeFrame {
 
     enum Step {
         case done(JSONValue)
-        case nested(JSONValue, PropertyType, SchemaModelReference?, embed: JSONPath?)
+        /// A nested value to shape, with its path from this frame's value.
+        case nested(JSONValue, PropertyType, SchemaModelReference?, embed: JSONPath?, at: [JSONPath.Segment])
     }
 
     enum Start {
@@ -125,13 +206,15 @@ private struct ShapeFrame {
     var result: JSONValue
     var kind: Kind
     let schema: SchemaModelReference?
+    /// The class of a model's frame, which it is shaped as; nil for an array or a dictionary.
+    var modelIdentity: ObjectIdentifier?
+    /// Where this frame's value is in the output (``ShapedPlaces``).
+    var place = 0
     /// A model's object as it was before the options shaped it: what the levels of a path are
     /// in the JSON, where `onlyDeclared` left them out of `result`.
     var source: JSONValue = .null
     /// Where the nested value being shaped goes: a path in a model's object, or a dictionary key.
     var pendingPath: JSONPath?
-    /// The paths of a model's object whose values this frame has shaped.
-    var shapedPaths: [JSONPath] = []
     var pendingKey = ""
     /// The element of an array with an embed path whose embedded value is being shaped: what
     /// the shaped value is put back into (only the embed path, for declared properties only).
@@ -181,6 +264,7 @@ private struct ShapeFrame {
         self.result = result
         self.kind = .model(included: included, nested: nested, property: 0, path: 0)
         self.schema = nil
+        self.modelIdentity = ObjectIdentifier(metadata)
     }
 
     init(result: JSONValue, kind: Kind, schema: SchemaModelReference?) {
@@ -219,12 +303,15 @@ private struct ShapeFrame {
         }
     }
 
-    /// The values of `result` at those of `paths` that lie inside `outer` (longer, and not
-    /// through an array index, where putting a value back would pad the array), with their paths.
-    static func values(at paths: [JSONPath], inside outer: JSONPath, of result: JSONValue) -> [(JSONPath, JSONValue)] {
+    /// The values of `result` at those of `paths` that lie inside `outer` (longer), with their
+    /// paths; not through an array index unless `throughIndexes`, for a caller that puts them
+    /// back where the array may have lost the element, which would pad it.
+    static func values(
+        at paths: [JSONPath], inside outer: JSONPath, of result: JSONValue, throughIndexes: Bool = false
+    ) -> [(JSONPath, JSONValue)] {
         paths.compactMap { path in
             guard path.segments.count > outer.segments.count, path.segments.starts(with: outer.segments),
-                !path.throughIndex, let value = result[path]
+                throughIndexes || !path.throughIndex, let value = result[path]
             else { return nil }
             return (path, value)
         }
@@ -239,10 +326,16 @@ private struct ShapeFrame {
                 // `address` model) is output, though the nested model's own options may leave it
                 // out: without it, `onlyDeclared` output, and the equality that uses it, lost a
                 // value the model reads.
-                let declared = Self.values(at: included.flatMap(\.paths), inside: path, of: result)
+                // Through an index too (`items[0].label` beside an `items` of models): the shaped
+                // array keeps every element in its place, and a value goes back only into an
+                // object that is there, so nothing is padded.
+                let declared = Self.values(at: included.flatMap(\.paths), inside: path, of: result, throughIndexes: true)
                 result[path] = value
-                for (inner, kept) in declared where result[inner] == nil { result[inner] = kept }
-                shapedPaths.append(path)
+                for (inner, kept) in declared where result[inner] == nil {
+                    let holder = JSONPath(Array(inner.segments.dropLast()))
+                    guard !inner.throughIndex || result[holder]?.objectValue != nil else { continue }
+                    result[inner] = kept
+                }
             }
             pendingPath = nil
         case .array(_, _, _, let embed):
@@ -267,17 +360,12 @@ private struct ShapeFrame {
                 while path < paths.count {
                     let candidate = paths[path]
                     path += 1
-                    // A value inside one shaped already was shaped with it. Shaping it again,
-                    // as another property's, shaped every level of a model that holds itself at
-                    // two overlapping paths once per way of reaching it: exponential in the
-                    // depth, which ran a fuzzed schema out of memory.
-                    if shapedPaths.contains(where: { candidate.segments.starts(with: $0.segments) }) { continue }
                     if let value = result[candidate], !value.isNull {
                         kind = .model(included: included, nested: nested, property: property, path: path)
                         pendingPath = candidate
                         return .nested(
                             value, nested[property].type, nested[property].schemaModel,
-                            embed: nested[property].options.embedPath)
+                            embed: nested[property].options.embedPath, at: candidate.segments)
                     }
                 }
                 property += 1
@@ -311,7 +399,7 @@ private struct ShapeFrame {
                 next += 1
                 guard let embed else {
                     kind = .array(source: source, element: element, next: next, embed: nil)
-                    return .nested(value, element, schema, embed: nil)
+                    return .nested(value, element, schema, embed: nil, at: [.index(next - 1)])
                 }
                 // The model inside its element: shaped, and put back in the element. An element
                 // without one is kept as it is (the array left it out of its models).
@@ -321,7 +409,7 @@ private struct ShapeFrame {
                 }
                 kind = .array(source: source, element: element, next: next, embed: embed)
                 pendingWrapper = options.contains(.onlyDeclared) ? .object(JSONObject()) : value
-                return .nested(inner, element, schema, embed: nil)
+                return .nested(inner, element, schema, embed: nil, at: [.index(next - 1)] + embed.segments)
             }
             return .done(.array(elements))
         case .dictionary(let source, let valueType, let next):
@@ -329,7 +417,7 @@ private struct ShapeFrame {
             let member = source.members[next]
             kind = .dictionary(source: source, value: valueType, next: next + 1)
             pendingKey = member.key
-            return .nested(member.value, valueType, schema, embed: nil)
+            return .nested(member.value, valueType, schema, embed: nil, at: [.key(member.key)])
         }
     }
 }
