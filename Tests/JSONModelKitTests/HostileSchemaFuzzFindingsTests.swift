@@ -74,6 +74,24 @@ struct HostileSchemaFuzzFindingsTests {
     /// for cycles walks each group and each choice once, where it walked every choice for
     /// every group (10^8 edges and gigabytes from a 1 MB schema at 10,000 of each). Counted as
     /// the definitions it asks for, which grew with the product before.
+    /// The cycle check told a type's node from a model's by a leading NUL, which a model's name
+    /// may have too: the groups of a model named `"\u0000X"` were never followed, the cycle
+    /// registered, and `validate()` then made models without end.
+    @Test func aGroupCycleThroughAModelNamedWithALeadingNULIsRefused() throws {
+        let text = #"""
+            {"models": [
+              {"name": "A", "properties": [{"name": "shape", "type": "Shape", "group": true}]},
+              {"name": "Shape", "discriminator": {"jsonPath": "kind", "map": {"x": "\u0000X"}},
+               "properties": [{"name": "kind", "type": "String"}]},
+              {"name": "\u0000X", "extends": "Shape", "properties": [{"name": "owner", "type": "A", "group": true}]}]}
+            """#
+        let error = try #require(Self.problem(registering: text), "the schema registered")
+        #expect(error.message.contains("property groups nest without end"), "\(error)")
+        // The same with a plain name, for comparison.
+        let plain = try #require(Self.problem(registering: text.replacingOccurrences(of: #"\u0000X"#, with: "X")))
+        #expect(plain.message.contains("property groups nest without end"), "\(plain)")
+    }
+
     @Test func theGroupCycleCheckIsLinearInGroupsAndChoices() throws {
         let count = 1_000
         let choices = (0..<count).map { #""k\#($0)": "S\#($0)""# }.joined(separator: ", ")

@@ -385,46 +385,57 @@ extension SchemaBatch {
         among fresh: [String], definition: (String) -> ModelSchema.Model?
     ) -> [GroupCycle] {
         let freshNames = Set(fresh)
-        /// A type's node: a name no model can have.
-        func typeNode(_ name: String) -> String { "\u{0}" + name }
-        func isTypeNode(_ node: String) -> Bool { node.hasPrefix("\u{0}") }
+        /// A model, or a type that a group reads: two kinds of node, which a name cannot confuse
+        /// (a name marked with a character of its own was a model's name too, `"\u{0}X"`, whose
+        /// groups were then never followed).
+        enum Node: Hashable {
+            case model(String)
+            case type(String)
+
+            var name: String {
+                switch self {
+                case .model(let name), .type(let name): name
+                }
+            }
+        }
         /// The edges out of `node`: a model's groups (own and inherited), each to its type's node
         /// (the first group of a type only); a type's node to the model, when fresh, and to the
         /// nodes of the models its discriminator may pick.
-        func edges(of node: String) -> [(property: String, target: String)] {
-            var list: [(property: String, target: String)] = []
-            if isTypeNode(node) {
-                let name = String(node.dropFirst())
-                if freshNames.contains(name) { list.append(("", name)) }
+        func edges(of node: Node) -> [(property: String, target: Node)] {
+            var list: [(property: String, target: Node)] = []
+            guard case .model(let modelName) = node else {
+                let name = node.name
+                if freshNames.contains(name) { list.append(("", .model(name))) }
                 let choices = definition(name)?.discriminator.map { Set($0.map.values).sorted() } ?? []
-                for chosen in choices where definition(chosen) != nil { list.append(("", typeNode(chosen))) }
+                for chosen in choices where definition(chosen) != nil { list.append(("", .type(chosen))) }
                 return list
             }
             var seen: Set<String> = []
-            var current = definition(node)
+            var current = definition(modelName)
             for _ in 0...ModelSchema.maximumExtendsDepth {
                 guard let model = current else { break }
                 for property in model.properties where property.group {
                     guard case .named(let target) = property.type.unwrappingOneOptional, seen.insert(target).inserted,
                         definition(target) != nil
                     else { continue }
-                    list.append((property.name, typeNode(target)))
+                    list.append((property.name, .type(target)))
                 }
                 current = model.extends.flatMap(definition)
             }
             return list
         }
         enum Mark { case open, done }
-        var marks: [String: Mark] = [:]
+        var marks: [Node: Mark] = [:]
         var cycles: [GroupCycle] = []
         var reported: Set<Set<String>> = []
-        for start in fresh where marks[start] == nil {
+        for name in fresh where marks[.model(name)] == nil {
+            let start = Node.model(name)
             // Depth-first, iteratively: the nodes on the path, each with its edges and the next one to follow.
-            var path: [(name: String, edges: [(property: String, target: String)], next: Int)] = [(start, edges(of: start), 0)]
+            var path: [(node: Node, edges: [(property: String, target: Node)], next: Int)] = [(start, edges(of: start), 0)]
             marks[start] = .open
             while let top = path.last {
                 guard top.next < top.edges.count else {
-                    marks[top.name] = .done
+                    marks[top.node] = .done
                     path.removeLast()
                     continue
                 }
@@ -434,18 +445,18 @@ extension SchemaBatch {
                 case .done?:
                     continue
                 case .open?:
-                    let start = path.firstIndex { $0.name == edge.target }!
+                    let start = path.firstIndex { $0.node == edge.target }!
                     // The models on the cycle; one of discriminators alone is no cycle of groups.
-                    let members = path[start...].filter { !isTypeNode($0.name) }
-                    guard let first = members.first, reported.insert(Set(members.map(\.name))).inserted else { continue }
+                    let members = path[start...].filter { if case .model = $0.node { true } else { false } }
+                    guard let first = members.first, reported.insert(Set(members.map(\.node.name))).inserted else { continue }
                     // Each model on the cycle with the group followed out of it.
                     let steps = members.prefix(maximumReportedSteps).map { member in
-                        "\(member.name).\(member.edges[member.next - 1].property)"
+                        "\(member.node.name).\(member.edges[member.next - 1].property)"
                     }
                     let more = members.count - steps.count
                     cycles.append(GroupCycle(
-                        model: first.name, property: first.edges[first.next - 1].property,
-                        text: (steps + [more > 0 ? "… \(more) more → \(first.name)" : first.name]).joined(separator: " → ")))
+                        model: first.node.name, property: first.edges[first.next - 1].property,
+                        text: (steps + [more > 0 ? "… \(more) more → \(first.node.name)" : first.node.name]).joined(separator: " → ")))
                     if cycles.count == maximumReportedCycles { return cycles }
                 case nil:
                     marks[edge.target] = .open
