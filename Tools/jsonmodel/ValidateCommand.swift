@@ -16,7 +16,8 @@ enum ValidateCommand: Command {
         per value that did not convert cleanly (wrong type, lossy, out of range, invalid
         text) as 'path: message (Model.property, kind)', then a summary line. A FILE that
         holds an array checks each element; paths then start with its index ([2].price).
-        A key that is missing is not a problem: it reads as the property's default.
+        A key that is missing is not a problem, it reads as the property's default, unless
+        the schema requires it ("required", or "requireNonOptionals" on its model).
 
         With --strict, values are held to their declared types as Codable holds them: a
         number where a String is declared, a numeric string for a number, "yes" or 1 for a

@@ -25,7 +25,7 @@ import JSONModelKitCore
 /// let schema = try ModelSchema(json: pluginSchemaData)
 /// try ModelRegistry.shared.register(schema)
 /// let invoice = try ModelRegistry.shared.makeModel(named: "Invoice", json: data)
-/// let total: Decimal? = invoice.total
+/// let total: Decimal? = invoice.jsonModel.dynamic.total
 /// ```
 ///
 /// Types: `Int`, `Int8`…`Int64`, `UInt`, `UInt8`…`UInt64`, `Double`, `Float`, `Bool`, `String`,
