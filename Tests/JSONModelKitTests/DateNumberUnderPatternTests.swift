@@ -19,9 +19,40 @@ final class ConvertedUSDate: JSONModel, DynamicMembers, @unchecked Sendable {
     }
 }
 
+/// The library's date converters, given where a `dateFormat:` could be.
+final class ConvertedStamps: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.seconds(Date?.self, converter: .using(.dates(.secondsSince1970)))
+        p.day(Date?.self, converter: .using(.dates("yyyyMMdd")))
+        p.named(Date?.self, converter: "millisecondsSince1970")
+    }
+}
+
 /// A JSON number under a declared date pattern.
 @Suite("Dates: numbers under a declared pattern")
 struct DateNumberUnderPatternTests {
+    /// A date converter writes as the date format it reads: the JSON keeps its kind, a string
+    /// a string and a number a number.
+    @Test func dateConvertersKeepTheStoredKindAsADateFormatDoes() throws {
+        let model = try ConvertedStamps(json: #"{"seconds": "1", "day": 20180215, "named": "1000"}"#, options: .mutable)
+        #expect(model.seconds as Date? == Date(timeIntervalSince1970: 1))
+        #expect(model.day as Date? == Self.feb15)
+        #expect(model.named as Date? == Date(timeIntervalSince1970: 1))
+        try model.jsonModel.set(Date(timeIntervalSince1970: 1_525_564_800), forProperty: "seconds")
+        try model.jsonModel.set(Self.feb15.addingTimeInterval(86_400), forProperty: "day")
+        try model.jsonModel.set(Date(timeIntervalSince1970: 2), forProperty: "named")
+        let json = model.jsonModel.json()
+        #expect(json["seconds"] == "1525564800")
+        #expect(json["day"] == 20_180_216)
+        #expect(json["named"] == "2000")
+        // Stored the other way, each keeps that kind too.
+        let other = try ConvertedStamps(json: #"{"seconds": 1, "day": "20180215"}"#, options: .mutable)
+        try other.jsonModel.set(Date(timeIntervalSince1970: 5), forProperty: "seconds")
+        try other.jsonModel.set(Self.feb15.addingTimeInterval(86_400), forProperty: "day")
+        #expect(other.jsonModel.json()["seconds"] == 5)
+        #expect(other.jsonModel.json()["day"] == "20180216")
+    }
+
     static let feb15 = Date(timeIntervalSince1970: 1_518_652_800)  // 2018-02-15T00:00:00Z
 
     @Test func aNumberUnderADigitOnlyPatternReadsItsDigitsThroughThePattern() throws {

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import JSONModelKitCore
 
 /// Turns JSON into values of one type and back, and may say whether a cached value is still valid.
@@ -243,9 +248,18 @@ struct AnyConverter: Sendable {
                 }
             }
         }
-        self.write = { value, _ in
-            guard let typed = value as? C.Value else { return .none }
-            return .some(converter.json(from: typed))
+        if let dateFormat, C.Value.self == Date.self {
+            // And write as it does: a date read from a string under an epoch format stays a
+            // string, one read from a number under a pattern of digits a number.
+            self.write = { value, existing in
+                guard let date = value as? Date else { return .none }
+                return .some(dateFormat.json(from: date, replacing: existing))
+            }
+        } else {
+            self.write = { value, _ in
+                guard let typed = value as? C.Value else { return .none }
+                return .some(converter.json(from: typed))
+            }
         }
         if converter.validatesCachedValues {
             self.validate = { (value: Any) -> Bool in
