@@ -10,6 +10,21 @@ struct TicketStatus: JSONStringEnum {
     static let knownValues: [TicketStatus] = [.open, .closed]
 }
 
+/// Two known values and the letters they share with other spellings.
+struct TemperatureUnit: JSONStringEnum {
+    let value: InternedString
+    init(_ value: InternedString) { self.value = value }
+    static let kelvin: TemperatureUnit = "K"
+    static let cafe: TemperatureUnit = "caf\u{E9}"
+    static let knownValues: [TemperatureUnit] = [.kelvin, .cafe]
+}
+
+final class Thermometer: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.unit(TemperatureUnit.self, default: .kelvin)
+    }
+}
+
 enum Shape: String, Sendable { case circle, square }
 enum Level: Int, Sendable { case low = 1, high = 2 }
 enum Kind: String, Sendable, JSONUnknownCase { case alpha, beta, unknown }
@@ -40,6 +55,26 @@ final class NoDefaultEnum: JSONModel, DynamicMembers, @unchecked Sendable {
 
 @Suite("Enums")
 struct EnumTests {
+    /// The Kelvin sign is not the letter K, nor a decomposed é the precomposed one: known values
+    /// are matched by their bytes, and an unknown spelling is kept as it came, not swapped for
+    /// the known value Swift's `String ==` takes it for.
+    @Test func anUnknownSpellingIsKeptNotSwappedForAKnownValue() throws {
+        _ = TemperatureUnit.knownValues
+        for (json, scalars) in [(#"{"unit": "\u212A"}"#, [0x212A]), (#"{"unit": "cafe\u0301"}"#, [0x63, 0x61, 0x66, 0x65, 0x301])] {
+            let model = try Thermometer(json: json, options: .mutable)
+            let unit: TemperatureUnit = model.unit
+            #expect(unit.rawValue.unicodeScalars.map(\.value) == scalars.map(UInt32.init))
+            #expect(unit != .kelvin && unit != .cafe)
+            #expect(model.jsonModel.diagnostics.count == 1)
+            #expect(TemperatureUnit(rawValue: unit.rawValue).rawValue.unicodeScalars.map(\.value) == scalars.map(UInt32.init))
+            model.unit = unit
+            #expect(model.jsonModel.json()["unit"]?.stringValue?.unicodeScalars.map(\.value) == scalars.map(UInt32.init))
+        }
+        let known = try Thermometer(json: #"{"unit": "K"}"#)
+        #expect((known.unit as TemperatureUnit) == .kelvin)
+        #expect(known.jsonModel.diagnostics.isEmpty)
+    }
+
     @Test func internedEnumsShareStorageAndCompareInO1() throws {
         let a = try Ticket(json: #"{"status": "closed_after_long_review"}"#)
         let b = try Ticket(json: #"{"status": "closed_after_long_review"}"#)

@@ -74,7 +74,7 @@ public struct InternedString: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline
     static func haveEqualText(_ lhs: InternedString, _ rhs: InternedString) -> Bool {
         if lhs.storage.isInterned && rhs.storage.isInterned { return false }
-        return lhs.storage.hash == rhs.storage.hash && lhs.storage.text == rhs.storage.text
+        return lhs.storage.hash == rhs.storage.hash && lhs.storage.text.isSameJSONKey(as: rhs.storage.text)
     }
 
     /// O(1): the hash of the text is computed once, when the value is made.
@@ -84,22 +84,26 @@ public struct InternedString: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The process-wide table of interned strings.
+///
+/// Keyed by the text's bytes, as the known values are matched: `String` keys would take two
+/// spellings of one text for one (the Kelvin sign for `K`, a precomposed `é` for `e` and an
+/// accent), and an unknown value would come back as a known one, changed when written.
 final class InternTable: Sendable {
     static let shared = InternTable()
 
-    private let table = Locked<[String: InternedString.Storage]>([:])
+    private let table = Locked<[ExactKey: InternedString.Storage]>([:])
 
     func intern(_ text: String) -> InternedString.Storage {
         table.withLock { table in
-            if let found = table[text] { return found }
+            if let found = table[ExactKey(text)] { return found }
             let storage = InternedString.Storage(text: text, hash: InternTable.hash(text), isInterned: true)
-            table[text] = storage
+            table[ExactKey(text)] = storage
             return storage
         }
     }
 
     func lookUp(_ text: String) -> InternedString.Storage? {
-        table.withLock { $0[text] }
+        table.withLock { $0[ExactKey(text)] }
     }
 
     /// FNV-1a over UTF-8 bytes; the same for a `String` and for raw bytes from a document.
