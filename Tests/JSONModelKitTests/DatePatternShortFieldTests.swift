@@ -6,6 +6,28 @@ import Testing
 /// separator follows, and always write two.
 @Suite("Dates: one-digit months, days and times")
 struct DatePatternShortFieldTests {
+    /// Two quotes inside quoted text are one, as outside it.
+    @Test func aDoubledQuoteInsideQuotedTextIsOneQuote() {
+        let format = DateFormat.pattern("h 'o''clock' a, dd/MM/yyyy")
+        #expect(format.problem == nil)
+        let threePM = Self.utc(2018, 5, 6).addingTimeInterval(15 * 3600)
+        #expect(format.string(from: threePM) == "3 o'clock PM, 06/05/2018")
+        #expect(format.date(from: "3 o'clock PM, 06/05/2018") == threePM)
+        #expect(DateFormat.pattern("'d''Artagnan' yyyy").string(from: Self.utc(2018, 5, 6)) == "d'Artagnan 2018")
+        #expect(DateFormat.pattern("'unterminated''").problem != nil)
+    }
+
+    /// `yyy` writes three digits for a year before 1000 and four after: beside digits that
+    /// does not read back, and is a declaration problem, as a one-letter field is.
+    @Test func aThreeLetterYearBesideDigitsIsAProblem() {
+        let problem = DateFormat.pattern("yyyMMdd").problem
+        #expect(problem?.contains("yyy") == true, "\(problem ?? "no problem")")
+        let separated = DateFormat.pattern("yyy-MM-dd")
+        #expect(separated.problem == nil)
+        let date = Self.utc(999, 5, 6)
+        #expect(separated.date(from: separated.string(from: date)) == date)
+    }
+
     static func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Date {
         let days = ISO8601Text.daysFromCivil(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))

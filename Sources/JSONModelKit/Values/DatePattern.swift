@@ -109,12 +109,20 @@ final class DatePattern: Sendable {
         let fields = DatePattern.compile(text, problem: &problem)
         // A one-letter field writes one digit or two, so beside another field of digits its end
         // is lost: `yyyyMd` writes 21 January 2018 as 2018121, which reads as 1 December.
-        for index in fields.indices where problem == nil && fields[index].numberWidth == 1 && !fields[index].isFraction {
+        // So does `yyy`, three digits for a year before 1000 and four after: `yyyMMdd` writes
+        // 6 May 999 as 9990506, which reads as a year 9990.
+        for index in fields.indices where problem == nil && !fields[index].isFraction {
+            let isYear: Bool
+            if case .year(3) = fields[index] { isYear = true } else { isYear = false }
+            guard fields[index].numberWidth == 1 || isYear else { continue }
             let before = index > 0 ? fields[index - 1] : nil
             let after = index + 1 < fields.count ? fields[index + 1] : nil
             if before?.touchesDigits(atEnd: true) == true || after?.touchesDigits(atEnd: false) == true {
-                problem = "a one-letter field beside digits in date pattern \"\(text)\" does not read back: "
-                    + "its width varies; use two letters (MM, dd, HH, mm, ss) or a separator"
+                problem = isYear
+                    ? "field 'yyy' beside digits in date pattern \"\(text)\" does not read back: "
+                        + "a year before 1000 has three digits and a later one four; use yyyy or a separator"
+                    : "a one-letter field beside digits in date pattern \"\(text)\" does not read back: "
+                        + "its width varies; use two letters (MM, dd, HH, mm, ss) or a separator"
             }
         }
         self.fields = fields
@@ -172,7 +180,14 @@ final class DatePattern: Sendable {
                     continue
                 }
                 index += 1
-                while index < scalars.count && scalars[index] != "'" {
+                // Quoted text up to the closing quote; two quotes inside it are one (`'o''clock'`).
+                while index < scalars.count {
+                    if scalars[index] == "'" {
+                        guard index + 1 < scalars.count && scalars[index + 1] == "'" else { break }
+                        literal.append(UInt8(ascii: "'"))
+                        index += 2
+                        continue
+                    }
                     literal += Array(String(scalars[index]).utf8)
                     index += 1
                 }
