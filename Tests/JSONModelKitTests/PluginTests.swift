@@ -42,6 +42,8 @@ enum PluginBuilder {
         let throwing: URL
         /// A plugin whose entry point loads another plugin, as ``NestedLoad`` asks.
         let nesting: URL
+        /// A plugin that registers a converter for a property of a host model, by name.
+        let hostConverter: URL
     }
 
     static let plugins: Result<Plugins, Skip> = Result { () throws(Skip) -> Plugins in try build() }
@@ -128,6 +130,7 @@ enum PluginBuilder {
             (library("Faulty"), variant + ["-module-name", "Faulty", "-D", "FAULTY"]),
             (library("Throwing"), variant + ["-module-name", "Throwing", "-D", "THROWING"]),
             (library("Nesting"), variant + ["-module-name", "Nesting", "-D", "NESTING"]),
+            (library("HostConverter"), variant + ["-module-name", "HostConverter", "-D", "HOST_CONVERTER"]),
         ]
         // A plugin with a JSONModelKit of its own, as a SwiftPM dynamic-library product would link:
         // the build's objects linked into it.
@@ -161,7 +164,7 @@ enum PluginBuilder {
             exampleCopy: library("ExampleModelsPluginCopy"),
             selfContained: FileManager.default.fileExists(atPath: selfContained.path) ? selfContained : nil,
             noEntry: library("NoEntry"), newerABI: library("NewerABI"), faulty: library("Faulty"),
-            throwing: library("Throwing"), nesting: library("Nesting"))
+            throwing: library("Throwing"), nesting: library("Nesting"), hostConverter: library("HostConverter"))
     }
 
     /// Whether the plugins include one with its own JSONModelKit; true when they could not be
@@ -275,6 +278,9 @@ enum PluginBuilder {
                 #if THROWING
                 throw Failure()
                 #endif
+                #if HOST_CONVERTER
+                plugin.register(.hexColor, forProperty: "color", ofModelNamed: "PluginHostSwatch")
+                #endif
                 #if NESTING
                 try loadAnotherPlugin()
                 #endif
@@ -284,6 +290,13 @@ enum PluginBuilder {
         """#
 }
 
+/// A host model that a plugin's converter names.
+final class PluginHostSwatch: JSONModel, DynamicMembers, @unchecked Sendable {
+    override class func properties(_ p: PropertyRegistrar) {
+        p.color(Int.self)
+    }
+}
+
 @Suite("Plugins", .enabled(if: PluginBuilder.available))
 struct PluginTests {
     var plugins: PluginBuilder.Plugins {
@@ -291,6 +304,24 @@ struct PluginTests {
     }
 
     static func json(_ text: String) -> Data { Data(text.utf8) }
+
+    /// A plugin names a host model as it is registered. Loaded before the host registered or
+    /// used the class, the name was filed as a schema model's, and the converter never applied,
+    /// without a word: now the load is refused, saying what to do.
+    @Test func aConverterForAHostModelNotRegisteredYetIsRefused() throws {
+        let registry = ModelRegistry()
+        #expect(registry.modelType(named: "PluginHostSwatch") == nil)
+        do {
+            _ = try registry.loadPlugin(at: plugins.hostConverter)
+            Issue.record("the plugin loaded")
+        } catch {
+            #expect("\(error)".contains("PluginHostSwatch: no model of this name is registered"), "\(error)")
+        }
+        #expect(registry.modelType(named: "Gadget") == nil, "a refused load registers nothing")
+        let ready = ModelRegistry()
+        try ready.register(PluginHostSwatch.self)
+        #expect(try ready.loadPlugin(at: plugins.hostConverter) == ["Gadget"])
+    }
 
     @Test func loadsTheExamplePluginAndReadsItsModelsByName() throws {
         let registry = ModelRegistry()

@@ -137,7 +137,23 @@ extension ModelRegistry {
         // A plugin adds converters and never replaces one: the host's, another plugin's or the
         // library's; nor one of `shared`, which lookups in this registry reach after its own.
         let registrations = { (lookup: (String) -> JSONModel.Type?) in registrar.converters.map { $0(lookup) } }
-        let resolved = registrations { classes[$0] ?? self.modelType(named: $0) }
+        // A model is named as it is registered. A name that is neither a class nor a schema
+        // model here would file the converter under a schema model that never comes, while the
+        // host's class of that name, registered on its first use, looked elsewhere: refused,
+        // rather than a converter that silently never applies.
+        let ownSchemaModels = Set(prepared.map(\.metadata.modelName))
+        var unknownModels: Set<String> = []
+        let resolved = registrations { name in
+            let found = classes[name] ?? self.modelType(named: name)
+            if found == nil, !ownSchemaModels.contains(name), self.schemaMetadata(named: name) == nil {
+                unknownModels.insert(name)
+            }
+            return found
+        }
+        problems += unknownModels.sorted().map { name in
+            "\(name): no model of this name is registered for the plugin's converter; register the host's class "
+                + "(ModelRegistry.register(_:name:)) before loading the plugin"
+        }
         var taken = converters.conflicts(resolved)
         if self !== ModelRegistry.shared {
             taken += ModelRegistry.shared.converters.conflicts(resolved).filter { !taken.contains($0) }
