@@ -84,13 +84,8 @@ extension ModelArray: LazyModelCollection {
             guard path.segments.count == prefix.count + embed.count, path.segments.starts(with: prefix),
                 path.segments.dropFirst(prefix.count).elementsEqual(embed)
             else { return false }
-            guard let changed else { return base.builtElement(at: 0) === model }
-            return changed.contains { slot in
-                switch slot {
-                case .base(let index): base.builtElement(at: index) === model
-                case .model(let element): element === model
-                }
-            }
+            guard changed != nil else { return base.builtElement(at: 0) === model }
+            return changedSlotsHold(model)
         }
         guard path.segments.count > prefix.count, path.segments.starts(with: prefix),
             case .index(let jsonIndex) = path.segments[prefix.count]
@@ -109,12 +104,17 @@ extension ModelArray: LazyModelCollection {
             }
             return low < places.count && places[low] == jsonIndex && base.builtElement(at: low) === model
         }
-        return changed.contains { slot in
+        return changedSlotsHold(model)
+    }
+
+    /// Whether `model` is an element of the array as changed: one of the base's built, or given.
+    private func changedSlotsHold(_ model: JSONModel) -> Bool {
+        changed?.contains { slot in
             switch slot {
             case .base(let index): base.builtElement(at: index) === model
             case .model(let element): element === model
             }
-        }
+        } ?? false
     }
 
     /// An array as created returns the Swift array its base built the first time, so that

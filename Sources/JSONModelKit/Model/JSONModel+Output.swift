@@ -130,33 +130,16 @@ private struct ShapedPlace: Hashable {
 /// the one above it and one step down. A place is never a path of its own, so that the places
 /// of a chain of models 50,000 deep take 50,000 entries, not a path of each length.
 private struct ShapedPlaces {
-    /// One step down from a place. Keys compare by their bytes, as the document's keys do: two
-    /// spellings of one accented key are two places.
+    /// One step down from a place. Keys compare by their bytes (``ExactKey``), as the
+    /// document's keys do: two spellings of one accented key are two places.
     struct Step: Hashable {
+        enum Down: Hashable {
+            case key(ExactKey)
+            case index(Int)
+        }
+
         let above: Int
-        let segment: JSONPath.Segment
-
-        static func == (lhs: Step, rhs: Step) -> Bool {
-            guard lhs.above == rhs.above else { return false }
-            switch (lhs.segment, rhs.segment) {
-            case (.key(let a), .key(let b)): return a.utf8.elementsEqual(b.utf8)
-            case (.index(let a), .index(let b)): return a == b
-            default: return false
-            }
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(above)
-            switch segment {
-            case .key(let key):
-                hasher.combine(0 as UInt8)
-                for byte in key.utf8 { hasher.combine(byte) }
-                hasher.combine(key.utf8.count)
-            case .index(let index):
-                hasher.combine(1 as UInt8)
-                hasher.combine(index)
-            }
-        }
+        let down: Down
     }
 
     private var numbers: [Step: Int] = [:]
@@ -165,7 +148,12 @@ private struct ShapedPlaces {
     mutating func place(_ segments: [JSONPath.Segment], below above: Int) -> Int {
         var place = above
         for segment in segments {
-            let step = Step(above: place, segment: segment)
+            let down: Step.Down
+            switch segment {
+            case .key(let key): down = .key(ExactKey(key))
+            case .index(let index): down = .index(index)
+            }
+            let step = Step(above: place, down: down)
             if let known = numbers[step] {
                 place = known
             } else {

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import JSONModelKitCore
 
 /// Turns JSON into values of one type and back, and may say whether a cached value is still valid.
@@ -234,10 +229,14 @@ struct AnyConverter: Sendable {
         self.name = name
         let dateFormat = (converter as? JSONConverters.Dates)?.format ?? (converter as? any DateConverter)?.dateFormat
         if let dateFormat {
-            // The library's date converters read as a declared date format does, into the
-            // model's context: a conversion of their own would keep its diagnostics (a number
-            // read as seconds since 1970) from the model.
-            self.read = { input, context in DateReading.date(from: input, format: dateFormat, context: &context) }
+            // The library's date converters read and write as a declared date format does: read
+            // into the model's context (a conversion of their own would keep its diagnostics, a
+            // number read as seconds since 1970, from the model), and written keeping the stored
+            // kind (a date read from a string under an epoch format stays a string, one read from
+            // a number under a pattern of digits a number).
+            let declared = AnyConverter(dateFormat: dateFormat)
+            self.read = declared.read
+            self.write = declared.write
         } else {
             self.read = { input, context in
                 do throws(JSONConversionError) {
@@ -247,15 +246,6 @@ struct AnyConverter: Sendable {
                     return nil
                 }
             }
-        }
-        if let dateFormat, C.Value.self == Date.self {
-            // And write as it does: a date read from a string under an epoch format stays a
-            // string, one read from a number under a pattern of digits a number.
-            self.write = { value, existing in
-                guard let date = value as? Date else { return .none }
-                return .some(dateFormat.json(from: date, replacing: existing))
-            }
-        } else {
             self.write = { value, _ in
                 guard let typed = value as? C.Value else { return .none }
                 return .some(converter.json(from: typed))
